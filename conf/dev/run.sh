@@ -1,0 +1,53 @@
+#!/bin/sh
+# `make run`: httpd in the foreground on 127.0.0.1 with the module and an
+# embedded SQLite catalog in ./var, Basic auth users admin, alice and bob.
+set -eu
+port=${1:-8080}
+top=$(pwd)
+var="$top/var"
+mkdir -p "$var/run" "$var/htdocs"
+
+user_lines=""
+if [ "$(id -u)" = 0 ]; then
+    # httpd will not serve as root: children run as the checkout's owner,
+    # or as www-data when root owns the checkout.
+    owner=$(stat -c %U "$top")
+    [ "$owner" = root ] && owner=www-data
+    group=$(id -gn "$owner")
+    chown -R "$owner:$group" "$var"
+    user_lines="User $owner
+Group $group"
+    # The children must reach ./var: grant traversal (not reading) on any
+    # parent folder that lacks it, and say so.
+    d="$var"
+    while [ "$d" != / ]; do
+        d=$(dirname "$d")
+        if ! runuser -u "$owner" -- test -x "$d" 2>/dev/null; then
+            echo "make run: allowing $owner to traverse $d (chmod o+x)"
+            chmod o+x "$d"
+        fi
+    done
+fi
+
+if [ ! -f "$var/htpasswd" ]; then
+    htpasswd -cbB "$var/htpasswd" admin admin 2>/dev/null
+    htpasswd -bB "$var/htpasswd" alice alice 2>/dev/null
+    htpasswd -bB "$var/htpasswd" bob bob 2>/dev/null
+    [ "$(id -u)" = 0 ] && chown "$owner" "$var/htpasswd"
+fi
+
+awk -v port="$port" -v var="$var" -v top="$top" -v users="$user_lines" '
+    { gsub(/@PORT@/, port); gsub(/@VAR@/, var); gsub(/@TOP@/, top);
+      gsub(/@USER_LINES@/, users); print }' conf/dev/httpd.conf.in > "$var/httpd.conf"
+
+base="http://127.0.0.1:$port/api/2.1/unity-catalog"
+cat <<MSG
+mod_unicat on $base (catalog: $var/catalog.db)
+Users: admin/admin, alice/alice, bob/bob. Try:
+  curl -u admin:admin -H 'Content-Type: application/json' -d '{"name":"main","comment":"first"}' $base/catalogs
+  curl -u admin:admin -H 'Content-Type: application/json' -d '{"name":"sales","catalog_name":"main"}' $base/schemas
+  curl -u admin:admin '$base/schemas?catalog_name=main'
+  curl -u admin:admin -X DELETE '$base/catalogs/main?force=true'
+Ctrl-C stops the server.
+MSG
+exec apache2 -f "$var/httpd.conf" -DFOREGROUND

@@ -1,0 +1,97 @@
+/* mod_unicat: Unity Catalog, Delta Sharing and authorization services inside
+ * Apache httpd. This file holds the module record and its directives; the
+ * request handling is in uc_handler.c, the catalog logic in src/. */
+#define UC_DECLARES_MODULE
+#include "uc_glue.h"
+
+#include <http_request.h>
+#include <apr_strings.h>
+
+static void *create_dir_config(apr_pool_t *p, char *dir)
+{
+    uc_dir_config_t *conf = apr_pcalloc(p, sizeof(*conf));
+
+    conf->enabled = UC_UNSET;
+    conf->max_body = UC_UNSET;
+    conf->base = dir;
+    return conf;
+}
+
+static void *merge_dir_config(apr_pool_t *p, void *basev, void *addv)
+{
+    uc_dir_config_t *base = basev, *add = addv;
+    uc_dir_config_t *conf = apr_pcalloc(p, sizeof(*conf));
+
+    conf->enabled = add->enabled != UC_UNSET ? add->enabled : base->enabled;
+    conf->max_body = add->max_body != UC_UNSET ? add->max_body
+                                               : base->max_body;
+    /* The mount is where `Unicat On` was said, not any nested section. */
+    conf->base = add->enabled != UC_UNSET ? add->base : base->base;
+    return conf;
+}
+
+static const char *set_enabled(cmd_parms *cmd, void *dconf, int flag)
+{
+    uc_dir_config_t *conf = dconf;
+    const ap_directive_t *section = cmd->directive->parent;
+
+    if (!cmd->path || !section ||
+        strcasecmp(section->directive, "<Location") != 0 ||
+        (section->args && section->args[0] == '~'))
+        return "Unicat belongs directly inside a <Location> section: its "
+               "path is the mount point of the API";
+    conf->enabled = flag;
+    conf->base = apr_pstrdup(cmd->pool, cmd->path);
+    /* "/api/" and "/api" mount the same API. */
+    while (strlen(conf->base) > 1 &&
+           conf->base[strlen(conf->base) - 1] == '/')
+        ((char *)conf->base)[strlen(conf->base) - 1] = '\0';
+    return NULL;
+}
+
+static const char *set_max_body(cmd_parms *cmd, void *dconf, const char *arg)
+{
+    uc_dir_config_t *conf = dconf;
+    char *end;
+    apr_off_t v;
+
+    (void)cmd;
+    if (apr_strtoff(&v, arg, &end, 10) != APR_SUCCESS || *end || v < 1 ||
+        v > APR_INT32_MAX)
+        return "UnicatMaxBodySize takes a number of bytes from 1 to "
+               "2147483647";
+    conf->max_body = v;
+    return NULL;
+}
+
+static const command_rec unicat_directives[] = {
+    AP_INIT_FLAG("Unicat", set_enabled, NULL, ACCESS_CONF,
+                 "On to serve the API of this <Location>'s SetHandler here"),
+    AP_INIT_TAKE1("UnicatMaxBodySize", set_max_body, NULL, ACCESS_CONF,
+                  "Largest accepted request body in bytes (default 1048576)"),
+    { NULL }
+};
+
+static void optional_fn_retrieve(void)
+{
+    uc_glue_retrieve_dbd();
+}
+
+static void register_hooks(apr_pool_t *p)
+{
+    (void)p;
+    ap_hook_handler(uc_catalog_handler, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_optional_fn_retrieve(optional_fn_retrieve, NULL, NULL,
+                                 APR_HOOK_MIDDLE);
+}
+
+AP_DECLARE_MODULE(unicat) = {
+    STANDARD20_MODULE_STUFF,
+    create_dir_config,
+    merge_dir_config,
+    NULL,
+    NULL,
+    unicat_directives,
+    register_hooks,
+    AP_MODULE_FLAG_NONE
+};

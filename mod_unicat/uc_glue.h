@@ -1,0 +1,26 @@
+/* httpd glue shared by the module's files. */
+#ifndef UC_GLUE_H
+#define UC_GLUE_H
+
+#include <httpd.h>
+#include <http_config.h>
+#include <http_log.h>
+
+/* mod_unicat.c declares the module itself, which implies this. */
+#ifndef UC_DECLARES_MODULE
+APLOG_USE_MODULE(unicat);
+#endif
+
+#define UC_DEFAULT_MAX_BODY (1024 * 1024)
+#define UC_UNSET -1
+
+typedef struct uc_dir_config {
+    int enabled;              /* Unicat On|Off */
+    const char *base;         /* the <Location> path the API is mounted at */
+    apr_off_t max_body;       /* UnicatMaxBodySize */
+} uc_dir_config_t;
+
+int uc_catalog_handler(request_rec *r);
+void uc_glue_retrieve_dbd(void);
+
+#endif

@@ -1,0 +1,243 @@
+/* The catalog API handler: turns a request_rec into a uc_call_t, runs it
+ * through the core and writes the JSON answer. */
+#include "uc_glue.h"
+
+#include <http_protocol.h>
+#include <http_request.h>
+#include <apr_dbd.h>
+#include <mod_dbd.h>
+#include <apr_optional.h>
+#include <apr_strings.h>
+#include <util_filter.h>
+
+#include "../src/api/uc_api.h"
+#include "../src/http/uc_query.h"
+#include "../src/http/uc_render.h"
+#include "../src/core/uc_json.h"
+
+static APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *dbd_acquire;
+
+void uc_glue_retrieve_dbd(void)
+{
+    dbd_acquire = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire);
+}
+
+static int write_chunk(const char *buffer, size_t size, void *data)
+{
+    request_rec *r = data;
+    return ap_rwrite(buffer, (int)size, r) < 0 ? -1 : 0;
+}
+
+static int send_json(request_rec *r, int status, const json_t *body)
+{
+    r->status = status;
+    ap_set_content_type(r, "application/json");
+    apr_table_setn(r->err_headers_out, "Cache-Control", "no-store");
+    apr_table_setn(r->err_headers_out, "X-Content-Type-Options", "nosniff");
+    if (!r->header_only)
+        json_dump_callback(body, write_chunk, r, JSON_COMPACT);
+    return OK;
+}
+
+static int send_error(request_rec *r, const uc_error_t *err)
+{
+    if (err->retry_after)
+        apr_table_setn(r->err_headers_out, "Retry-After",
+                       apr_itoa(r->pool, err->retry_after));
+    if (err->status == 500)
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r,
+                      "UC0101: %s %s answered 500", r->method, r->uri);
+    return send_json(r, err->status,
+                     uc_render_catalog_error(r->pool, err));
+}
+
+static void log_store(void *baton, uc_log_level_t level, const char *message)
+{
+    request_rec *r = baton;
+    int ap_level = level == UC_LOG_ERROR ? APLOG_ERR
+                 : level == UC_LOG_WARNING ? APLOG_WARNING : APLOG_INFO;
+
+    ap_log_rerror(APLOG_MARK, ap_level, 0, r, "%s", message);
+}
+
+static int method_of(request_rec *r, uc_method_t *out)
+{
+    switch (r->method_number) {
+    case M_GET: *out = UC_GET; return 1;
+    case M_POST: *out = UC_POST; return 1;
+    case M_PUT: *out = UC_PUT; return 1;
+    case M_PATCH: *out = UC_PATCH; return 1;
+    case M_DELETE: *out = UC_DELETE; return 1;
+    default: return 0;
+    }
+}
+
+static int is_json_content_type(const char *ct)
+{
+    static const char json[] = "application/json";
+    size_t n = sizeof(json) - 1;
+
+    return ct && strncasecmp(ct, json, n) == 0 &&
+           (ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ');
+}
+
+/* Reads the whole body, refusing more than `limit` bytes whether it comes
+ * with a Content-Length or chunked. */
+static uc_error_t *read_body(request_rec *r, apr_off_t limit, char **data,
+                             apr_size_t *len)
+{
+    const char *cl = apr_table_get(r->headers_in, "Content-Length");
+    apr_bucket_brigade *bb = apr_brigade_create(r->pool,
+                                                r->connection->bucket_alloc);
+    apr_bucket_brigade *all = apr_brigade_create(r->pool,
+                                                 r->connection->bucket_alloc);
+    apr_off_t total = 0;
+    int seen_eos = 0;
+
+    if (cl && apr_atoi64(cl) > limit)
+        return uc_error_for_status(r->pool, 413);
+    while (!seen_eos) {
+        apr_status_t rv = ap_get_brigade(r->input_filters, bb,
+                                         AP_MODE_READBYTES, APR_BLOCK_READ,
+                                         HUGE_STRING_LEN);
+        apr_bucket *b;
+
+        if (rv != APR_SUCCESS) {
+            int status = ap_map_http_request_error(rv, HTTP_BAD_REQUEST);
+            return uc_error_for_status(r->pool,
+                                       status == HTTP_REQUEST_ENTITY_TOO_LARGE
+                                       ? 413 : 400);
+        }
+        for (b = APR_BRIGADE_FIRST(bb); b != APR_BRIGADE_SENTINEL(bb);
+             b = APR_BUCKET_NEXT(b))
+            if (APR_BUCKET_IS_EOS(b))
+                seen_eos = 1;
+        {
+            apr_off_t n = 0;
+            apr_brigade_length(bb, 1, &n);
+            total += n;
+        }
+        if (total > limit)
+            return uc_error_for_status(r->pool, 413);
+        APR_BRIGADE_CONCAT(all, bb);
+    }
+    if (apr_brigade_pflatten(all, data, len, r->pool) != APR_SUCCESS)
+        return uc_error_for_status(r->pool, 400);
+    return NULL;
+}
+
+/* The request was redirected here by ErrorDocument: answer the original
+ * error in JSON. */
+static int error_document(request_rec *r)
+{
+    const char *status = apr_table_get(r->subprocess_env, "REDIRECT_STATUS");
+    int code = status ? atoi(status) : r->prev->status;
+
+    return send_json(r, r->status,
+                     uc_render_catalog_error(r->pool,
+                                             uc_error_for_status(r->pool,
+                                                                 code)));
+}
+
+static uc_error_t *prepare_call(request_rec *r, const uc_dir_config_t *conf,
+                                uc_call_t *call, uc_route_match_t *match)
+{
+    uc_method_t method;
+    const char *rel;
+    uc_error_t *err;
+
+    call->pool = r->pool;
+    call->now = r->request_time;
+    if (!method_of(r, &method))
+        method = UC_METHOD_COUNT;
+    call->method = method;
+    rel = r->uri + strlen(conf->base);
+    if (strncmp(r->uri, conf->base, strlen(conf->base)) != 0 ||
+        (*rel && *rel != '/'))
+        return uc_error_make(r->pool, 404, "ENDPOINT_NOT_FOUND",
+                             "No such endpoint: %s", r->uri);
+    call->path = *rel ? rel : "/";
+    if (!r->user)
+        return uc_error_for_status(r->pool, 401);
+    call->principal = r->user;
+
+    uc_router_match(r->pool, uc_catalog_api, method, call->path, match);
+    if (!match->route) {
+        if (!match->allowed)
+            return uc_error_make(r->pool, 404, "ENDPOINT_NOT_FOUND",
+                                 "No such endpoint: %s %s", r->method,
+                                 call->path);
+        apr_table_setn(r->err_headers_out, "Allow",
+                       uc_router_allow_header(r->pool, match->allowed));
+        return uc_error_make(r->pool, 405, "METHOD_NOT_ALLOWED",
+                             "Method %s is not allowed on %s.", r->method,
+                             call->path);
+    }
+    call->params = match->params;
+    if ((err = uc_query_parse(r->pool, r->args, &call->query)))
+        return err;
+
+    if (match->route->flags & UC_ROUTE_BODY) {
+        char *data = NULL;
+        apr_size_t len = 0;
+
+        if (!is_json_content_type(apr_table_get(r->headers_in,
+                                                "Content-Type")))
+            return uc_error_for_status(r->pool, 415);
+        if ((err = read_body(r, conf->max_body == UC_UNSET
+                                ? UC_DEFAULT_MAX_BODY : conf->max_body,
+                             &data, &len)) ||
+            (err = uc_json_parse_object(r->pool, data, len, &call->body)))
+            return err;
+    }
+    else if (ap_discard_request_body(r) != OK)
+        return uc_error_for_status(r->pool, 400);
+    return NULL;
+}
+
+static uc_error_t *attach_store(request_rec *r, uc_call_t *call)
+{
+    ap_dbd_t *dbd;
+
+    if (!dbd_acquire) {
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "UC0102: mod_dbd is not "
+                      "loaded; enable it (a2enmod dbd) and set DBDriver");
+        return uc_error_internal(r->pool);
+    }
+    dbd = dbd_acquire(r);
+    if (!dbd) {
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "UC0103: no database "
+                      "connection (check DBDriver and DBDParams)");
+        return uc_error_unavailable(r->pool);
+    }
+    return uc_store_attach(r->pool, dbd->driver, dbd->handle, dbd->pool,
+                           dbd->prepared, NULL, log_store, r,
+                           &call->store);
+}
+
+int uc_catalog_handler(request_rec *r)
+{
+    const uc_dir_config_t *conf;
+    uc_route_match_t match;
+    uc_call_t call = { 0 };
+    json_t *out = NULL;
+    uc_error_t *err;
+
+    if (!r->handler || strcmp(r->handler, "unicat-catalog") != 0)
+        return DECLINED;
+    if (r->prev && apr_table_get(r->subprocess_env, "REDIRECT_STATUS"))
+        return error_document(r);
+    conf = ap_get_module_config(r->per_dir_config, &unicat_module);
+    if (conf && conf->enabled == 0)
+        return DECLINED;
+    if (!conf || conf->enabled != 1 || !conf->base) {
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "UC0104: SetHandler "
+                      "unicat-catalog needs 'Unicat On' in its <Location>");
+        return send_error(r, uc_error_internal(r->pool));
+    }
+    if ((err = prepare_call(r, conf, &call, &match)) ||
+        (err = attach_store(r, &call)) ||
+        (err = uc_router_run(match.route, &call, &out)))
+        return send_error(r, err);
+    return send_json(r, HTTP_OK, out);
+}

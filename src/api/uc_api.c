@@ -1,0 +1,197 @@
+#include "uc_api.h"
+
+#include <apr_strings.h>
+
+#include "../core/uc_id.h"
+#include "../core/uc_json.h"
+#include "../core/uc_validate.h"
+
+const uc_route_t *const uc_catalog_api[] = {
+    uc_catalog_routes,
+    uc_schema_routes,
+    uc_metastore_routes,
+    NULL
+};
+
+uc_error_t *uc_api_page(uc_call_t *call, uc_page_t *page)
+{
+    return uc_page_parse(call->pool, apr_table_get(call->query, "max_results"),
+                         apr_table_get(call->query, "page_token"), page);
+}
+
+json_t *uc_api_list(uc_call_t *call, const char *plural, json_t *items,
+                    int more, const char *last_name)
+{
+    json_t *out = uc_json_own(call->pool, json_object());
+
+    json_object_set_new(out, plural, items);
+    json_object_set_new(out, "next_page_token",
+                        more ? json_string(uc_page_token(call->pool,
+                                                         last_name))
+                             : json_null());
+    return out;
+}
+
+uc_error_t *uc_api_query_flag(uc_call_t *call, const char *name, int *out)
+{
+    return uc_validate_query_bool(call->pool, name,
+                                  apr_table_get(call->query, name), 0, out);
+}
+
+uc_error_t *uc_api_find_catalog(uc_call_t *call, const char *name,
+                                uc_securable_t **out)
+{
+    const char *lower;
+    uc_error_t *err = uc_validate_name(call->pool, "catalog name", name,
+                                       &lower);
+    if (err)
+        return err;
+    if ((err = uc_securable_get(call->store, call->pool,
+                                uc_store_metastore_id(call->store),
+                                UC_KIND_CATALOG, lower, out)))
+        return err;
+    if (!*out)
+        return uc_error_make(call->pool, 404, "CATALOG_NOT_FOUND",
+                             "Catalog not found: %s", lower);
+    return NULL;
+}
+
+uc_error_t *uc_api_find_schema(uc_call_t *call, const char *full_name,
+                               uc_securable_t **catalog,
+                               uc_securable_t **schema)
+{
+    const char *names[2];
+    uc_error_t *err = uc_validate_full_name(call->pool, "schema full name",
+                                            full_name, 2, names);
+    if (err)
+        return err;
+    if ((err = uc_api_find_catalog(call, names[0], catalog)))
+        return err;
+    if ((err = uc_securable_get(call->store, call->pool, (*catalog)->id,
+                                UC_KIND_SCHEMA, names[1], schema)))
+        return err;
+    if (!*schema)
+        return uc_error_make(call->pool, 404, "SCHEMA_NOT_FOUND",
+                             "Schema not found: %s.%s", names[0], names[1]);
+    return NULL;
+}
+
+uc_error_t *uc_api_new_securable(uc_call_t *call, const char *kind,
+                                 const char *parent_id, const char *name,
+                                 uc_securable_t **out)
+{
+    uc_securable_t *sec = apr_pcalloc(call->pool, sizeof(*sec));
+    const char *now = uc_epoch_ms_text(call->pool, call->now);
+
+    sec->id = uc_uuid4(call->pool);
+    if (!sec->id)
+        return uc_error_internal(call->pool);
+    sec->kind = kind;
+    sec->parent_id = parent_id;
+    sec->name = name;
+    sec->owner = call->principal;
+    sec->created_by = call->principal;
+    sec->updated_by = call->principal;
+    sec->created_at = now;
+    sec->updated_at = now;
+    sec->properties = "{}";
+    sec->details = "{}";
+    *out = sec;
+    return NULL;
+}
+
+uc_error_t *uc_api_read_common_fields(uc_call_t *call, uc_securable_t *sec,
+                                      int *changed)
+{
+    const char *comment = NULL, *owner = NULL;
+    json_t *properties = NULL;
+    uc_error_t *err;
+
+    if ((err = uc_json_string_field(call->pool, call->body, "comment", 0,
+                                    &comment)) ||
+        (err = uc_validate_text(call->pool, "comment", comment,
+                                UC_COMMENT_MAX)) ||
+        (err = uc_json_string_map_field(call->pool, call->body, "properties",
+                                        &properties)) ||
+        (err = uc_json_string_field(call->pool, call->body, "owner", 0,
+                                    &owner)) ||
+        (err = uc_validate_text(call->pool, "owner", owner, UC_NAME_MAX)))
+        return err;
+    if (owner && !*owner)
+        return uc_error_invalid(call->pool, "Field 'owner' must not be "
+                                "empty.");
+    *changed = 0;
+    if (comment) {
+        sec->comment = comment;
+        *changed = 1;
+    }
+    if (properties) {
+        sec->properties = uc_json_dump(call->pool, properties);
+        *changed = 1;
+    }
+    if (owner) {
+        sec->owner = owner;
+        *changed = 1;
+    }
+    return NULL;
+}
+
+void uc_api_render_common(json_t *obj, const uc_securable_t *sec)
+{
+    json_object_set_new(obj, "name", json_string(sec->name));
+    json_object_set_new(obj, "comment", uc_json_string_or_null(sec->comment));
+    json_object_set_new(obj, "properties",
+                        uc_json_stored_object(sec->properties));
+    json_object_set_new(obj, "owner", uc_json_string_or_null(sec->owner));
+    json_object_set_new(obj, "created_at", uc_json_int_text(sec->created_at));
+    json_object_set_new(obj, "created_by",
+                        uc_json_string_or_null(sec->created_by));
+    json_object_set_new(obj, "updated_at", uc_json_int_text(sec->updated_at));
+    json_object_set_new(obj, "updated_by",
+                        uc_json_string_or_null(sec->updated_by));
+    json_object_set_new(obj, "storage_root",
+                        uc_json_string_or_null(sec->storage_root));
+    json_object_set_new(obj, "storage_location",
+                        uc_json_string_or_null(sec->storage_location));
+}
+
+const char *uc_api_managed_location(uc_call_t *call, const char *root,
+                                    const char *segment, const char *id)
+{
+    if (!root)
+        return NULL;
+    return apr_pstrcat(call->pool, root, "/__unitystorage/", segment, "/", id,
+                       NULL);
+}
+
+uc_error_t *uc_api_save_update(uc_call_t *call, uc_securable_t *sec,
+                               uc_error_t *on_duplicate)
+{
+    uc_error_t *err;
+
+    sec->updated_at = uc_epoch_ms_text(call->pool, call->now);
+    sec->updated_by = call->principal;
+    err = uc_securable_update(call->store, sec);
+    return uc_store_is_duplicate(err) ? on_duplicate : err;
+}
+
+uc_error_t *uc_api_delete_securable(uc_call_t *call, uc_securable_t *sec,
+                                    const char *not_empty_code,
+                                    const char *what)
+{
+    int force = 0, has_children = 0;
+    uc_error_t *err;
+
+    if ((err = uc_api_query_flag(call, "force", &force)))
+        return err;
+    if (!force) {
+        if ((err = uc_securable_has_children(call->store, sec->id,
+                                             &has_children)))
+            return err;
+        if (has_children)
+            return uc_error_make(call->pool, 400, not_empty_code,
+                                 "%s is not empty; use force=true to delete "
+                                 "it with everything it contains.", what);
+    }
+    return uc_securable_delete(call->store, sec->id);
+}

@@ -1,0 +1,62 @@
+/* What every Unity Catalog resource family shares: the route tables of the
+ * catalog API, and helpers for paging, lookups by name, audit stamps and the
+ * common update fields. */
+#ifndef UC_API_H
+#define UC_API_H
+
+#include "../http/uc_router.h"
+#include "../store/uc_securables.h"
+
+/* Route tables, one per family, and the whole catalog API (NULL-ended). */
+extern const uc_route_t uc_catalog_routes[];
+extern const uc_route_t uc_schema_routes[];
+extern const uc_route_t uc_metastore_routes[];
+extern const uc_route_t *const uc_catalog_api[];
+
+/* max_results / page_token of the call's query string. */
+uc_error_t *uc_api_page(uc_call_t *call, uc_page_t *page);
+
+/* {"<plural>":[items],"next_page_token":token-or-null}; `items` is stolen. */
+json_t *uc_api_list(uc_call_t *call, const char *plural, json_t *items,
+                    int more, const char *last_name);
+
+/* Parses a boolean query parameter such as force or include_browse. */
+uc_error_t *uc_api_query_flag(uc_call_t *call, const char *name, int *out);
+
+/* Lookups that answer 404 with the resource's error code. */
+uc_error_t *uc_api_find_catalog(uc_call_t *call, const char *name,
+                                uc_securable_t **out);
+uc_error_t *uc_api_find_schema(uc_call_t *call, const char *full_name,
+                               uc_securable_t **catalog,
+                               uc_securable_t **schema);
+
+/* A new row of `kind` under `parent_id`: fresh id, owner and creator from
+ * the caller, both timestamps now. */
+uc_error_t *uc_api_new_securable(uc_call_t *call, const char *kind,
+                                 const char *parent_id, const char *name,
+                                 uc_securable_t **out);
+
+/* Reads comment, properties and owner of a create or update body into
+ * `sec`; *changed tells whether any was present. */
+uc_error_t *uc_api_read_common_fields(uc_call_t *call, uc_securable_t *sec,
+                                      int *changed);
+
+/* The fields every securable renders the same way. */
+void uc_api_render_common(json_t *obj, const uc_securable_t *sec);
+
+/* `<root>/__unitystorage/<segment>/<id>` for a normalised storage root. */
+const char *uc_api_managed_location(uc_call_t *call, const char *root,
+                                    const char *segment, const char *id);
+
+/* Rewrites `sec` with a fresh update stamp; a name taken by a sibling
+ * answers `on_duplicate`. */
+uc_error_t *uc_api_save_update(uc_call_t *call, uc_securable_t *sec,
+                               uc_error_t *on_duplicate);
+
+/* Deletes `sec` with its subtree; without force= true a row with children
+ * is refused with `not_empty_code`. */
+uc_error_t *uc_api_delete_securable(uc_call_t *call, uc_securable_t *sec,
+                                    const char *not_empty_code,
+                                    const char *what);
+
+#endif

@@ -1,0 +1,158 @@
+/* Schemas: namespaces inside a catalog. */
+#include "uc_api.h"
+
+#include <string.h>
+#include <apr_strings.h>
+
+#include "../core/uc_json.h"
+#include "../core/uc_validate.h"
+
+static json_t *render(uc_call_t *call, const uc_securable_t *catalog,
+                      const uc_securable_t *sec)
+{
+    json_t *obj = uc_json_own(call->pool, json_object());
+
+    uc_api_render_common(obj, sec);
+    json_object_set_new(obj, "catalog_name", json_string(catalog->name));
+    json_object_set_new(obj, "full_name",
+                        json_string(apr_pstrcat(call->pool, catalog->name,
+                                                ".", sec->name, NULL)));
+    json_object_set_new(obj, "schema_id", json_string(sec->id));
+    return obj;
+}
+
+static uc_error_t *already_exists(uc_call_t *call, const char *catalog,
+                                  const char *name)
+{
+    return uc_error_make(call->pool, 400, "SCHEMA_ALREADY_EXISTS",
+                         "Schema already exists: %s.%s", catalog, name);
+}
+
+static uc_error_t *create_schema(uc_call_t *call, json_t **out)
+{
+    const char *name = NULL, *catalog_name = NULL, *root = NULL;
+    uc_securable_t *catalog, *sec;
+    int changed;
+    uc_error_t *err;
+
+    if ((err = uc_json_string_field(call->pool, call->body, "name", 1,
+                                    &name)) ||
+        (err = uc_validate_name(call->pool, "name", name, &name)) ||
+        (err = uc_json_string_field(call->pool, call->body, "catalog_name", 1,
+                                    &catalog_name)) ||
+        (err = uc_json_string_field(call->pool, call->body, "storage_root", 0,
+                                    &root)) ||
+        (root && (err = uc_validate_storage_url(call->pool, "storage_root",
+                                                root, &root))) ||
+        (err = uc_api_find_catalog(call, catalog_name, &catalog)) ||
+        (err = uc_api_new_securable(call, UC_KIND_SCHEMA, catalog->id, name,
+                                    &sec)) ||
+        (err = uc_api_read_common_fields(call, sec, &changed)))
+        return err;
+    sec->storage_root = root;
+    sec->storage_location = uc_api_managed_location(call, root, "schemas",
+                                                    sec->id);
+    err = uc_securable_insert(call->store, sec);
+    if (uc_store_is_duplicate(err))
+        return already_exists(call, catalog->name, name);
+    if (err)
+        return err;
+    *out = render(call, catalog, sec);
+    return NULL;
+}
+
+static uc_error_t *list_schemas(uc_call_t *call, json_t **out)
+{
+    const char *catalog_name = apr_table_get(call->query, "catalog_name");
+    uc_securable_t *catalog;
+    uc_page_t page;
+    apr_array_header_t *rows;
+    json_t *items;
+    int more, include_browse, i;
+    uc_error_t *err;
+
+    if (!catalog_name || !*catalog_name)
+        return uc_error_invalid(call->pool, "Missing required query "
+                                "parameter 'catalog_name'.");
+    if ((err = uc_api_query_flag(call, "include_browse", &include_browse)) ||
+        (err = uc_api_page(call, &page)) ||
+        (err = uc_api_find_catalog(call, catalog_name, &catalog)) ||
+        (err = uc_securable_page(call->store, call->pool, catalog->id,
+                                 UC_KIND_SCHEMA, &page, &rows, &more)))
+        return err;
+    items = json_array();
+    for (i = 0; i < rows->nelts; i++)
+        json_array_append(items, render(call, catalog,
+                                        APR_ARRAY_IDX(rows, i,
+                                                      uc_securable_t *)));
+    *out = uc_api_list(call, "schemas", items, more,
+                       rows->nelts ? APR_ARRAY_IDX(rows, rows->nelts - 1,
+                                                   uc_securable_t *)->name
+                                   : NULL);
+    return NULL;
+}
+
+static uc_error_t *get_schema(uc_call_t *call, json_t **out)
+{
+    uc_securable_t *catalog, *sec;
+    int include_browse;
+    uc_error_t *err;
+
+    if ((err = uc_api_query_flag(call, "include_browse", &include_browse)) ||
+        (err = uc_api_find_schema(call, call->params[0], &catalog, &sec)))
+        return err;
+    *out = render(call, catalog, sec);
+    return NULL;
+}
+
+static uc_error_t *update_schema(uc_call_t *call, json_t **out)
+{
+    const char *new_name = NULL;
+    uc_securable_t *catalog, *sec;
+    int changed;
+    uc_error_t *err;
+
+    if ((err = uc_api_find_schema(call, call->params[0], &catalog, &sec)) ||
+        (err = uc_api_read_common_fields(call, sec, &changed)) ||
+        (err = uc_json_string_field(call->pool, call->body, "new_name", 0,
+                                    &new_name)) ||
+        (new_name && (err = uc_validate_name(call->pool, "new_name",
+                                             new_name, &new_name))))
+        return err;
+    if (new_name && strcmp(new_name, sec->name) != 0) {
+        sec->name = new_name;
+        changed = 1;
+    }
+    if (changed &&
+        (err = uc_api_save_update(call, sec,
+                                  already_exists(call, catalog->name,
+                                                 sec->name))))
+        return err;
+    *out = render(call, catalog, sec);
+    return NULL;
+}
+
+static uc_error_t *delete_schema(uc_call_t *call, json_t **out)
+{
+    uc_securable_t *catalog, *sec;
+    uc_error_t *err = uc_api_find_schema(call, call->params[0], &catalog,
+                                         &sec);
+
+    if (err)
+        return err;
+    *out = uc_json_own(call->pool, json_object());
+    return uc_api_delete_securable(call, sec, "SCHEMA_NOT_EMPTY",
+                                               apr_psprintf(call->pool,
+                                                            "Schema '%s.%s'",
+                                                            catalog->name,
+                                                            sec->name));
+}
+
+const uc_route_t uc_schema_routes[] = {
+    { UC_POST,   "/schemas",             create_schema, UC_ROUTE_BODY },
+    { UC_GET,    "/schemas",             list_schemas,  0 },
+    { UC_GET,    "/schemas/{full_name}", get_schema,    0 },
+    { UC_PATCH,  "/schemas/{full_name}", update_schema, UC_ROUTE_BODY | UC_ROUTE_TXN },
+    { UC_DELETE, "/schemas/{full_name}", delete_schema, UC_ROUTE_TXN },
+    { 0, NULL, NULL, 0 }
+};

@@ -1,0 +1,130 @@
+#include "uc_json.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <apr_strings.h>
+
+static apr_status_t json_release(void *value)
+{
+    json_decref(value);
+    return APR_SUCCESS;
+}
+
+json_t *uc_json_own(apr_pool_t *pool, json_t *value)
+{
+    if (value)
+        apr_pool_cleanup_register(pool, value, json_release,
+                                  apr_pool_cleanup_null);
+    return value;
+}
+
+uc_error_t *uc_json_parse_object(apr_pool_t *pool, const char *data,
+                                 size_t len, json_t **out)
+{
+    json_error_t jerr;
+    json_t *value;
+
+    if (len == 0)
+        return uc_error_invalid(pool, "The request body must be a JSON "
+                                "object.");
+    value = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!value)
+        return uc_error_invalid(pool, "Malformed JSON in the request body "
+                                "at line %d, column %d: %s", jerr.line,
+                                jerr.column, jerr.text);
+    uc_json_own(pool, value);
+    if (!json_is_object(value))
+        return uc_error_invalid(pool, "The request body must be a JSON "
+                                "object.");
+    *out = value;
+    return NULL;
+}
+
+static json_t *present(json_t *obj, const char *field)
+{
+    json_t *v = obj ? json_object_get(obj, field) : NULL;
+    return (v && !json_is_null(v)) ? v : NULL;
+}
+
+uc_error_t *uc_json_string_field(apr_pool_t *pool, json_t *obj,
+                                 const char *field, int required,
+                                 const char **out)
+{
+    json_t *v = present(obj, field);
+
+    if (!v)
+        return required ? uc_error_invalid(pool, "Missing required field "
+                                           "'%s'.", field) : NULL;
+    if (!json_is_string(v))
+        return uc_error_invalid(pool, "Field '%s' must be a string.", field);
+    *out = apr_pstrmemdup(pool, json_string_value(v), json_string_length(v));
+    if (strlen(*out) != json_string_length(v))
+        return uc_error_invalid(pool, "Field '%s' must not contain NUL "
+                                "characters.", field);
+    return NULL;
+}
+
+uc_error_t *uc_json_bool_field(apr_pool_t *pool, json_t *obj,
+                               const char *field, int *out)
+{
+    json_t *v = present(obj, field);
+
+    if (!v)
+        return NULL;
+    if (!json_is_boolean(v))
+        return uc_error_invalid(pool, "Field '%s' must be a boolean.", field);
+    *out = json_is_true(v);
+    return NULL;
+}
+
+uc_error_t *uc_json_string_map_field(apr_pool_t *pool, json_t *obj,
+                                     const char *field, json_t **out)
+{
+    json_t *v = present(obj, field), *item;
+    const char *key;
+
+    if (!v)
+        return NULL;
+    if (!json_is_object(v))
+        return uc_error_invalid(pool, "Field '%s' must be an object of "
+                                "strings.", field);
+    json_object_foreach(v, key, item) {
+        if (!json_is_string(item))
+            return uc_error_invalid(pool, "Field '%s' must be an object of "
+                                    "strings; key '%s' is not a string.",
+                                    field, key);
+    }
+    *out = json_incref(v);
+    uc_json_own(pool, *out);
+    return NULL;
+}
+
+json_t *uc_json_string_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+json_t *uc_json_int_text(const char *text)
+{
+    return text ? json_integer(strtoll(text, NULL, 10)) : json_null();
+}
+
+json_t *uc_json_stored_object(const char *text)
+{
+    json_t *v = text ? json_loads(text, 0, NULL) : NULL;
+
+    if (v && json_is_object(v))
+        return v;
+    json_decref(v);
+    return json_object();
+}
+
+const char *uc_json_dump(apr_pool_t *pool, const json_t *value)
+{
+    size_t len = json_dumpb(value, NULL, 0, JSON_COMPACT);
+    char *buf = apr_palloc(pool, len + 1);
+
+    json_dumpb(value, buf, len, JSON_COMPACT);
+    buf[len] = '\0';
+    return buf;
+}

@@ -1,0 +1,42 @@
+/* jansson values owned by APR pools, and strict readers for request fields. */
+#ifndef UC_JSON_H
+#define UC_JSON_H
+
+#include <apr_pools.h>
+#include <jansson.h>
+
+#include "uc_error.h"
+
+/* Hands one reference of `value` to `pool`: it is released when the pool is
+ * cleared or destroyed. Returns `value` so constructors can be wrapped. */
+json_t *uc_json_own(apr_pool_t *pool, json_t *value);
+
+/* Parses a request body that must be a JSON object. */
+uc_error_t *uc_json_parse_object(apr_pool_t *pool, const char *data,
+                                 size_t len, json_t **out);
+
+/* Field readers. A missing field or a JSON null leaves *out untouched and
+ * succeeds unless `required`; a value of the wrong type is a 400 naming the
+ * field. */
+uc_error_t *uc_json_string_field(apr_pool_t *pool, json_t *obj,
+                                 const char *field, int required,
+                                 const char **out);
+uc_error_t *uc_json_bool_field(apr_pool_t *pool, json_t *obj,
+                               const char *field, int *out);
+/* An object whose values are all strings; *out is a new reference owned by
+ * `pool`. */
+uc_error_t *uc_json_string_map_field(apr_pool_t *pool, json_t *obj,
+                                     const char *field, json_t **out);
+
+/* Output helpers: a C string or SQL NULL becomes a JSON string or null. */
+json_t *uc_json_string_or_null(const char *s);
+/* A decimal int64 held as text (as the database returns it) becomes a JSON
+ * integer, NULL becomes null. */
+json_t *uc_json_int_text(const char *text);
+/* Parses stored JSON text (properties) back into a value; empty object when
+ * the text is missing or unreadable. */
+json_t *uc_json_stored_object(const char *text);
+/* Serialises compactly into pool memory. */
+const char *uc_json_dump(apr_pool_t *pool, const json_t *value);
+
+#endif

@@ -1,0 +1,174 @@
+#include "uc_validate.h"
+
+#include <string.h>
+#include <apr_lib.h>
+#include <apr_strings.h>
+
+uc_error_t *uc_validate_name(apr_pool_t *pool, const char *field,
+                             const char *name, const char **out)
+{
+    return uc_validate_name_with(pool, field, name, "_", out);
+}
+
+uc_error_t *uc_validate_name_with(apr_pool_t *pool, const char *field,
+                                  const char *name, const char *inner,
+                                  const char **out)
+{
+    apr_size_t len = strlen(name), i;
+    char *lower;
+
+    if (len < 3 || len > UC_NAME_MAX)
+        return uc_error_invalid(pool, "Invalid %s '%s': a name has 3 to %d "
+                                "characters.", field, name, UC_NAME_MAX);
+    lower = apr_pstrmemdup(pool, name, len);
+    for (i = 0; i < len; i++) {
+        char c = (char)apr_tolower(lower[i]);
+        int ok = (c >= 'a' && c <= 'z') ||
+                 (i > 0 && c >= '0' && c <= '9') ||
+                 (i > 0 && i + 1 < len && c && strchr(inner, c));
+        if (!ok)
+            return uc_error_invalid(pool, "Invalid %s '%s': a name starts "
+                                    "with a letter, continues with letters, "
+                                    "digits or '%s' and ends with a letter "
+                                    "or digit.", field, name, inner);
+        lower[i] = c;
+    }
+    *out = lower;
+    return NULL;
+}
+
+uc_error_t *uc_validate_full_name(apr_pool_t *pool, const char *field,
+                                  const char *full_name, int parts,
+                                  const char **names)
+{
+    const char *start = full_name;
+    int n = 0;
+
+    for (;;) {
+        const char *dot = strchr(start, '.');
+        const char *part;
+        uc_error_t *err;
+
+        if (n == parts || (dot == NULL) != (n == parts - 1))
+            return uc_error_invalid(pool, "Invalid %s '%s': expected %d "
+                                    "dot-separated names.", field, full_name,
+                                    parts);
+        part = dot ? apr_pstrmemdup(pool, start, (apr_size_t)(dot - start))
+                   : start;
+        if ((err = uc_validate_name(pool, field, part, &names[n])))
+            return err;
+        n++;
+        if (!dot)
+            return NULL;
+        start = dot + 1;
+    }
+}
+
+uc_error_t *uc_validate_text(apr_pool_t *pool, const char *field,
+                             const char *text, apr_size_t max)
+{
+    if (text && strlen(text) > max)
+        return uc_error_invalid(pool, "Field '%s' is longer than %lu bytes.",
+                                field, (unsigned long)max);
+    return NULL;
+}
+
+static const char *const storage_schemes[] = {
+    "s3", "gs", "abfs", "abfss", "file", NULL
+};
+
+/* Collapses runs of '/' and drops trailing ones. */
+static char *clean_path(apr_pool_t *pool, const char *path)
+{
+    char *out = apr_palloc(pool, strlen(path) + 1), *o = out;
+
+    for (; *path; path++)
+        if (*path != '/' || o == out || o[-1] != '/')
+            *o++ = *path;
+    while (o > out + 1 && o[-1] == '/')
+        o--;
+    *o = '\0';
+    return out;
+}
+
+uc_error_t *uc_validate_storage_url(apr_pool_t *pool, const char *field,
+                                    const char *url, const char **out)
+{
+    const char *sep, *rest;
+    char *scheme;
+    int i;
+
+    if (strlen(url) > UC_URL_MAX)
+        return uc_error_invalid(pool, "Field '%s' is longer than %d bytes.",
+                                field, UC_URL_MAX);
+    for (i = 0; url[i]; i++)
+        if (apr_iscntrl(url[i]) || url[i] == ' ' || url[i] == '?' ||
+            url[i] == '#')
+            return uc_error_invalid(pool, "Invalid %s '%s': spaces, control "
+                                    "characters, queries and fragments are "
+                                    "not allowed.", field, url);
+    if (strstr(url, "__unitystorage"))
+        return uc_error_invalid(pool, "Invalid %s '%s': the path contains "
+                                "the managed storage prefix __unitystorage.",
+                                field, url);
+    if (url[0] == '/') {
+        *out = apr_pstrcat(pool, "file://", clean_path(pool, url), NULL);
+        return NULL;
+    }
+    sep = strstr(url, "://");
+    if (!sep)
+        return uc_error_invalid(pool, "Invalid %s '%s': expected an absolute "
+                                "path or a URL such as s3://bucket/path.",
+                                field, url);
+    scheme = apr_pstrmemdup(pool, url, (apr_size_t)(sep - url));
+    for (i = 0; scheme[i]; i++)
+        scheme[i] = (char)apr_tolower(scheme[i]);
+    for (i = 0; storage_schemes[i]; i++)
+        if (strcmp(scheme, storage_schemes[i]) == 0)
+            break;
+    if (!storage_schemes[i])
+        return uc_error_invalid(pool, "Invalid %s '%s': unsupported URI "
+                                "scheme: %s.", field, url, scheme);
+    rest = sep + 3;
+    if (strcmp(scheme, "file") == 0) {
+        if (rest[0] != '/')
+            return uc_error_invalid(pool, "Invalid %s '%s': a file URL needs "
+                                    "an absolute path (file:///…).", field,
+                                    url);
+        *out = apr_pstrcat(pool, "file://", clean_path(pool, rest), NULL);
+        return NULL;
+    }
+    {
+        const char *slash = strchr(rest, '/');
+        const char *authority = slash ? apr_pstrmemdup(pool, rest,
+                                        (apr_size_t)(slash - rest)) : rest;
+        const char *path = slash ? clean_path(pool, slash) : "";
+
+        if (!*authority)
+            return uc_error_invalid(pool, "Invalid %s '%s': the URL names no "
+                                    "bucket or container.", field, url);
+        if (strcmp(path, "/") == 0)
+            path = "";
+        *out = apr_pstrcat(pool, scheme, "://", authority, path, NULL);
+    }
+    return NULL;
+}
+
+uc_error_t *uc_validate_query_bool(apr_pool_t *pool, const char *field,
+                                   const char *value, int dflt, int *out)
+{
+    if (!value || !*value) {
+        *out = dflt;
+        return NULL;
+    }
+    if (!strcasecmp(value, "true") || !strcmp(value, "1")) {
+        *out = 1;
+        return NULL;
+    }
+    if (!strcasecmp(value, "false") || !strcmp(value, "0")) {
+        *out = 0;
+        return NULL;
+    }
+    return uc_error_invalid(pool, "Query parameter '%s' must be true or "
+                            "false.", field);
+}

@@ -1,0 +1,34 @@
+/* A parsed API call as the core sees it: no httpd types cross this line. */
+#ifndef UC_CALL_H
+#define UC_CALL_H
+
+#include <apr_pools.h>
+#include <apr_tables.h>
+#include <apr_time.h>
+#include <jansson.h>
+
+#include "../core/uc_error.h"
+
+struct uc_store;
+
+typedef enum uc_method {
+    UC_GET = 0, UC_POST, UC_PUT, UC_PATCH, UC_DELETE, UC_METHOD_COUNT
+} uc_method_t;
+
+typedef struct uc_call {
+    apr_pool_t *pool;            /* request lifetime */
+    uc_method_t method;
+    const char *path;            /* relative to the mount, starts with '/' */
+    apr_table_t *query;          /* decoded query parameters */
+    json_t *body;                /* parsed JSON object, NULL without a body */
+    const char *principal;       /* the authenticated caller */
+    struct uc_store *store;      /* the database connection of this call */
+    apr_time_t now;              /* one clock reading per call */
+    const char *const *params;   /* path parameters, in pattern order */
+} uc_call_t;
+
+/* An operation answers with a JSON document (*out, owned by call->pool) or an
+ * error. */
+typedef uc_error_t *(*uc_operation_fn)(uc_call_t *call, json_t **out);
+
+#endif

@@ -1,0 +1,14 @@
+/* Error bodies in the dialect of each API. */
+#ifndef UC_RENDER_H
+#define UC_RENDER_H
+
+#include <jansson.h>
+#include "../core/uc_error.h"
+
+/* Unity Catalog: {"error_code","message","details":[ErrorInfo],"code"}. */
+json_t *uc_render_catalog_error(apr_pool_t *pool, const uc_error_t *err);
+
+/* The error httpd itself raised (authentication, body limits) for status. */
+uc_error_t *uc_error_for_status(apr_pool_t *pool, int status);
+
+#endif

@@ -1,0 +1,129 @@
+#include "uc_router.h"
+
+#include <string.h>
+#include <apr_strings.h>
+
+#include "../store/uc_store.h"
+
+static const char *const method_names[UC_METHOD_COUNT] = {
+    "GET", "POST", "PUT", "PATCH", "DELETE"
+};
+
+const char *uc_method_name(uc_method_t method)
+{
+    return method < UC_METHOD_COUNT ? method_names[method] : "?";
+}
+
+/* Splits "/a/b/" into segments; an empty segment in the middle ("a//b")
+ * makes the path unroutable. A single trailing slash is tolerated. */
+static int split_path(apr_pool_t *pool, const char *path, char **segs)
+{
+    char *copy = apr_pstrdup(pool, path), *p = copy;
+    int n = 0;
+
+    if (*p == '/')
+        p++;
+    while (*p) {
+        char *slash = strchr(p, '/');
+        if (n == UC_ROUTE_MAX_SEGMENTS)
+            return -1;
+        if (slash) {
+            *slash = '\0';
+            if (slash == p)
+                return -1;
+        }
+        segs[n++] = p;
+        if (!slash)
+            break;
+        p = slash + 1;
+    }
+    return n;
+}
+
+/* Matches the split path against one pattern without allocating: routing
+ * runs on every request over every route of the family. */
+static int pattern_matches(const char *pattern, char **segs, int nsegs,
+                           const char **params)
+{
+    const char *p = pattern;
+    int i = 0, np = 0;
+
+    while (*p == '/')
+        p++;
+    while (*p) {
+        const char *end = strchr(p, '/');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+
+        if (i == nsegs)
+            return 0;
+        if (p[0] == '{') {
+            if (np == UC_ROUTE_MAX_PARAMS)
+                return 0;
+            params[np++] = segs[i];
+        }
+        else if (strlen(segs[i]) != len || memcmp(p, segs[i], len) != 0)
+            return 0;
+        i++;
+        p += len;
+        while (*p == '/')
+            p++;
+    }
+    return i == nsegs;
+}
+
+void uc_router_match(apr_pool_t *pool, const uc_route_t *const *tables,
+                     uc_method_t method, const char *path,
+                     uc_route_match_t *match)
+{
+    char *segs[UC_ROUTE_MAX_SEGMENTS];
+    int nsegs;
+
+    memset(match, 0, sizeof(*match));
+    nsegs = split_path(pool, path, segs);
+    if (nsegs < 0)
+        return;
+    for (; *tables; tables++) {
+        const uc_route_t *r;
+        for (r = *tables; r->pattern; r++) {
+            const char *params[UC_ROUTE_MAX_PARAMS] = { NULL };
+            if (!pattern_matches(r->pattern, segs, nsegs, params))
+                continue;
+            match->allowed |= 1u << r->method;
+            if (r->method == method && !match->route) {
+                match->route = r;
+                memcpy(match->params, params, sizeof(params));
+            }
+        }
+    }
+}
+
+const char *uc_router_allow_header(apr_pool_t *pool, unsigned allowed)
+{
+    const char *out = NULL;
+    int m;
+
+    for (m = 0; m < UC_METHOD_COUNT; m++) {
+        if (!(allowed & (1u << m)))
+            continue;
+        out = out ? apr_pstrcat(pool, out, ", ", method_names[m], NULL)
+                  : method_names[m];
+        if (m == UC_GET)
+            out = apr_pstrcat(pool, out, ", HEAD", NULL);
+    }
+    return out ? out : "";
+}
+
+uc_error_t *uc_router_run(const uc_route_t *route, uc_call_t *call,
+                          json_t **out)
+{
+    uc_error_t *err;
+
+    *out = NULL;
+    if (!(route->flags & UC_ROUTE_TXN))
+        return route->operation(call, out);
+    if ((err = uc_store_begin(call->store)))
+        return err;
+    if ((err = uc_store_end(call->store, route->operation(call, out))))
+        *out = NULL;
+    return err;
+}

@@ -1,0 +1,132 @@
+#include "uc_store_internal.h"
+
+#include <stdlib.h>
+#include <apr_strings.h>
+
+/* Any constant will do: it names the lock every server takes while it looks
+ * at (and maybe upgrades) the schema of a shared PostgreSQL database. */
+#define PG_MIGRATION_LOCK "734231"
+
+static uc_error_t *run(uc_store_t *store, const char *sql, const char *what)
+{
+    int nrows, rc = apr_dbd_query(store->driver, store->handle, &nrows, sql);
+    return rc ? uc_store_db_error(store, rc, what) : NULL;
+}
+
+/* True when `sql` holds nothing but blanks and -- comments. */
+static int is_blank(const char *sql)
+{
+    while (*sql) {
+        if (sql[0] == '-' && sql[1] == '-') {
+            while (*sql && *sql != '\n')
+                sql++;
+        }
+        else if (*sql == ' ' || *sql == '\t' || *sql == '\n' || *sql == '\r')
+            sql++;
+        else
+            return 0;
+    }
+    return 1;
+}
+
+/* Runs a migration file statement by statement: the drivers' multi-statement
+ * handling differs (SQLite's stumbles on a trailing comment), so files end
+ * each statement with ';' at the end of a line, and that is where they are
+ * cut. */
+static uc_error_t *run_script(uc_store_t *store, const char *sql,
+                              const char *what)
+{
+    char *copy = apr_pstrdup(store->pool, sql), *start = copy, *p;
+    uc_error_t *err;
+
+    for (p = copy; *p; p++) {
+        if (*p != ';' || (p[1] != '\n' && p[1] != '\r'))
+            continue;
+        *++p = '\0';
+        if (!is_blank(start) && (err = run(store, start, what)))
+            return err;
+        start = p + 1;
+    }
+    if (!is_blank(start))
+        return run(store, start, what);
+    return NULL;
+}
+
+static uc_error_t *select_int(uc_store_t *store, const char *sql, int *out)
+{
+    apr_dbd_results_t *res = NULL;
+    apr_dbd_row_t *row;
+    int rc = apr_dbd_select(store->driver, store->pool, store->handle, &res,
+                            sql, 1);
+
+    if (rc)
+        return uc_store_db_error(store, rc, "schema version lookup");
+    *out = 0;
+    while (apr_dbd_get_row(store->driver, store->pool, res, &row, -1) == 0) {
+        const char *v = apr_dbd_get_entry(store->driver, row, 0);
+        if (v)
+            *out = atoi(v);
+    }
+    return NULL;
+}
+
+static uc_error_t *apply_missing(uc_store_t *store, uc_dialect_t dialect,
+                                 const uc_migration_t *migrations,
+                                 int *version)
+{
+    const uc_migration_t *m;
+    int current = 0, latest = 0;
+    uc_error_t *err;
+
+    if (dialect == UC_DIALECT_POSTGRES &&
+        (err = run(store, "SELECT pg_advisory_xact_lock(" PG_MIGRATION_LOCK
+                   ")", "migration lock")))
+        return err;
+    if ((err = run(store, "CREATE TABLE IF NOT EXISTS unicat_schema_version ("
+                   "version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+                   "applied_at BIGINT NOT NULL)", "migration bookkeeping")))
+        return err;
+    if ((err = select_int(store, "SELECT MAX(version) FROM "
+                          "unicat_schema_version", &current)))
+        return err;
+    for (m = migrations; m->version; m++)
+        latest = m->version;
+    if (current > latest) {
+        uc_store_log(store, UC_LOG_ERROR, apr_psprintf(store->pool,
+                       "UC0205: the database schema is at version %d, newer "
+                       "than this module's %d; upgrade mod_unicat",
+                       current, latest));
+        return uc_error_unavailable(store->pool);
+    }
+    for (m = migrations; m->version; m++) {
+        if (m->version <= current)
+            continue;
+        if ((err = run_script(store, m->sql, apr_psprintf(store->pool,
+                       "migration %s", m->name))))
+            return err;
+        if ((err = run(store, apr_psprintf(store->pool,
+                       "INSERT INTO unicat_schema_version (version, name, "
+                       "applied_at) VALUES (%d, '%s', %" APR_INT64_T_FMT ")",
+                       m->version, m->name,
+                       (apr_int64_t)apr_time_as_msec(apr_time_now())),
+                       "migration bookkeeping")))
+            return err;
+        uc_store_log(store, UC_LOG_INFO, apr_psprintf(store->pool,
+                       "UC0206: applied schema migration %s", m->name));
+    }
+    *version = latest;
+    return NULL;
+}
+
+uc_error_t *uc_store_migrate(uc_store_t *store, uc_dialect_t dialect,
+                             const uc_migration_t *migrations, int *version)
+{
+    uc_error_t *err;
+
+    /* On SQLite the transaction begins IMMEDIATE, which already serialises
+     * every process on the file. */
+    if ((err = uc_store_begin(store)))
+        return err;
+    return uc_store_end(store, apply_missing(store, dialect, migrations,
+                                             version));
+}

@@ -1,0 +1,105 @@
+#include "uc_securables.h"
+
+#include <apr_strings.h>
+
+static uc_securable_t *from_row(apr_pool_t *pool, const char **c)
+{
+    uc_securable_t *s = apr_palloc(pool, sizeof(*s));
+
+    s->id = c[0];
+    s->kind = c[1];
+    s->parent_id = c[2];
+    s->name = c[3];
+    s->comment = c[4];
+    s->properties = c[5];
+    s->storage_root = c[6];
+    s->storage_location = c[7];
+    s->details = c[8];
+    s->owner = c[9];
+    s->created_at = c[10];
+    s->created_by = c[11];
+    s->updated_at = c[12];
+    s->updated_by = c[13];
+    return s;
+}
+
+uc_error_t *uc_securable_get(uc_store_t *store, apr_pool_t *pool,
+                             const char *parent_id, const char *kind,
+                             const char *name, uc_securable_t **out)
+{
+    const char *args[] = { parent_id, kind, name };
+    uc_rows_t rows;
+    uc_error_t *err = uc_store_select(store, pool,
+                                      store->txn
+                                      ? UC_STMT_SECURABLE_BY_NAME_FOR_UPDATE
+                                      : UC_STMT_SECURABLE_BY_NAME,
+                                      args, &rows);
+    if (err)
+        return err;
+    *out = rows.nrows ? from_row(pool, rows.rows[0]) : NULL;
+    return NULL;
+}
+
+uc_error_t *uc_securable_page(uc_store_t *store, apr_pool_t *pool,
+                              const char *parent_id, const char *kind,
+                              const uc_page_t *page,
+                              apr_array_header_t **out, int *more)
+{
+    /* One row beyond the page tells whether a next page exists, so the last
+     * page carries no token. */
+    const char *args[] = { parent_id, kind, page->after ? page->after : "",
+                           apr_itoa(pool, page->limit + 1) };
+    uc_rows_t rows;
+    int i, n;
+    uc_error_t *err = uc_store_select(store, pool, UC_STMT_SECURABLE_PAGE,
+                                      args, &rows);
+    if (err)
+        return err;
+    n = rows.nrows > page->limit ? page->limit : rows.nrows;
+    *more = rows.nrows > page->limit;
+    *out = apr_array_make(pool, n ? n : 1, sizeof(uc_securable_t *));
+    for (i = 0; i < n; i++)
+        APR_ARRAY_PUSH(*out, uc_securable_t *) = from_row(pool, rows.rows[i]);
+    return NULL;
+}
+
+uc_error_t *uc_securable_insert(uc_store_t *store, const uc_securable_t *s)
+{
+    const char *args[] = {
+        s->id, s->kind, s->parent_id, s->name, s->comment,
+        s->properties ? s->properties : "{}", s->storage_root,
+        s->storage_location, s->details ? s->details : "{}", s->owner,
+        s->created_at, s->created_by, s->updated_at, s->updated_by
+    };
+    return uc_store_exec(store, UC_STMT_SECURABLE_INSERT, args, NULL);
+}
+
+uc_error_t *uc_securable_update(uc_store_t *store, const uc_securable_t *s)
+{
+    const char *args[] = {
+        s->name, s->comment, s->properties ? s->properties : "{}",
+        s->storage_root, s->storage_location,
+        s->details ? s->details : "{}", s->owner, s->updated_at,
+        s->updated_by, s->id
+    };
+    return uc_store_exec(store, UC_STMT_SECURABLE_UPDATE, args, NULL);
+}
+
+uc_error_t *uc_securable_delete(uc_store_t *store, const char *id)
+{
+    const char *args[] = { id };
+    return uc_store_exec(store, UC_STMT_SECURABLE_DELETE, args, NULL);
+}
+
+uc_error_t *uc_securable_has_children(uc_store_t *store, const char *id,
+                                      int *has)
+{
+    const char *args[] = { id };
+    uc_rows_t rows;
+    uc_error_t *err = uc_store_select(store, store->pool,
+                                      UC_STMT_SECURABLE_FIRST_CHILD, args,
+                                      &rows);
+    if (!err)
+        *has = rows.nrows > 0;
+    return err;
+}

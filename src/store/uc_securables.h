@@ -1,0 +1,56 @@
+/* Rows of the securables table: the identity, hierarchy and common fields
+ * every catalog object shares. Resource-specific fields live in `details`
+ * (JSON text) or, where an access pattern needs it, in tables of their own. */
+#ifndef UC_SECURABLES_H
+#define UC_SECURABLES_H
+
+#include <apr_tables.h>
+
+#include "uc_store.h"
+#include "../core/uc_page.h"
+
+typedef struct uc_securable {
+    const char *id;
+    const char *kind;
+    const char *parent_id;
+    const char *name;
+    const char *comment;
+    const char *properties;        /* JSON object text */
+    const char *storage_root;
+    const char *storage_location;
+    const char *details;           /* JSON object text */
+    const char *owner;
+    const char *created_at;        /* epoch ms as text */
+    const char *created_by;
+    const char *updated_at;
+    const char *updated_by;
+} uc_securable_t;
+
+/* Kinds, as stored. */
+#define UC_KIND_CATALOG "catalog"
+#define UC_KIND_SCHEMA "schema"
+
+/* *out is NULL when no such row exists. Inside a transaction the row stays
+ * locked until the transaction ends. */
+uc_error_t *uc_securable_get(uc_store_t *store, apr_pool_t *pool,
+                             const char *parent_id, const char *kind,
+                             const char *name, uc_securable_t **out);
+
+/* One page of a parent's children of one kind, in name order. *more tells
+ * whether rows follow the page. */
+uc_error_t *uc_securable_page(uc_store_t *store, apr_pool_t *pool,
+                              const char *parent_id, const char *kind,
+                              const uc_page_t *page,
+                              apr_array_header_t **out, int *more);
+
+/* Duplicates (same parent, kind and name) come back as an error for which
+ * uc_store_is_duplicate() is true. */
+uc_error_t *uc_securable_insert(uc_store_t *store, const uc_securable_t *sec);
+/* Writes every mutable field of `sec` (matched by id). */
+uc_error_t *uc_securable_update(uc_store_t *store, const uc_securable_t *sec);
+/* Deletes the row and, through the foreign key, its subtree. */
+uc_error_t *uc_securable_delete(uc_store_t *store, const char *id);
+uc_error_t *uc_securable_has_children(uc_store_t *store, const char *id,
+                                      int *has);
+
+#endif

@@ -1,0 +1,282 @@
+#include "uc_store_internal.h"
+
+#include <string.h>
+#include <apr_strings.h>
+#include <apr_tables.h>
+
+/* Key of the per-connection state in the connection's `prepared` hash. */
+static const char conn_key[] = "unicat:store";
+
+static const char duplicate_code[] = "UC_STORE_DUPLICATE";
+
+void uc_store_log(uc_store_t *store, uc_log_level_t level, const char *msg)
+{
+    if (store->log)
+        store->log(store->log_baton, level, msg);
+}
+
+static int contains(const char *haystack, const char *needle)
+{
+    return haystack && strstr(haystack, needle) != NULL;
+}
+
+uc_error_t *uc_store_db_error(uc_store_t *store, int rc, const char *what)
+{
+    const char *msg = apr_dbd_error(store->driver, store->handle, rc);
+    int sqlite = !store->conn || store->conn->dialect == UC_DIALECT_SQLITE;
+
+    if (contains(msg, "UNIQUE constraint failed") ||
+        contains(msg, "duplicate key value violates unique constraint"))
+        return uc_error_make(store->pool, 409, duplicate_code,
+                             "duplicate key");
+    uc_store_log(store, UC_LOG_ERROR, apr_psprintf(store->pool, "UC0201: database %s failed "
+                                "(rc %d): %s", what, rc, msg ? msg : "?"));
+    /* SQLite: 5 BUSY, 6 LOCKED, after the driver's own bounded retries.
+     * PostgreSQL: lost connections and serialisation failures are transient
+     * in the same way. */
+    if ((sqlite && (rc == 5 || rc == 6)) || contains(msg, "database is locked")
+        || contains(msg, "could not serialize access")
+        || contains(msg, "deadlock detected")
+        || contains(msg, "server closed the connection")
+        || contains(msg, "no connection to the server"))
+        return uc_error_unavailable(store->pool);
+    return uc_error_internal(store->pool);
+}
+
+int uc_store_is_duplicate(const uc_error_t *err)
+{
+    return err && err->code == duplicate_code;
+}
+
+static uc_error_t *sqlite_connection_settings(uc_store_t *store)
+{
+    apr_dbd_results_t *res = NULL;
+    apr_dbd_row_t *row;
+    int rc, nrows;
+
+    /* journal_mode is stored in the file; switching needs a moment without
+     * other writers, so a busy database keeps its mode until a later
+     * connection succeeds. */
+    rc = apr_dbd_select(store->driver, store->pool, store->handle, &res,
+                        "PRAGMA journal_mode = WAL", 1);
+    if (rc == 0)
+        while (apr_dbd_get_row(store->driver, store->pool, res, &row, -1) != -1)
+            ;
+    else
+        uc_store_log(store, UC_LOG_WARNING, "UC0202: could not switch SQLite to WAL mode yet");
+    if ((rc = apr_dbd_query(store->driver, store->handle, &nrows,
+                            "PRAGMA foreign_keys = ON")) != 0 ||
+        (rc = apr_dbd_query(store->driver, store->handle, &nrows,
+                            "PRAGMA synchronous = NORMAL")) != 0)
+        return uc_store_db_error(store, rc, "connection setup");
+    return NULL;
+}
+
+static uc_error_t *prepare_all(uc_store_t *store, uc_store_conn_t *conn,
+                               apr_pool_t *conn_pool)
+{
+    int i;
+
+    for (i = 0; i < UC_STMT_COUNT; i++) {
+        const char *sql = uc_statements[i].sqlite;
+        int rc;
+
+        if (conn->dialect == UC_DIALECT_POSTGRES && uc_statements[i].postgres)
+            sql = uc_statements[i].postgres;
+        /* Unnamed statements: on PostgreSQL they survive a reconnect and
+         * work behind transaction-mode poolers; SQLite ignores labels. */
+        rc = apr_dbd_prepare(store->driver, conn_pool, store->handle, sql,
+                             NULL, &conn->statements[i]);
+        if (rc != 0)
+            return uc_store_db_error(store, rc,
+                                     apr_psprintf(store->pool,
+                                                  "prepare of statement %d",
+                                                  i));
+    }
+    return NULL;
+}
+
+static uc_error_t *load_metastore_id(uc_store_t *store)
+{
+    uc_rows_t rows;
+    uc_error_t *err = uc_store_select(store, store->pool,
+                                      UC_STMT_METASTORE_GET, NULL, &rows);
+    if (err)
+        return err;
+    if (rows.nrows != 1) {
+        uc_store_log(store, UC_LOG_ERROR, "UC0203: the database has no metastore row");
+        return uc_error_internal(store->pool);
+    }
+    store->conn->metastore_id = rows.rows[0][0];
+    return NULL;
+}
+
+uc_error_t *uc_store_attach(apr_pool_t *pool, const apr_dbd_driver_t *driver,
+                            apr_dbd_t *handle, apr_pool_t *conn_pool,
+                            apr_hash_t *prepared,
+                            const uc_migration_t *migrations,
+                            uc_log_fn log, void *log_baton,
+                            uc_store_t **out)
+{
+    uc_store_t *store = apr_pcalloc(pool, sizeof(*store));
+    uc_store_conn_t *conn;
+    const char *name = apr_dbd_name(driver);
+    uc_error_t *err;
+
+    store->pool = pool;
+    store->driver = driver;
+    store->handle = handle;
+    store->log = log;
+    store->log_baton = log_baton;
+    *out = store;
+
+    store->conn = apr_hash_get(prepared, conn_key, APR_HASH_KEY_STRING);
+    if (store->conn)
+        return NULL;
+
+    conn = apr_pcalloc(pool, sizeof(*conn));
+    if (strcmp(name, "sqlite3") == 0)
+        conn->dialect = UC_DIALECT_SQLITE;
+    else if (strcmp(name, "pgsql") == 0)
+        conn->dialect = UC_DIALECT_POSTGRES;
+    else {
+        uc_store_log(store, UC_LOG_ERROR, apr_psprintf(pool, "UC0204: unsupported DBDriver %s; "
+                                    "use sqlite3 or pgsql", name));
+        return uc_error_internal(pool);
+    }
+    if (!migrations)
+        migrations = conn->dialect == UC_DIALECT_SQLITE
+                     ? uc_sqlite_migrations : uc_postgres_migrations;
+
+    /* Until every step succeeded the connection stays unregistered, so the
+     * next call on it starts over. */
+    store->conn = conn;
+    if (conn->dialect == UC_DIALECT_SQLITE &&
+        (err = sqlite_connection_settings(store)))
+        goto fail;
+    if ((err = uc_store_migrate(store, conn->dialect, migrations,
+                                &conn->schema_version)))
+        goto fail;
+    if ((err = prepare_all(store, conn, conn_pool)))
+        goto fail;
+    if ((err = load_metastore_id(store)))
+        goto fail;
+
+    {
+        uc_store_conn_t *kept = apr_pmemdup(conn_pool, conn, sizeof(*conn));
+        kept->metastore_id = apr_pstrdup(conn_pool, conn->metastore_id);
+        apr_hash_set(prepared, conn_key, APR_HASH_KEY_STRING, kept);
+        store->conn = kept;
+    }
+    return NULL;
+
+fail:
+    store->conn = NULL;
+    return err;
+}
+
+uc_dialect_t uc_store_dialect(const uc_store_t *store)
+{
+    return store->conn->dialect;
+}
+
+const char *uc_store_metastore_id(const uc_store_t *store)
+{
+    return store->conn->metastore_id;
+}
+
+int uc_store_schema_version(const uc_store_t *store)
+{
+    return store->conn->schema_version;
+}
+
+uc_error_t *uc_store_select(uc_store_t *store, apr_pool_t *pool,
+                            uc_stmt_t stmt, const char *const *args,
+                            uc_rows_t *out)
+{
+    apr_dbd_results_t *res = NULL;
+    apr_dbd_row_t *row;
+    apr_array_header_t *rows;
+    static const char *const no_args[1] = { NULL };
+    int rc;
+
+    rc = apr_dbd_pselect(store->driver, pool, store->handle, &res,
+                         store->conn->statements[stmt], 1, 0,
+                         (const char **)(args ? args : no_args));
+    if (rc != 0)
+        return uc_store_db_error(store, rc, "select");
+    out->ncols = apr_dbd_num_cols(store->driver, res);
+    rows = apr_array_make(pool, 8, sizeof(const char **));
+    while (apr_dbd_get_row(store->driver, pool, res, &row, -1) == 0) {
+        const char **cells = apr_palloc(pool, sizeof(*cells) *
+                                        (apr_size_t)(out->ncols ? out->ncols : 1));
+        int i;
+        for (i = 0; i < out->ncols; i++)
+            cells[i] = apr_dbd_get_entry(store->driver, row, i);
+        APR_ARRAY_PUSH(rows, const char **) = cells;
+    }
+    out->nrows = rows->nelts;
+    out->rows = (const char ***)rows->elts;
+    return NULL;
+}
+
+uc_error_t *uc_store_exec(uc_store_t *store, uc_stmt_t stmt,
+                          const char *const *args, int *nrows)
+{
+    int n = 0, rc;
+
+    rc = apr_dbd_pquery(store->driver, store->pool, store->handle, &n,
+                        store->conn->statements[stmt], 0,
+                        (const char **)args);
+    if (rc != 0)
+        return uc_store_db_error(store, rc, "update");
+    if (nrows)
+        *nrows = n;
+    return NULL;
+}
+
+static apr_status_t rollback_abandoned(void *data)
+{
+    uc_store_t *store = data;
+
+    if (store->txn) {
+        apr_dbd_transaction_mode_set(store->driver, store->txn,
+                                     APR_DBD_TRANSACTION_ROLLBACK);
+        apr_dbd_transaction_end(store->driver, store->pool, store->txn);
+        store->txn = NULL;
+    }
+    return APR_SUCCESS;
+}
+
+uc_error_t *uc_store_begin(uc_store_t *store)
+{
+    int rc = apr_dbd_transaction_start(store->driver, store->pool,
+                                       store->handle, &store->txn);
+    if (rc != 0) {
+        store->txn = NULL;
+        return uc_store_db_error(store, rc, "begin");
+    }
+    apr_pool_cleanup_register(store->pool, store, rollback_abandoned,
+                              apr_pool_cleanup_null);
+    return NULL;
+}
+
+uc_error_t *uc_store_end(uc_store_t *store, uc_error_t *work_error)
+{
+    apr_dbd_transaction_t *txn = store->txn;
+    int rc;
+
+    if (!txn)
+        return work_error;
+    apr_pool_cleanup_kill(store->pool, store, rollback_abandoned);
+    store->txn = NULL;
+    if (work_error)
+        apr_dbd_transaction_mode_set(store->driver, txn,
+                                     APR_DBD_TRANSACTION_ROLLBACK);
+    rc = apr_dbd_transaction_end(store->driver, store->pool, txn);
+    if (work_error)
+        return work_error;
+    if (rc != 0)
+        return uc_store_db_error(store, rc, "commit");
+    return NULL;
+}

@@ -1,0 +1,86 @@
+/* The database behind the catalog, over apr_dbd: one uc_store_t per call,
+ * wrapping a connection that mod_dbd (or a test) lends us. Per connection,
+ * on first use, the schema is migrated and every statement is prepared. */
+#ifndef UC_STORE_H
+#define UC_STORE_H
+
+#include <apr_dbd.h>
+#include <apr_hash.h>
+#include <apr_pools.h>
+
+#include "../core/uc_error.h"
+#include "uc_statements.h"
+
+typedef enum uc_dialect { UC_DIALECT_SQLITE, UC_DIALECT_POSTGRES } uc_dialect_t;
+
+typedef struct uc_migration {
+    int version;
+    const char *name;
+    const char *sql;
+} uc_migration_t;
+
+/* Embedded from sql/sqlite/ and sql/postgres/ at build time; each list ends
+ * with a zero version. */
+extern const uc_migration_t uc_sqlite_migrations[];
+extern const uc_migration_t uc_postgres_migrations[];
+
+/* Server-side diagnostics (driver messages) go here, never to clients. */
+typedef enum uc_log_level { UC_LOG_ERROR, UC_LOG_WARNING, UC_LOG_INFO } uc_log_level_t;
+typedef void (*uc_log_fn)(void *baton, uc_log_level_t level,
+                          const char *message);
+
+typedef struct uc_store_conn uc_store_conn_t;
+
+typedef struct uc_store {
+    apr_pool_t *pool;                  /* the call's pool */
+    const apr_dbd_driver_t *driver;
+    apr_dbd_t *handle;
+    uc_store_conn_t *conn;             /* per-connection state */
+    apr_dbd_transaction_t *txn;
+    uc_log_fn log;
+    void *log_baton;
+} uc_store_t;
+
+typedef struct uc_rows {
+    int ncols;
+    int nrows;
+    const char ***rows;                /* rows[i][j]; NULL for SQL NULL */
+} uc_rows_t;
+
+/* Attaches to a connection. `prepared` and `conn_pool` belong to the
+ * connection (mod_dbd's ap_dbd_t has both): the first attach migrates the
+ * schema with `migrations` (NULL: the embedded list of the dialect) and
+ * prepares every statement into them. */
+uc_error_t *uc_store_attach(apr_pool_t *pool, const apr_dbd_driver_t *driver,
+                            apr_dbd_t *handle, apr_pool_t *conn_pool,
+                            apr_hash_t *prepared,
+                            const uc_migration_t *migrations,
+                            uc_log_fn log, void *log_baton,
+                            uc_store_t **out);
+
+uc_dialect_t uc_store_dialect(const uc_store_t *store);
+/* The id of the metastore securable, read once per connection. */
+const char *uc_store_metastore_id(const uc_store_t *store);
+/* The highest migration version applied to the database. */
+int uc_store_schema_version(const uc_store_t *store);
+
+/* Runs a prepared statement; `args` has as many strings as the statement
+ * has markers (NULL binds SQL NULL). Rows are allocated from `pool`. */
+uc_error_t *uc_store_select(uc_store_t *store, apr_pool_t *pool,
+                            uc_stmt_t stmt, const char *const *args,
+                            uc_rows_t *out);
+uc_error_t *uc_store_exec(uc_store_t *store, uc_stmt_t stmt,
+                          const char *const *args, int *nrows);
+
+/* A transaction around several statements: begin, then uc_store_end with
+ * the error of the work (NULL commits). uc_store_end returns the work's error
+ * or, when the commit itself failed, the commit's error. A transaction left
+ * open when the call's pool goes away is rolled back. */
+uc_error_t *uc_store_begin(uc_store_t *store);
+uc_error_t *uc_store_end(uc_store_t *store, uc_error_t *work_error);
+
+/* True when `err` came from a unique constraint: callers turn it into their
+ * resource's ALREADY_EXISTS error. */
+int uc_store_is_duplicate(const uc_error_t *err);
+
+#endif
