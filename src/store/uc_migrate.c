@@ -55,7 +55,7 @@ static uc_error_t *run_script(uc_store_t *store, const char *sql,
 static uc_error_t *select_int(uc_store_t *store, const char *sql, int *out)
 {
     apr_dbd_results_t *res = NULL;
-    apr_dbd_row_t *row;
+    apr_dbd_row_t *row = NULL;
     int rc = apr_dbd_select(store->driver, store->pool, store->handle, &res,
                             sql, 1);
 

@@ -51,7 +51,7 @@ int uc_store_is_duplicate(const uc_error_t *err)
 static uc_error_t *sqlite_connection_settings(uc_store_t *store)
 {
     apr_dbd_results_t *res = NULL;
-    apr_dbd_row_t *row;
+    apr_dbd_row_t *row = NULL;
     int rc, nrows;
 
     /* journal_mode is stored in the file; switching needs a moment without
@@ -195,7 +195,7 @@ uc_error_t *uc_store_select(uc_store_t *store, apr_pool_t *pool,
                             uc_rows_t *out)
 {
     apr_dbd_results_t *res = NULL;
-    apr_dbd_row_t *row;
+    apr_dbd_row_t *row = NULL;
     apr_array_header_t *rows;
     static const char *const no_args[1] = { NULL };
     int rc;
@@ -211,8 +211,15 @@ uc_error_t *uc_store_select(uc_store_t *store, apr_pool_t *pool,
         const char **cells = apr_palloc(pool, sizeof(*cells) *
                                         (apr_size_t)(out->ncols ? out->ncols : 1));
         int i;
-        for (i = 0; i < out->ncols; i++)
-            cells[i] = apr_dbd_get_entry(store->driver, row, i);
+        /* datum_get tells SQL NULL apart (the PostgreSQL driver's get_entry
+         * says ""); values are copied because that driver frees its result
+         * as soon as the last row has been read. */
+        for (i = 0; i < out->ncols; i++) {
+            char *v = NULL;
+            cells[i] = apr_dbd_datum_get(store->driver, row, i,
+                                         APR_DBD_TYPE_STRING, &v)
+                       == APR_SUCCESS && v ? apr_pstrdup(pool, v) : NULL;
+        }
         APR_ARRAY_PUSH(rows, const char **) = cells;
     }
     out->nrows = rows->nelts;
