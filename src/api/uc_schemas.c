@@ -149,7 +149,8 @@ static uc_error_t *delete_schema(uc_call_t *call, json_t **out)
 }
 
 const uc_route_t uc_schema_routes[] = {
-    { UC_POST,   "/schemas",             create_schema, UC_ROUTE_BODY },
+    /* In a transaction so the parent catalog cannot vanish underneath. */
+    { UC_POST,   "/schemas",             create_schema, UC_ROUTE_BODY | UC_ROUTE_TXN },
     { UC_GET,    "/schemas",             list_schemas,  0 },
     { UC_GET,    "/schemas/{full_name}", get_schema,    0 },
     { UC_PATCH,  "/schemas/{full_name}", update_schema, UC_ROUTE_BODY | UC_ROUTE_TXN },
