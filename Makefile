@@ -88,6 +88,7 @@ http-test: $(MODULE)
 	@sh t/run-http.sh
 
 test: deps
+	@sh t/check-directives.sh
 	@$(MAKE) --no-print-directory all unit-test http-test
 
 bench: deps
