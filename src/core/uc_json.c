@@ -99,6 +99,53 @@ uc_error_t *uc_json_string_map_field(apr_pool_t *pool, json_t *obj,
     return NULL;
 }
 
+/* Length of the valid UTF-8 sequence at s, or 0. */
+static size_t utf8_sequence(const unsigned char *s)
+{
+    size_t n, i;
+    unsigned cp;
+
+    if (s[0] < 0x80) return 1;
+    if ((s[0] & 0xe0) == 0xc0) { n = 2; cp = s[0] & 0x1f; }
+    else if ((s[0] & 0xf0) == 0xe0) { n = 3; cp = s[0] & 0x0f; }
+    else if ((s[0] & 0xf8) == 0xf0) { n = 4; cp = s[0] & 0x07; }
+    else return 0;
+    for (i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
+        (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
+json_t *uc_json_text(apr_pool_t *pool, const char *s)
+{
+    size_t len = strlen(s), i = 0, n;
+    char *out, *o;
+
+    while (i < len && (n = utf8_sequence((const unsigned char *)s + i)))
+        i += n;
+    if (i == len)
+        return json_stringn(s, len);
+    o = out = apr_palloc(pool, len * 3 + 1);
+    for (i = 0; i < len; i += n ? n : 1) {
+        n = utf8_sequence((const unsigned char *)s + i);
+        if (n) {
+            memcpy(o, s + i, n);
+            o += n;
+        }
+        else {
+            memcpy(o, "\xef\xbf\xbd", 3);   /* U+FFFD */
+            o += 3;
+        }
+    }
+    return json_stringn(out, (size_t)(o - out));
+}
+
 json_t *uc_json_string_or_null(const char *s)
 {
     return s ? json_string(s) : json_null();

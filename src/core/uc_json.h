@@ -28,6 +28,10 @@ uc_error_t *uc_json_bool_field(apr_pool_t *pool, json_t *obj,
 uc_error_t *uc_json_string_map_field(apr_pool_t *pool, json_t *obj,
                                      const char *field, json_t **out);
 
+/* Text that may hold bytes from the client (error messages quote input):
+ * invalid UTF-8 becomes U+FFFD so the value always renders. */
+json_t *uc_json_text(apr_pool_t *pool, const char *s);
+
 /* Output helpers: a C string or SQL NULL becomes a JSON string or null. */
 json_t *uc_json_string_or_null(const char *s);
 /* A decimal int64 held as text (as the database returns it) becomes a JSON

@@ -41,7 +41,8 @@ static uc_error_t *decode_token(apr_pool_t *pool, const char *token,
     char *std, *plain;
     int n;
 
-    if (len > TOKEN_MAX)
+    /* No base64 text is 4k+1 characters long: such a token was cut. */
+    if (len > TOKEN_MAX || len % 4 == 1)
         return bad_token(pool);
     std = apr_palloc(pool, len + 4);
     for (i = 0; i < len; i++) {

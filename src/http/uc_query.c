@@ -55,7 +55,7 @@ uc_error_t *uc_query_parse(apr_pool_t *pool, const char *raw,
             *eq = '\0';
             value = eq + 1;
         }
-        if (!decode(pair) || !decode(value))
+        if (!decode(pair) || (*value && !decode(value)))
             return uc_error_invalid(pool, "Malformed percent-encoding in the "
                                     "query string.");
         apr_table_set(t, pair, value);

@@ -5,9 +5,9 @@
 json_t *uc_render_catalog_error(apr_pool_t *pool, const uc_error_t *err)
 {
     return uc_json_own(pool, json_pack(
-        "{sssss[{ssssss}]si}",
+        "{sssos[{ssssss}]si}",
         "error_code", err->code,
-        "message", err->message,
+        "message", uc_json_text(pool, err->message),
         "details",
             "@type", "type.googleapis.com/google.rpc.ErrorInfo",
             "reason", err->code,

@@ -260,8 +260,16 @@ uc_error_t *uc_store_begin(uc_store_t *store)
     int rc = apr_dbd_transaction_start(store->driver, store->pool,
                                        store->handle, &store->txn);
     if (rc != 0) {
-        store->txn = NULL;
-        return uc_store_db_error(store, rc, "begin");
+        uc_error_t *err = uc_store_db_error(store, rc, "begin");
+        /* A half-started transaction would latch its error onto the
+         * connection's next statements. */
+        if (store->txn) {
+            apr_dbd_transaction_mode_set(store->driver, store->txn,
+                                         APR_DBD_TRANSACTION_ROLLBACK);
+            apr_dbd_transaction_end(store->driver, store->pool, store->txn);
+            store->txn = NULL;
+        }
+        return err;
     }
     apr_pool_cleanup_register(store->pool, store, rollback_abandoned,
                               apr_pool_cleanup_null);

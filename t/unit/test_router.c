@@ -1,0 +1,419 @@
+/* Route matching, Allow headers and the shape of the real catalog table. */
+#include "uc_test.h"
+
+#include "../../src/http/uc_router.h"
+#include "../../src/api/uc_api.h"
+
+#define BIT(m) (1u << (m))
+
+static uc_error_t *op_a(uc_call_t *call, json_t **out)
+{
+    (void)call;
+    *out = NULL;
+    return NULL;
+}
+
+static uc_error_t *op_b(uc_call_t *call, json_t **out)
+{
+    *out = json_string("b");
+    return uc_error_make(call->pool, 418, "TEAPOT", "b ran");
+}
+
+static const uc_route_t small[] = {
+    { UC_GET,    "/a",             op_a, 0 },                      /* 0 */
+    { UC_POST,   "/a",             op_a, UC_ROUTE_BODY },          /* 1 */
+    { UC_GET,    "/a/{x}",         op_a, 0 },                      /* 2 */
+    { UC_DELETE, "/a/{x}",         op_a, 0 },                      /* 3 */
+    { UC_GET,    "/a/{x}/b/{y}",   op_a, 0 },                      /* 4 */
+    { UC_PUT,    "/c/literal",     op_a, 0 },                      /* 5 */
+    { UC_GET,    "/c/{p}",         op_a, 0 },                      /* 6 */
+    { UC_PATCH,  "/d/{p}/{q}/{r}", op_a, 0 },                      /* 7 */
+    { 0, NULL, NULL, 0 }
+};
+
+static const uc_route_t other[] = {
+    { UC_GET,    "/other",         op_b, 0 },                      /* 0 */
+    { UC_PUT,    "/a",             op_b, 0 },                      /* 1 */
+    { 0, NULL, NULL, 0 }
+};
+
+static const uc_route_t *const small_api[] = { small, NULL };
+static const uc_route_t *const two_api[] = { small, other, NULL };
+
+static void match(apr_pool_t *pool, uc_method_t m, const char *path,
+                  uc_route_match_t *out)
+{
+    /* Poison the output: the router must reset every field. */
+    memset(out, 0xA5, sizeof(*out));
+    uc_router_match(pool, small_api, m, path, out);
+}
+
+static void assert_no_params(const uc_route_match_t *m)
+{
+    int i;
+    for (i = 0; i < UC_ROUTE_MAX_PARAMS; i++)
+        assert_null(m->params[i]);
+}
+
+static void test_literal(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_route_match_t m;
+
+    match(pool, UC_GET, "/a", &m);
+    assert_ptr_equal(m.route, &small[0]);
+    assert_int_equal(m.allowed, BIT(UC_GET) | BIT(UC_POST));
+    assert_no_params(&m);
+
+    match(pool, UC_POST, "/a", &m);
+    assert_ptr_equal(m.route, &small[1]);
+    assert_no_params(&m);
+
+    match(pool, UC_PUT, "/c/literal", &m);
+    assert_ptr_equal(m.route, &small[5]);
+    assert_no_params(&m);
+    assert_int_equal(m.allowed, BIT(UC_PUT) | BIT(UC_GET));
+}
+
+static void test_params(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_route_match_t m;
+
+    match(pool, UC_GET, "/a/foo", &m);
+    assert_ptr_equal(m.route, &small[2]);
+    assert_string_equal(m.params[0], "foo");
+    assert_null(m.params[1]);
+    assert_int_equal(m.allowed, BIT(UC_GET) | BIT(UC_DELETE));
+
+    match(pool, UC_DELETE, "/a/foo.bar", &m);
+    assert_ptr_equal(m.route, &small[3]);
+    assert_string_equal(m.params[0], "foo.bar");
+
+    match(pool, UC_GET, "/a/first/b/second", &m);
+    assert_ptr_equal(m.route, &small[4]);
+    assert_string_equal(m.params[0], "first");
+    assert_string_equal(m.params[1], "second");
+    assert_null(m.params[2]);
+    assert_int_equal(m.allowed, BIT(UC_GET));
+
+    match(pool, UC_PATCH, "/d/1/2/3", &m);
+    assert_ptr_equal(m.route, &small[7]);
+    assert_string_equal(m.params[0], "1");
+    assert_string_equal(m.params[1], "2");
+    assert_string_equal(m.params[2], "3");
+    assert_null(m.params[3]);
+
+    /* A parameter pattern also takes a segment that equals a literal of
+     * another route; both paths count towards Allow. */
+    match(pool, UC_GET, "/c/literal", &m);
+    assert_ptr_equal(m.route, &small[6]);
+    assert_string_equal(m.params[0], "literal");
+    assert_int_equal(m.allowed, BIT(UC_GET) | BIT(UC_PUT));
+
+    /* A literal segment does not match a different literal. */
+    match(pool, UC_GET, "/a/x/c/y", &m);
+    assert_null(m.route);
+    assert_int_equal(m.allowed, 0);
+}
+
+static void test_params_do_not_alias_input(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_route_match_t m;
+    char path[] = "/a/one/b/two";
+
+    match(pool, UC_GET, path, &m);
+    assert_ptr_equal(m.route, &small[4]);
+    /* The router works on a copy: the caller's buffer is left as it was. */
+    assert_string_equal(path, "/a/one/b/two");
+    memset(path, 'z', sizeof(path) - 1);
+    assert_string_equal(m.params[0], "one");
+    assert_string_equal(m.params[1], "two");
+}
+
+static void test_trailing_slash(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_route_match_t m;
+
+    match(pool, UC_GET, "/a/", &m);
+    assert_ptr_equal(m.route, &small[0]);
+
+    match(pool, UC_GET, "/a/foo/", &m);
+    assert_ptr_equal(m.route, &small[2]);
+    assert_string_equal(m.params[0], "foo");
+
+    match(pool, UC_GET, "/a/x/b/y/", &m);
+    assert_ptr_equal(m.route, &small[4]);
+    assert_string_equal(m.params[1], "y");
+}
+
+static void test_empty_segments(void **state)
+{
+    apr_pool_t *pool = *state;
+    static const char *const paths[] = {
+        "//a", "/a//", "/a//foo", "//a/foo", "/a/foo//", "/a/x//b/y",
+        "/a/x/b//y", "/a/x/b/y//", "///", NULL
+    };
+    uc_route_match_t m;
+    int i;
+
+    for (i = 0; paths[i]; i++) {
+        match(pool, UC_GET, paths[i], &m);
+        if (m.route || m.allowed)
+            fail_msg("path %s matched (route %p, allowed %#x)", paths[i],
+                     (const void *)m.route, m.allowed);
+    }
+}
+
+static void test_unknown_path(void **state)
+{
+    apr_pool_t *pool = *state;
+    static const char *const paths[] = {
+        "/nope", "/", "", "/A", "/a/foo/b", "/a/foo/b/bar/baz", "/ab",
+        "/c", "/d/1/2", "/d/1/2/3/4", "/catalogs", NULL
+    };
+    uc_route_match_t m;
+    int i;
+
+    for (i = 0; paths[i]; i++) {
+        match(pool, UC_GET, paths[i], &m);
+        if (m.route || m.allowed)
+            fail_msg("path '%s' matched (route %p, allowed %#x)", paths[i],
+                     (const void *)m.route, m.allowed);
+        assert_no_params(&m);
+    }
+}
+
+static void test_too_many_segments(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_route_match_t m;
+    const char *path = "/a";
+    int i;
+
+    for (i = 0; i < 40; i++)
+        path = apr_pstrcat(pool, path, "/x", NULL);
+    match(pool, UC_GET, path, &m);
+    assert_null(m.route);
+    assert_int_equal(m.allowed, 0);
+}
+
+static void test_other_method(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_route_match_t m;
+
+    match(pool, UC_PATCH, "/a", &m);
+    assert_null(m.route);
+    assert_int_equal(m.allowed, BIT(UC_GET) | BIT(UC_POST));
+    assert_no_params(&m);
+
+    match(pool, UC_POST, "/a/foo", &m);
+    assert_null(m.route);
+    assert_int_equal(m.allowed, BIT(UC_GET) | BIT(UC_DELETE));
+    assert_no_params(&m);
+
+    match(pool, UC_PUT, "/c/other", &m);
+    assert_null(m.route);
+    assert_int_equal(m.allowed, BIT(UC_GET));
+}
+
+static void test_several_tables(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_route_match_t m;
+
+    uc_router_match(pool, two_api, UC_GET, "/other", &m);
+    assert_ptr_equal(m.route, &other[0]);
+    assert_int_equal(m.allowed, BIT(UC_GET));
+
+    /* Allowed methods are collected over every table. */
+    uc_router_match(pool, two_api, UC_PUT, "/a", &m);
+    assert_ptr_equal(m.route, &other[1]);
+    assert_int_equal(m.allowed, BIT(UC_GET) | BIT(UC_POST) | BIT(UC_PUT));
+
+    uc_router_match(pool, two_api, UC_DELETE, "/a", &m);
+    assert_null(m.route);
+    assert_int_equal(m.allowed, BIT(UC_GET) | BIT(UC_POST) | BIT(UC_PUT));
+}
+
+static void test_allow_header(void **state)
+{
+    apr_pool_t *pool = *state;
+
+    assert_string_equal(uc_router_allow_header(pool, BIT(UC_GET) |
+                                               BIT(UC_POST)),
+                        "GET, HEAD, POST");
+    assert_string_equal(uc_router_allow_header(pool, BIT(UC_GET) |
+                                               BIT(UC_PATCH) |
+                                               BIT(UC_DELETE)),
+                        "GET, HEAD, PATCH, DELETE");
+    assert_string_equal(uc_router_allow_header(pool, BIT(UC_DELETE)),
+                        "DELETE");
+    assert_string_equal(uc_router_allow_header(pool, BIT(UC_POST) |
+                                               BIT(UC_PUT)),
+                        "POST, PUT");
+    assert_string_equal(uc_router_allow_header(pool, BIT(UC_GET)),
+                        "GET, HEAD");
+    assert_string_equal(uc_router_allow_header(pool, (1u << UC_METHOD_COUNT)
+                                               - 1),
+                        "GET, HEAD, POST, PUT, PATCH, DELETE");
+    assert_string_equal(uc_router_allow_header(pool, 0), "");
+}
+
+static void test_method_names(void **state)
+{
+    (void)state;
+    assert_string_equal(uc_method_name(UC_GET), "GET");
+    assert_string_equal(uc_method_name(UC_POST), "POST");
+    assert_string_equal(uc_method_name(UC_PUT), "PUT");
+    assert_string_equal(uc_method_name(UC_PATCH), "PATCH");
+    assert_string_equal(uc_method_name(UC_DELETE), "DELETE");
+}
+
+static void test_run_without_transaction(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_call_t call;
+    json_t *out = (json_t *)&call;   /* must be reset */
+    uc_error_t *err;
+
+    memset(&call, 0, sizeof(call));
+    call.pool = pool;
+    assert_ok(uc_router_run(&small[0], &call, &out));
+    assert_null(out);
+
+    err = uc_router_run(&other[0], &call, &out);
+    assert_err(err, 418, "TEAPOT");
+    /* op_b hands back a value together with its error; it is the caller's. */
+    json_decref(out);
+}
+
+/* --- the real catalog API table ----------------------------------------- */
+
+static void test_catalog_api_self_resolution(void **state)
+{
+    apr_pool_t *pool = *state;
+    const uc_route_t *const *t;
+    const uc_route_t *r;
+    int n = 0;
+
+    for (t = uc_catalog_api; *t; t++) {
+        for (r = *t; r->pattern; r++, n++) {
+            uc_route_match_t m;
+            int i, params = 0;
+            const char *p;
+
+            assert_non_null(r->operation);
+            assert_true(r->method < UC_METHOD_COUNT);
+            assert_true(r->pattern[0] == '/');
+            uc_router_match(pool, uc_catalog_api, r->method, r->pattern, &m);
+            if (m.route != r)
+                fail_msg("%s %s resolves to %s %s", uc_method_name(r->method),
+                         r->pattern, m.route ? uc_method_name(m.route->method)
+                                             : "nothing",
+                         m.route ? m.route->pattern : "");
+            assert_true(m.allowed & BIT(r->method));
+            /* "{x}" segments come back verbatim, in order. */
+            for (p = strchr(r->pattern, '{'); p; p = strchr(p + 1, '{')) {
+                const char *end = strchr(p, '}');
+                assert_non_null(end);
+                assert_non_null(m.params[params]);
+                assert_int_equal(strlen(m.params[params]),
+                                 (size_t)(end - p + 1));
+                assert_memory_equal(m.params[params], p,
+                                    (size_t)(end - p + 1));
+                params++;
+            }
+            for (i = params; i < UC_ROUTE_MAX_PARAMS; i++)
+                assert_null(m.params[i]);
+            if (r->method == UC_GET)
+                assert_false(r->flags & UC_ROUTE_BODY);
+        }
+    }
+    assert_true(n >= 11);
+}
+
+static void test_catalog_api_methods(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_route_match_t m;
+
+    uc_router_match(pool, uc_catalog_api, UC_GET, "/catalogs", &m);
+    assert_non_null(m.route);
+    assert_int_equal(m.allowed, BIT(UC_GET) | BIT(UC_POST));
+    assert_string_equal(uc_router_allow_header(pool, m.allowed),
+                        "GET, HEAD, POST");
+
+    uc_router_match(pool, uc_catalog_api, UC_PUT, "/catalogs/main", &m);
+    assert_null(m.route);
+    assert_int_equal(m.allowed, BIT(UC_GET) | BIT(UC_PATCH) | BIT(UC_DELETE));
+
+    uc_router_match(pool, uc_catalog_api, UC_DELETE, "/catalogs/main/", &m);
+    assert_non_null(m.route);
+    assert_int_equal(m.route->method, UC_DELETE);
+    assert_string_equal(m.params[0], "main");
+
+    uc_router_match(pool, uc_catalog_api, UC_GET, "/schemas", &m);
+    assert_int_equal(m.allowed, BIT(UC_GET) | BIT(UC_POST));
+    uc_router_match(pool, uc_catalog_api, UC_GET, "/schemas/a.b", &m);
+    assert_non_null(m.route);
+    assert_string_equal(m.params[0], "a.b");
+    assert_int_equal(m.allowed, BIT(UC_GET) | BIT(UC_PATCH) | BIT(UC_DELETE));
+
+    uc_router_match(pool, uc_catalog_api, UC_POST, "/metastore_summary", &m);
+    assert_null(m.route);
+    assert_int_equal(m.allowed, BIT(UC_GET));
+
+    uc_router_match(pool, uc_catalog_api, UC_GET, "/catalogs//main", &m);
+    assert_null(m.route);
+    assert_int_equal(m.allowed, 0);
+    uc_router_match(pool, uc_catalog_api, UC_GET, "/nothing/here", &m);
+    assert_null(m.route);
+    assert_int_equal(m.allowed, 0);
+}
+
+static void test_catalog_api_no_duplicates(void **state)
+{
+    const uc_route_t *const *t1, *const *t2;
+    const uc_route_t *a, *b;
+
+    (void)state;
+    for (t1 = uc_catalog_api; *t1; t1++)
+        for (a = *t1; a->pattern; a++)
+            for (t2 = uc_catalog_api; *t2; t2++)
+                for (b = *t2; b->pattern; b++)
+                    if (a != b && a->method == b->method &&
+                        strcmp(a->pattern, b->pattern) == 0)
+                        fail_msg("duplicate route %s %s",
+                                 uc_method_name(a->method), a->pattern);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        UC_POOL_TEST(test_literal),
+        UC_POOL_TEST(test_params),
+        UC_POOL_TEST(test_params_do_not_alias_input),
+        UC_POOL_TEST(test_trailing_slash),
+        UC_POOL_TEST(test_empty_segments),
+        UC_POOL_TEST(test_unknown_path),
+        UC_POOL_TEST(test_too_many_segments),
+        UC_POOL_TEST(test_other_method),
+        UC_POOL_TEST(test_several_tables),
+        UC_POOL_TEST(test_allow_header),
+        UC_POOL_TEST(test_method_names),
+        UC_POOL_TEST(test_run_without_transaction),
+        UC_POOL_TEST(test_catalog_api_self_resolution),
+        UC_POOL_TEST(test_catalog_api_methods),
+        UC_POOL_TEST(test_catalog_api_no_duplicates),
+    };
+    int rc;
+
+    uc_test_init();
+    rc = cmocka_run_group_tests_name("router", tests, NULL, NULL);
+    uc_test_fini();
+    return rc;
+}

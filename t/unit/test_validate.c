@@ -1,0 +1,309 @@
+/* Identifiers, full names, storage URLs and query booleans. */
+#include "uc_test.h"
+
+#include "../../src/core/uc_validate.h"
+
+static const char *name_ok(apr_pool_t *pool, const char *name)
+{
+    const char *out = NULL;
+    uc_error_t *err = uc_validate_name(pool, "name", name, &out);
+    if (err)
+        fail_msg("name '%s' refused: %s", name, err->message);
+    assert_non_null(out);
+    return out;
+}
+
+static void name_bad(apr_pool_t *pool, const char *name)
+{
+    const char *out = "untouched";
+    uc_error_t *err = uc_validate_name(pool, "catalog name", name, &out);
+    if (!err)
+        fail_msg("name '%s' accepted as '%s'", name, out);
+    assert_err(err, 400, UC_ERR_INVALID);
+    assert_contains(err->message, "catalog name");
+}
+
+static void test_name_valid(void **state)
+{
+    apr_pool_t *pool = *state;
+
+    assert_string_equal(name_ok(pool, "abc"), "abc");
+    assert_string_equal(name_ok(pool, "a_b"), "a_b");
+    assert_string_equal(name_ok(pool, "a__b"), "a__b");
+    assert_string_equal(name_ok(pool, "a1"  "0"), "a10");
+    assert_string_equal(name_ok(pool, "abc_123"), "abc_123");
+    assert_string_equal(name_ok(pool, "z9z"), "z9z");
+}
+
+static void test_name_lowercase(void **state)
+{
+    apr_pool_t *pool = *state;
+    const char *in = "MyCatalog_1";
+    const char *out = name_ok(pool, in);
+
+    assert_string_equal(out, "mycatalog_1");
+    /* The input is not modified in place. */
+    assert_string_equal(in, "MyCatalog_1");
+    assert_string_equal(name_ok(pool, "ABC"), "abc");
+    assert_string_equal(name_ok(pool, "A_B_C"), "a_b_c");
+}
+
+static void test_name_invalid(void **state)
+{
+    apr_pool_t *pool = *state;
+    static const char *const bad[] = {
+        "", "a", "ab",                /* too short */
+        "1ab", "_ab", "9_a",          /* first character */
+        "ab_", "abc_",                /* last character */
+        "a-b", "a.b", "a b", "a/b", "a%b", "ab\xc3\xa9", "caf\xc3\xa9s",
+        "a\tb", "abc\n", "a$b", "a*b", "\xc3\xa9t\xc3\xa9",
+        NULL
+    };
+    int i;
+
+    for (i = 0; bad[i]; i++)
+        name_bad(pool, bad[i]);
+}
+
+static void test_name_length(void **state)
+{
+    apr_pool_t *pool = *state;
+    char buf[UC_NAME_MAX + 2];
+
+    memset(buf, 'a', UC_NAME_MAX);
+    buf[UC_NAME_MAX] = '\0';
+    assert_int_equal(strlen(name_ok(pool, buf)), UC_NAME_MAX);
+    buf[UC_NAME_MAX] = 'b';
+    buf[UC_NAME_MAX + 1] = '\0';
+    name_bad(pool, buf);
+    assert_string_equal(name_ok(pool, "ab1"), "ab1");
+}
+
+static void test_name_with(void **state)
+{
+    apr_pool_t *pool = *state;
+    const char *out = NULL;
+
+    assert_ok(uc_validate_name_with(pool, "provider_name", "My-Provider_1",
+                                    "_-", &out));
+    assert_string_equal(out, "my-provider_1");
+    assert_ok(uc_validate_name_with(pool, "provider_name", "a--b", "_-",
+                                    &out));
+    assert_string_equal(out, "a--b");
+    /* '-' is still an inner character only. */
+    assert_invalid(uc_validate_name_with(pool, "provider_name", "-ab", "_-",
+                                         &out));
+    assert_invalid(uc_validate_name_with(pool, "provider_name", "ab-", "_-",
+                                         &out));
+    assert_invalid(uc_validate_name_with(pool, "provider_name", "a.b", "_-",
+                                         &out));
+    assert_invalid(uc_validate_name_with(pool, "provider_name", "ab", "_-",
+                                         &out));
+    /* Without '-' in the set it is refused, and plain names refuse it. */
+    assert_invalid(uc_validate_name_with(pool, "x", "a-b", "_", &out));
+    assert_invalid(uc_validate_name(pool, "x", "a-b", &out));
+    {
+        uc_error_t *err = uc_validate_name_with(pool, "provider_name",
+                                                "a b", "_-", &out);
+        assert_invalid(err);
+        assert_contains(err->message, "provider_name");
+    }
+}
+
+static void test_full_name(void **state)
+{
+    apr_pool_t *pool = *state;
+    const char *names[3] = { NULL, NULL, NULL };
+
+    assert_ok(uc_validate_full_name(pool, "full_name", "Cat.Sch", 2, names));
+    assert_string_equal(names[0], "cat");
+    assert_string_equal(names[1], "sch");
+
+    memset(names, 0, sizeof(names));
+    assert_ok(uc_validate_full_name(pool, "full_name", "main.default.TBL_1",
+                                    3, names));
+    assert_string_equal(names[0], "main");
+    assert_string_equal(names[1], "default");
+    assert_string_equal(names[2], "tbl_1");
+}
+
+static void test_full_name_invalid(void **state)
+{
+    apr_pool_t *pool = *state;
+    static const struct { const char *name; int parts; } bad[] = {
+        { "main", 2 }, { "main.a.b", 2 }, { "main.default", 3 },
+        { "a.b.c.d", 3 }, { "main.", 2 }, { ".main", 2 }, { "main..x", 3 },
+        { "..", 3 }, { ".", 2 }, { "", 2 }, { "main.default.", 3 },
+        { "main.x", 2 },      /* second part too short */
+        { "main.de-f", 2 },   /* second part invalid */
+        { "1ab.abc", 2 },     /* first part invalid */
+        { NULL, 0 }
+    };
+    int i;
+
+    for (i = 0; bad[i].name; i++) {
+        const char *names[4] = { NULL, NULL, NULL, NULL };
+        uc_error_t *err = uc_validate_full_name(pool, "schema full name",
+                                                bad[i].name, bad[i].parts,
+                                                names);
+        if (!err)
+            fail_msg("full name '%s' (%d parts) accepted", bad[i].name,
+                     bad[i].parts);
+        assert_invalid(err);
+        assert_contains(err->message, "schema full name");
+        /* Never writes beyond the requested parts. */
+        assert_null(names[bad[i].parts]);
+    }
+}
+
+static const char *url_ok(apr_pool_t *pool, const char *url)
+{
+    const char *out = NULL;
+    uc_error_t *err = uc_validate_storage_url(pool, "storage_root", url, &out);
+    if (err)
+        fail_msg("url '%s' refused: %s", url, err->message);
+    assert_non_null(out);
+    return out;
+}
+
+static void url_bad(apr_pool_t *pool, const char *url)
+{
+    const char *out = "untouched";
+    uc_error_t *err = uc_validate_storage_url(pool, "storage_root", url, &out);
+    if (!err)
+        fail_msg("url '%s' accepted as '%s'", url, out);
+    assert_invalid(err);
+    assert_contains(err->message, "storage_root");
+}
+
+static void test_url_normalise(void **state)
+{
+    apr_pool_t *pool = *state;
+
+    assert_string_equal(url_ok(pool, "/tmp/data"), "file:///tmp/data");
+    assert_string_equal(url_ok(pool, "/tmp//data///x/"), "file:///tmp/data/x");
+    assert_string_equal(url_ok(pool, "/tmp/data/"), "file:///tmp/data");
+    assert_string_equal(url_ok(pool, "file:///tmp/data"), "file:///tmp/data");
+    assert_string_equal(url_ok(pool, "file:///tmp//data//"),
+                        "file:///tmp/data");
+    assert_string_equal(url_ok(pool, "s3://bucket/path/to"),
+                        "s3://bucket/path/to");
+    assert_string_equal(url_ok(pool, "s3://bucket//path///to//"),
+                        "s3://bucket/path/to");
+    assert_string_equal(url_ok(pool, "s3://b/"), "s3://b");
+    assert_string_equal(url_ok(pool, "s3://b"), "s3://b");
+    assert_string_equal(url_ok(pool, "s3://b//"), "s3://b");
+    assert_string_equal(url_ok(pool, "gs://bucket/a/"), "gs://bucket/a");
+    assert_string_equal(url_ok(pool, "abfs://c@acct.dfs.core.windows.net/p/"),
+                        "abfs://c@acct.dfs.core.windows.net/p");
+    assert_string_equal(url_ok(pool, "abfss://c@acct.dfs.core.windows.net/p"),
+                        "abfss://c@acct.dfs.core.windows.net/p");
+    /* The scheme is case-insensitive and comes back lower-cased. */
+    assert_string_equal(url_ok(pool, "S3://Bucket/Path"), "s3://Bucket/Path");
+}
+
+static void test_url_invalid(void **state)
+{
+    apr_pool_t *pool = *state;
+    static const char *const bad[] = {
+        "s3a://bucket/path", "s3n://bucket/x", "http://host/x",
+        "https://host/x", "hdfs://nn/x", "ftp://h/x", "wasbs://c@a/x",
+        "relative/path", "bucket/path", "tmp", "", "s3:/bucket/x",
+        "s3://", "s3:///path", "file://relative/x", "file://",
+        "/tmp/__unitystorage/x", "s3://b/__unitystorage",
+        "s3://b/a/__unitystorage/catalogs/x",
+        "s3://b/a b", " /tmp/x", "/tmp/x ", "s3://b/x?y=1", "s3://b/x#f",
+        "/tmp/a\nb", "/tmp/a\tb", "/tmp/a\rb", "s3://b/\x7f", "/tmp/\x01",
+        NULL
+    };
+    int i;
+
+    for (i = 0; bad[i]; i++)
+        url_bad(pool, bad[i]);
+}
+
+static void test_url_length(void **state)
+{
+    apr_pool_t *pool = *state;
+    char *url = apr_palloc(pool, UC_URL_MAX + 2);
+
+    memcpy(url, "s3://b/", 7);
+    memset(url + 7, 'x', UC_URL_MAX - 7);
+    url[UC_URL_MAX] = '\0';
+    assert_int_equal(strlen(url_ok(pool, url)), UC_URL_MAX);
+    url[UC_URL_MAX] = 'y';
+    url[UC_URL_MAX + 1] = '\0';
+    url_bad(pool, url);
+}
+
+static void test_text(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_error_t *err;
+
+    assert_ok(uc_validate_text(pool, "comment", NULL, 5));
+    assert_ok(uc_validate_text(pool, "comment", "12345", 5));
+    err = uc_validate_text(pool, "comment", "123456", 5);
+    assert_invalid(err);
+    assert_contains(err->message, "comment");
+}
+
+static void test_query_bool(void **state)
+{
+    apr_pool_t *pool = *state;
+    static const struct { const char *in; int dflt, want; } ok[] = {
+        { NULL, 0, 0 }, { NULL, 1, 1 }, { "", 0, 0 }, { "", 1, 1 },
+        { "true", 0, 1 }, { "TRUE", 0, 1 }, { "True", 0, 1 }, { "1", 0, 1 },
+        { "false", 1, 0 }, { "FALSE", 1, 0 }, { "False", 1, 0 },
+        { "0", 1, 0 },
+        { NULL, -1, 0 }
+    };
+    static const char *const bad[] = {
+        "yes", "no", "2", "-1", "t", "f", "truee", "true ", " true", "01",
+        "on", NULL
+    };
+    int i, out;
+
+    for (i = 0; ok[i].dflt >= 0; i++) {
+        out = 42;
+        assert_ok(uc_validate_query_bool(pool, "force", ok[i].in, ok[i].dflt,
+                                         &out));
+        if (out != ok[i].want)
+            fail_msg("'%s' (default %d) → %d, expected %d",
+                     ok[i].in ? ok[i].in : "(null)", ok[i].dflt, out,
+                     ok[i].want);
+    }
+    for (i = 0; bad[i]; i++) {
+        uc_error_t *err;
+        out = 42;
+        err = uc_validate_query_bool(pool, "force", bad[i], 0, &out);
+        if (!err)
+            fail_msg("'%s' accepted as %d", bad[i], out);
+        assert_invalid(err);
+        assert_contains(err->message, "force");
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        UC_POOL_TEST(test_name_valid),
+        UC_POOL_TEST(test_name_lowercase),
+        UC_POOL_TEST(test_name_invalid),
+        UC_POOL_TEST(test_name_length),
+        UC_POOL_TEST(test_name_with),
+        UC_POOL_TEST(test_full_name),
+        UC_POOL_TEST(test_full_name_invalid),
+        UC_POOL_TEST(test_url_normalise),
+        UC_POOL_TEST(test_url_invalid),
+        UC_POOL_TEST(test_url_length),
+        UC_POOL_TEST(test_text),
+        UC_POOL_TEST(test_query_bool),
+    };
+    int rc;
+
+    uc_test_init();
+    rc = cmocka_run_group_tests_name("validate", tests, NULL, NULL);
+    uc_test_fini();
+    return rc;
+}
