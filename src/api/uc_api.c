@@ -1,5 +1,6 @@
 #include "uc_api.h"
 
+#include <string.h>
 #include <apr_strings.h>
 
 #include "../core/uc_id.h"
@@ -164,15 +165,27 @@ const char *uc_api_managed_location(uc_call_t *call, const char *root,
                        NULL);
 }
 
-uc_error_t *uc_api_save_update(uc_call_t *call, uc_securable_t *sec,
-                               uc_error_t *on_duplicate)
+uc_error_t *uc_api_update_securable(uc_call_t *call, uc_securable_t *sec)
 {
+    const char *new_name = NULL;
+    int changed;
     uc_error_t *err;
 
+    if ((err = uc_api_read_common_fields(call, sec, &changed)) ||
+        (err = uc_json_string_field(call->pool, call->body, "new_name", 0,
+                                    &new_name)) ||
+        (new_name && (err = uc_validate_name(call->pool, "new_name",
+                                             new_name, &new_name))))
+        return err;
+    if (new_name && strcmp(new_name, sec->name) != 0) {
+        sec->name = new_name;
+        changed = 1;
+    }
+    if (!changed)
+        return NULL;
     sec->updated_at = uc_epoch_ms_text(call->pool, call->now);
     sec->updated_by = call->principal;
-    err = uc_securable_update(call->store, sec);
-    return uc_store_is_duplicate(err) ? on_duplicate : err;
+    return uc_securable_update(call->store, sec);
 }
 
 uc_error_t *uc_api_delete_securable(uc_call_t *call, uc_securable_t *sec,

@@ -48,10 +48,11 @@ void uc_api_render_common(json_t *obj, const uc_securable_t *sec);
 const char *uc_api_managed_location(uc_call_t *call, const char *root,
                                     const char *segment, const char *id);
 
-/* Rewrites `sec` with a fresh update stamp; a name taken by a sibling
- * answers `on_duplicate`. */
-uc_error_t *uc_api_save_update(uc_call_t *call, uc_securable_t *sec,
-                               uc_error_t *on_duplicate);
+/* Applies an update body (comment, properties, owner, and new_name, the
+ * only field that renames) to `sec` and stores it with a fresh update stamp
+ * when anything changed. A name taken by a sibling comes back as an error
+ * for which uc_store_is_duplicate() is true. */
+uc_error_t *uc_api_update_securable(uc_call_t *call, uc_securable_t *sec);
 
 /* Deletes `sec` with its subtree; without force= true a row with children
  * is refused with `not_empty_code`. */

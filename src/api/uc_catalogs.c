@@ -131,25 +131,15 @@ static uc_error_t *get_catalog(uc_call_t *call, json_t **out)
 
 static uc_error_t *update_catalog(uc_call_t *call, json_t **out)
 {
-    const char *new_name = NULL;
     uc_securable_t *sec;
-    int changed;
-    uc_error_t *err;
+    uc_error_t *err = uc_api_find_catalog(call, call->params[0], &sec);
 
-    if ((err = uc_api_find_catalog(call, call->params[0], &sec)) ||
-        (err = uc_api_read_common_fields(call, sec, &changed)) ||
-        (err = uc_json_string_field(call->pool, call->body, "new_name", 0,
-                                    &new_name)) ||
-        (new_name && (err = uc_validate_name(call->pool, "new_name",
-                                             new_name, &new_name))))
+    if (err)
         return err;
-    if (new_name && strcmp(new_name, sec->name) != 0) {
-        sec->name = new_name;
-        changed = 1;
-    }
-    if (changed &&
-        (err = uc_api_save_update(call, sec, already_exists(call,
-                                                            sec->name))))
+    err = uc_api_update_securable(call, sec);
+    if (uc_store_is_duplicate(err))
+        return already_exists(call, sec->name);
+    if (err)
         return err;
     *out = render(call, sec);
     return NULL;

@@ -107,26 +107,15 @@ static uc_error_t *get_schema(uc_call_t *call, json_t **out)
 
 static uc_error_t *update_schema(uc_call_t *call, json_t **out)
 {
-    const char *new_name = NULL;
     uc_securable_t *catalog, *sec;
-    int changed;
-    uc_error_t *err;
-
-    if ((err = uc_api_find_schema(call, call->params[0], &catalog, &sec)) ||
-        (err = uc_api_read_common_fields(call, sec, &changed)) ||
-        (err = uc_json_string_field(call->pool, call->body, "new_name", 0,
-                                    &new_name)) ||
-        (new_name && (err = uc_validate_name(call->pool, "new_name",
-                                             new_name, &new_name))))
+    uc_error_t *err = uc_api_find_schema(call, call->params[0], &catalog,
+                                         &sec);
+    if (err)
         return err;
-    if (new_name && strcmp(new_name, sec->name) != 0) {
-        sec->name = new_name;
-        changed = 1;
-    }
-    if (changed &&
-        (err = uc_api_save_update(call, sec,
-                                  already_exists(call, catalog->name,
-                                                 sec->name))))
+    err = uc_api_update_securable(call, sec);
+    if (uc_store_is_duplicate(err))
+        return already_exists(call, catalog->name, sec->name);
+    if (err)
         return err;
     *out = render(call, catalog, sec);
     return NULL;

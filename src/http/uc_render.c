@@ -15,45 +15,38 @@ json_t *uc_render_catalog_error(apr_pool_t *pool, const uc_error_t *err)
         "code", uc_error_rpc_code(err)));
 }
 
+/* The errors httpd can raise before or around the module. */
+static const struct {
+    int status;
+    const char *code;
+    const char *message;
+} httpd_errors[] = {
+    { 400, UC_ERR_INVALID, "The request is malformed." },
+    { 401, "UNAUTHENTICATED", "Authentication is required." },
+    { 403, "PERMISSION_DENIED", "Access denied." },
+    { 404, "ENDPOINT_NOT_FOUND", "No such endpoint." },
+    { 405, "METHOD_NOT_ALLOWED", "Method not allowed." },
+    { 408, "REQUEST_TIMEOUT", "The request took too long to arrive." },
+    { 411, "LENGTH_REQUIRED", "A Content-Length is required." },
+    { 413, "REQUEST_TOO_LARGE",
+      "The request body is larger than the server accepts." },
+    { 414, "URI_TOO_LONG", "The request URI is too long." },
+    { 415, "UNSUPPORTED_MEDIA_TYPE",
+      "Request bodies must be application/json." },
+};
+
 uc_error_t *uc_error_for_status(apr_pool_t *pool, int status)
 {
-    switch (status) {
-    case 400:
-        return uc_error_invalid(pool, "The request is malformed.");
-    case 401:
-        return uc_error_make(pool, 401, "UNAUTHENTICATED",
-                             "Authentication is required.");
-    case 403:
-        return uc_error_make(pool, 403, "PERMISSION_DENIED",
-                             "Access denied.");
-    case 404:
-        return uc_error_make(pool, 404, "ENDPOINT_NOT_FOUND",
-                             "No such endpoint.");
-    case 405:
-        return uc_error_make(pool, 405, "METHOD_NOT_ALLOWED",
-                             "Method not allowed.");
-    case 408:
-        return uc_error_make(pool, 408, "REQUEST_TIMEOUT",
-                             "The request took too long to arrive.");
-    case 411:
-        return uc_error_make(pool, 411, "LENGTH_REQUIRED",
-                             "A Content-Length is required.");
-    case 413:
-        return uc_error_make(pool, 413, "REQUEST_TOO_LARGE",
-                             "The request body is larger than the server "
-                             "accepts.");
-    case 414:
-        return uc_error_make(pool, 414, "URI_TOO_LONG",
-                             "The request URI is too long.");
-    case 415:
-        return uc_error_make(pool, 415, "UNSUPPORTED_MEDIA_TYPE",
-                             "Request bodies must be application/json.");
-    case 503:
+    size_t i;
+
+    for (i = 0; i < sizeof(httpd_errors) / sizeof(httpd_errors[0]); i++)
+        if (httpd_errors[i].status == status)
+            return uc_error_make(pool, status, httpd_errors[i].code, "%s",
+                                 httpd_errors[i].message);
+    if (status == 503)
         return uc_error_unavailable(pool);
-    default:
-        if (status >= 400 && status < 500)
-            return uc_error_make(pool, status, "BAD_REQUEST",
-                                 "The request was refused.");
-        return uc_error_internal(pool);
-    }
+    if (status >= 400 && status < 500)
+        return uc_error_make(pool, status, "BAD_REQUEST",
+                             "The request was refused.");
+    return uc_error_internal(pool);
 }
