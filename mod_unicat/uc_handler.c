@@ -231,9 +231,11 @@ int uc_catalog_handler(request_rec *r)
     if (conf && conf->enabled == 0)
         return DECLINED;
     if (!conf || conf->enabled != 1 || !conf->base) {
-        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "UC0104: SetHandler "
-                      "unicat-catalog needs 'Unicat On' in its <Location>");
-        return send_error(r, uc_error_internal(r->pool));
+        /* Also the error location requested directly, not by ErrorDocument. */
+        ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "UC0104: no API is "
+                      "mounted here: a <Location> with SetHandler "
+                      "unicat-catalog serves one only with 'Unicat On'");
+        return send_error(r, uc_error_for_status(r->pool, 404));
     }
     if ((err = prepare_call(r, conf, &call, &match)) ||
         (err = attach_store(r, &call)) ||

@@ -78,6 +78,10 @@ uc_error_t *uc_page_parse(apr_pool_t *pool, const char *max_results,
         char *end;
         long long v;
 
+        /* strtoll alone would also take blanks and a '+' sign. */
+        if (!(max_results[0] == '-' || (max_results[0] >= '0' &&
+                                        max_results[0] <= '9')))
+            return uc_error_invalid(pool, "max_results must be an integer.");
         errno = 0;
         v = strtoll(max_results, &end, 10);
         if (*end || end == max_results)

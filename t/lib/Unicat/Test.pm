@@ -1,0 +1,513 @@
+package Unicat::Test;
+# Helpers for mod_unicat's Apache::Test suite (t/api/*.t).
+#
+#   my $res = api(POST => '/catalogs', body => { name => 'x' });
+#   my $res = api(GET => '/schemas', query => { catalog_name => 'x' },
+#                 user => 'alice');
+#   my $obj = json_of($res);
+#
+# Every assertion helper (is_ok_json, is_error, is_catalog, is_schema,
+# is_deleted) runs exactly ONE Test::More test, so plans stay countable;
+# the individual problems are printed as diagnostics.
+use strict;
+use warnings;
+
+use Exporter 'import';
+use Apache::Test ();
+use Apache::TestRequest ();
+use HTTP::Request ();
+use HTTP::Headers ();
+use JSON::PP ();
+use IO::Socket::INET ();
+use B ();
+use Test::More ();
+
+our @EXPORT = qw(
+    api api_raw raw_http json_of to_json_text uniq
+    is_ok_json is_error is_catalog is_schema is_deleted
+    is_json_int is_uuid allow_set
+    create_catalog create_schema drop_catalog
+    $BASE $UUID_RE
+);
+
+our $BASE = '/api/2.1/unity-catalog';
+our $UUID_RE = qr/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+my $JSON = JSON::PP->new->utf8(1)->canonical(1)->allow_nonref(1);
+
+# google.rpc.Code expected for each error_code (and for HTTP statuses).
+my %RPC_FOR_CODE = (
+    INVALID_PARAMETER_VALUE => 3,
+    CATALOG_NOT_FOUND       => 5,
+    SCHEMA_NOT_FOUND        => 5,
+    ENDPOINT_NOT_FOUND      => 5,
+    CATALOG_ALREADY_EXISTS  => 6,
+    SCHEMA_ALREADY_EXISTS   => 6,
+    CATALOG_NOT_EMPTY       => 9,
+    SCHEMA_NOT_EMPTY        => 9,
+    UNAUTHENTICATED         => 16,
+);
+
+sub to_json_text { $JSON->encode($_[0]) }
+
+sub user_agent {
+    Apache::TestRequest::user_agent(keep_alive => 1,
+                                    requests_redirectable => 0);
+    return Apache::TestRequest::user_agent();
+}
+
+sub query_string {
+    my ($q) = @_;
+    return '' unless defined $q;
+    return $q =~ /^\?/ ? $q : "?$q" unless ref $q;
+    my @pairs;
+    for my $k (sort keys %$q) {
+        my $v = $q->{$k};
+        push @pairs, _esc($k) . '=' . _esc($v);
+    }
+    return @pairs ? '?' . join('&', @pairs) : '';
+}
+
+sub _esc {
+    my ($s) = @_;
+    $s = '' unless defined $s;
+    $s =~ s/([^A-Za-z0-9_.~-])/sprintf('%%%02X', ord $1)/ge;
+    return $s;
+}
+
+# api(METHOD, PATH, %opt): a request to the API mount (PATH is relative to
+# $BASE unless opt base is given). Options:
+#   query        hashref (encoded) or raw query string
+#   body         Perl data, sent as JSON (Content-Type application/json)
+#   raw          a byte string sent as is (Content-Type from content_type)
+#   content_type Content-Type header; undef with raw => none sent
+#   user         Basic-auth user (default admin; password = user name);
+#                undef => no Authorization header
+#   password     override the password
+#   base         mount prefix (default $BASE)
+#   headers      arrayref of extra header pairs
+sub api {
+    my ($method, $path, %opt) = @_;
+    local $_;    # Apache::Test's config loading clobbers $_ (for-loop aliases)
+    my $base = exists $opt{base} ? $opt{base} : $BASE;
+    my $url = Apache::TestRequest::resolve_url($base . $path
+                                               . query_string($opt{query}));
+    my $h = HTTP::Headers->new;
+    my $user = exists $opt{user} ? $opt{user} : 'admin';
+    if (defined $user) {
+        my $pw = exists $opt{password} ? $opt{password} : $user;
+        $h->authorization_basic($user, $pw);
+    }
+    my $content;
+    if (exists $opt{body}) {
+        $content = $JSON->encode($opt{body});
+        $h->header('Content-Type' => exists $opt{content_type}
+                   ? $opt{content_type} : 'application/json');
+    }
+    elsif (exists $opt{raw}) {
+        $content = $opt{raw};
+        $h->header('Content-Type' => $opt{content_type})
+            if defined $opt{content_type};
+    }
+    if ($opt{headers}) {
+        my @kv = @{ $opt{headers} };
+        while (my ($k, $v) = splice @kv, 0, 2) { $h->header($k => $v) }
+    }
+    my $req = HTTP::Request->new($method => $url, $h);
+    if (defined $content) {
+        $req->content($content);
+        $req->header('Content-Length' => length $content);
+    }
+    elsif ($method eq 'POST' || $method eq 'PATCH' || $method eq 'PUT') {
+        $req->header('Content-Length' => 0);
+    }
+    my $res = user_agent()->request($req);
+    $res->{_unicat_desc} = "$method $base$path" . query_string($opt{query});
+    return $res;
+}
+
+# raw_http($request_text): one request over a fresh TCP connection, for
+# what LWP will not send (chunked bodies). Returns a hashref
+# { status, headers => {lc name => value}, body }.
+sub raw_http {
+    my ($text) = @_;
+    local $_;
+    my $hostport = Apache::TestRequest::hostport();
+    my $sock = IO::Socket::INET->new(PeerAddr => $hostport, Timeout => 30)
+        or die "cannot connect to $hostport: $!";
+    $sock->autoflush(1);
+    print $sock $text;
+    local $/;
+    my $answer = <$sock>;
+    close $sock;
+    $answer = '' unless defined $answer;
+    my ($head, $body) = split /\r\n\r\n/, $answer, 2;
+    $body = '' unless defined $body;
+    my @lines = split /\r\n/, $head // '';
+    my $status_line = shift @lines // '';
+    my ($status) = $status_line =~ m{^HTTP/1\.\d (\d{3})};
+    my %headers;
+    for (@lines) {
+        my ($k, $v) = /^([^:]+):\s*(.*)$/ or next;
+        $headers{lc $k} = $v;
+    }
+    if (($headers{'transfer-encoding'} // '') =~ /chunked/i) {
+        my $decoded = '';
+        while ($body =~ s/^([0-9a-fA-F]+)[^\r\n]*\r\n//) {
+            my $n = hex $1;
+            last if $n == 0;
+            $decoded .= substr($body, 0, $n, '');
+            $body =~ s/^\r\n//;
+        }
+        $body = $decoded;
+    }
+    return { status => $status // 0, headers => \%headers, body => $body };
+}
+
+# The request text for raw_http: a chunked POST of $payload.
+sub chunked_post_text {
+    my ($path, $payload, %opt) = @_;
+    my $user = $opt{user} // 'admin';
+    require MIME::Base64;
+    my $auth = MIME::Base64::encode_base64("$user:$user", '');
+    my $hostport = Apache::TestRequest::hostport();
+    my $text = "POST $path HTTP/1.1\r\nHost: $hostport\r\n"
+             . "Authorization: Basic $auth\r\n"
+             . "Content-Type: application/json\r\n"
+             . "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
+    my $chunk = $opt{chunk} || 1000;
+    for (my $i = 0; $i < length $payload; $i += $chunk) {
+        my $part = substr($payload, $i, $chunk);
+        $text .= sprintf("%x\r\n%s\r\n", length $part, $part);
+    }
+    return $text . "0\r\n\r\n";
+}
+push @EXPORT, 'chunked_post_text';
+
+# The request text for raw_http: a request without a body (HEAD, GET...).
+sub plain_request_text {
+    my ($method, $path, %opt) = @_;
+    my $user = exists $opt{user} ? $opt{user} : 'admin';
+    require MIME::Base64;
+    my $hostport = Apache::TestRequest::hostport();
+    my $text = "$method $path HTTP/1.1\r\nHost: $hostport\r\n";
+    $text .= 'Authorization: Basic '
+           . MIME::Base64::encode_base64("$user:$user", '') . "\r\n"
+        if defined $user;
+    return $text . "Connection: close\r\n\r\n";
+}
+push @EXPORT, 'plain_request_text';
+
+# Decoded JSON body (cached), or undef when the body is not JSON.
+sub json_of {
+    my ($res) = @_;
+    return $res->{_unicat_json} if exists $res->{_unicat_json};
+    my $body = ref $res eq 'HASH' ? $res->{body} : $res->content;
+    my $v = eval { $JSON->decode($body) };
+    $res->{_unicat_json} = $v;
+    return $v;
+}
+
+sub _status  { ref $_[0] eq 'HASH' ? $_[0]->{status} : $_[0]->code }
+sub _ctype   {
+    ref $_[0] eq 'HASH' ? ($_[0]->{headers}->{'content-type'} // '')
+                        : ($_[0]->header('Content-Type') // '');
+}
+sub _desc    { ref $_[0] eq 'HASH' ? 'raw request' : ($_[0]->{_unicat_desc} // '') }
+sub _content { ref $_[0] eq 'HASH' ? $_[0]->{body} : $_[0]->content }
+
+sub _report {
+    my ($name, $res, @problems) = @_;
+    local $Test::Builder::Level = $Test::Builder::Level + 2;
+    my $ok = Test::More::ok(!@problems, $name);
+    unless ($ok) {
+        Test::More::diag("$_") for @problems;
+        my $body = _content($res) // '';
+        $body = substr($body, 0, 600) . '...' if length $body > 600;
+        Test::More::diag(_desc($res) . ' -> ' . _status($res) . ' '
+                         . _ctype($res) . ": $body");
+    }
+    return $ok;
+}
+
+# True when the scalar came from a JSON integer (not a string, not a float).
+sub is_json_int {
+    my ($v) = @_;
+    return 0 unless defined $v && !ref $v;
+    my $flags = B::svref_2object(\$v)->FLAGS;
+    return ($flags & B::SVp_IOK) && !($flags & B::SVp_POK)
+        && $v =~ /^-?\d+$/ ? 1 : 0;
+}
+
+sub is_uuid { defined $_[0] && !ref $_[0] && $_[0] =~ $UUID_RE }
+
+# is_ok_json($res, $name, $status=200): the status, an application/json
+# Content-Type and a JSON object body.
+sub is_ok_json {
+    my ($res, $name, $status) = @_;
+    $status //= 200;
+    my @p;
+    push @p, "status " . _status($res) . ", expected $status"
+        unless _status($res) == $status;
+    push @p, "Content-Type '" . _ctype($res) . "', expected application/json"
+        unless _ctype($res) =~ m{^application/json\b}i;
+    my $j = json_of($res);
+    push @p, "body is not a JSON object" unless ref $j eq 'HASH';
+    local $Test::Builder::Level = $Test::Builder::Level + 1;
+    return _report($name, $res, @p);
+}
+
+# is_error($res, $status, $error_code, $name, %opt): the full error shape.
+# $error_code undef accepts any non-empty code. opt message => qr// the
+# message must match.
+sub is_error {
+    my ($res, $status, $code, $name, %opt) = @_;
+    my @p;
+    push @p, "status " . _status($res) . ", expected $status"
+        unless _status($res) == $status;
+    push @p, "Content-Type '" . _ctype($res) . "', expected application/json"
+        unless _ctype($res) =~ m{^application/json\b}i;
+    my $j = json_of($res);
+    if (ref $j ne 'HASH') {
+        push @p, "body is not a JSON object";
+    }
+    else {
+        my $ec = $j->{error_code};
+        if (!defined $ec || ref $ec || $ec eq '') {
+            push @p, "error_code missing or not a string";
+        }
+        elsif (defined $code && $ec ne $code) {
+            push @p, "error_code '$ec', expected '$code'";
+        }
+        push @p, "message missing or empty"
+            unless defined $j->{message} && !ref $j->{message}
+                && length $j->{message};
+        if (defined $opt{message} && defined $j->{message}
+            && $j->{message} !~ $opt{message}) {
+            push @p, "message '$j->{message}' does not match $opt{message}";
+        }
+        my $d = $j->{details};
+        if (ref $d ne 'ARRAY' || !@$d) {
+            push @p, "details is not a non-empty array";
+        }
+        else {
+            my ($info) = grep {
+                ref $_ eq 'HASH' && ($_->{'@type'} // '') eq
+                    'type.googleapis.com/google.rpc.ErrorInfo'
+            } @$d;
+            if (!$info) {
+                push @p, "details has no google.rpc.ErrorInfo";
+            }
+            elsif (!defined $info->{reason} || !defined $ec
+                   || $info->{reason} ne $ec) {
+                push @p, "ErrorInfo reason '" . ($info->{reason} // 'undef')
+                       . "' differs from error_code";
+            }
+        }
+        my $rpc = $j->{code};
+        if (!is_json_int($rpc)) {
+            push @p, "code is not a JSON integer";
+        }
+        elsif (defined $ec && exists $RPC_FOR_CODE{$ec}
+               && $rpc != $RPC_FOR_CODE{$ec}) {
+            push @p, "code $rpc, expected $RPC_FOR_CODE{$ec} for $ec";
+        }
+        elsif ($rpc <= 0 || $rpc > 16) {
+            push @p, "code $rpc is not a google.rpc.Code error";
+        }
+    }
+    local $Test::Builder::Level = $Test::Builder::Level + 1;
+    return _report($name, $res, @p);
+}
+
+my @CATALOG_KEYS = qw(name comment properties owner created_at created_by
+                      updated_at updated_by id storage_root storage_location
+                      catalog_type provider_name share_name);
+my @SCHEMA_KEYS = qw(name comment properties owner created_at created_by
+                     updated_at updated_by storage_root storage_location
+                     catalog_name full_name schema_id);
+
+sub _check_common {
+    my ($o, $exp, $keys, $p) = @_;
+    my %want = map { $_ => 1 } @$keys;
+    my @missing = grep { !exists $o->{$_} } @$keys;
+    my @extra = grep { !$want{$_} } sort keys %$o;
+    push @$p, "missing keys: @missing" if @missing;
+    push @$p, "unexpected keys: @extra" if @extra;
+    push @$p, "properties is not an object"
+        unless ref $o->{properties} eq 'HASH';
+    for my $k (qw(properties)) {
+        next unless ref $o->{$k} eq 'HASH';
+        for (keys %{ $o->{$k} }) {
+            push @$p, "properties value of '$_' is not a string"
+                if !defined $o->{$k}{$_} || ref $o->{$k}{$_};
+        }
+    }
+    for my $k (qw(created_at updated_at)) {
+        push @$p, "$k is not a JSON integer"
+            unless is_json_int($o->{$k});
+    }
+    if (is_json_int($o->{created_at})) {
+        my $now = time * 1000;
+        push @$p, "created_at $o->{created_at} is not epoch ms near now"
+            if abs($o->{created_at} - $now) > 3_600_000;
+    }
+    if (is_json_int($o->{updated_at}) && is_json_int($o->{created_at})) {
+        push @$p, "updated_at < created_at"
+            if $o->{updated_at} < $o->{created_at};
+    }
+    for my $k (qw(comment owner created_by updated_by storage_root
+                  storage_location)) {
+        push @$p, "$k is neither null nor a string"
+            if defined $o->{$k} && ref $o->{$k};
+    }
+    if (defined $o->{storage_root} xor defined $o->{storage_location}) {
+        push @$p, "storage_root and storage_location: one is null";
+    }
+    for my $k (sort keys %$exp) {
+        my $want = $exp->{$k};
+        my $got = $o->{$k};
+        if (ref $want eq 'Regexp') {
+            push @$p, "$k '" . ($got // 'null') . "' !~ $want"
+                unless defined $got && !ref $got && $got =~ $want;
+        }
+        elsif (ref $want) {
+            my $a = $JSON->encode($got);
+            my $b = $JSON->encode($want);
+            push @$p, "$k is $a, expected $b" unless $a eq $b;
+        }
+        elsif (!defined $want) {
+            push @$p, "$k is " . $JSON->encode($got) . ", expected null"
+                if defined $got;
+        }
+        else {
+            push @$p, "$k is " . $JSON->encode($got) . ", expected '$want'"
+                unless defined $got && !ref $got && $got eq $want;
+        }
+    }
+}
+
+# is_catalog($obj_or_res, \%expected, $name): the exact catalog object
+# shape plus expected values (undef = JSON null, qr// = match, ref =
+# deep equal). A response must be a 200 JSON answer.
+sub is_catalog {
+    my ($x, $exp, $name) = @_;
+    my @p;
+    my $o = _object_of($x, \@p);
+    if ($o) {
+        _check_common($o, $exp, \@CATALOG_KEYS, \@p);
+        push @p, "id is not a UUID" unless is_uuid($o->{id});
+        my $type = $o->{catalog_type} // '';
+        push @p, "catalog_type '$type' is not a known type"
+            unless $type eq 'MANAGED_CATALOG'
+                || $type eq 'DELTASHARING_CATALOG';
+        if (defined $o->{storage_root} && is_uuid($o->{id})) {
+            my $want = "$o->{storage_root}/__unitystorage/catalogs/$o->{id}";
+            push @p, "storage_location '" . ($o->{storage_location} // 'null')
+                   . "', expected '$want'"
+                unless ($o->{storage_location} // '') eq $want;
+        }
+    }
+    local $Test::Builder::Level = $Test::Builder::Level + 1;
+    return _report($name, ref $x eq 'HASH' ? { status => 200,
+                                                body => to_json_text($x) }
+                                           : $x, @p);
+}
+
+sub is_schema {
+    my ($x, $exp, $name) = @_;
+    my @p;
+    my $o = _object_of($x, \@p);
+    if ($o) {
+        _check_common($o, $exp, \@SCHEMA_KEYS, \@p);
+        push @p, "schema_id is not a UUID" unless is_uuid($o->{schema_id});
+        my $full = ($o->{catalog_name} // '') . '.' . ($o->{name} // '');
+        push @p, "full_name '" . ($o->{full_name} // 'null')
+               . "', expected '$full'"
+            unless ($o->{full_name} // '') eq $full;
+        if (defined $o->{storage_root} && is_uuid($o->{schema_id})) {
+            my $want = "$o->{storage_root}/__unitystorage/schemas/"
+                     . $o->{schema_id};
+            push @p, "storage_location '" . ($o->{storage_location} // 'null')
+                   . "', expected '$want'"
+                unless ($o->{storage_location} // '') eq $want;
+        }
+    }
+    local $Test::Builder::Level = $Test::Builder::Level + 1;
+    return _report($name, ref $x eq 'HASH' ? { status => 200,
+                                                body => to_json_text($x) }
+                                           : $x, @p);
+}
+
+sub _object_of {
+    my ($x, $p) = @_;
+    return $x if ref $x eq 'HASH';
+    if (_status($x) != 200) {
+        push @$p, "status " . _status($x) . ", expected 200";
+        return undef;
+    }
+    push @$p, "Content-Type '" . _ctype($x) . "', expected application/json"
+        unless _ctype($x) =~ m{^application/json\b}i;
+    my $o = json_of($x);
+    push @$p, "body is not a JSON object" unless ref $o eq 'HASH';
+    return ref $o eq 'HASH' ? $o : undef;
+}
+
+# is_deleted($res, $name): 200, application/json, body exactly {}.
+sub is_deleted {
+    my ($res, $name) = @_;
+    my @p;
+    push @p, "status " . _status($res) . ", expected 200"
+        unless _status($res) == 200;
+    push @p, "Content-Type '" . _ctype($res) . "', expected application/json"
+        unless _ctype($res) =~ m{^application/json\b}i;
+    my $j = json_of($res);
+    push @p, "body is not {}" unless ref $j eq 'HASH' && !%$j;
+    local $Test::Builder::Level = $Test::Builder::Level + 1;
+    return _report($name, $res, @p);
+}
+
+# The set of methods in an Allow header, sorted: "GET HEAD POST".
+sub allow_set {
+    my ($res) = @_;
+    my $allow = ref $res eq 'HASH' ? $res->{headers}->{allow}
+                                   : $res->header('Allow');
+    return '' unless defined $allow;
+    my %m = map { uc($_) => 1 } grep { length } split /[\s,]+/, $allow;
+    return join ' ', sort keys %m;
+}
+
+# A name unique to this run and test file: prefix + pid + counter.
+my $counter = 0;
+sub uniq {
+    my ($prefix) = @_;
+    $counter++;
+    return lc($prefix) . "_${$}_$counter";
+}
+
+# Setup helpers: die (failing the file) when setup itself fails.
+sub create_catalog {
+    my ($name, %fields) = @_;
+    my $res = api(POST => '/catalogs', body => { name => $name, %fields });
+    die "setup: create catalog $name: " . $res->code . ' ' . $res->content
+        unless $res->code == 200;
+    return json_of($res);
+}
+
+sub create_schema {
+    my ($catalog, $name, %fields) = @_;
+    my $res = api(POST => '/schemas',
+                  body => { name => $name, catalog_name => $catalog,
+                            %fields });
+    die "setup: create schema $catalog.$name: " . $res->code . ' '
+        . $res->content unless $res->code == 200;
+    return json_of($res);
+}
+
+# Best-effort cleanup (not a test).
+sub drop_catalog {
+    my ($name) = @_;
+    api(DELETE => "/catalogs/$name", query => { force => 'true' });
+}
+
+1;
