@@ -18,6 +18,7 @@ GLUE_SRC  := $(sort $(wildcard mod_unicat/*.c))
 HEADERS   := $(wildcard src/*/*.h mod_unicat/*.h)
 MIGRATIONS:= $(sort $(wildcard sql/sqlite/*.sql sql/postgres/*.sql))
 MODULE    := mod_unicat/.libs/mod_unicat.so
+MODULE_DIR = $(shell $(APXS) -q LIBEXECDIR)
 
 # Debian packages the build, the server and the tests need.
 DEB_PKGS  := apache2 apache2-dev apache2-utils libapache2-mod-perl2 libaprutil1-dbd-sqlite3 \
@@ -66,7 +67,8 @@ run: deps $(MODULE)
 	@sh conf/dev/run.sh "$(PORT)"
 
 install: $(MODULE)
-	$(APXS) -i -S LIBEXECDIR="$(DESTDIR)$$($(APXS) -q LIBEXECDIR)" -n unicat mod_unicat/mod_unicat.la
+	install -d "$(DESTDIR)$(MODULE_DIR)"
+	$(APXS) -i -S LIBEXECDIR="$(DESTDIR)$(MODULE_DIR)" -n unicat mod_unicat/mod_unicat.la
 	install -d "$(DESTDIR)/etc/apache2/mods-available"
 	install -m 644 conf/unicat.load conf/unicat.conf "$(DESTDIR)/etc/apache2/mods-available/"
 
