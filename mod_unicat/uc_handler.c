@@ -22,21 +22,26 @@ void uc_glue_retrieve_dbd(void)
     dbd_acquire = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire);
 }
 
-static int write_chunk(const char *buffer, size_t size, void *data)
-{
-    request_rec *r = data;
-    return ap_rwrite(buffer, (int)size, r) < 0 ? -1 : 0;
-}
-
-static int send_json(request_rec *r, int status, const json_t *body)
+/* One write with a Content-Length: the body is complete before anything is
+ * sent, so keep-alive works for every client. */
+static int send_body(request_rec *r, int status, const uc_jw_t *body)
 {
     r->status = status;
     ap_set_content_type(r, "application/json");
     apr_table_setn(r->err_headers_out, "Cache-Control", "no-store");
     apr_table_setn(r->err_headers_out, "X-Content-Type-Options", "nosniff");
+    ap_set_content_length(r, (apr_off_t)body->len);
     if (!r->header_only)
-        json_dump_callback(body, write_chunk, r, JSON_COMPACT);
+        ap_rwrite(body->buf, (int)body->len, r);
     return OK;
+}
+
+static int send_json(request_rec *r, int status, const json_t *value)
+{
+    uc_jw_t *body = uc_jw_make(r->pool, 512);
+
+    uc_jw_json(body, value);
+    return send_body(r, status, body);
 }
 
 static int send_error(request_rec *r, const uc_error_t *err)
@@ -220,7 +225,7 @@ int uc_catalog_handler(request_rec *r)
     const uc_dir_config_t *conf;
     uc_route_match_t match;
     uc_call_t call = { 0 };
-    json_t *out = NULL;
+    uc_jw_t *out;
     uc_error_t *err;
 
     if (!r->handler || strcmp(r->handler, "unicat-catalog") != 0)
@@ -237,9 +242,10 @@ int uc_catalog_handler(request_rec *r)
                       "unicat-catalog serves one only with 'Unicat On'");
         return send_error(r, uc_error_for_status(r->pool, 404));
     }
+    out = uc_jw_make(r->pool, 8192);
     if ((err = prepare_call(r, conf, &call, &match)) ||
         (err = attach_store(r, &call)) ||
-        (err = uc_router_run(match.route, &call, &out)))
+        (err = uc_router_run(match.route, &call, out)))
         return send_error(r, err);
-    return send_json(r, HTTP_OK, out);
+    return send_body(r, HTTP_OK, out);
 }

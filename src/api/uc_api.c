@@ -20,17 +20,25 @@ uc_error_t *uc_api_page(uc_call_t *call, uc_page_t *page)
                          apr_table_get(call->query, "page_token"), page);
 }
 
-json_t *uc_api_list(uc_call_t *call, const char *plural, json_t *items,
-                    int more, const char *last_name)
+void uc_api_write_page(uc_call_t *call, uc_jw_t *out, const char *plural,
+                       const apr_array_header_t *rows, int more,
+                       uc_api_render_fn render, const void *context)
 {
-    json_t *out = uc_json_own(call->pool, json_object());
+    int i;
 
-    json_object_set_new(out, plural, items);
-    json_object_set_new(out, "next_page_token",
-                        more ? json_string(uc_page_token(call->pool,
-                                                         last_name))
-                             : json_null());
-    return out;
+    uc_jw_begin_object(out);
+    uc_jw_key(out, plural);
+    uc_jw_begin_array(out);
+    for (i = 0; i < rows->nelts; i++)
+        render(call, out, APR_ARRAY_IDX(rows, i, uc_securable_t *), context);
+    uc_jw_end_array(out);
+    uc_jw_field_string(out, "next_page_token",
+                       more && rows->nelts
+                       ? uc_page_token(call->pool,
+                                       APR_ARRAY_IDX(rows, rows->nelts - 1,
+                                                     uc_securable_t *)->name)
+                       : NULL);
+    uc_jw_end_object(out);
 }
 
 uc_error_t *uc_api_query_flag(uc_call_t *call, const char *name, int *out)
@@ -137,23 +145,21 @@ uc_error_t *uc_api_read_common_fields(uc_call_t *call, uc_securable_t *sec,
     return NULL;
 }
 
-void uc_api_render_common(json_t *obj, const uc_securable_t *sec)
+void uc_api_write_common(uc_jw_t *out, const uc_securable_t *sec)
 {
-    json_object_set_new(obj, "name", json_string(sec->name));
-    json_object_set_new(obj, "comment", uc_json_string_or_null(sec->comment));
-    json_object_set_new(obj, "properties",
-                        uc_json_stored_object(sec->properties));
-    json_object_set_new(obj, "owner", uc_json_string_or_null(sec->owner));
-    json_object_set_new(obj, "created_at", uc_json_int_text(sec->created_at));
-    json_object_set_new(obj, "created_by",
-                        uc_json_string_or_null(sec->created_by));
-    json_object_set_new(obj, "updated_at", uc_json_int_text(sec->updated_at));
-    json_object_set_new(obj, "updated_by",
-                        uc_json_string_or_null(sec->updated_by));
-    json_object_set_new(obj, "storage_root",
-                        uc_json_string_or_null(sec->storage_root));
-    json_object_set_new(obj, "storage_location",
-                        uc_json_string_or_null(sec->storage_location));
+    uc_jw_field_string(out, "name", sec->name);
+    uc_jw_field_string(out, "comment", sec->comment);
+    /* Stored properties are compact JSON the module wrote itself. */
+    uc_jw_field_raw(out, "properties",
+                    sec->properties && *sec->properties ? sec->properties
+                                                        : "{}");
+    uc_jw_field_string(out, "owner", sec->owner);
+    uc_jw_field_int_text(out, "created_at", sec->created_at);
+    uc_jw_field_string(out, "created_by", sec->created_by);
+    uc_jw_field_int_text(out, "updated_at", sec->updated_at);
+    uc_jw_field_string(out, "updated_by", sec->updated_by);
+    uc_jw_field_string(out, "storage_root", sec->storage_root);
+    uc_jw_field_string(out, "storage_location", sec->storage_location);
 }
 
 const char *uc_api_managed_location(uc_call_t *call, const char *root,

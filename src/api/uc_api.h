@@ -16,9 +16,16 @@ extern const uc_route_t *const uc_catalog_api[];
 /* max_results / page_token of the call's query string. */
 uc_error_t *uc_api_page(uc_call_t *call, uc_page_t *page);
 
-/* {"<plural>":[items],"next_page_token":token-or-null}; `items` is stolen. */
-json_t *uc_api_list(uc_call_t *call, const char *plural, json_t *items,
-                    int more, const char *last_name);
+/* Writes one securable as its resource renders it; `context` is what the
+ * renderer needs besides the row (a parent, say). */
+typedef void (*uc_api_render_fn)(uc_call_t *call, uc_jw_t *out,
+                                 const uc_securable_t *sec,
+                                 const void *context);
+
+/* {"<plural>":[rows...],"next_page_token":token-or-null} */
+void uc_api_write_page(uc_call_t *call, uc_jw_t *out, const char *plural,
+                       const apr_array_header_t *rows, int more,
+                       uc_api_render_fn render, const void *context);
 
 /* Parses a boolean query parameter such as force or include_browse. */
 uc_error_t *uc_api_query_flag(uc_call_t *call, const char *name, int *out);
@@ -41,8 +48,8 @@ uc_error_t *uc_api_new_securable(uc_call_t *call, const char *kind,
 uc_error_t *uc_api_read_common_fields(uc_call_t *call, uc_securable_t *sec,
                                       int *changed);
 
-/* The fields every securable renders the same way. */
-void uc_api_render_common(json_t *obj, const uc_securable_t *sec);
+/* The members every securable renders the same way, inside an object. */
+void uc_api_write_common(uc_jw_t *out, const uc_securable_t *sec);
 
 /* `<root>/__unitystorage/<segment>/<id>` for a normalised storage root. */
 const char *uc_api_managed_location(uc_call_t *call, const char *root,

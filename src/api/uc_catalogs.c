@@ -1,29 +1,33 @@
 /* Catalogs: the root namespaces of the metastore. */
 #include "uc_api.h"
 
+#include <string.h>
 #include <apr_strings.h>
 
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
 
-static json_t *render(uc_call_t *call, const uc_securable_t *sec)
+static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
+                   const void *context)
 {
-    json_t *obj = uc_json_own(call->pool, json_object());
-    json_t *details = uc_json_own(call->pool,
-                                  uc_json_stored_object(sec->details));
-    json_t *provider = json_object_get(details, "provider_name");
+    const char *provider = NULL, *share = NULL;
 
-    uc_api_render_common(obj, sec);
-    json_object_set_new(obj, "id", json_string(sec->id));
-    json_object_set_new(obj, "catalog_type",
-                        json_string(provider ? "DELTASHARING_CATALOG"
-                                             : "MANAGED_CATALOG"));
-    json_object_set(obj, "provider_name",
-                    provider ? provider : json_null());
-    json_object_set(obj, "share_name",
-                    provider ? json_object_get(details, "share_name")
-                             : json_null());
-    return obj;
+    (void)context;
+    if (sec->details && strcmp(sec->details, "{}") != 0) {
+        json_t *details = uc_json_own(call->pool,
+                                      uc_json_stored_object(sec->details));
+        provider = json_string_value(json_object_get(details,
+                                                     "provider_name"));
+        share = json_string_value(json_object_get(details, "share_name"));
+    }
+    uc_jw_begin_object(out);
+    uc_api_write_common(out, sec);
+    uc_jw_field_string(out, "id", sec->id);
+    uc_jw_field_string(out, "catalog_type", provider ? "DELTASHARING_CATALOG"
+                                                     : "MANAGED_CATALOG");
+    uc_jw_field_string(out, "provider_name", provider);
+    uc_jw_field_string(out, "share_name", share);
+    uc_jw_end_object(out);
 }
 
 static uc_error_t *already_exists(uc_call_t *call, const char *name)
@@ -60,7 +64,7 @@ static uc_error_t *read_sharing_source(uc_call_t *call, uc_securable_t *sec)
     return NULL;
 }
 
-static uc_error_t *create_catalog(uc_call_t *call, json_t **out)
+static uc_error_t *create_catalog(uc_call_t *call, uc_jw_t *out)
 {
     const char *name = NULL, *root = NULL;
     uc_securable_t *sec;
@@ -88,16 +92,15 @@ static uc_error_t *create_catalog(uc_call_t *call, json_t **out)
         return already_exists(call, name);
     if (err)
         return err;
-    *out = render(call, sec);
+    render(call, out, sec, NULL);
     return NULL;
 }
 
-static uc_error_t *list_catalogs(uc_call_t *call, json_t **out)
+static uc_error_t *list_catalogs(uc_call_t *call, uc_jw_t *out)
 {
     uc_page_t page;
     apr_array_header_t *rows;
-    json_t *items;
-    int more, i;
+    int more;
     uc_error_t *err;
 
     if ((err = uc_api_page(call, &page)) ||
@@ -105,18 +108,11 @@ static uc_error_t *list_catalogs(uc_call_t *call, json_t **out)
                                  uc_store_metastore_id(call->store),
                                  UC_KIND_CATALOG, &page, &rows, &more)))
         return err;
-    items = json_array();
-    for (i = 0; i < rows->nelts; i++)
-        json_array_append(items, render(call, APR_ARRAY_IDX(rows, i,
-                                                            uc_securable_t *)));
-    *out = uc_api_list(call, "catalogs", items, more,
-                       rows->nelts ? APR_ARRAY_IDX(rows, rows->nelts - 1,
-                                                   uc_securable_t *)->name
-                                   : NULL);
+    uc_api_write_page(call, out, "catalogs", rows, more, render, NULL);
     return NULL;
 }
 
-static uc_error_t *get_catalog(uc_call_t *call, json_t **out)
+static uc_error_t *get_catalog(uc_call_t *call, uc_jw_t *out)
 {
     uc_securable_t *sec;
     int include_browse;
@@ -125,11 +121,11 @@ static uc_error_t *get_catalog(uc_call_t *call, json_t **out)
     if ((err = uc_api_query_flag(call, "include_browse", &include_browse)) ||
         (err = uc_api_find_catalog(call, call->params[0], &sec)))
         return err;
-    *out = render(call, sec);
+    render(call, out, sec, NULL);
     return NULL;
 }
 
-static uc_error_t *update_catalog(uc_call_t *call, json_t **out)
+static uc_error_t *update_catalog(uc_call_t *call, uc_jw_t *out)
 {
     uc_securable_t *sec;
     uc_error_t *err = uc_api_find_catalog(call, call->params[0], &sec);
@@ -141,22 +137,22 @@ static uc_error_t *update_catalog(uc_call_t *call, json_t **out)
         return already_exists(call, sec->name);
     if (err)
         return err;
-    *out = render(call, sec);
+    render(call, out, sec, NULL);
     return NULL;
 }
 
-static uc_error_t *delete_catalog(uc_call_t *call, json_t **out)
+static uc_error_t *delete_catalog(uc_call_t *call, uc_jw_t *out)
 {
     uc_securable_t *sec;
     uc_error_t *err = uc_api_find_catalog(call, call->params[0], &sec);
 
-    if (err)
+    if (err || (err = uc_api_delete_securable(call, sec, "CATALOG_NOT_EMPTY",
+                                              apr_psprintf(call->pool,
+                                                           "Catalog '%s'",
+                                                           sec->name))))
         return err;
-    *out = uc_json_own(call->pool, json_object());
-    return uc_api_delete_securable(call, sec, "CATALOG_NOT_EMPTY",
-                                               apr_psprintf(call->pool,
-                                                            "Catalog '%s'",
-                                                            sec->name));
+    uc_jw_raw(out, "{}");
+    return NULL;
 }
 
 const uc_route_t uc_catalog_routes[] = {

@@ -1,13 +1,13 @@
 /* The metastore itself: one per database. */
 #include "uc_api.h"
 
-#include "../core/uc_json.h"
 
-static uc_error_t *metastore_summary(uc_call_t *call, json_t **out)
+static uc_error_t *metastore_summary(uc_call_t *call, uc_jw_t *out)
 {
-    *out = uc_json_own(call->pool,
-                       json_pack("{ss}", "metastore_id",
-                                 uc_store_metastore_id(call->store)));
+    uc_jw_begin_object(out);
+    uc_jw_field_string(out, "metastore_id",
+                       uc_store_metastore_id(call->store));
+    uc_jw_end_object(out);
     return NULL;
 }
 

@@ -7,18 +7,19 @@
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
 
-static json_t *render(uc_call_t *call, const uc_securable_t *catalog,
-                      const uc_securable_t *sec)
+static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
+                   const void *context)
 {
-    json_t *obj = uc_json_own(call->pool, json_object());
+    const uc_securable_t *catalog = context;
 
-    uc_api_render_common(obj, sec);
-    json_object_set_new(obj, "catalog_name", json_string(catalog->name));
-    json_object_set_new(obj, "full_name",
-                        json_string(apr_pstrcat(call->pool, catalog->name,
-                                                ".", sec->name, NULL)));
-    json_object_set_new(obj, "schema_id", json_string(sec->id));
-    return obj;
+    uc_jw_begin_object(out);
+    uc_api_write_common(out, sec);
+    uc_jw_field_string(out, "catalog_name", catalog->name);
+    uc_jw_field_string(out, "full_name",
+                       apr_pstrcat(call->pool, catalog->name, ".", sec->name,
+                                   NULL));
+    uc_jw_field_string(out, "schema_id", sec->id);
+    uc_jw_end_object(out);
 }
 
 static uc_error_t *already_exists(uc_call_t *call, const char *catalog,
@@ -28,7 +29,7 @@ static uc_error_t *already_exists(uc_call_t *call, const char *catalog,
                          "Schema already exists: %s.%s", catalog, name);
 }
 
-static uc_error_t *create_schema(uc_call_t *call, json_t **out)
+static uc_error_t *create_schema(uc_call_t *call, uc_jw_t *out)
 {
     const char *name = NULL, *catalog_name = NULL, *root = NULL;
     uc_securable_t *catalog, *sec;
@@ -57,18 +58,17 @@ static uc_error_t *create_schema(uc_call_t *call, json_t **out)
         return already_exists(call, catalog->name, name);
     if (err)
         return err;
-    *out = render(call, catalog, sec);
+    render(call, out, sec, catalog);
     return NULL;
 }
 
-static uc_error_t *list_schemas(uc_call_t *call, json_t **out)
+static uc_error_t *list_schemas(uc_call_t *call, uc_jw_t *out)
 {
     const char *catalog_name = apr_table_get(call->query, "catalog_name");
     uc_securable_t *catalog;
     uc_page_t page;
     apr_array_header_t *rows;
-    json_t *items;
-    int more, include_browse, i;
+    int more, include_browse;
     uc_error_t *err;
 
     if (!catalog_name || !*catalog_name)
@@ -80,19 +80,11 @@ static uc_error_t *list_schemas(uc_call_t *call, json_t **out)
         (err = uc_securable_page(call->store, call->pool, catalog->id,
                                  UC_KIND_SCHEMA, &page, &rows, &more)))
         return err;
-    items = json_array();
-    for (i = 0; i < rows->nelts; i++)
-        json_array_append(items, render(call, catalog,
-                                        APR_ARRAY_IDX(rows, i,
-                                                      uc_securable_t *)));
-    *out = uc_api_list(call, "schemas", items, more,
-                       rows->nelts ? APR_ARRAY_IDX(rows, rows->nelts - 1,
-                                                   uc_securable_t *)->name
-                                   : NULL);
+    uc_api_write_page(call, out, "schemas", rows, more, render, catalog);
     return NULL;
 }
 
-static uc_error_t *get_schema(uc_call_t *call, json_t **out)
+static uc_error_t *get_schema(uc_call_t *call, uc_jw_t *out)
 {
     uc_securable_t *catalog, *sec;
     int include_browse;
@@ -101,11 +93,11 @@ static uc_error_t *get_schema(uc_call_t *call, json_t **out)
     if ((err = uc_api_query_flag(call, "include_browse", &include_browse)) ||
         (err = uc_api_find_schema(call, call->params[0], &catalog, &sec)))
         return err;
-    *out = render(call, catalog, sec);
+    render(call, out, sec, catalog);
     return NULL;
 }
 
-static uc_error_t *update_schema(uc_call_t *call, json_t **out)
+static uc_error_t *update_schema(uc_call_t *call, uc_jw_t *out)
 {
     uc_securable_t *catalog, *sec;
     uc_error_t *err = uc_api_find_schema(call, call->params[0], &catalog,
@@ -117,24 +109,24 @@ static uc_error_t *update_schema(uc_call_t *call, json_t **out)
         return already_exists(call, catalog->name, sec->name);
     if (err)
         return err;
-    *out = render(call, catalog, sec);
+    render(call, out, sec, catalog);
     return NULL;
 }
 
-static uc_error_t *delete_schema(uc_call_t *call, json_t **out)
+static uc_error_t *delete_schema(uc_call_t *call, uc_jw_t *out)
 {
     uc_securable_t *catalog, *sec;
     uc_error_t *err = uc_api_find_schema(call, call->params[0], &catalog,
                                          &sec);
 
-    if (err)
+    if (err || (err = uc_api_delete_securable(call, sec, "SCHEMA_NOT_EMPTY",
+                                              apr_psprintf(call->pool,
+                                                           "Schema '%s.%s'",
+                                                           catalog->name,
+                                                           sec->name))))
         return err;
-    *out = uc_json_own(call->pool, json_object());
-    return uc_api_delete_securable(call, sec, "SCHEMA_NOT_EMPTY",
-                                               apr_psprintf(call->pool,
-                                                            "Schema '%s.%s'",
-                                                            catalog->name,
-                                                            sec->name));
+    uc_jw_raw(out, "{}");
+    return NULL;
 }
 
 const uc_route_t uc_schema_routes[] = {

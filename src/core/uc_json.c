@@ -99,8 +99,7 @@ uc_error_t *uc_json_string_map_field(apr_pool_t *pool, json_t *obj,
     return NULL;
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0. */
-static size_t utf8_sequence(const unsigned char *s)
+size_t uc_utf8_sequence(const unsigned char *s)
 {
     size_t n, i;
     unsigned cp;
@@ -127,13 +126,13 @@ json_t *uc_json_text(apr_pool_t *pool, const char *s)
     size_t len = strlen(s), i = 0, n;
     char *out, *o;
 
-    while (i < len && (n = utf8_sequence((const unsigned char *)s + i)))
+    while (i < len && (n = uc_utf8_sequence((const unsigned char *)s + i)))
         i += n;
     if (i == len)
         return json_stringn(s, len);
     o = out = apr_palloc(pool, len * 3 + 1);
     for (i = 0; i < len; i += n ? n : 1) {
-        n = utf8_sequence((const unsigned char *)s + i);
+        n = uc_utf8_sequence((const unsigned char *)s + i);
         if (n) {
             memcpy(o, s + i, n);
             o += n;

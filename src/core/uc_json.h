@@ -28,6 +28,9 @@ uc_error_t *uc_json_bool_field(apr_pool_t *pool, json_t *obj,
 uc_error_t *uc_json_string_map_field(apr_pool_t *pool, json_t *obj,
                                      const char *field, json_t **out);
 
+/* Length of the valid UTF-8 sequence starting at s, or 0 when invalid. */
+size_t uc_utf8_sequence(const unsigned char *s);
+
 /* Text that may hold bytes from the client (error messages quote input):
  * invalid UTF-8 becomes U+FFFD so the value always renders. */
 json_t *uc_json_text(apr_pool_t *pool, const char *s);

@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "../core/uc_error.h"
+#include "../core/uc_jw.h"
 
 struct uc_store;
 
@@ -27,8 +28,8 @@ typedef struct uc_call {
     const char *const *params;   /* path parameters, in pattern order */
 } uc_call_t;
 
-/* An operation answers with a JSON document (*out, owned by call->pool) or an
- * error. */
-typedef uc_error_t *(*uc_operation_fn)(uc_call_t *call, json_t **out);
+/* An operation writes its JSON answer into `out`, or returns an error (and
+ * whatever it wrote is dropped). */
+typedef uc_error_t *(*uc_operation_fn)(uc_call_t *call, uc_jw_t *out);
 
 #endif

@@ -114,16 +114,15 @@ const char *uc_router_allow_header(apr_pool_t *pool, unsigned allowed)
 }
 
 uc_error_t *uc_router_run(const uc_route_t *route, uc_call_t *call,
-                          json_t **out)
+                          uc_jw_t *out)
 {
     uc_error_t *err;
 
-    *out = NULL;
     if (!(route->flags & UC_ROUTE_TXN))
-        return route->operation(call, out);
-    if ((err = uc_store_begin(call->store)))
-        return err;
-    if ((err = uc_store_end(call->store, route->operation(call, out))))
-        *out = NULL;
+        err = route->operation(call, out);
+    else if (!(err = uc_store_begin(call->store)))
+        err = uc_store_end(call->store, route->operation(call, out));
+    if (err)
+        uc_jw_reset(out);
     return err;
 }

@@ -39,7 +39,7 @@ const char *uc_method_name(uc_method_t method);
 /* Runs the matched operation, inside a transaction when the route asks for
  * one: the work's error rolls everything back. */
 uc_error_t *uc_router_run(const uc_route_t *route, uc_call_t *call,
-                          json_t **out);
+                          uc_jw_t *out);
 
 /* "GET, HEAD, PATCH" for an Allow header. */
 const char *uc_router_allow_header(apr_pool_t *pool, unsigned allowed);

@@ -198,7 +198,7 @@ uc_error_t *uc_store_select(uc_store_t *store, apr_pool_t *pool,
     apr_dbd_row_t *row = NULL;
     apr_array_header_t *rows;
     static const char *const no_args[1] = { NULL };
-    int rc;
+    int rc, copy;
 
     rc = apr_dbd_pselect(store->driver, pool, store->handle, &res,
                          store->conn->statements[stmt], 1, 0,
@@ -206,19 +206,23 @@ uc_error_t *uc_store_select(uc_store_t *store, apr_pool_t *pool,
     if (rc != 0)
         return uc_store_db_error(store, rc, "select");
     out->ncols = apr_dbd_num_cols(store->driver, res);
+    copy = store->conn->dialect == UC_DIALECT_POSTGRES;
     rows = apr_array_make(pool, 8, sizeof(const char **));
     while (apr_dbd_get_row(store->driver, pool, res, &row, -1) == 0) {
         const char **cells = apr_palloc(pool, sizeof(*cells) *
                                         (apr_size_t)(out->ncols ? out->ncols : 1));
         int i;
         /* datum_get tells SQL NULL apart (the PostgreSQL driver's get_entry
-         * says ""); values are copied because that driver frees its result
-         * as soon as the last row has been read. */
+         * says ""). The PostgreSQL driver frees its result as soon as the
+         * last row has been read, so its values are copied; SQLite's
+         * already live in `pool`. */
         for (i = 0; i < out->ncols; i++) {
             char *v = NULL;
-            cells[i] = apr_dbd_datum_get(store->driver, row, i,
-                                         APR_DBD_TYPE_STRING, &v)
-                       == APR_SUCCESS && v ? apr_pstrdup(pool, v) : NULL;
+            if (apr_dbd_datum_get(store->driver, row, i, APR_DBD_TYPE_STRING,
+                                  &v) != APR_SUCCESS || !v)
+                cells[i] = NULL;
+            else
+                cells[i] = copy ? apr_pstrdup(pool, v) : v;
         }
         APR_ARRAY_PUSH(rows, const char **) = cells;
     }

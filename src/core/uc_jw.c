@@ -1,0 +1,216 @@
+#include "uc_jw.h"
+
+#include <string.h>
+#include <apr_strings.h>
+
+#include "uc_json.h"
+
+uc_jw_t *uc_jw_make(apr_pool_t *pool, apr_size_t initial)
+{
+    uc_jw_t *w = apr_pcalloc(pool, sizeof(*w));
+
+    w->pool = pool;
+    w->cap = initial < 64 ? 64 : initial;
+    w->buf = apr_palloc(pool, w->cap);
+    w->first[0] = 1;
+    return w;
+}
+
+void uc_jw_reset(uc_jw_t *w)
+{
+    w->len = 0;
+    w->depth = 0;
+    w->first[0] = 1;
+}
+
+static void reserve(uc_jw_t *w, apr_size_t more)
+{
+    char *grown;
+
+    if (w->len + more <= w->cap)
+        return;
+    while (w->len + more > w->cap)
+        w->cap *= 2;
+    grown = apr_palloc(w->pool, w->cap);
+    memcpy(grown, w->buf, w->len);
+    w->buf = grown;
+}
+
+static void put(uc_jw_t *w, const char *s, apr_size_t n)
+{
+    reserve(w, n);
+    memcpy(w->buf + w->len, s, n);
+    w->len += n;
+}
+
+static void put_char(uc_jw_t *w, char c)
+{
+    reserve(w, 1);
+    w->buf[w->len++] = c;
+}
+
+/* Separates a value from its predecessor in an array; after a key the
+ * separator was already written. */
+static void before_value(uc_jw_t *w)
+{
+    if (!w->first[w->depth])
+        put_char(w, ',');
+    w->first[w->depth] = 0;
+}
+
+static void open_container(uc_jw_t *w, char c)
+{
+    before_value(w);
+    put_char(w, c);
+    if (w->depth + 1 < UC_JW_MAX_DEPTH)
+        w->depth++;
+    w->first[w->depth] = 1;
+}
+
+static void close_container(uc_jw_t *w, char c)
+{
+    put_char(w, c);
+    if (w->depth > 0)
+        w->depth--;
+}
+
+void uc_jw_begin_object(uc_jw_t *w) { open_container(w, '{'); }
+void uc_jw_end_object(uc_jw_t *w) { close_container(w, '}'); }
+void uc_jw_begin_array(uc_jw_t *w) { open_container(w, '['); }
+void uc_jw_end_array(uc_jw_t *w) { close_container(w, ']'); }
+
+static void put_escaped(uc_jw_t *w, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)s;
+
+    put_char(w, '"');
+    while (*p) {
+        const unsigned char *run = p;
+        apr_size_t n;
+
+        /* Plain ASCII runs are copied in one go. */
+        while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+            p++;
+        if (p > run)
+            put(w, (const char *)run, (apr_size_t)(p - run));
+        if (!*p)
+            break;
+        if (*p == '"' || *p == '\\') {
+            char esc[2] = { '\\', (char)*p };
+            put(w, esc, 2);
+            p++;
+        }
+        else if (*p == '\n' || *p == '\t' || *p == '\r') {
+            char esc[2] = { '\\', *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r' };
+            put(w, esc, 2);
+            p++;
+        }
+        else if (*p < 0x20) {
+            char esc[6] = { '\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15] };
+            put(w, esc, 6);
+            p++;
+        }
+        else if ((n = uc_utf8_sequence(p)) > 0) {
+            put(w, (const char *)p, n);
+            p += n;
+        }
+        else {
+            put(w, "\xef\xbf\xbd", 3);
+            p++;
+        }
+    }
+    put_char(w, '"');
+}
+
+void uc_jw_key(uc_jw_t *w, const char *key)
+{
+    before_value(w);
+    put_escaped(w, key);
+    put_char(w, ':');
+    /* The value that follows needs no separator of its own. */
+    w->first[w->depth] = 1;
+}
+
+void uc_jw_string(uc_jw_t *w, const char *s)
+{
+    before_value(w);
+    if (s)
+        put_escaped(w, s);
+    else
+        put(w, "null", 4);
+}
+
+void uc_jw_null(uc_jw_t *w)
+{
+    before_value(w);
+    put(w, "null", 4);
+}
+
+void uc_jw_bool(uc_jw_t *w, int value)
+{
+    before_value(w);
+    if (value)
+        put(w, "true", 4);
+    else
+        put(w, "false", 5);
+}
+
+void uc_jw_int(uc_jw_t *w, apr_int64_t value)
+{
+    char digits[24];
+    int n = apr_snprintf(digits, sizeof(digits), "%" APR_INT64_T_FMT, value);
+
+    before_value(w);
+    put(w, digits, (apr_size_t)n);
+}
+
+void uc_jw_int_text(uc_jw_t *w, const char *text)
+{
+    const char *p = text;
+
+    if (p && *p == '-')
+        p++;
+    if (!p || !*p || strspn(p, "0123456789") != strlen(p)) {
+        uc_jw_null(w);
+        return;
+    }
+    before_value(w);
+    put(w, text, strlen(text));
+}
+
+void uc_jw_raw(uc_jw_t *w, const char *json)
+{
+    before_value(w);
+    put(w, json, strlen(json));
+}
+
+static int dump_into(const char *buffer, size_t size, void *data)
+{
+    put(data, buffer, size);
+    return 0;
+}
+
+void uc_jw_json(uc_jw_t *w, const json_t *value)
+{
+    before_value(w);
+    json_dump_callback(value, dump_into, w, JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+void uc_jw_field_string(uc_jw_t *w, const char *key, const char *s)
+{
+    uc_jw_key(w, key);
+    uc_jw_string(w, s);
+}
+
+void uc_jw_field_int_text(uc_jw_t *w, const char *key, const char *text)
+{
+    uc_jw_key(w, key);
+    uc_jw_int_text(w, text);
+}
+
+void uc_jw_field_raw(uc_jw_t *w, const char *key, const char *json)
+{
+    uc_jw_key(w, key);
+    uc_jw_raw(w, json);
+}

@@ -1,0 +1,50 @@
+/* A JSON writer into one growing pool buffer. Hot responses (objects and
+ * pages of them) are written straight through it instead of building and
+ * then serialising a jansson tree; jansson values can still be embedded. */
+#ifndef UC_JW_H
+#define UC_JW_H
+
+#include <apr_pools.h>
+#include <jansson.h>
+
+#define UC_JW_MAX_DEPTH 32
+
+typedef struct uc_jw {
+    apr_pool_t *pool;
+    char *buf;
+    apr_size_t len;
+    apr_size_t cap;
+    int depth;
+    unsigned char first[UC_JW_MAX_DEPTH];   /* nothing written yet here */
+} uc_jw_t;
+
+uc_jw_t *uc_jw_make(apr_pool_t *pool, apr_size_t initial);
+/* Forgets everything written (an operation failed half way). */
+void uc_jw_reset(uc_jw_t *w);
+
+void uc_jw_begin_object(uc_jw_t *w);
+void uc_jw_end_object(uc_jw_t *w);
+void uc_jw_begin_array(uc_jw_t *w);
+void uc_jw_end_array(uc_jw_t *w);
+/* The key of the next member of the current object. */
+void uc_jw_key(uc_jw_t *w, const char *key);
+
+/* Values, in an array or after uc_jw_key. Strings are escaped, invalid
+ * UTF-8 becomes U+FFFD, NULL becomes null. */
+void uc_jw_string(uc_jw_t *w, const char *s);
+void uc_jw_null(uc_jw_t *w);
+void uc_jw_bool(uc_jw_t *w, int value);
+void uc_jw_int(uc_jw_t *w, apr_int64_t value);
+/* A decimal integer held as text (as databases return it); NULL or text
+ * that is not an integer becomes null. */
+void uc_jw_int_text(uc_jw_t *w, const char *text);
+/* JSON text the module wrote itself (stored properties): copied as is. */
+void uc_jw_raw(uc_jw_t *w, const char *json);
+void uc_jw_json(uc_jw_t *w, const json_t *value);
+
+/* key + value in one call, for object members. */
+void uc_jw_field_string(uc_jw_t *w, const char *key, const char *s);
+void uc_jw_field_int_text(uc_jw_t *w, const char *key, const char *text);
+void uc_jw_field_raw(uc_jw_t *w, const char *key, const char *json);
+
+#endif

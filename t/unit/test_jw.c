@@ -1,0 +1,154 @@
+/* The JSON writer: separators, escaping, integers from text, embedded
+ * jansson values, and that every output parses back. */
+#include "uc_test.h"
+
+#include <jansson.h>
+
+#include "../../src/core/uc_jw.h"
+
+static const char *text(uc_jw_t *w)
+{
+    return apr_pstrmemdup(w->pool, w->buf, w->len);
+}
+
+static void assert_parses(uc_jw_t *w)
+{
+    json_error_t err;
+    json_t *v = json_loadb(w->buf, w->len, JSON_DECODE_ANY, &err);
+
+    if (!v)
+        fail_msg("not JSON (%s): %s", err.text, text(w));
+    json_decref(v);
+}
+
+static void test_nesting_and_separators(void **state)
+{
+    uc_jw_t *w = uc_jw_make(*state, 1);   /* forces growth */
+
+    uc_jw_begin_object(w);
+    uc_jw_field_string(w, "a", "x");
+    uc_jw_key(w, "list");
+    uc_jw_begin_array(w);
+    uc_jw_int(w, 1);
+    uc_jw_begin_object(w);
+    uc_jw_end_object(w);
+    uc_jw_begin_array(w);
+    uc_jw_end_array(w);
+    uc_jw_null(w);
+    uc_jw_bool(w, 1);
+    uc_jw_bool(w, 0);
+    uc_jw_end_array(w);
+    uc_jw_field_raw(w, "raw", "{\"k\":\"v\"}");
+    uc_jw_field_string(w, "none", NULL);
+    uc_jw_end_object(w);
+    assert_string_equal(text(w), "{\"a\":\"x\",\"list\":[1,{},[],null,true,"
+                                 "false],\"raw\":{\"k\":\"v\"},\"none\":null}");
+    assert_parses(w);
+}
+
+static void test_escaping(void **state)
+{
+    uc_jw_t *w = uc_jw_make(*state, 64);
+
+    uc_jw_string(w, "q\"b\\s/\n\t\r\x01\x1f");
+    assert_string_equal(text(w), "\"q\\\"b\\\\s/\\n\\t\\r\\u0001\\u001f\"");
+    uc_jw_reset(w);
+    uc_jw_string(w, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+    assert_string_equal(text(w), "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
+    assert_parses(w);
+}
+
+static void test_invalid_utf8_replaced(void **state)
+{
+    uc_jw_t *w = uc_jw_make(*state, 64);
+
+    /* A lone continuation byte, a truncated sequence, an overlong '/', a
+     * surrogate: each becomes U+FFFD and the output stays valid. */
+    uc_jw_string(w, "a\x80" "b\xc3" "c\xc0\xaf" "d\xed\xa0\x80" "e");
+    assert_parses(w);
+    assert_non_null(strstr(text(w), "a\xef\xbf\xbd" "b\xef\xbf\xbd" "c"));
+    assert_null(strchr(text(w), 0x80));
+}
+
+static void test_int_text(void **state)
+{
+    uc_jw_t *w = uc_jw_make(*state, 64);
+
+    uc_jw_begin_array(w);
+    uc_jw_int_text(w, "1795990814393");
+    uc_jw_int_text(w, "-7");
+    uc_jw_int_text(w, NULL);
+    uc_jw_int_text(w, "");
+    uc_jw_int_text(w, "12a");
+    uc_jw_int_text(w, "-");
+    uc_jw_int(w, -9223372036854775807LL - 1);
+    uc_jw_end_array(w);
+    assert_string_equal(text(w), "[1795990814393,-7,null,null,null,null,"
+                                 "-9223372036854775808]");
+}
+
+static void test_embedded_jansson(void **state)
+{
+    uc_jw_t *w = uc_jw_make(*state, 8);
+    json_t *v = json_pack("{s[iis]}", "k", 1, 2, "three");
+
+    uc_jw_begin_array(w);
+    uc_jw_json(w, v);
+    uc_jw_string(w, "after");
+    uc_jw_end_array(w);
+    json_decref(v);
+    assert_string_equal(text(w), "[{\"k\":[1,2,\"three\"]},\"after\"]");
+}
+
+static void test_reset(void **state)
+{
+    uc_jw_t *w = uc_jw_make(*state, 8);
+
+    uc_jw_begin_object(w);
+    uc_jw_field_string(w, "half", "way");
+    uc_jw_reset(w);
+    assert_int_equal(w->len, 0);
+    uc_jw_begin_array(w);
+    uc_jw_int(w, 1);
+    uc_jw_end_array(w);
+    assert_string_equal(text(w), "[1]");
+}
+
+static void test_large_page(void **state)
+{
+    uc_jw_t *w = uc_jw_make(*state, 16);
+    int i;
+
+    uc_jw_begin_object(w);
+    uc_jw_key(w, "items");
+    uc_jw_begin_array(w);
+    for (i = 0; i < 5000; i++) {
+        uc_jw_begin_object(w);
+        uc_jw_field_string(w, "name", apr_psprintf(*state, "n%04d", i));
+        uc_jw_field_int_text(w, "at", "123");
+        uc_jw_end_object(w);
+    }
+    uc_jw_end_array(w);
+    uc_jw_end_object(w);
+    assert_parses(w);
+    assert_true(w->len > 5000 * 20);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        UC_POOL_TEST(test_nesting_and_separators),
+        UC_POOL_TEST(test_escaping),
+        UC_POOL_TEST(test_invalid_utf8_replaced),
+        UC_POOL_TEST(test_int_text),
+        UC_POOL_TEST(test_embedded_jansson),
+        UC_POOL_TEST(test_reset),
+        UC_POOL_TEST(test_large_page),
+    };
+    uc_test_init();
+    {
+        int rc = cmocka_run_group_tests_name("jw", tests, NULL, NULL);
+        uc_test_fini();
+        return rc;
+    }
+}
