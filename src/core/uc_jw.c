@@ -125,9 +125,15 @@ static void put_escaped(uc_jw_t *w, const char *s)
 
 void uc_jw_key(uc_jw_t *w, const char *key)
 {
+    apr_size_t n = strlen(key);
+
     before_value(w);
-    put_escaped(w, key);
-    put_char(w, ':');
+    reserve(w, n + 3);
+    w->buf[w->len++] = '"';
+    memcpy(w->buf + w->len, key, n);
+    w->len += n;
+    w->buf[w->len++] = '"';
+    w->buf[w->len++] = ':';
     /* The value that follows needs no separator of its own. */
     w->first[w->depth] = 1;
 }

@@ -26,7 +26,8 @@ void uc_jw_begin_object(uc_jw_t *w);
 void uc_jw_end_object(uc_jw_t *w);
 void uc_jw_begin_array(uc_jw_t *w);
 void uc_jw_end_array(uc_jw_t *w);
-/* The key of the next member of the current object. */
+/* The key of the next member of the current object: a name the module
+ * spells itself (never client input), written without escaping. */
 void uc_jw_key(uc_jw_t *w, const char *key);
 
 /* Values, in an array or after uc_jw_key. Strings are escaped, invalid

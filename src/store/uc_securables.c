@@ -2,24 +2,25 @@
 
 #include <apr_strings.h>
 
-static uc_securable_t *from_row(apr_pool_t *pool, const char **c)
+static uc_securable_t *from_row(apr_pool_t *pool, const char *kind,
+                                const char *parent_id, const char **c)
 {
     uc_securable_t *s = apr_palloc(pool, sizeof(*s));
 
+    s->kind = kind;
+    s->parent_id = parent_id;
     s->id = c[0];
-    s->kind = c[1];
-    s->parent_id = c[2];
-    s->name = c[3];
-    s->comment = c[4];
-    s->properties = c[5];
-    s->storage_root = c[6];
-    s->storage_location = c[7];
-    s->details = c[8];
-    s->owner = c[9];
-    s->created_at = c[10];
-    s->created_by = c[11];
-    s->updated_at = c[12];
-    s->updated_by = c[13];
+    s->name = c[1];
+    s->comment = c[2];
+    s->properties = c[3];
+    s->storage_root = c[4];
+    s->storage_location = c[5];
+    s->details = c[6];
+    s->owner = c[7];
+    s->created_at = c[8];
+    s->created_by = c[9];
+    s->updated_at = c[10];
+    s->updated_by = c[11];
     return s;
 }
 
@@ -36,7 +37,7 @@ uc_error_t *uc_securable_get(uc_store_t *store, apr_pool_t *pool,
                                       args, &rows);
     if (err)
         return err;
-    *out = rows.nrows ? from_row(pool, rows.rows[0]) : NULL;
+    *out = rows.nrows ? from_row(pool, kind, parent_id, rows.rows[0]) : NULL;
     return NULL;
 }
 
@@ -59,14 +60,15 @@ uc_error_t *uc_securable_page(uc_store_t *store, apr_pool_t *pool,
     *more = rows.nrows > page->limit;
     *out = apr_array_make(pool, n ? n : 1, sizeof(uc_securable_t *));
     for (i = 0; i < n; i++)
-        APR_ARRAY_PUSH(*out, uc_securable_t *) = from_row(pool, rows.rows[i]);
+        APR_ARRAY_PUSH(*out, uc_securable_t *) =
+            from_row(pool, kind, parent_id, rows.rows[i]);
     return NULL;
 }
 
 uc_error_t *uc_securable_insert(uc_store_t *store, const uc_securable_t *s)
 {
     const char *args[] = {
-        s->id, s->kind, s->parent_id, s->name, s->comment,
+        s->kind, s->parent_id, s->id, s->name, s->comment,
         s->properties ? s->properties : "{}", s->storage_root,
         s->storage_location, s->details ? s->details : "{}", s->owner,
         s->created_at, s->created_by, s->updated_at, s->updated_by

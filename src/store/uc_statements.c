@@ -21,8 +21,9 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "WHERE parent_id = %s AND kind = %s AND name > %s "
         "ORDER BY name LIMIT %s", NULL },
     [UC_STMT_SECURABLE_INSERT] = {
-        "INSERT INTO securables (" UC_SECURABLE_COLUMNS ") VALUES "
-        "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", NULL },
+        "INSERT INTO securables (kind, parent_id, " UC_SECURABLE_COLUMNS
+        ") VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        NULL },
     [UC_STMT_SECURABLE_UPDATE] = {
         "UPDATE securables SET name = %s, comment = %s, properties = %s, "
         "storage_root = %s, storage_location = %s, details = %s, owner = %s, "

@@ -3,11 +3,11 @@
 #ifndef UC_STATEMENTS_H
 #define UC_STATEMENTS_H
 
-/* Columns of a securable row, in the order uc_securable_from_row reads. */
+/* Columns of a securable row as selected, in the order uc_securables.c
+ * reads them; kind and parent are known to whoever asks. */
 #define UC_SECURABLE_COLUMNS \
-    "id, kind, parent_id, name, comment, properties, storage_root, " \
-    "storage_location, details, owner, created_at, created_by, updated_at, " \
-    "updated_by"
+    "id, name, comment, properties, storage_root, storage_location, " \
+    "details, owner, created_at, created_by, updated_at, updated_by"
 
 typedef enum uc_stmt {
     UC_STMT_METASTORE_GET,
