@@ -10,8 +10,8 @@ PORT      ?= 8080
 CC        ?= cc
 WARN      := -Wall -Wextra -Werror=implicit-function-declaration
 comma     := ,
-PKGS      := apr-1 apr-util-1 jansson libcrypto
-LIBS      := -ljansson -lcrypto
+PKGS      := apr-1 apr-util-1 jansson libcrypto sqlite3
+LIBS      := -ljansson -lcrypto -lsqlite3
 
 CORE_SRC  := $(filter-out src/store/uc_migrations_gen.c,$(sort $(wildcard src/*/*.c))) src/store/uc_migrations_gen.c
 GLUE_SRC  := $(sort $(wildcard mod_unicat/*.c))

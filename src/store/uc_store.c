@@ -159,6 +159,8 @@ uc_error_t *uc_store_attach(apr_pool_t *pool, const apr_dbd_driver_t *driver,
         goto fail;
     if ((err = prepare_all(store, conn, conn_pool)))
         goto fail;
+    if (conn->dialect == UC_DIALECT_SQLITE)
+        conn->sqlite_reads = uc_sqlite_reads_make(driver, handle, conn_pool);
     if ((err = load_metastore_id(store)))
         goto fail;
 
@@ -200,6 +202,9 @@ uc_error_t *uc_store_select(uc_store_t *store, apr_pool_t *pool,
     static const char *const no_args[1] = { NULL };
     int rc, copy;
 
+    if (store->conn->sqlite_reads)
+        return uc_sqlite_select(store, store->conn->sqlite_reads, pool, stmt,
+                                args ? args : no_args, out);
     rc = apr_dbd_pselect(store->driver, pool, store->handle, &res,
                          store->conn->statements[stmt], 1, 0,
                          (const char **)(args ? args : no_args));

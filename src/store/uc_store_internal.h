@@ -4,9 +4,12 @@
 
 #include "uc_store.h"
 
+typedef struct uc_sqlite_reads uc_sqlite_reads_t;
+
 struct uc_store_conn {
     uc_dialect_t dialect;
     apr_dbd_prepared_t *statements[UC_STMT_COUNT];
+    uc_sqlite_reads_t *sqlite_reads;     /* SQLite only */
     const char *metastore_id;
     int schema_version;
 };
@@ -21,5 +24,14 @@ uc_error_t *uc_store_db_error(uc_store_t *store, int rc, const char *what);
  * serialises every process and server sharing the database. */
 uc_error_t *uc_store_migrate(uc_store_t *store, uc_dialect_t dialect,
                              const uc_migration_t *migrations, int *version);
+
+/* SQLite's native read path (uc_store_sqlite.c). `conn_pool` must die
+ * with the connection. */
+uc_sqlite_reads_t *uc_sqlite_reads_make(const apr_dbd_driver_t *driver,
+                                        apr_dbd_t *handle,
+                                        apr_pool_t *conn_pool);
+uc_error_t *uc_sqlite_select(uc_store_t *store, uc_sqlite_reads_t *reads,
+                             apr_pool_t *pool, uc_stmt_t id,
+                             const char *const *args, uc_rows_t *out);
 
 #endif

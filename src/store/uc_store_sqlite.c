@@ -1,0 +1,151 @@
+/* Reads on SQLite through the native handle. The apr_dbd driver copies every
+ * row through its process-wide mutex and keeps statements that break on any
+ * schema change; for the hot read path the module prepares its SELECTs with
+ * sqlite3_prepare_v2 on the same connection (which re-prepares itself after
+ * schema changes) and reads the rows directly. Writes and transactions stay
+ * with the driver, so its transaction handling keeps working. */
+#include "uc_store_internal.h"
+
+#include <sqlite3.h>
+#include <string.h>
+#include <apr_strings.h>
+#include <apr_tables.h>
+#include <apr_time.h>
+
+/* Busy reads are rare in WAL mode (checkpoints, recovery); they are retried
+ * for a bounded time, like the driver does for writes. */
+#define BUSY_RETRIES 40
+#define BUSY_SLEEP apr_time_from_msec(25)
+
+struct uc_sqlite_reads {
+    sqlite3 *db;
+    sqlite3_stmt *statements[UC_STMT_COUNT];
+};
+
+static apr_status_t finalize_all(void *data)
+{
+    uc_sqlite_reads_t *reads = data;
+    int i;
+
+    for (i = 0; i < UC_STMT_COUNT; i++)
+        if (reads->statements[i]) {
+            sqlite3_finalize(reads->statements[i]);
+            reads->statements[i] = NULL;
+        }
+    return APR_SUCCESS;
+}
+
+uc_sqlite_reads_t *uc_sqlite_reads_make(const apr_dbd_driver_t *driver,
+                                        apr_dbd_t *handle,
+                                        apr_pool_t *conn_pool)
+{
+    uc_sqlite_reads_t *reads = apr_pcalloc(conn_pool, sizeof(*reads));
+
+    reads->db = apr_dbd_native_handle(driver, handle);
+    /* Registered after the connection was opened, so it runs before the
+     * connection closes (sqlite3_close refuses while statements live). */
+    apr_pool_cleanup_register(conn_pool, reads, finalize_all,
+                              apr_pool_cleanup_null);
+    return reads;
+}
+
+/* apr_dbd's "%s" markers become SQLite's "?". */
+static const char *native_sql(apr_pool_t *pool, const char *sql)
+{
+    char *out = apr_palloc(pool, strlen(sql) + 1), *o = out;
+
+    while (*sql) {
+        if (sql[0] == '%' && sql[1] == 's') {
+            *o++ = '?';
+            sql += 2;
+        }
+        else if (sql[0] == '%' && sql[1] == '%') {
+            *o++ = '%';
+            sql += 2;
+        }
+        else
+            *o++ = *sql++;
+    }
+    *o = '\0';
+    return out;
+}
+
+static uc_error_t *sqlite_error(uc_store_t *store, uc_sqlite_reads_t *reads,
+                                int rc, const char *what)
+{
+    uc_store_log(store, UC_LOG_ERROR,
+                 apr_psprintf(store->pool, "UC0207: SQLite %s failed (rc %d):"
+                              " %s", what, rc, sqlite3_errmsg(reads->db)));
+    if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+        return uc_error_unavailable(store->pool);
+    return uc_error_internal(store->pool);
+}
+
+static uc_error_t *statement(uc_store_t *store, uc_sqlite_reads_t *reads,
+                             uc_stmt_t id, sqlite3_stmt **out)
+{
+    if (!reads->statements[id]) {
+        int rc = sqlite3_prepare_v2(reads->db,
+                                    native_sql(store->pool,
+                                               uc_statements[id].sqlite),
+                                    -1, &reads->statements[id], NULL);
+        if (rc != SQLITE_OK)
+            return sqlite_error(store, reads, rc, "prepare");
+    }
+    *out = reads->statements[id];
+    return NULL;
+}
+
+uc_error_t *uc_sqlite_select(uc_store_t *store, uc_sqlite_reads_t *reads,
+                             apr_pool_t *pool, uc_stmt_t id,
+                             const char *const *args, uc_rows_t *out)
+{
+    apr_array_header_t *rows;
+    sqlite3_stmt *st = NULL;
+    int nargs, i, rc, tries = 0;
+    uc_error_t *err = statement(store, reads, id, &st);
+
+    if (err)
+        return err;
+    nargs = sqlite3_bind_parameter_count(st);
+    for (i = 0; i < nargs; i++)
+        if (sqlite3_bind_text(st, i + 1, args[i], -1, SQLITE_STATIC)
+            != SQLITE_OK) {
+            err = sqlite_error(store, reads, rc = sqlite3_errcode(reads->db),
+                               "bind");
+            goto done;
+        }
+    out->ncols = sqlite3_column_count(st);
+    rows = apr_array_make(pool, 16, sizeof(const char **));
+    while ((rc = sqlite3_step(st)) != SQLITE_DONE) {
+        const char **cells;
+
+        if (rc == SQLITE_BUSY && rows->nelts == 0 && ++tries < BUSY_RETRIES) {
+            sqlite3_reset(st);
+            apr_sleep(BUSY_SLEEP);
+            continue;
+        }
+        if (rc != SQLITE_ROW) {
+            err = sqlite_error(store, reads, rc, "select");
+            goto done;
+        }
+        cells = apr_palloc(pool, sizeof(*cells) *
+                           (apr_size_t)(out->ncols ? out->ncols : 1));
+        /* column_text is NULL for SQL NULL; each call takes the
+         * connection's mutex, so no separate column_type. */
+        for (i = 0; i < out->ncols; i++) {
+            const char *v = (const char *)sqlite3_column_text(st, i);
+            cells[i] = v ? apr_pstrmemdup(pool, v, (apr_size_t)
+                                          sqlite3_column_bytes(st, i))
+                         : NULL;
+        }
+        APR_ARRAY_PUSH(rows, const char **) = cells;
+    }
+    out->nrows = rows->nelts;
+    out->rows = (const char ***)rows->elts;
+done:
+    /* A statement left mid-step would block the driver's COMMIT. */
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return err;
+}
