@@ -1,0 +1,439 @@
+#!/bin/sh
+# `make bench`: mod_unicat against httpd serving the same bytes statically.
+#
+# Starts its own httpd (one event-MPM child, 127.0.0.1, a free port, a
+# temporary directory), fills a SQLite catalog, then measures:
+#   1. GET /catalogs/{name}: req/s and p99 versus the same JSON as a file;
+#   2. GET /schemas (first 100 of 1,000): req/s and p99 versus a file;
+#   3. the cost of a page of 100 taken from the middle of 100,000 schemas
+#      versus the page of a catalog that holds only 100;
+#   4. the child's RSS after a 20,000-request warm-up and after 100,000 more.
+# The machine is shared and noisy, so every figure is a ratio against a
+# reference measured in the same run, in alternating rounds (median of the
+# per-round ratios). The script reports; it exits non-zero only when the
+# harness itself breaks, never because a target is missed.
+#
+# Knobs (environment): BENCH_DURATION (s per measured run, 5),
+# BENCH_ROUNDS (5), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32),
+# BENCH_THREADS (wrk threads, 2), BENCH_BIG (schemas in the big catalog,
+# 100000), BENCH_MEM_REQUESTS (100000), BENCH_MEM_WARMUP (20000),
+# BENCH_KEEP=1 keeps the temporary directory.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+PATH=$PATH:/usr/sbin:/sbin
+export PATH
+
+DUR=${BENCH_DURATION:-5}
+ROUNDS=${BENCH_ROUNDS:-5}
+WARM=${BENCH_WARMUP:-2}
+CONNS=${BENCH_CONNECTIONS:-32}
+THREADS=${BENCH_THREADS:-2}
+BIG=${BENCH_BIG:-100000}
+MEM_N=${BENCH_MEM_REQUESTS:-100000}
+MEM_WARM=${BENCH_MEM_WARMUP:-20000}
+MEM_NOISE_KB=512          # RSS growth tolerated as allocator noise
+
+so="$top/mod_unicat/.libs/mod_unicat.so"
+user=bench pass=bench
+auth=$(printf '%s:%s' "$user" "$pass" | base64)
+start_time=$(date +%s)
+
+say() { printf '%s\n' "$*"; }
+die() {
+    printf 'bench: %s\n' "$*" >&2
+    if [ -n "${dir:-}" ] && [ -s "$dir/error.log" ]; then
+        printf 'bench: last lines of the error log:\n' >&2
+        tail -n 20 "$dir/error.log" >&2
+    fi
+    exit 2
+}
+
+for tool in apache2 wrk ab htpasswd sqlite3 curl awk base64 ps; do
+    command -v "$tool" >/dev/null 2>&1 ||
+        die "$tool is missing (Debian: apt-get install -y apache2 apache2-utils wrk sqlite3 curl)"
+done
+[ -f "$so" ] || die "$so is missing: run make first"
+
+# --- temporary directory, owned by the user the child runs as -------------
+dir=$(mktemp -d /tmp/unicat-bench.XXXXXX)
+httpd_pid=""
+cleanup() {
+    rc=$?
+    trap - EXIT INT TERM HUP
+    if [ -n "$httpd_pid" ] && kill -0 "$httpd_pid" 2>/dev/null; then
+        kill -TERM "$httpd_pid" 2>/dev/null || :
+        i=0
+        while kill -0 "$httpd_pid" 2>/dev/null && [ $i -lt 100 ]; do
+            sleep 0.1; i=$((i + 1))
+        done
+        kill -0 "$httpd_pid" 2>/dev/null && kill -KILL "$httpd_pid" 2>/dev/null
+        wait "$httpd_pid" 2>/dev/null || :
+    fi
+    if [ "${BENCH_KEEP:-0}" = 1 ]; then
+        printf 'bench: kept %s\n' "$dir" >&2
+    else
+        rm -rf "$dir"
+    fi
+    exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+mkdir -p "$dir/run" "$dir/htdocs" "$dir/db"
+cp "$so" "$dir/mod_unicat.so"
+htpasswd -cbs "$dir/htpasswd" "$user" "$pass" 2>/dev/null || die "htpasswd failed"
+
+user_lines=""
+as_owner=""
+if [ "$(id -u)" = 0 ]; then
+    # httpd will not serve as root; the child gets the temporary directory.
+    owner=www-data
+    id "$owner" >/dev/null 2>&1 || owner=nobody
+    group=$(id -gn "$owner")
+    chown -R "$owner:$group" "$dir"
+    chmod 755 "$dir"
+    user_lines="User $owner
+Group $group"
+    as_owner="runuser -u $owner --"
+fi
+# The SQLite CLI writes as the child's user so WAL and shm stay shared.
+sql() { $as_owner sqlite3 -batch -bail "$dir/db/catalog.db"; }
+
+# --- httpd on a free loopback port -----------------------------------------
+random_port() {
+    r=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
+    echo $((20000 + r % 40000))
+}
+port_busy() {
+    if command -v ss >/dev/null 2>&1; then
+        [ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]
+    else
+        curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$1/" 2>/dev/null
+    fi
+}
+
+start_httpd() {
+    tries=0
+    while [ $tries -lt 8 ]; do
+        tries=$((tries + 1))
+        port=$(random_port)
+        port_busy "$port" && continue
+        awk -v port="$port" -v d="$dir" -v users="$user_lines" '
+            { gsub(/@PORT@/, port); gsub(/@DIR@/, d); gsub(/@USER_LINES@/, users); print }
+        ' "$here/httpd.conf.in" > "$dir/httpd.conf"
+        apache2 -t -f "$dir/httpd.conf" >"$dir/configtest.log" 2>&1 ||
+            die "httpd rejects the configuration: $(cat "$dir/configtest.log")"
+        : > "$dir/error.log"
+        apache2 -f "$dir/httpd.conf" -DFOREGROUND >"$dir/httpd.out" 2>&1 &
+        httpd_pid=$!
+        i=0
+        while [ $i -lt 100 ]; do
+            if ! kill -0 "$httpd_pid" 2>/dev/null; then
+                wait "$httpd_pid" 2>/dev/null || :
+                httpd_pid=""
+                break
+            fi
+            code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 \
+                   "http://127.0.0.1:$port/" 2>/dev/null) || code=000
+            [ "$code" != 000 ] && return 0
+            sleep 0.1; i=$((i + 1))
+        done
+        if [ -n "$httpd_pid" ]; then
+            die "httpd did not answer on port $port within 10 s"
+        fi
+        grep -qi 'in use' "$dir/error.log" "$dir/httpd.out" 2>/dev/null ||
+            die "httpd exited at start: $(cat "$dir/httpd.out" "$dir/error.log")"
+    done
+    die "no free port found"
+}
+
+child_pid() {
+    kids=$(ps -o pid= --ppid "$httpd_pid" 2>/dev/null | tr -d ' ')
+    [ "$(printf '%s\n' "$kids" | grep -c .)" = 1 ] ||
+        die "expected exactly one httpd child, found: $(echo $kids)"
+    echo "$kids"
+}
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+
+start_httpd
+base="http://127.0.0.1:$port/api/2.1/unity-catalog"
+static="http://127.0.0.1:$port"
+child=$(child_pid)
+rss_start=$(rss_kb "$child")
+say "bench: httpd pid $httpd_pid (child $child) on 127.0.0.1:$port, data in $dir"
+
+# --- data --------------------------------------------------------------------
+get() { # path outfile -> status
+    curl -sS -u "$user:$pass" -o "$2" -w '%{http_code}' "$base$1"
+}
+post() { # path json -> status
+    curl -sS -u "$user:$pass" -H 'Content-Type: application/json' \
+         -d "$2" -o "$dir/post.out" -w '%{http_code}' "$base$1"
+}
+
+code=$(get /metastore_summary "$dir/metastore.json") || die "curl failed"
+[ "$code" = 200 ] || die "GET /metastore_summary answered $code: $(cat "$dir/metastore.json")"
+for c in bench_small bench_100 bench_1k bench_big; do
+    code=$(post /catalogs "{\"name\":\"$c\",\"comment\":\"benchmark catalog\"}") ||
+        die "curl failed"
+    [ "$code" = 200 ] || die "POST /catalogs $c answered $code: $(cat "$dir/post.out")"
+done
+
+# Schemas in bulk, shaped like the ones POST /schemas makes (no storage_root,
+# owner and creator the caller). Names s000000, s000001... sort like numbers.
+fill() { # catalog count
+    cat <<SQL | sql || die "bulk insert into $1 failed"
+.timeout 30000
+BEGIN IMMEDIATE;
+WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < $2),
+     c(id) AS (SELECT id FROM securables WHERE kind = 'catalog' AND name = '$1'),
+     t(ms) AS (SELECT CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))
+INSERT INTO securables (id, kind, parent_id, name, properties, details, owner,
+                        created_at, created_by, updated_at, updated_by)
+SELECT lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' ||
+             substr(hex(randomblob(2)), 2) || '-' ||
+             substr('89ab', 1 + abs(random()) % 4, 1) ||
+             substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))),
+       'schema', c.id, printf('s%06d', n.i), '{}', '{}', '$user',
+       t.ms, '$user', t.ms, '$user'
+FROM n, c, t;
+COMMIT;
+SQL
+}
+t0=$(date +%s)
+fill bench_100 100
+fill bench_1k 1000
+fill bench_big "$BIG"
+say "bench: inserted $((BIG + 1100)) schemas in $(( $(date +%s) - t0 )) s"
+
+# The API's answers, saved as the static reference.
+catalog_path=/catalogs/bench_small
+page1k_path="/schemas?catalog_name=bench_1k&max_results=100"
+page100_path="/schemas?catalog_name=bench_100&max_results=100"
+code=$(get "$catalog_path" "$dir/htdocs/catalog.json")
+[ "$code" = 200 ] || die "GET $catalog_path answered $code"
+code=$(get "$page1k_path" "$dir/htdocs/schemas_1k.json")
+[ "$code" = 200 ] || die "GET $page1k_path answered $code"
+grep -q '"name":"s000099"' "$dir/htdocs/schemas_1k.json" ||
+    die "unexpected first page: $(head -c 300 "$dir/htdocs/schemas_1k.json")"
+[ -n "$as_owner" ] && chown -R "$owner:$group" "$dir/htdocs"
+for f in catalog schemas_1k; do
+    curl -sS -u "$user:$pass" -o "$dir/check.json" "$static/$f.json" || die "curl failed"
+    cmp -s "$dir/check.json" "$dir/htdocs/$f.json" || die "static $f.json differs from the API's answer"
+done
+
+# A page from the middle of the big catalog. Tokens are opaque; this one is
+# computed (base64url of "k1:" + the last name of the previous page) and
+# checked, and found by walking the pages if the format ever changes.
+mid=$((BIG / 2))
+last=$(printf 's%06d' $((mid - 1)))
+first=$(printf 's%06d' "$mid")
+token=$(printf 'k1:%s' "$last" | base64 | tr '+/' '-_' | tr -d '=\n')
+deep_path="/schemas?catalog_name=bench_big&max_results=100&page_token=$token"
+code=$(get "$deep_path" "$dir/deep.json")
+if [ "$code" != 200 ] || ! grep -q "^{\"schemas\":\[{\"name\":\"$first\"" "$dir/deep.json"; then
+    say "bench: computed page token not accepted; walking pages to $first"
+    token=""
+    p=0
+    while :; do
+        path="/schemas?catalog_name=bench_big&max_results=100${token:+&page_token=$token}"
+        code=$(get "$path" "$dir/deep.json")
+        [ "$code" = 200 ] || die "GET $path answered $code"
+        grep -q "\"name\":\"$last\"" "$dir/deep.json" && {
+            token=$(sed -n 's/.*"next_page_token":"\([^"]*\)".*/\1/p' "$dir/deep.json")
+            break
+        }
+        token=$(sed -n 's/.*"next_page_token":"\([^"]*\)".*/\1/p' "$dir/deep.json")
+        [ -n "$token" ] || die "walked off the end of bench_big without finding $last"
+        p=$((p + 1))
+    done
+    deep_path="/schemas?catalog_name=bench_big&max_results=100&page_token=$token"
+    code=$(get "$deep_path" "$dir/deep.json")
+    grep -q "\"name\":\"$first\"" "$dir/deep.json" || die "page token walk failed"
+fi
+grep -q '"next_page_token":"' "$dir/deep.json" || die "deep page has no next_page_token"
+code=$(get "$page100_path" "$dir/page100.json")
+[ "$code" = 200 ] || die "GET $page100_path answered $code"
+grep -q '"next_page_token":null' "$dir/page100.json" ||
+    die "the page of bench_100 should be its only page"
+items() { grep -o '"schema_id"' "$1" | wc -l | tr -d ' '; }
+[ "$(items "$dir/deep.json")" = 100 ] && [ "$(items "$dir/page100.json")" = 100 ] ||
+    die "pages do not hold 100 schemas each"
+
+# --- throughput: wrk ----------------------------------------------------------
+results="$dir/results"
+: > "$results"
+
+# CPU ticks (user + system) the httpd child has used: the server's own cost
+# per request, less sensitive than throughput to other load on the machine.
+hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$child/stat"; }
+
+wrk_run() { # url seconds -> W_RPS W_P50 W_P99 W_ERR W_STATUS W_CPU (us/request)
+    w_url=$1
+    w_t0=$(cpu_ticks)
+    out=$(wrk -t"$THREADS" -c"$CONNS" -d"${2}s" -s "$here/report.lua" \
+              -H "Authorization: Basic $auth" "$w_url" 2>&1) ||
+        die "wrk failed on $w_url: $out"
+    line=$(printf '%s\n' "$out" | sed -n 's/^BENCH //p')
+    [ -n "$line" ] || die "no result from wrk on $w_url: $out"
+    w_t1=$(cpu_ticks)
+    set -- $line
+    [ "$1" -gt 0 ] || die "wrk made no request to $w_url: $out"
+    W_RPS=$(awk -v n="$1" -v d="$2" 'BEGIN { printf "%.1f", n / (d / 1e6) }')
+    W_P50=$3 W_P99=$4 W_ERR=$5 W_STATUS=$6
+    W_CPU=$(awk -v t="$((w_t1 - w_t0))" -v hz="$hz" -v n="$1" 'BEGIN { printf "%.1f", t * 1e6 / hz / n }')
+}
+
+# Alternating rounds (A B, B A, ...) so drift on the machine hits both sides.
+pair() { # test urlA urlB
+    p_test=$1 p_a=$2 p_b=$3
+    wrk_run "$p_a" "$WARM"
+    wrk_run "$p_b" "$WARM"
+    r=1
+    while [ "$r" -le "$ROUNDS" ]; do
+        if [ $((r % 2)) = 1 ]; then order="A B"; else order="B A"; fi
+        for side in $order; do
+            if [ "$side" = A ]; then u=$p_a; else u=$p_b; fi
+            wrk_run "$u" "$DUR"
+            echo "$p_test $r $side $W_RPS $W_P50 $W_P99 $W_ERR $W_STATUS $W_CPU" >> "$results"
+            printf '  %s round %d %s: %8s req/s, p50 %6s us, p99 %6s us, server CPU %6s us/req%s\n' \
+                "$p_test" "$r" "$side" "$W_RPS" "$W_P50" "$W_P99" "$W_CPU" \
+                "$( [ "$W_ERR$W_STATUS" = 00 ] || echo ", ERRORS socket $W_ERR status $W_STATUS")"
+        done
+        r=$((r + 1))
+    done
+}
+
+say "bench: wrk -t$THREADS -c$CONNS, $ROUNDS rounds of ${DUR}s per side after ${WARM}s warm-ups"
+say "1. GET $catalog_path  (A static file, B module)"
+pair 1 "$static/catalog.json" "$base$catalog_path"
+say "2. GET $page1k_path  (A static file, B module)"
+pair 2 "$static/schemas_1k.json" "$base$page1k_path"
+say "3. page of 100 (A bench_100, only page; B bench_big, page from $first)"
+pair 3 "$base$page100_path" "$base$deep_path"
+
+# --- memory: ab, exact request counts ----------------------------------------
+printf '{"comment":"benchmark catalog"}' > "$dir/patch.json"
+ab_run() { # n concurrency expected-status url [ab options...]
+    a_n=$1 a_c=$2 a_expect=$3 a_url=$4
+    shift 4
+    [ "$a_n" -gt 0 ] || return 0
+    out=$(ab -q -S -d -l -k -r -n "$a_n" -c "$a_c" -A "$user:$pass" "$@" "$a_url" 2>&1) ||
+        die "ab failed on $a_url: $out"
+    done_n=$(printf '%s\n' "$out" | awk '/^Complete requests:/ { print $3 }')
+    failed=$(printf '%s\n' "$out" | awk '/^Failed requests:/ { print $3 }')
+    non2xx=$(printf '%s\n' "$out" | awk '/^Non-2xx responses:/ { print $3 }')
+    [ "$done_n" = "$a_n" ] || die "ab completed ${done_n:-?} of $a_n on $a_url: $out"
+    bad=${failed:-0}
+    if [ "$a_expect" = 2xx ]; then
+        bad=$((bad + ${non2xx:-0}))
+    elif [ "${non2xx:-0}" != "$a_n" ]; then
+        bad=$((bad + a_n - ${non2xx:-0}))
+    fi
+    MEM_DONE=$((MEM_DONE + done_n))
+    MEM_BAD=$((MEM_BAD + bad))
+}
+# One pass of the mix: reads that hit every renderer, a 404, and an update
+# (JSON body, transaction) at a concurrency SQLite's single writer can take.
+mix() { # requests
+    m=$1
+    ab_run $((m / 4))  "$CONNS" 2xx "$base$catalog_path"
+    ab_run $((m / 4))  "$CONNS" 2xx "$base$page1k_path"
+    ab_run $((m / 5))  "$CONNS" 2xx "$base$deep_path"
+    ab_run $((m / 10)) "$CONNS" 2xx "$base/catalogs?max_results=50"
+    ab_run $((m / 10)) "$CONNS" 404 "$base/catalogs/no_such_catalog"
+    ab_run $((m - m / 4 - m / 4 - m / 5 - m / 10 - m / 10)) 4 2xx \
+        "$base$catalog_path" -p "$dir/patch.json" -T application/json -m PATCH
+}
+
+MEM_DONE=0 MEM_BAD=0
+say "4. memory: mix of GET catalog/page/deep page/list, 404 and PATCH (ab -k -c$CONNS)"
+[ "$(child_pid)" = "$child" ] || die "the httpd child changed (crash?)"
+mix "$MEM_WARM"
+rss_before=$(rss_kb "$child")
+say "  after ${MEM_DONE}-request warm-up: VmRSS $rss_before kB"
+steps=5 s=1 rss_steps=""
+while [ $s -le $steps ]; do
+    n=$((MEM_N / steps))
+    [ $s = $steps ] && n=$((MEM_N - (steps - 1) * (MEM_N / steps)))
+    mix "$n"
+    [ "$(child_pid)" = "$child" ] || die "the httpd child changed during the memory run (crash?)"
+    rss=$(rss_kb "$child")
+    rss_steps="$rss_steps $rss"
+    say "  after $((MEM_DONE - MEM_WARM)) more requests: VmRSS $rss kB"
+    s=$((s + 1))
+done
+rss_after=$rss
+mem_measured=$((MEM_DONE - MEM_WARM))
+[ "$MEM_BAD" = 0 ] || say "  WARNING: $MEM_BAD unexpected answers or failed requests in the memory run"
+
+# --- summary -----------------------------------------------------------------
+crashes=$(grep -c -E 'exit signal|AH00052|AH00060' "$dir/error.log" || :)
+uc_errors=$(grep -c 'UC0' "$dir/error.log" || :)
+elapsed=$(( $(date +%s) - start_time ))
+
+awk -v rounds="$ROUNDS" -v dur="$DUR" -v conns="$CONNS" -v threads="$THREADS" \
+    -v rb="$rss_before" -v ra="$rss_after" -v rs="$rss_start" -v noise="$MEM_NOISE_KB" \
+    -v memn="$mem_measured" -v memw="$MEM_WARM" -v membad="$MEM_BAD" -v steps="$rss_steps" \
+    -v big="$BIG" -v elapsed="$elapsed" -v crashes="$crashes" -v ucerr="$uc_errors" '
+function median(list,    n, a, i, j, t) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+    if (n == 0) return 0
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function ms(us) { return sprintf("%.2f ms", us / 1000) }
+{
+    t = $1; r = $2; s = $3
+    rps[t, r, s] = $4; p99[t, s] = p99[t, s] " " $6; rpsl[t, s] = rpsl[t, s] " " $4
+    cpu[t, r, s] = $9; cpul[t, s] = cpul[t, s] " " $9
+    errs[t, s] += $7 + $8
+}
+END {
+    for (t = 1; t <= 3; t++) {
+        rl = ""; pl = ""; cl = ""
+        for (r = 1; r <= rounds; r++) {
+            rl = rl " " rps[t, r, "B"] / rps[t, r, "A"]
+            pl = pl " " rps[t, r, "A"] / rps[t, r, "B"]
+            if (cpu[t, r, "A"] > 0) cl = cl " " cpu[t, r, "B"] / cpu[t, r, "A"]
+        }
+        ratio[t] = median(rl); inv[t] = median(pl); cratio[t] = median(cl)
+        ca[t] = median(cpul[t, "A"]); cb[t] = median(cpul[t, "B"])
+        ma[t] = median(rpsl[t, "A"]); mb[t] = median(rpsl[t, "B"])
+        qa[t] = median(p99[t, "A"]); qb[t] = median(p99[t, "B"])
+        note[t] = (errs[t, "A"] + errs[t, "B"]) ? sprintf(" (%d errors)", errs[t, "A"] + errs[t, "B"]) : ""
+    }
+    line = "--------------------------------------------------------------------------------------------------"
+    print ""
+    print "mod_unicat bench summary: wrk -t" threads " -c" conns ", " rounds " alternating rounds of " dur "s per side, medians;"
+    print "ratios are medians of the per-round ratios. Run took " elapsed " s."
+    print line
+    printf "%-34s %14s %14s %8s %9s  %s\n", "figure", "module", "reference", "ratio", "target", "result"
+    print line
+    split("GET /catalogs/{name}|GET /schemas 100 of 1,000", title, "|")
+    for (t = 1; t <= 2; t++) {
+        printf "%-34s %14s %14s %8.2f %9s  %s\n", t ". " title[t] " req/s", sprintf("%.0f", mb[t]), sprintf("%.0f", ma[t]) " st", ratio[t], ">= 0.50", (ratio[t] >= 0.5 ? "PASS" : "MISS") note[t]
+        printf "%-34s %14s %14s %8.2f %9s  %s\n", "   p99 latency (module/static)", ms(qb[t]), ms(qa[t]), qa[t] ? qb[t] / qa[t] : 0, "-", "info"
+        printf "%-34s %14s %14s %8.2f %9s  %s\n", "   httpd CPU per request", sprintf("%.1f us", cb[t]), sprintf("%.1f us", ca[t]), cratio[t], "-", "info"
+    }
+    printf "%-34s %14s %14s %8.2f %9s  %s\n", "3. page of 100, time per request", sprintf("%.1f us", 1e6 / mb[3]), sprintf("%.1f us", 1e6 / ma[3]), inv[3], "<= 1.50", (inv[3] <= 1.5 ? "PASS" : "MISS") note[3]
+    printf "%-34s %14s %14s %8s %9s  %s\n", "   (mid-" big " page vs 100-only)", sprintf("%.0f r/s", mb[3]), sprintf("%.0f r/s", ma[3]), "", "", ""
+    printf "%-34s %14s %14s %8.2f %9s  %s\n", "   p99 latency (deep/100-only)", ms(qb[3]), ms(qa[3]), qa[3] ? qb[3] / qa[3] : 0, "-", "info"
+    printf "%-34s %14s %14s %8.2f %9s  %s\n", "   httpd CPU per request", sprintf("%.1f us", cb[3]), sprintf("%.1f us", ca[3]), cratio[3], "-", "info"
+    growth = ra - rb
+    printf "%-34s %14s %14s %8s %9s  %s\n", "4. child VmRSS after " memn " req", ra " kB", rb " kB", sprintf("%+d kB", growth), "<= +" noise, (growth <= noise ? "PASS" : "MISS") (membad ? sprintf(" (%d bad answers)", membad) : "")
+    printf "%-34s %14s %14s %8s %9s  %s\n", "   (reference: after " memw " warm-up)", "", "", "", "", ""
+    print "   VmRSS every " memn / 5 " requests (kB):" steps
+    printf "%-34s %14s %14s %8s %9s  %s\n", "   RSS at start, before any load", rs " kB", "", "", "", "info"
+    print line
+    print "Module/static ratios: higher is better. Page cost: deep page time / 100-only page time"
+    print "(inverse throughput). p99 and httpd CPU per request (the child'"'"'s user+system time over the"
+    print "run divided by its requests; robust to other load) are informational."
+    print "RSS growth under " noise " kB counts as allocator noise, not a leak."
+    if (crashes + 0 || ucerr + 0) print "error log: " crashes " child crash lines, " ucerr " module (UC0...) error lines"
+}' "$results"
