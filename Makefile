@@ -79,7 +79,7 @@ UNIT_BIN  := $(patsubst t/unit/%.c,$(BUILD)/%,$(UNIT_SRC))
 UNIT_CFLAGS = -std=gnu11 -g -O1 $(WARN) $(shell pkg-config --cflags $(PKGS) cmocka)
 UNIT_LIBS   = $(shell pkg-config --libs $(PKGS) cmocka)
 
-$(BUILD)/%: t/unit/%.c t/unit/uc_test.h $(CORE_SRC) $(HEADERS)
+$(BUILD)/%: t/unit/%.c $(wildcard t/unit/*.h) $(CORE_SRC) $(HEADERS)
 	@mkdir -p $(BUILD)
 	$(CC) $(UNIT_CFLAGS) -o $@ $< $(CORE_SRC) $(UNIT_LIBS)
 

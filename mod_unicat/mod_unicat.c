@@ -6,6 +6,10 @@
 
 #include <http_request.h>
 #include <apr_strings.h>
+#include <apr_file_io.h>
+#include <http_core.h>
+
+#include "../src/authz/uc_access.h"
 
 static void *create_dir_config(apr_pool_t *p, char *dir)
 {
@@ -27,6 +31,10 @@ static void *merge_dir_config(apr_pool_t *p, void *basev, void *addv)
                                                : base->max_body;
     /* The mount is where `Unicat On` was said, not any nested section. */
     conf->base = add->enabled != UC_UNSET ? add->base : base->base;
+    conf->admins = add->admins ? add->admins : base->admins;
+    conf->groups_env = add->groups_env ? add->groups_env : base->groups_env;
+    conf->group_file = add->group_file ? add->group_file : base->group_file;
+    conf->anonymous = add->anonymous ? add->anonymous : base->anonymous;
     return conf;
 }
 
@@ -64,11 +72,83 @@ static const char *set_max_body(cmd_parms *cmd, void *dconf, const char *arg)
     return NULL;
 }
 
+static const char *add_admin(cmd_parms *cmd, void *dconf, const char *arg)
+{
+    uc_dir_config_t *conf = dconf;
+
+    if (!*arg || strlen(arg) > 255)
+        return "UnicatMetastoreAdmin takes user or group names of 1 to 255 "
+               "characters";
+    if (!conf->admins)
+        conf->admins = apr_array_make(cmd->pool, 4, sizeof(const char *));
+    APR_ARRAY_PUSH(conf->admins, const char *) = apr_pstrdup(cmd->pool, arg);
+    return NULL;
+}
+
+static const char *set_groups_env(cmd_parms *cmd, void *dconf,
+                                  const char *arg)
+{
+    ((uc_dir_config_t *)dconf)->groups_env = apr_pstrdup(cmd->pool, arg);
+    return NULL;
+}
+
+/* Read once at start-up (and on every reload), like AuthGroupFile's users
+ * expect their changes to need a graceful restart here. */
+static const char *set_group_file(cmd_parms *cmd, void *dconf,
+                                  const char *arg)
+{
+    const char *path = ap_server_root_relative(cmd->pool, arg);
+    apr_file_t *file;
+    apr_finfo_t info;
+    char *text;
+    apr_size_t len;
+
+    if (!path ||
+        apr_file_open(&file, path, APR_FOPEN_READ, APR_OS_DEFAULT, cmd->pool)
+        != APR_SUCCESS ||
+        apr_file_info_get(&info, APR_FINFO_SIZE, file) != APR_SUCCESS)
+        return apr_psprintf(cmd->pool, "UnicatGroupFile: cannot read %s",
+                            arg);
+    if (info.size > 16 * 1024 * 1024)
+        return apr_psprintf(cmd->pool, "UnicatGroupFile: %s is larger than "
+                            "16 MiB", arg);
+    len = (apr_size_t)info.size;
+    text = apr_palloc(cmd->pool, len + 1);
+    if (len && apr_file_read_full(file, text, len, &len) != APR_SUCCESS)
+        return apr_psprintf(cmd->pool, "UnicatGroupFile: cannot read %s",
+                            arg);
+    text[len] = '\0';
+    apr_file_close(file);
+    ((uc_dir_config_t *)dconf)->group_file =
+        uc_groups_from_file_text(cmd->pool, text);
+    return NULL;
+}
+
+static const char *set_anonymous(cmd_parms *cmd, void *dconf, const char *arg)
+{
+    if (!*arg || strlen(arg) > 255)
+        return "UnicatAnonymousPrincipal takes a name of 1 to 255 characters";
+    ((uc_dir_config_t *)dconf)->anonymous = apr_pstrdup(cmd->pool, arg);
+    return NULL;
+}
+
 static const command_rec unicat_directives[] = {
     AP_INIT_FLAG("Unicat", set_enabled, NULL, ACCESS_CONF,
                  "On to serve the API of this <Location>'s SetHandler here"),
     AP_INIT_TAKE1("UnicatMaxBodySize", set_max_body, NULL, ACCESS_CONF,
                   "Largest accepted request body in bytes (default 1048576)"),
+    AP_INIT_ITERATE("UnicatMetastoreAdmin", add_admin, NULL,
+                    RSRC_CONF | ACCESS_CONF,
+                    "Users or groups who administer the metastore"),
+    AP_INIT_TAKE1("UnicatGroupsFromEnv", set_groups_env, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "Request environment variable holding the caller's groups"),
+    AP_INIT_TAKE1("UnicatGroupFile", set_group_file, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "Group file in AuthGroupFile format"),
+    AP_INIT_TAKE1("UnicatAnonymousPrincipal", set_anonymous, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "Principal for requests without an authenticated user"),
     { NULL }
 };
 
@@ -80,7 +160,7 @@ static void optional_fn_retrieve(void)
 static void register_hooks(apr_pool_t *p)
 {
     (void)p;
-    ap_hook_handler(uc_catalog_handler, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_handler(uc_handler, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_optional_fn_retrieve(optional_fn_retrieve, NULL, NULL,
                                  APR_HOOK_MIDDLE);
 }

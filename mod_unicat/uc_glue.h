@@ -5,6 +5,8 @@
 #include <httpd.h>
 #include <http_config.h>
 #include <http_log.h>
+#include <apr_hash.h>
+#include <apr_tables.h>
 
 /* mod_unicat.c declares the module itself, which implies this. */
 #ifndef UC_DECLARES_MODULE
@@ -18,9 +20,14 @@ typedef struct uc_dir_config {
     int enabled;              /* Unicat On|Off */
     const char *base;         /* the <Location> path the API is mounted at */
     apr_off_t max_body;       /* UnicatMaxBodySize */
+    apr_array_header_t *admins;      /* UnicatMetastoreAdmin */
+    const char *groups_env;          /* UnicatGroupsFromEnv */
+    apr_hash_t *group_file;          /* UnicatGroupFile: user → groups */
+    const char *anonymous;           /* UnicatAnonymousPrincipal */
 } uc_dir_config_t;
 
-int uc_catalog_handler(request_rec *r);
+/* Serves every API of the module, by handler name. */
+int uc_handler(request_rec *r);
 void uc_glue_retrieve_dbd(void);
 
 #endif

@@ -11,11 +11,25 @@
 #include <util_filter.h>
 
 #include "../src/api/uc_api.h"
+#include "../src/authz/uc_batch_check.h"
 #include "../src/http/uc_query.h"
 #include "../src/http/uc_render.h"
 #include "../src/core/uc_json.h"
 
 static APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *dbd_acquire;
+
+/* The APIs the module serves: a handler name, its routes, and the dialect
+ * of its error bodies. */
+typedef struct api {
+    const char *handler;
+    const uc_route_t *const *routes;
+    json_t *(*render_error)(apr_pool_t *pool, const uc_error_t *err);
+} api_t;
+
+static const api_t apis[] = {
+    { "unicat-catalog", uc_catalog_api, uc_render_catalog_error },
+    { "unicat-authz", uc_authz_api, uc_render_lakekeeper_error },
+};
 
 void uc_glue_retrieve_dbd(void)
 {
@@ -44,7 +58,7 @@ static int send_json(request_rec *r, int status, const json_t *value)
     return send_body(r, status, body);
 }
 
-static int send_error(request_rec *r, const uc_error_t *err)
+static int send_error(request_rec *r, const api_t *api, const uc_error_t *err)
 {
     if (err->retry_after)
         apr_table_setn(r->err_headers_out, "Retry-After",
@@ -52,8 +66,7 @@ static int send_error(request_rec *r, const uc_error_t *err)
     if (err->status == 500)
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r,
                       "UC0101: %s %s answered 500", r->method, r->uri);
-    return send_json(r, err->status,
-                     uc_render_catalog_error(r->pool, err));
+    return send_json(r, err->status, api->render_error(r->pool, err));
 }
 
 static void log_store(void *baton, uc_log_level_t level, const char *message)
@@ -133,18 +146,58 @@ static uc_error_t *read_body(request_rec *r, apr_off_t limit, char **data,
 
 /* The request was redirected here by ErrorDocument: answer the original
  * error in JSON. */
-static int error_document(request_rec *r)
+static int error_document(request_rec *r, const api_t *api)
 {
     const char *status = apr_table_get(r->subprocess_env, "REDIRECT_STATUS");
     int code = status ? atoi(status) : r->prev->status;
 
     return send_json(r, r->status,
-                     uc_render_catalog_error(r->pool,
-                                             uc_error_for_status(r->pool,
-                                                                 code)));
+                     api->render_error(r->pool,
+                                       uc_error_for_status(r->pool, code)));
 }
 
-static uc_error_t *prepare_call(request_rec *r, const uc_dir_config_t *conf,
+/* Another principal's groups, as far as the group file knows them. */
+static apr_array_header_t *groups_in_file(void *baton, const char *name)
+{
+    return apr_hash_get(baton, name, APR_HASH_KEY_STRING);
+}
+
+/* The caller: httpd's user (or the configured anonymous principal), its
+ * groups from the request environment and the group file, and whether it
+ * administers the metastore. */
+static uc_error_t *identify(request_rec *r, const uc_dir_config_t *conf,
+                            uc_call_t *call)
+{
+    const char *name = r->user ? r->user : conf->anonymous;
+    apr_array_header_t *groups = apr_array_make(r->pool, 4,
+                                                sizeof(const char *));
+
+    if (!name || !*name)
+        return uc_error_for_status(r->pool, 401);
+    if (conf->groups_env)
+        uc_groups_from_claim(r->pool, apr_table_get(r->subprocess_env,
+                                                    conf->groups_env),
+                             groups);
+    if (conf->group_file) {
+        apr_array_header_t *listed = apr_hash_get(conf->group_file, name,
+                                                  APR_HASH_KEY_STRING);
+        int i;
+        for (i = 0; listed && i < listed->nelts; i++)
+            APR_ARRAY_PUSH(groups, const char *) =
+                APR_ARRAY_IDX(listed, i, const char *);
+    }
+    call->principal = name;
+    call->who = uc_principal_make(r->pool, name, groups, conf->admins);
+    call->admins = conf->admins;
+    if (conf->group_file) {
+        call->groups_of = groups_in_file;
+        call->groups_baton = conf->group_file;
+    }
+    return NULL;
+}
+
+static uc_error_t *prepare_call(request_rec *r, const api_t *api,
+                                const uc_dir_config_t *conf,
                                 uc_call_t *call, uc_route_match_t *match)
 {
     uc_method_t method;
@@ -162,11 +215,10 @@ static uc_error_t *prepare_call(request_rec *r, const uc_dir_config_t *conf,
         return uc_error_make(r->pool, 404, "ENDPOINT_NOT_FOUND",
                              "No such endpoint: %s", r->uri);
     call->path = *rel ? rel : "/";
-    if (!r->user)
-        return uc_error_for_status(r->pool, 401);
-    call->principal = r->user;
+    if ((err = identify(r, conf, call)))
+        return err;
 
-    uc_router_match(r->pool, uc_catalog_api, method, call->path, match);
+    uc_router_match(r->pool, api->routes, method, call->path, match);
     if (!match->route) {
         if (!match->allowed)
             return uc_error_make(r->pool, 404, "ENDPOINT_NOT_FOUND",
@@ -220,32 +272,37 @@ static uc_error_t *attach_store(request_rec *r, uc_call_t *call)
                            &call->store);
 }
 
-int uc_catalog_handler(request_rec *r)
+int uc_handler(request_rec *r)
 {
     const uc_dir_config_t *conf;
+    const api_t *api = NULL;
     uc_route_match_t match;
     uc_call_t call = { 0 };
     uc_jw_t *out;
     uc_error_t *err;
+    size_t i;
 
-    if (!r->handler || strcmp(r->handler, "unicat-catalog") != 0)
+    for (i = 0; r->handler && i < sizeof(apis) / sizeof(apis[0]); i++)
+        if (strcmp(r->handler, apis[i].handler) == 0)
+            api = &apis[i];
+    if (!api)
         return DECLINED;
     if (r->prev && apr_table_get(r->subprocess_env, "REDIRECT_STATUS"))
-        return error_document(r);
+        return error_document(r, api);
     conf = ap_get_module_config(r->per_dir_config, &unicat_module);
     if (conf && conf->enabled == 0)
         return DECLINED;
     if (!conf || conf->enabled != 1 || !conf->base) {
         /* Also the error location requested directly, not by ErrorDocument. */
         ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "UC0104: no API is "
-                      "mounted here: a <Location> with SetHandler "
-                      "unicat-catalog serves one only with 'Unicat On'");
-        return send_error(r, uc_error_for_status(r->pool, 404));
+                      "mounted here: a <Location> with SetHandler %s serves "
+                      "one only with 'Unicat On'", api->handler);
+        return send_error(r, api, uc_error_for_status(r->pool, 404));
     }
     out = uc_jw_make(r->pool, 8192);
-    if ((err = prepare_call(r, conf, &call, &match)) ||
+    if ((err = prepare_call(r, api, conf, &call, &match)) ||
         (err = attach_store(r, &call)) ||
         (err = uc_router_run(match.route, &call, out)))
-        return send_error(r, err);
+        return send_error(r, api, err);
     return send_body(r, HTTP_OK, out);
 }

@@ -47,6 +47,8 @@ Users: admin/admin, alice/alice, bob/bob. Try:
   curl -u admin:admin -H 'Content-Type: application/json' -d '{"name":"main","comment":"first"}' $base/catalogs
   curl -u admin:admin -H 'Content-Type: application/json' -d '{"name":"sales","catalog_name":"main"}' $base/schemas
   curl -u admin:admin '$base/schemas?catalog_name=main'
+  curl -u admin:admin -X PATCH -H 'Content-Type: application/json' -d '{"changes":[{"principal":"alice","add":["USE CATALOG","USE SCHEMA"]}]}' $base/permissions/catalog/main
+  curl -u alice:alice '$base/schemas?catalog_name=main'
   curl -u admin:admin -X DELETE '$base/catalogs/main?force=true'
 Ctrl-C stops the server.
 MSG

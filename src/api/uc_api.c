@@ -6,11 +6,13 @@
 #include "../core/uc_id.h"
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
+#include "../store/uc_grants.h"
 
 const uc_route_t *const uc_catalog_api[] = {
     uc_catalog_routes,
     uc_schema_routes,
     uc_metastore_routes,
+    uc_permission_routes,
     NULL
 };
 
@@ -47,42 +49,23 @@ uc_error_t *uc_api_query_flag(uc_call_t *call, const char *name, int *out)
                                   apr_table_get(call->query, name), 0, out);
 }
 
-uc_error_t *uc_api_find_catalog(uc_call_t *call, const char *name,
-                                uc_securable_t **out)
+uc_visibility_t *uc_api_visibility(uc_call_t *call, int all,
+                                   const uc_privilege_t *visible,
+                                   const uc_privilege_t *full)
 {
-    const char *lower;
-    uc_error_t *err = uc_validate_name(call->pool, "catalog name", name,
-                                       &lower);
-    if (err)
-        return err;
-    if ((err = uc_securable_get(call->store, call->pool,
-                                uc_store_metastore_id(call->store),
-                                UC_KIND_CATALOG, lower, out)))
-        return err;
-    if (!*out)
-        return uc_error_make(call->pool, 404, "CATALOG_NOT_FOUND",
-                             "Catalog not found: %s", lower);
-    return NULL;
-}
+    uc_visibility_t *vis = apr_pcalloc(call->pool, sizeof(*vis));
+    json_t *v = uc_json_own(call->pool, json_array());
+    json_t *f = uc_json_own(call->pool, json_array());
 
-uc_error_t *uc_api_find_schema(uc_call_t *call, const char *full_name,
-                               uc_securable_t **catalog,
-                               uc_securable_t **schema)
-{
-    const char *names[2];
-    uc_error_t *err = uc_validate_full_name(call->pool, "schema full name",
-                                            full_name, 2, names);
-    if (err)
-        return err;
-    if ((err = uc_api_find_catalog(call, names[0], catalog)))
-        return err;
-    if ((err = uc_securable_get(call->store, call->pool, (*catalog)->id,
-                                UC_KIND_SCHEMA, names[1], schema)))
-        return err;
-    if (!*schema)
-        return uc_error_make(call->pool, 404, "SCHEMA_NOT_FOUND",
-                             "Schema not found: %s.%s", names[0], names[1]);
-    return NULL;
+    for (; *visible != UC_PRIV_COUNT; visible++)
+        json_array_append_new(v, json_string(uc_privilege_key(*visible)));
+    for (; *full != UC_PRIV_COUNT; full++)
+        json_array_append_new(f, json_string(uc_privilege_key(*full)));
+    vis->all = all || call->who->admin;
+    vis->principals = call->who->json;
+    vis->visible = uc_json_dump(call->pool, v);
+    vis->full = uc_json_dump(call->pool, f);
+    return vis;
 }
 
 uc_error_t *uc_api_new_securable(uc_call_t *call, const char *kind,
@@ -171,10 +154,11 @@ const char *uc_api_managed_location(uc_call_t *call, const char *root,
                        NULL);
 }
 
-uc_error_t *uc_api_update_securable(uc_call_t *call, uc_securable_t *sec)
+uc_error_t *uc_api_update_securable(uc_call_t *call)
 {
-    const char *new_name = NULL;
-    int changed;
+    uc_securable_t *sec = UC_TARGET_OF(call);
+    const char *new_name = NULL, *old_owner = sec->owner;
+    int changed, level = call->chain.n - 1;
     uc_error_t *err;
 
     if ((err = uc_api_read_common_fields(call, sec, &changed)) ||
@@ -191,13 +175,28 @@ uc_error_t *uc_api_update_securable(uc_call_t *call, uc_securable_t *sec)
         return NULL;
     sec->updated_at = uc_epoch_ms_text(call->pool, call->now);
     sec->updated_by = call->principal;
+    if (sec->owner != old_owner &&
+        (!old_owner || strcmp(sec->owner, old_owner) != 0)) {
+        uc_audit_t entry = {
+            sec->updated_at, call->principal, "SET_OWNER",
+            uc_securable_type_name(call->chain.type[level]), sec->id,
+            sec->name, sec->owner, NULL
+        };
+        if (!uc_access_owns(&call->access, level))
+            return uc_error_make(call->pool, 403, "PERMISSION_DENIED",
+                                 "Only the owner or a metastore admin can "
+                                 "transfer ownership.");
+        if ((err = uc_audit_add(call->store, &entry)))
+            return err;
+    }
     return uc_securable_update(call->store, sec);
 }
 
-uc_error_t *uc_api_delete_securable(uc_call_t *call, uc_securable_t *sec,
+uc_error_t *uc_api_delete_securable(uc_call_t *call,
                                     const char *not_empty_code,
                                     const char *what)
 {
+    const uc_securable_t *sec = UC_TARGET_OF(call);
     int force = 0, has_children = 0;
     uc_error_t *err;
 

@@ -6,11 +6,13 @@
 
 #include "../http/uc_router.h"
 #include "../store/uc_securables.h"
+#include "../authz/uc_authz.h"
 
 /* Route tables, one per family, and the whole catalog API (NULL-ended). */
 extern const uc_route_t uc_catalog_routes[];
 extern const uc_route_t uc_schema_routes[];
 extern const uc_route_t uc_metastore_routes[];
+extern const uc_route_t uc_permission_routes[];
 extern const uc_route_t *const uc_catalog_api[];
 
 /* max_results / page_token of the call's query string. */
@@ -30,12 +32,12 @@ void uc_api_write_page(uc_call_t *call, uc_jw_t *out, const char *plural,
 /* Parses a boolean query parameter such as force or include_browse. */
 uc_error_t *uc_api_query_flag(uc_call_t *call, const char *name, int *out);
 
-/* Lookups that answer 404 with the resource's error code. */
-uc_error_t *uc_api_find_catalog(uc_call_t *call, const char *name,
-                                uc_securable_t **out);
-uc_error_t *uc_api_find_schema(uc_call_t *call, const char *full_name,
-                               uc_securable_t **catalog,
-                               uc_securable_t **schema);
+/* What a list shows the caller: everything for admins and for `all`,
+ * otherwise what it owns or holds one of `visible` on; `full` are the
+ * privileges that give more than BROWSE. NULL-terminated privilege lists. */
+uc_visibility_t *uc_api_visibility(uc_call_t *call, int all,
+                                   const uc_privilege_t *visible,
+                                   const uc_privilege_t *full);
 
 /* A new row of `kind` under `parent_id`: fresh id, owner and creator from
  * the caller, both timestamps now. */
@@ -56,15 +58,19 @@ const char *uc_api_managed_location(uc_call_t *call, const char *root,
                                     const char *segment, const char *id);
 
 /* Applies an update body (comment, properties, owner, and new_name, the
- * only field that renames) to `sec` and stores it with a fresh update stamp
- * when anything changed. A name taken by a sibling comes back as an error
- * for which uc_store_is_duplicate() is true. */
-uc_error_t *uc_api_update_securable(uc_call_t *call, uc_securable_t *sec);
+ * only field that renames) to the call's target and stores it with a fresh
+ * update stamp when anything changed. Only owners and admins may transfer
+ * ownership; the transfer is audited. A name taken by a sibling comes back
+ * as an error for which uc_store_is_duplicate() is true. */
+uc_error_t *uc_api_update_securable(uc_call_t *call);
 
-/* Deletes `sec` with its subtree; without force= true a row with children
- * is refused with `not_empty_code`. */
-uc_error_t *uc_api_delete_securable(uc_call_t *call, uc_securable_t *sec,
+/* Deletes the call's target with its subtree; without force=true a row
+ * with children is refused with `not_empty_code`. */
+uc_error_t *uc_api_delete_securable(uc_call_t *call,
                                     const char *not_empty_code,
                                     const char *what);
+
+/* The call's target: the last securable its rule resolved. */
+#define UC_TARGET_OF(call) ((call)->chain.sec[(call)->chain.n - 1])
 
 #endif

@@ -11,6 +11,7 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
                    const void *context)
 {
     const char *provider = NULL, *share = NULL;
+    int browse_only = sec->browse_only;
 
     (void)context;
     if (sec->details && strcmp(sec->details, "{}") != 0) {
@@ -21,12 +22,23 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
         share = json_string_value(json_object_get(details, "share_name"));
     }
     uc_jw_begin_object(out);
-    uc_api_write_common(out, sec);
+    if (browse_only) {
+        /* Seen through BROWSE only: metadata without storage or
+         * properties. */
+        uc_securable_t shown = *sec;
+        shown.properties = "{}";
+        shown.storage_root = shown.storage_location = NULL;
+        uc_api_write_common(out, &shown);
+    }
+    else
+        uc_api_write_common(out, sec);
     uc_jw_field_string(out, "id", sec->id);
     uc_jw_field_string(out, "catalog_type", provider ? "DELTASHARING_CATALOG"
                                                      : "MANAGED_CATALOG");
     uc_jw_field_string(out, "provider_name", provider);
     uc_jw_field_string(out, "share_name", share);
+    uc_jw_key(out, "browse_only");
+    uc_jw_bool(out, browse_only);
     uc_jw_end_object(out);
 }
 
@@ -96,17 +108,32 @@ static uc_error_t *create_catalog(uc_call_t *call, uc_jw_t *out)
     return NULL;
 }
 
+static const uc_privilege_t use_catalog[] = {
+    UC_PRIV_USE_CATALOG, UC_PRIV_ALL_PRIVILEGES, UC_PRIV_COUNT
+};
+static const uc_privilege_t use_or_browse[] = {
+    UC_PRIV_USE_CATALOG, UC_PRIV_ALL_PRIVILEGES, UC_PRIV_BROWSE,
+    UC_PRIV_COUNT
+};
+
 static uc_error_t *list_catalogs(uc_call_t *call, uc_jw_t *out)
 {
     uc_page_t page;
     apr_array_header_t *rows;
-    int more;
+    int more, include_browse;
     uc_error_t *err;
 
-    if ((err = uc_api_page(call, &page)) ||
+    if ((err = uc_api_query_flag(call, "include_browse", &include_browse)) ||
+        (err = uc_api_page(call, &page)) ||
         (err = uc_securable_page(call->store, call->pool,
                                  uc_store_metastore_id(call->store),
-                                 UC_KIND_CATALOG, &page, &rows, &more)))
+                                 UC_KIND_CATALOG,
+                                 uc_api_visibility(call, 0,
+                                                   include_browse
+                                                   ? use_or_browse
+                                                   : use_catalog,
+                                                   use_catalog),
+                                 &page, &rows, &more)))
         return err;
     uc_api_write_page(call, out, "catalogs", rows, more, render, NULL);
     return NULL;
@@ -114,25 +141,31 @@ static uc_error_t *list_catalogs(uc_call_t *call, uc_jw_t *out)
 
 static uc_error_t *get_catalog(uc_call_t *call, uc_jw_t *out)
 {
-    uc_securable_t *sec;
+    uc_securable_t *sec = UC_TARGET_OF(call);
     int include_browse;
-    uc_error_t *err;
-
-    if ((err = uc_api_query_flag(call, "include_browse", &include_browse)) ||
-        (err = uc_api_find_catalog(call, call->params[0], &sec)))
+    uc_error_t *err = uc_api_query_flag(call, "include_browse",
+                                        &include_browse);
+    if (err)
         return err;
+    if (!uc_access_has(&call->access, UC_LEVEL_CATALOG,
+                       UC_PRIV(UC_PRIV_USE_CATALOG))) {
+        /* The rule let BROWSE through; it shows metadata only, on request. */
+        if (!include_browse)
+            return uc_error_make(call->pool, 403, "PERMISSION_DENIED",
+                                 "Access denied: USE CATALOG needed on "
+                                 "catalog '%s' (BROWSE shows it with "
+                                 "include_browse=true).", sec->name);
+        sec->browse_only = 1;
+    }
     render(call, out, sec, NULL);
     return NULL;
 }
 
 static uc_error_t *update_catalog(uc_call_t *call, uc_jw_t *out)
 {
-    uc_securable_t *sec;
-    uc_error_t *err = uc_api_find_catalog(call, call->params[0], &sec);
+    uc_securable_t *sec = UC_TARGET_OF(call);
+    uc_error_t *err = uc_api_update_securable(call);
 
-    if (err)
-        return err;
-    err = uc_api_update_securable(call, sec);
     if (uc_store_is_duplicate(err))
         return already_exists(call, sec->name);
     if (err)
@@ -143,23 +176,36 @@ static uc_error_t *update_catalog(uc_call_t *call, uc_jw_t *out)
 
 static uc_error_t *delete_catalog(uc_call_t *call, uc_jw_t *out)
 {
-    uc_securable_t *sec;
-    uc_error_t *err = uc_api_find_catalog(call, call->params[0], &sec);
-
-    if (err || (err = uc_api_delete_securable(call, sec, "CATALOG_NOT_EMPTY",
+    uc_error_t *err = uc_api_delete_securable(call, "CATALOG_NOT_EMPTY",
                                               apr_psprintf(call->pool,
-                                                           "Catalog '%s'",
-                                                           sec->name))))
+                                                  "Catalog '%s'",
+                                                  UC_TARGET_OF(call)->name));
+    if (err)
         return err;
     uc_jw_raw(out, "{}");
     return NULL;
 }
 
+#define P UC_PRIV
+static const uc_rule_t create_rule = {
+    UC_TARGET_METASTORE,
+    { { UC_LEVEL_METASTORE, P(UC_PRIV_CREATE_CATALOG) } } };
+/* Lists show each caller what it may see. */
+static const uc_rule_t list_rule = { UC_TARGET_CALLER, { { 0, 0 } } };
+static const uc_rule_t read_rule = {
+    UC_TARGET_CATALOG,
+    { { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) | P(UC_PRIV_BROWSE) } } };
+static const uc_rule_t manage_rule = {
+    UC_TARGET_CATALOG, { { UC_LEVEL_CATALOG, P(UC_PRIV_MANAGE) } } };
+
 const uc_route_t uc_catalog_routes[] = {
-    { UC_POST,   "/catalogs",        create_catalog, UC_ROUTE_BODY },
-    { UC_GET,    "/catalogs",        list_catalogs,  0 },
-    { UC_GET,    "/catalogs/{name}", get_catalog,    0 },
-    { UC_PATCH,  "/catalogs/{name}", update_catalog, UC_ROUTE_BODY | UC_ROUTE_TXN },
-    { UC_DELETE, "/catalogs/{name}", delete_catalog, UC_ROUTE_TXN },
-    { 0, NULL, NULL, 0 }
+    { UC_POST,   "/catalogs",        create_catalog, UC_ROUTE_BODY,
+      &create_rule },
+    { UC_GET,    "/catalogs",        list_catalogs,  0, &list_rule },
+    { UC_GET,    "/catalogs/{name}", get_catalog,    0, &read_rule },
+    { UC_PATCH,  "/catalogs/{name}", update_catalog,
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule },
+    { UC_DELETE, "/catalogs/{name}", delete_catalog, UC_ROUTE_TXN,
+      &manage_rule },
+    { 0, NULL, NULL, 0, NULL }
 };

@@ -11,7 +11,9 @@ static uc_error_t *metastore_summary(uc_call_t *call, uc_jw_t *out)
     return NULL;
 }
 
+static const uc_rule_t any_caller = { UC_TARGET_CALLER, { { 0, 0 } } };
+
 const uc_route_t uc_metastore_routes[] = {
-    { UC_GET, "/metastore_summary", metastore_summary, 0 },
-    { 0, NULL, NULL, 0 }
+    { UC_GET, "/metastore_summary", metastore_summary, 0, &any_caller },
+    { 0, NULL, NULL, 0, NULL }
 };

@@ -31,21 +31,19 @@ static uc_error_t *already_exists(uc_call_t *call, const char *catalog,
 
 static uc_error_t *create_schema(uc_call_t *call, uc_jw_t *out)
 {
-    const char *name = NULL, *catalog_name = NULL, *root = NULL;
-    uc_securable_t *catalog, *sec;
+    const char *name = NULL, *root = NULL;
+    uc_securable_t *catalog = call->chain.sec[UC_LEVEL_CATALOG], *sec;
     int changed;
     uc_error_t *err;
 
     if ((err = uc_json_string_field(call->pool, call->body, "name", 1,
                                     &name)) ||
         (err = uc_validate_name(call->pool, "name", name, &name)) ||
-        (err = uc_json_string_field(call->pool, call->body, "catalog_name", 1,
-                                    &catalog_name)) ||
+
         (err = uc_json_string_field(call->pool, call->body, "storage_root", 0,
                                     &root)) ||
         (root && (err = uc_validate_storage_url(call->pool, "storage_root",
                                                 root, &root))) ||
-        (err = uc_api_find_catalog(call, catalog_name, &catalog)) ||
         (err = uc_api_new_securable(call, UC_KIND_SCHEMA, catalog->id, name,
                                     &sec)) ||
         (err = uc_api_read_common_fields(call, sec, &changed)))
@@ -62,23 +60,28 @@ static uc_error_t *create_schema(uc_call_t *call, uc_jw_t *out)
     return NULL;
 }
 
+static const uc_privilege_t use_schema[] = {
+    UC_PRIV_USE_SCHEMA, UC_PRIV_ALL_PRIVILEGES, UC_PRIV_COUNT
+};
+
 static uc_error_t *list_schemas(uc_call_t *call, uc_jw_t *out)
 {
-    const char *catalog_name = apr_table_get(call->query, "catalog_name");
-    uc_securable_t *catalog;
+    uc_securable_t *catalog = call->chain.sec[UC_LEVEL_CATALOG];
     uc_page_t page;
     apr_array_header_t *rows;
     int more, include_browse;
     uc_error_t *err;
+    /* USE SCHEMA in force on the catalog opens every schema in it. */
+    int all = uc_access_has(&call->access, UC_LEVEL_CATALOG,
+                            UC_PRIV(UC_PRIV_USE_SCHEMA));
 
-    if (!catalog_name || !*catalog_name)
-        return uc_error_invalid(call->pool, "Missing required query "
-                                "parameter 'catalog_name'.");
     if ((err = uc_api_query_flag(call, "include_browse", &include_browse)) ||
         (err = uc_api_page(call, &page)) ||
-        (err = uc_api_find_catalog(call, catalog_name, &catalog)) ||
         (err = uc_securable_page(call->store, call->pool, catalog->id,
-                                 UC_KIND_SCHEMA, &page, &rows, &more)))
+                                 UC_KIND_SCHEMA,
+                                 uc_api_visibility(call, all, use_schema,
+                                                   use_schema),
+                                 &page, &rows, &more)))
         return err;
     uc_api_write_page(call, out, "schemas", rows, more, render, catalog);
     return NULL;
@@ -86,25 +89,22 @@ static uc_error_t *list_schemas(uc_call_t *call, uc_jw_t *out)
 
 static uc_error_t *get_schema(uc_call_t *call, uc_jw_t *out)
 {
-    uc_securable_t *catalog, *sec;
     int include_browse;
-    uc_error_t *err;
-
-    if ((err = uc_api_query_flag(call, "include_browse", &include_browse)) ||
-        (err = uc_api_find_schema(call, call->params[0], &catalog, &sec)))
+    uc_error_t *err = uc_api_query_flag(call, "include_browse",
+                                        &include_browse);
+    if (err)
         return err;
-    render(call, out, sec, catalog);
+    render(call, out, call->chain.sec[UC_LEVEL_SCHEMA],
+           call->chain.sec[UC_LEVEL_CATALOG]);
     return NULL;
 }
 
 static uc_error_t *update_schema(uc_call_t *call, uc_jw_t *out)
 {
-    uc_securable_t *catalog, *sec;
-    uc_error_t *err = uc_api_find_schema(call, call->params[0], &catalog,
-                                         &sec);
-    if (err)
-        return err;
-    err = uc_api_update_securable(call, sec);
+    uc_securable_t *catalog = call->chain.sec[UC_LEVEL_CATALOG];
+    uc_securable_t *sec = call->chain.sec[UC_LEVEL_SCHEMA];
+    uc_error_t *err = uc_api_update_securable(call);
+
     if (uc_store_is_duplicate(err))
         return already_exists(call, catalog->name, sec->name);
     if (err)
@@ -115,26 +115,43 @@ static uc_error_t *update_schema(uc_call_t *call, uc_jw_t *out)
 
 static uc_error_t *delete_schema(uc_call_t *call, uc_jw_t *out)
 {
-    uc_securable_t *catalog, *sec;
-    uc_error_t *err = uc_api_find_schema(call, call->params[0], &catalog,
-                                         &sec);
-
-    if (err || (err = uc_api_delete_securable(call, sec, "SCHEMA_NOT_EMPTY",
-                                              apr_psprintf(call->pool,
-                                                           "Schema '%s.%s'",
-                                                           catalog->name,
-                                                           sec->name))))
+    uc_error_t *err = uc_api_delete_securable(
+        call, "SCHEMA_NOT_EMPTY",
+        apr_psprintf(call->pool, "Schema '%s.%s'",
+                     call->chain.sec[UC_LEVEL_CATALOG]->name,
+                     call->chain.sec[UC_LEVEL_SCHEMA]->name));
+    if (err)
         return err;
     uc_jw_raw(out, "{}");
     return NULL;
 }
 
+#define P UC_PRIV
+static const uc_rule_t create_rule = {
+    UC_TARGET_CATALOG_FIELD,
+    { { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) },
+      { UC_LEVEL_CATALOG, P(UC_PRIV_CREATE_SCHEMA) } } };
+/* The list shows the schemas the caller may see. */
+static const uc_rule_t list_rule = {
+    UC_TARGET_CATALOG_QUERY, { { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) } } };
+static const uc_rule_t read_rule = {
+    UC_TARGET_SCHEMA,
+    { { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) },
+      { UC_LEVEL_SCHEMA, P(UC_PRIV_USE_SCHEMA) } } };
+static const uc_rule_t manage_rule = {
+    UC_TARGET_SCHEMA,
+    { { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) },
+      { UC_LEVEL_SCHEMA, P(UC_PRIV_MANAGE) } } };
+
 const uc_route_t uc_schema_routes[] = {
     /* In a transaction so the parent catalog cannot vanish underneath. */
-    { UC_POST,   "/schemas",             create_schema, UC_ROUTE_BODY | UC_ROUTE_TXN },
-    { UC_GET,    "/schemas",             list_schemas,  0 },
-    { UC_GET,    "/schemas/{full_name}", get_schema,    0 },
-    { UC_PATCH,  "/schemas/{full_name}", update_schema, UC_ROUTE_BODY | UC_ROUTE_TXN },
-    { UC_DELETE, "/schemas/{full_name}", delete_schema, UC_ROUTE_TXN },
-    { 0, NULL, NULL, 0 }
+    { UC_POST,   "/schemas",             create_schema,
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &create_rule },
+    { UC_GET,    "/schemas",             list_schemas,  0, &list_rule },
+    { UC_GET,    "/schemas/{full_name}", get_schema,    0, &read_rule },
+    { UC_PATCH,  "/schemas/{full_name}", update_schema,
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule },
+    { UC_DELETE, "/schemas/{full_name}", delete_schema, UC_ROUTE_TXN,
+      &manage_rule },
+    { 0, NULL, NULL, 0, NULL }
 };

@@ -9,6 +9,7 @@
 
 #include "../core/uc_error.h"
 #include "../core/uc_jw.h"
+#include "../authz/uc_access.h"
 
 struct uc_store;
 
@@ -22,10 +23,18 @@ typedef struct uc_call {
     const char *path;            /* relative to the mount, starts with '/' */
     apr_table_t *query;          /* decoded query parameters */
     json_t *body;                /* parsed JSON object, NULL without a body */
-    const char *principal;       /* the authenticated caller */
+    const char *principal;       /* the authenticated caller's name */
+    const uc_principal_t *who;   /* the caller with its groups */
+    const apr_array_header_t *admins;  /* metastore admins (names) */
+    /* The groups of another principal, for checks made on its behalf;
+     * NULL when only the caller's groups are known. */
+    apr_array_header_t *(*groups_of)(void *baton, const char *name);
+    void *groups_baton;
     struct uc_store *store;      /* the database connection of this call */
     apr_time_t now;              /* one clock reading per call */
     const char *const *params;   /* path parameters, in pattern order */
+    uc_chain_t chain;            /* what the route's rule resolved */
+    uc_access_t access;          /* the caller's rights on that chain */
 } uc_call_t;
 
 /* An operation writes its JSON answer into `out`, or returns an error (and

@@ -15,6 +15,15 @@ json_t *uc_render_catalog_error(apr_pool_t *pool, const uc_error_t *err)
         "code", uc_error_rpc_code(err)));
 }
 
+json_t *uc_render_lakekeeper_error(apr_pool_t *pool, const uc_error_t *err)
+{
+    return uc_json_own(pool, json_pack("{s{sosssi}}", "error",
+                                       "message",
+                                       uc_json_text(pool, err->message),
+                                       "type", err->code,
+                                       "code", err->status));
+}
+
 /* The errors httpd can raise before or around the module. */
 static const struct {
     int status;

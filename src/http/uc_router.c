@@ -3,6 +3,7 @@
 #include <string.h>
 #include <apr_strings.h>
 
+#include "../authz/uc_authz.h"
 #include "../store/uc_store.h"
 
 static const char *const method_names[UC_METHOD_COUNT] = {
@@ -113,15 +114,22 @@ const char *uc_router_allow_header(apr_pool_t *pool, unsigned allowed)
     return out ? out : "";
 }
 
+static uc_error_t *authorize_and_run(const uc_route_t *route,
+                                     uc_call_t *call, uc_jw_t *out)
+{
+    uc_error_t *err = uc_authz_enforce(call, route->rule);
+    return err ? err : route->operation(call, out);
+}
+
 uc_error_t *uc_router_run(const uc_route_t *route, uc_call_t *call,
                           uc_jw_t *out)
 {
     uc_error_t *err;
 
     if (!(route->flags & UC_ROUTE_TXN))
-        err = route->operation(call, out);
+        err = authorize_and_run(route, call, out);
     else if (!(err = uc_store_begin(call->store)))
-        err = uc_store_end(call->store, route->operation(call, out));
+        err = uc_store_end(call->store, authorize_and_run(route, call, out));
     if (err)
         uc_jw_reset(out);
     return err;

@@ -5,6 +5,7 @@
 #define UC_ROUTER_H
 
 #include "uc_call.h"
+#include "../authz/uc_rules.h"
 
 #define UC_ROUTE_MAX_PARAMS 6
 #define UC_ROUTE_MAX_SEGMENTS 12
@@ -19,6 +20,7 @@ typedef struct uc_route {
     const char *pattern;      /* "/catalogs/{name}": {x} matches one segment */
     uc_operation_fn operation;
     unsigned flags;
+    const uc_rule_t *rule;    /* who may call it; a route without one fails */
 } uc_route_t;
 
 typedef struct uc_route_match {
@@ -36,8 +38,9 @@ void uc_router_match(apr_pool_t *pool, const uc_route_t *const *tables,
 
 const char *uc_method_name(uc_method_t method);
 
-/* Runs the matched operation, inside a transaction when the route asks for
- * one: the work's error rolls everything back. */
+/* Enforces the route's rule, then runs the operation, both inside one
+ * transaction when the route asks for one: any error rolls everything
+ * back. */
 uc_error_t *uc_router_run(const uc_route_t *route, uc_call_t *call,
                           uc_jw_t *out);
 

@@ -21,6 +21,7 @@ static uc_securable_t *from_row(apr_pool_t *pool, const char *kind,
     s->created_by = c[9];
     s->updated_at = c[10];
     s->updated_by = c[11];
+    s->browse_only = 0;
     return s;
 }
 
@@ -43,26 +44,76 @@ uc_error_t *uc_securable_get(uc_store_t *store, apr_pool_t *pool,
 
 uc_error_t *uc_securable_page(uc_store_t *store, apr_pool_t *pool,
                               const char *parent_id, const char *kind,
+                              const uc_visibility_t *vis,
                               const uc_page_t *page,
                               apr_array_header_t **out, int *more)
 {
-    /* One row beyond the page tells whether a next page exists, so the last
-     * page carries no token. */
-    const char *args[] = { parent_id, kind, page->after ? page->after : "",
-                           apr_itoa(pool, page->limit + 1) };
+    static const uc_visibility_t everything = { 1, "[]", "[]", "[]" };
+    const char *all, *limit;
     uc_rows_t rows;
     int i, n;
-    uc_error_t *err = uc_store_select(store, pool, UC_STMT_SECURABLE_PAGE,
-                                      args, &rows);
-    if (err)
-        return err;
+    uc_error_t *err;
+
+    if (!vis)
+        vis = &everything;
+    all = vis->all ? "1" : "0";
+    /* One row beyond the page tells whether a next page exists, so the last
+     * page carries no token. */
+    limit = apr_itoa(pool, page->limit + 1);
+    {
+        const char *args[] = {
+            all, vis->principals, vis->principals, vis->full,
+            parent_id, kind, page->after ? page->after : "",
+            all, vis->principals, vis->principals, vis->visible, limit
+        };
+        if ((err = uc_store_select(store, pool, UC_STMT_SECURABLE_PAGE, args,
+                                   &rows)))
+            return err;
+    }
     n = rows.nrows > page->limit ? page->limit : rows.nrows;
     *more = rows.nrows > page->limit;
     *out = apr_array_make(pool, n ? n : 1, sizeof(uc_securable_t *));
-    for (i = 0; i < n; i++)
-        APR_ARRAY_PUSH(*out, uc_securable_t *) =
-            from_row(pool, kind, parent_id, rows.rows[i]);
+    for (i = 0; i < n; i++) {
+        uc_securable_t *sec = from_row(pool, kind, parent_id, rows.rows[i]);
+        sec->browse_only = rows.rows[i][12] && rows.rows[i][12][0] == '0';
+        APR_ARRAY_PUSH(*out, uc_securable_t *) = sec;
+    }
     return NULL;
+}
+
+static uc_error_t *located(uc_store_t *store, apr_pool_t *pool,
+                           uc_stmt_t stmt, const char *const *args,
+                           apr_array_header_t **out)
+{
+    uc_rows_t rows;
+    int i;
+    uc_error_t *err = uc_store_select(store, pool, stmt, args, &rows);
+
+    if (err)
+        return err;
+    *out = apr_array_make(pool, rows.nrows + 1, sizeof(uc_securable_t *));
+    for (i = 0; i < rows.nrows; i++)
+        APR_ARRAY_PUSH(*out, uc_securable_t *) =
+            from_row(pool, rows.rows[i][0], rows.rows[i][1],
+                     rows.rows[i] + 2);
+    return NULL;
+}
+
+uc_error_t *uc_securables_by_ids(uc_store_t *store, apr_pool_t *pool,
+                                 const char *ids, apr_array_header_t **out)
+{
+    const char *args[] = { ids };
+    return located(store, pool, UC_STMT_SECURABLES_BY_IDS, args, out);
+}
+
+uc_error_t *uc_securables_by_parent_names(uc_store_t *store,
+                                          apr_pool_t *pool, const char *kind,
+                                          const char *pairs,
+                                          apr_array_header_t **out)
+{
+    const char *args[] = { pairs, kind };
+    return located(store, pool, UC_STMT_SECURABLES_BY_PARENT_NAMES, args,
+                   out);
 }
 
 uc_error_t *uc_securable_insert(uc_store_t *store, const uc_securable_t *s)

@@ -24,7 +24,18 @@ typedef struct uc_securable {
     const char *created_by;
     const char *updated_at;
     const char *updated_by;
+    int browse_only;               /* listed only because of BROWSE */
 } uc_securable_t;
+
+/* Which children a page shows: everything, or what the principals (a JSON
+ * array of the user and its groups) own or hold one of the `visible`
+ * privileges on. `full` lists the privileges that give more than BROWSE. */
+typedef struct uc_visibility {
+    int all;
+    const char *principals;        /* JSON array */
+    const char *visible;           /* JSON array of privilege keys */
+    const char *full;              /* JSON array of privilege keys */
+} uc_visibility_t;
 
 /* Kinds, as stored. */
 #define UC_KIND_CATALOG "catalog"
@@ -36,12 +47,22 @@ uc_error_t *uc_securable_get(uc_store_t *store, apr_pool_t *pool,
                              const char *parent_id, const char *kind,
                              const char *name, uc_securable_t **out);
 
-/* One page of a parent's children of one kind, in name order. *more tells
- * whether rows follow the page. */
+/* One page of a parent's children of one kind that `vis` lets the caller
+ * see, in name order. *more tells whether rows follow the page. */
 uc_error_t *uc_securable_page(uc_store_t *store, apr_pool_t *pool,
                               const char *parent_id, const char *kind,
+                              const uc_visibility_t *vis,
                               const uc_page_t *page,
                               apr_array_header_t **out, int *more);
+
+/* Many rows at once, kind and parent included: by id (a JSON array), or by
+ * (parent_id, name) pairs of one kind (a JSON array of pairs). */
+uc_error_t *uc_securables_by_ids(uc_store_t *store, apr_pool_t *pool,
+                                 const char *ids, apr_array_header_t **out);
+uc_error_t *uc_securables_by_parent_names(uc_store_t *store,
+                                          apr_pool_t *pool, const char *kind,
+                                          const char *pairs,
+                                          apr_array_header_t **out);
 
 /* Duplicates (same parent, kind and name) come back as an error for which
  * uc_store_is_duplicate() is true. */

@@ -2,6 +2,10 @@
 
 #include "uc_statements.h"
 
+/* A JSON array parameter used as an IN list. */
+#define SQLITE_LIST(p) "(SELECT value FROM json_each(" p "))"
+#define PG_LIST(p) "(SELECT json_array_elements_text(CAST(" p " AS json)))"
+
 const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
     [UC_STMT_METASTORE_GET] = {
         "SELECT " UC_SECURABLE_COLUMNS " FROM securables "
@@ -16,10 +20,33 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "WHERE parent_id = %s AND kind = %s AND name = %s",
         "SELECT " UC_SECURABLE_COLUMNS " FROM securables "
         "WHERE parent_id = %s AND kind = %s AND name = %s FOR UPDATE" },
+    /* A page of children, filtered to what the caller may see: all of them
+     * (first parameter '1'), those it owns (directly or through a group),
+     * or those on which it holds one of the listed privileges. The extra
+     * column says whether it holds one of the "full access" privileges;
+     * rows seen only through BROWSE say '0'. Principal and privilege
+     * lists are JSON arrays. */
     [UC_STMT_SECURABLE_PAGE] = {
-        "SELECT " UC_SECURABLE_COLUMNS " FROM securables "
-        "WHERE parent_id = %s AND kind = %s AND name > %s "
-        "ORDER BY name LIMIT %s", NULL },
+        "SELECT " UC_SECURABLE_COLUMNS ", "
+        "CASE WHEN %s = '1' OR s.owner IN " SQLITE_LIST("%s") " OR EXISTS "
+        "(SELECT 1 FROM grants g WHERE g.securable_id = s.id AND g.principal"
+        " IN " SQLITE_LIST("%s") " AND g.privilege IN " SQLITE_LIST("%s")
+        ") THEN '1' ELSE '0' END "
+        "FROM securables s WHERE s.parent_id = %s AND s.kind = %s "
+        "AND s.name > %s AND (%s = '1' OR s.owner IN " SQLITE_LIST("%s")
+        " OR EXISTS (SELECT 1 FROM grants g WHERE g.securable_id = s.id "
+        "AND g.principal IN " SQLITE_LIST("%s") " AND g.privilege IN "
+        SQLITE_LIST("%s") ")) ORDER BY s.name LIMIT %s",
+        "SELECT " UC_SECURABLE_COLUMNS ", "
+        "CASE WHEN %s = '1' OR s.owner IN " PG_LIST("%s") " OR EXISTS "
+        "(SELECT 1 FROM grants g WHERE g.securable_id = s.id AND g.principal"
+        " IN " PG_LIST("%s") " AND g.privilege IN " PG_LIST("%s")
+        ") THEN '1' ELSE '0' END "
+        "FROM securables s WHERE s.parent_id = %s AND s.kind = %s "
+        "AND s.name > %s AND (%s = '1' OR s.owner IN " PG_LIST("%s")
+        " OR EXISTS (SELECT 1 FROM grants g WHERE g.securable_id = s.id "
+        "AND g.principal IN " PG_LIST("%s") " AND g.privilege IN "
+        PG_LIST("%s") ")) ORDER BY s.name LIMIT %s" },
     [UC_STMT_SECURABLE_INSERT] = {
         "INSERT INTO securables (kind, parent_id, " UC_SECURABLE_COLUMNS
         ") VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
@@ -32,4 +59,46 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "DELETE FROM securables WHERE id = %s", NULL },
     [UC_STMT_SECURABLE_FIRST_CHILD] = {
         "SELECT id FROM securables WHERE parent_id = %s LIMIT 1", NULL },
+    [UC_STMT_GRANTS_OF_PRINCIPALS] = {
+        "SELECT securable_id, principal, privilege FROM grants "
+        "WHERE securable_id IN " SQLITE_LIST("%s")
+        " AND principal IN " SQLITE_LIST("%s"),
+        "SELECT securable_id, principal, privilege FROM grants "
+        "WHERE securable_id IN " PG_LIST("%s")
+        " AND principal IN " PG_LIST("%s") },
+    [UC_STMT_GRANTS_ON] = {
+        "SELECT principal, privilege FROM grants WHERE securable_id = %s "
+        "ORDER BY principal, privilege", NULL },
+    [UC_STMT_GRANTS_ON_CHAIN] = {
+        "SELECT securable_id, principal, privilege FROM grants "
+        "WHERE securable_id IN " SQLITE_LIST("%s")
+        " ORDER BY principal, privilege",
+        "SELECT securable_id, principal, privilege FROM grants "
+        "WHERE securable_id IN " PG_LIST("%s")
+        " ORDER BY principal, privilege" },
+    [UC_STMT_GRANT_ADD] = {
+        "INSERT INTO grants (securable_id, principal, privilege, granted_by, "
+        "granted_at) VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+        NULL },
+    [UC_STMT_GRANT_REMOVE] = {
+        "DELETE FROM grants WHERE securable_id = %s AND principal = %s "
+        "AND privilege = %s", NULL },
+    [UC_STMT_AUDIT_ADD] = {
+        "INSERT INTO authz_audit (at, actor, action, securable_type, "
+        "securable_id, securable_name, principal, privilege) VALUES "
+        "(%s, %s, %s, %s, %s, %s, %s, %s)", NULL },
+    [UC_STMT_SECURABLES_BY_IDS] = {
+        "SELECT " UC_SECURABLE_COLUMNS_S " FROM securables s WHERE s.id IN "
+        SQLITE_LIST("%s"),
+        "SELECT " UC_SECURABLE_COLUMNS_S " FROM securables s WHERE s.id IN "
+        PG_LIST("%s") },
+    /* (parent_id, name) pairs as a JSON array of two-element arrays. */
+    [UC_STMT_SECURABLES_BY_PARENT_NAMES] = {
+        "SELECT " UC_SECURABLE_COLUMNS_S " FROM json_each(%s) j "
+        "JOIN securables s ON s.parent_id = json_extract(j.value, '$[0]') "
+        "AND s.name = json_extract(j.value, '$[1]') WHERE s.kind = %s",
+        "SELECT " UC_SECURABLE_COLUMNS_S " FROM "
+        "json_array_elements(CAST(%s AS json)) j "
+        "JOIN securables s ON s.parent_id = (j.value ->> 0) "
+        "AND s.name = (j.value ->> 1) WHERE s.kind = %s" },
 };

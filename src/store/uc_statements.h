@@ -9,6 +9,13 @@
     "id, name, comment, properties, storage_root, storage_location, " \
     "details, owner, created_at, created_by, updated_at, updated_by"
 
+/* The same, qualified by the alias s and led by kind and parent_id, for
+ * lookups that do not know them. */
+#define UC_SECURABLE_COLUMNS_S \
+    "s.kind, s.parent_id, s.id, s.name, s.comment, s.properties, " \
+    "s.storage_root, s.storage_location, s.details, s.owner, s.created_at, " \
+    "s.created_by, s.updated_at, s.updated_by"
+
 typedef enum uc_stmt {
     UC_STMT_METASTORE_GET,
     UC_STMT_SECURABLE_BY_NAME,
@@ -18,6 +25,14 @@ typedef enum uc_stmt {
     UC_STMT_SECURABLE_UPDATE,
     UC_STMT_SECURABLE_DELETE,
     UC_STMT_SECURABLE_FIRST_CHILD,
+    UC_STMT_GRANTS_OF_PRINCIPALS,
+    UC_STMT_GRANTS_ON,
+    UC_STMT_GRANTS_ON_CHAIN,
+    UC_STMT_GRANT_ADD,
+    UC_STMT_GRANT_REMOVE,
+    UC_STMT_AUDIT_ADD,
+    UC_STMT_SECURABLES_BY_IDS,
+    UC_STMT_SECURABLES_BY_PARENT_NAMES,
     UC_STMT_COUNT
 } uc_stmt_t;
 

@@ -13,7 +13,12 @@ plan tests => 75;
 
 my $p = "c10_$$";             # unique to this file and run
 my @cleanup;
-END { drop_catalog($_) for @cleanup }
+END { drop_catalog($_) for @cleanup;
+      revoke('metastore', 'metastore', 'alice', 'CREATE CATALOG') }
+
+# Non-admins act here with privileges granted by admin (t/api/70_authz.t
+# tests the authorization rules themselves).
+grant('metastore', 'metastore', 'alice', 'CREATE CATALOG');
 
 # --- create: shape, lower-casing, defaults ---------------------------------
 my $res = api(POST => '/catalogs', user => 'alice',
@@ -32,6 +37,7 @@ ok(defined $sales->{created_at}
    && $sales->{created_at} == ($sales->{updated_at} // -1),
    'created_at == updated_at on create');
 
+grant('catalog', "sales_$p", 'bob', 'USE CATALOG');
 $res = api(GET => "/catalogs/SALES_\U$p", user => 'bob');
 is_catalog($res, { name => "sales_$p", id => $sales->{id},
                    owner => 'alice', comment => 'first' },
@@ -158,6 +164,7 @@ is_catalog($listed{"shared_$p"} || {},
 my $orig = create_catalog("patch_$p", comment => 'c1',
                           properties => { a => '1', b => '2' });
 push @cleanup, "patch_$p";
+grant('catalog', "patch_$p", 'bob', 'USE CATALOG', 'MANAGE');
 Time::HiRes::sleep(0.02);
 $res = api(PATCH => "/catalogs/patch_$p", user => 'bob',
            body => { comment => 'c2', properties => { x => 'y' } });
@@ -177,9 +184,9 @@ is_deeply(json_of($res), $patched, 'empty PATCH {} returns it unchanged');
 is_deeply(json_of(api(GET => "/catalogs/patch_$p")), $patched,
           'empty PATCH changed nothing');
 
-$res = api(PATCH => "/catalogs/patch_$p", user => 'alice',
-           body => { owner => 'alice' });
-is_catalog($res, { owner => 'alice', updated_by => 'alice', comment => 'c2',
+# Only the owner or an admin may hand a catalog over.
+$res = api(PATCH => "/catalogs/patch_$p", body => { owner => 'alice' });
+is_catalog($res, { owner => 'alice', updated_by => 'admin', comment => 'c2',
                    properties => { x => 'y' } }, 'PATCH owner');
 
 $res = api(PATCH => "/catalogs/patch_$p",

@@ -16,6 +16,10 @@ my ($cat, $cat2, $empty) = ("cat_$p", "cat2_$p", "empty_$p");
 my @cleanup = ($cat, $cat2, $empty, "moved_$p");
 END { drop_catalog($_) for @cleanup }
 create_catalog($_) for ($cat, $cat2, $empty);
+# Non-admins act here with privileges granted by admin (t/api/70_authz.t
+# tests the authorization rules themselves).
+grant('catalog', $cat, 'alice', 'USE CATALOG', 'CREATE SCHEMA');
+grant('catalog', $cat, 'bob', 'USE CATALOG');
 
 # --- create ------------------------------------------------------------------
 my $res = api(POST => '/schemas', user => 'alice',
@@ -31,6 +35,7 @@ my $sa = json_of($res) || {};
 ok(defined $sa->{created_at}
    && $sa->{created_at} == ($sa->{updated_at} // -1),
    'created_at == updated_at on create');
+grant('schema', "$cat.sch_a", 'bob', 'USE SCHEMA');
 is_deeply(json_of(api(GET => "/schemas/\U$cat.SCH_A", user => 'bob')), $sa,
           'GET /schemas/CAT.SCH_A returns what create returned');
 
@@ -148,6 +153,9 @@ is_error(api(GET => '/schemas', query => { catalog_name => "nocat_$p" }),
          404, 'CATALOG_NOT_FOUND', 'list of a missing catalog -> 404');
 
 # --- update -------------------------------------------------------------------
+# bob owns sch_b, so he may change its owner too.
+die "setup: owner of $cat.sch_b" unless api(PATCH => "/schemas/$cat.sch_b",
+                                            body => { owner => 'bob' })->code == 200;
 Time::HiRes::sleep(0.02);
 $res = api(PATCH => "/schemas/$cat.sch_b", user => 'bob',
            body => { comment => 'b2', properties => { x => 'y' },

@@ -19,22 +19,41 @@ static uc_error_t *op_b(uc_call_t *call, uc_jw_t *out)
     return uc_error_make(call->pool, 418, "TEAPOT", "b ran");
 }
 
+/* Any authenticated caller: the router enforces it before the operation. */
+static const uc_rule_t open_rule = { UC_TARGET_CALLER, { { 0, 0 } } };
+
 static const uc_route_t small[] = {
-    { UC_GET,    "/a",             op_a, 0 },                      /* 0 */
-    { UC_POST,   "/a",             op_a, UC_ROUTE_BODY },          /* 1 */
-    { UC_GET,    "/a/{x}",         op_a, 0 },                      /* 2 */
-    { UC_DELETE, "/a/{x}",         op_a, 0 },                      /* 3 */
-    { UC_GET,    "/a/{x}/b/{y}",   op_a, 0 },                      /* 4 */
-    { UC_PUT,    "/c/literal",     op_a, 0 },                      /* 5 */
-    { UC_GET,    "/c/{p}",         op_a, 0 },                      /* 6 */
-    { UC_PATCH,  "/d/{p}/{q}/{r}", op_a, 0 },                      /* 7 */
-    { 0, NULL, NULL, 0 }
+    { UC_GET,    "/a",             op_a, 0, &open_rule },  /* 0 */
+    { UC_POST,   "/a",             op_a, UC_ROUTE_BODY, &open_rule },  /* 1 */
+    { UC_GET,    "/a/{x}",         op_a, 0, &open_rule },  /* 2 */
+    { UC_DELETE, "/a/{x}",         op_a, 0, &open_rule },  /* 3 */
+    { UC_GET,    "/a/{x}/b/{y}",   op_a, 0, &open_rule },  /* 4 */
+    { UC_PUT,    "/c/literal",     op_a, 0, &open_rule },  /* 5 */
+    { UC_GET,    "/c/{p}",         op_a, 0, &open_rule },  /* 6 */
+    { UC_PATCH,  "/d/{p}/{q}/{r}", op_a, 0, &open_rule },  /* 7 */
+    { 0, NULL, NULL, 0, NULL }
 };
 
 static const uc_route_t other[] = {
-    { UC_GET,    "/other",         op_b, 0 },                      /* 0 */
-    { UC_PUT,    "/a",             op_b, 0 },                      /* 1 */
-    { 0, NULL, NULL, 0 }
+    { UC_GET,    "/other",         op_b, 0, &open_rule },  /* 0 */
+    { UC_PUT,    "/a",             op_b, 0, &open_rule },  /* 1 */
+    { 0, NULL, NULL, 0, NULL }
+};
+
+/* A route that forgot its rule. */
+static int ran_unruled;
+
+static uc_error_t *op_unruled(uc_call_t *call, uc_jw_t *out)
+{
+    (void)call;
+    ran_unruled = 1;
+    uc_jw_string(out, "ran");
+    return NULL;
+}
+
+static const uc_route_t unruled[] = {
+    { UC_GET, "/unruled", op_unruled, 0, NULL },
+    { 0, NULL, NULL, 0, NULL }
 };
 
 static const uc_route_t *const small_api[] = { small, NULL };
@@ -282,6 +301,8 @@ static void test_run_without_transaction(void **state)
 
     memset(&call, 0, sizeof(call));
     call.pool = pool;
+    call.principal = "alice";
+    call.who = uc_principal_make(pool, "alice", NULL, NULL);
     assert_ok(uc_router_run(&small[0], &call, out));
     assert_int_equal(out->len, 3);
     assert_memory_equal(out->buf, "\"a\"", 3);
@@ -293,7 +314,48 @@ static void test_run_without_transaction(void **state)
     assert_int_equal(out->len, 0);
 }
 
+/* A route without a rule is refused before its operation runs. */
+static void test_run_without_rule(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_call_t call;
+    uc_jw_t *out = uc_jw_make(pool, 16);
+    uc_error_t *err;
+
+    memset(&call, 0, sizeof(call));
+    call.pool = pool;
+    call.principal = "admin";
+    /* Not even an admin gets through. */
+    call.who = uc_principal_make(pool, "admin", NULL, NULL);
+    ((uc_principal_t *)call.who)->admin = 1;
+    ran_unruled = 0;
+    err = uc_router_run(&unruled[0], &call, out);
+    assert_err(err, 500, "INTERNAL_ERROR");
+    assert_false(ran_unruled);
+    assert_int_equal(out->len, 0);
+}
+
 /* --- the real catalog API table ----------------------------------------- */
+
+/* Every route of the real API declares who may call it. */
+static void test_catalog_api_every_route_has_rule(void **state)
+{
+    const uc_route_t *const *t;
+    const uc_route_t *r;
+    int n = 0;
+
+    (void)state;
+    for (t = uc_catalog_api; *t; t++)
+        for (r = *t; r->pattern; r++, n++) {
+            if (!r->rule)
+                fail_msg("%s %s has no authorization rule",
+                         uc_method_name(r->method), r->pattern);
+            assert_true(r->rule->target <= UC_TARGET_SECURABLE);
+        }
+    assert_true(n >= 14);
+}
+
+
 
 static void test_catalog_api_self_resolution(void **state)
 {
@@ -408,9 +470,11 @@ int main(void)
         UC_POOL_TEST(test_allow_header),
         UC_POOL_TEST(test_method_names),
         UC_POOL_TEST(test_run_without_transaction),
+        UC_POOL_TEST(test_run_without_rule),
         UC_POOL_TEST(test_catalog_api_self_resolution),
         UC_POOL_TEST(test_catalog_api_methods),
         UC_POOL_TEST(test_catalog_api_no_duplicates),
+        UC_POOL_TEST(test_catalog_api_every_route_has_rule),
     };
     int rc;
 

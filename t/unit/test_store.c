@@ -182,16 +182,25 @@ static void test_attach_migrates(void **state)
     assert_ok(fx_attach(fx, c, fx->pool, NULL, &store));
     assert_non_null(store);
     assert_int_equal(uc_store_dialect(store), UC_DIALECT_SQLITE);
-    assert_int_equal(uc_store_schema_version(store), 1);
+    /* 0001_init and 0002_grants. */
+    assert_int_equal(uc_sqlite_migrations[1].version, 2);
+    assert_int_equal(uc_sqlite_migrations[2].version, 0);
+    assert_int_equal(uc_store_schema_version(store), 2);
     assert_true(apr_hash_count(c->prepared) >= 1);
 
     assert_int_equal(sql_int(fx, c, "SELECT COUNT(*) FROM "
-                             "unicat_schema_version"), 1);
+                             "unicat_schema_version"), 2);
     assert_int_equal(sql_int(fx, c, "SELECT MAX(version) FROM "
-                             "unicat_schema_version"), 1);
+                             "unicat_schema_version"), 2);
     assert_string_equal(sql_value(fx, c, "SELECT name FROM "
                                   "unicat_schema_version WHERE version = 1"),
                         uc_sqlite_migrations[0].name);
+    assert_string_equal(sql_value(fx, c, "SELECT name FROM "
+                                  "unicat_schema_version WHERE version = 2"),
+                        "0002_grants");
+    assert_int_equal(sql_int(fx, c, "SELECT COUNT(*) FROM sqlite_master "
+                             "WHERE type = 'table' AND name IN ('grants', "
+                             "'authz_audit')"), 2);
     assert_int_equal(sql_int(fx, c, "SELECT COUNT(*) FROM sqlite_master "
                              "WHERE type = 'table' AND name = 'securables'"),
                      1);
@@ -204,7 +213,7 @@ static void test_attach_migrates(void **state)
         fail_msg("metastore id '%s' is not a UUID", id ? id : "(null)");
     assert_string_equal(id, sql_value(fx, c, "SELECT id FROM securables "
                                       "WHERE kind = 'metastore'"));
-    assert_int_equal(logs_containing(fx, "applied schema migration"), 1);
+    assert_int_equal(logs_containing(fx, "applied schema migration"), 2);
 }
 
 static void test_connection_settings(void **state)
@@ -226,7 +235,8 @@ static void test_attach_again_is_noop(void **state)
     fx_t *fx = *state;
     const uc_migration_t broken[] = {
         uc_sqlite_migrations[0],
-        { 2, "0002_broken", "THIS IS NOT SQL;\n" },
+        uc_sqlite_migrations[1],
+        { 3, "0003_broken", "THIS IS NOT SQL;\n" },
         { 0, NULL, NULL }
     };
     uc_store_t *again = NULL;
@@ -241,10 +251,10 @@ static void test_attach_again_is_noop(void **state)
     assert_ptr_equal(again->pool, call);
     assert_string_equal(uc_store_metastore_id(again),
                         uc_store_metastore_id(fx->store));
-    assert_int_equal(uc_store_schema_version(again), 1);
+    assert_int_equal(uc_store_schema_version(again), 2);
     assert_int_equal(fx->logs->nelts, logs);
     assert_int_equal(sql_int(fx, fx->conn, "SELECT COUNT(*) FROM "
-                             "unicat_schema_version"), 1);
+                             "unicat_schema_version"), 2);
     /* The per-connection state outlives the call pool of the first attach. */
     apr_pool_destroy(call);
     assert_ok(fx_attach(fx, fx->conn, fx->pool, NULL, &again));
@@ -267,10 +277,10 @@ static void test_second_connection(void **state)
     assert_ok(fx_attach(fx, b, fx->pool, NULL, &sb));
     assert_string_equal(uc_store_metastore_id(sb),
                         uc_store_metastore_id(fx->store));
-    assert_int_equal(uc_store_schema_version(sb), 1);
-    assert_int_equal(logs_containing(fx, "applied schema migration"), 1);
+    assert_int_equal(uc_store_schema_version(sb), 2);
+    assert_int_equal(logs_containing(fx, "applied schema migration"), 2);
     assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM "
-                             "unicat_schema_version"), 1);
+                             "unicat_schema_version"), 2);
     assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM securables WHERE "
                              "kind = 'metastore'"), 1);
 }
@@ -280,11 +290,13 @@ static void test_upgrade_in_place(void **state)
     fx_t *fx = *state;
     const uc_migration_t v1[] = {
         uc_sqlite_migrations[0],
+        uc_sqlite_migrations[1],
         { 0, NULL, NULL }
     };
     const uc_migration_t v2[] = {
         uc_sqlite_migrations[0],
-        { 2, "0002_extra", "CREATE TABLE extra (x INTEGER);\n"
+        uc_sqlite_migrations[1],
+        { 3, "0003_extra", "CREATE TABLE extra (x INTEGER);\n"
                            "INSERT INTO extra VALUES (7);\n" },
         { 0, NULL, NULL }
     };
@@ -293,36 +305,37 @@ static void test_upgrade_in_place(void **state)
     uc_securable_t *cat, *got;
 
     assert_int_equal(uc_sqlite_migrations[0].version, 1);
+    assert_int_equal(uc_sqlite_migrations[1].version, 2);
     assert_ok(fx_attach(fx, a, fx->pool, v1, &sa));
-    assert_int_equal(uc_store_schema_version(sa), 1);
+    assert_int_equal(uc_store_schema_version(sa), 2);
     cat = new_sec(fx->pool, UC_KIND_CATALOG, uc_store_metastore_id(sa),
                   "kept");
     assert_ok(uc_securable_insert(sa, cat));
 
     b = fx_connect(fx);
     assert_ok(fx_attach(fx, b, fx->pool, v2, &sb));
-    assert_int_equal(uc_store_schema_version(sb), 2);
+    assert_int_equal(uc_store_schema_version(sb), 3);
     assert_string_equal(uc_store_metastore_id(sb), uc_store_metastore_id(sa));
     assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM extra"), 1);
     assert_int_equal(sql_int(fx, b, "SELECT x FROM extra"), 7);
     assert_int_equal(sql_int(fx, b, "SELECT MAX(version) FROM "
-                             "unicat_schema_version"), 2);
+                             "unicat_schema_version"), 3);
     assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM "
-                             "unicat_schema_version"), 2);
+                             "unicat_schema_version"), 3);
     assert_string_equal(sql_value(fx, b, "SELECT name FROM "
-                                  "unicat_schema_version WHERE version = 2"),
-                        "0002_extra");
+                                  "unicat_schema_version WHERE version = 3"),
+                        "0003_extra");
     got = get(fx, sb, uc_store_metastore_id(sb), UC_KIND_CATALOG, "kept");
     assert_sec_equal(got, cat);
 
     /* A third connection with the same list applies nothing. */
     c = fx_connect(fx);
     assert_ok(fx_attach(fx, c, fx->pool, v2, &sc));
-    assert_int_equal(uc_store_schema_version(sc), 2);
+    assert_int_equal(uc_store_schema_version(sc), 3);
     assert_int_equal(sql_int(fx, c, "SELECT COUNT(*) FROM extra"), 1);
     assert_int_equal(sql_int(fx, c, "SELECT COUNT(*) FROM "
-                             "unicat_schema_version"), 2);
-    assert_int_equal(logs_containing(fx, "applied schema migration"), 2);
+                             "unicat_schema_version"), 3);
+    assert_int_equal(logs_containing(fx, "applied schema migration"), 3);
 }
 
 static void test_newer_database(void **state)
@@ -330,11 +343,13 @@ static void test_newer_database(void **state)
     fx_t *fx = *state;
     const uc_migration_t v1[] = {
         uc_sqlite_migrations[0],
+        uc_sqlite_migrations[1],
         { 0, NULL, NULL }
     };
     const uc_migration_t v2[] = {
         uc_sqlite_migrations[0],
-        { 2, "0002_extra", "CREATE TABLE extra (x INTEGER);\n" },
+        uc_sqlite_migrations[1],
+        { 3, "0003_extra", "CREATE TABLE extra (x INTEGER);\n" },
         { 0, NULL, NULL }
     };
     uc_test_conn_t *a = fx_connect(fx), *b;
@@ -349,11 +364,11 @@ static void test_newer_database(void **state)
     /* Nothing was registered or changed: the next attach starts over. */
     assert_int_equal(apr_hash_count(b->prepared), 0);
     assert_int_equal(sql_int(fx, b, "SELECT MAX(version) FROM "
-                             "unicat_schema_version"), 2);
+                             "unicat_schema_version"), 3);
     assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM "
-                             "unicat_schema_version"), 2);
+                             "unicat_schema_version"), 3);
     assert_ok(fx_attach(fx, b, fx->pool, v2, &sb));
-    assert_int_equal(uc_store_schema_version(sb), 2);
+    assert_int_equal(uc_store_schema_version(sb), 3);
 }
 
 static void test_failed_migration_rolls_back(void **state)
@@ -361,7 +376,8 @@ static void test_failed_migration_rolls_back(void **state)
     fx_t *fx = *state;
     const uc_migration_t bad[] = {
         uc_sqlite_migrations[0],
-        { 2, "0002_half", "CREATE TABLE half (x INTEGER);\n"
+        uc_sqlite_migrations[1],
+        { 3, "0003_half", "CREATE TABLE half (x INTEGER);\n"
                           "INSERT INTO nowhere VALUES (1);\n" },
         { 0, NULL, NULL }
     };
@@ -376,7 +392,7 @@ static void test_failed_migration_rolls_back(void **state)
     /* Nothing of the failed attempt stays, not even version 1. */
     b = fx_connect(fx);
     assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM sqlite_master "
-                             "WHERE name IN ('half', 'securables')"), 0);
+                             "WHERE name IN ('half', 'securables', 'grants')"), 0);
     /* The client never sees driver text. */
     assert_null(strstr(err->message, "nowhere"));
 }
@@ -543,7 +559,7 @@ static void test_securable_page(void **state)
         apr_array_header_t *rows = NULL;
         more = -1;
         assert_ok(uc_securable_page(s, fx->pool, cat->id, UC_KIND_SCHEMA,
-                                    &page, &rows, &more));
+                                    NULL, &page, &rows, &more));
         assert_non_null(rows);
         assert_true(more == 0 || more == 1);
         pages++;
@@ -577,25 +593,25 @@ static void test_securable_page(void **state)
         page.after = NULL;
         page.limit = total;
         assert_ok(uc_securable_page(s, fx->pool, cat->id, UC_KIND_SCHEMA,
-                                    &page, &rows, &more));
+                                    NULL, &page, &rows, &more));
         assert_int_equal(rows->nelts, total);
         assert_int_equal(more, 0);
         page.limit = total - 1;
         assert_ok(uc_securable_page(s, fx->pool, cat->id, UC_KIND_SCHEMA,
-                                    &page, &rows, &more));
+                                    NULL, &page, &rows, &more));
         assert_int_equal(rows->nelts, total - 1);
         assert_int_equal(more, 1);
         page.after = "s249";
         page.limit = 10;
         assert_ok(uc_securable_page(s, fx->pool, cat->id, UC_KIND_SCHEMA,
-                                    &page, &rows, &more));
+                                    NULL, &page, &rows, &more));
         assert_int_equal(rows->nelts, 0);
         assert_int_equal(more, 0);
         /* A key between two names resumes after it. */
         page.after = "s123a";
         page.limit = 2;
         assert_ok(uc_securable_page(s, fx->pool, cat->id, UC_KIND_SCHEMA,
-                                    &page, &rows, &more));
+                                    NULL, &page, &rows, &more));
         assert_int_equal(rows->nelts, 2);
         assert_string_equal(APR_ARRAY_IDX(rows, 0, uc_securable_t *)->name,
                             "s124");
@@ -604,10 +620,10 @@ static void test_securable_page(void **state)
         page.after = NULL;
         page.limit = 100;
         assert_ok(uc_securable_page(s, fx->pool, other->id, UC_KIND_SCHEMA,
-                                    &page, &rows, &more));
+                                    NULL, &page, &rows, &more));
         assert_int_equal(rows->nelts, 1);
         assert_int_equal(more, 0);
-        assert_ok(uc_securable_page(s, fx->pool, cat->id, "volume", &page,
+        assert_ok(uc_securable_page(s, fx->pool, cat->id, "volume", NULL, &page,
                                     &rows, &more));
         assert_int_equal(rows->nelts, 0);
         assert_int_equal(more, 0);

@@ -26,7 +26,7 @@ our @EXPORT = qw(
     api api_raw raw_http json_of to_json_text uniq
     is_ok_json is_error is_catalog is_schema is_deleted
     is_json_int is_uuid allow_set
-    create_catalog create_schema drop_catalog
+    create_catalog create_schema drop_catalog grant revoke
     $BASE $UUID_RE
 );
 
@@ -45,6 +45,7 @@ my %RPC_FOR_CODE = (
     SCHEMA_ALREADY_EXISTS   => 6,
     CATALOG_NOT_EMPTY       => 9,
     SCHEMA_NOT_EMPTY        => 9,
+    PERMISSION_DENIED       => 7,
     UNAUTHENTICATED         => 16,
 );
 
@@ -322,7 +323,7 @@ sub is_error {
 
 my @CATALOG_KEYS = qw(name comment properties owner created_at created_by
                       updated_at updated_by id storage_root storage_location
-                      catalog_type provider_name share_name);
+                      catalog_type provider_name share_name browse_only);
 my @SCHEMA_KEYS = qw(name comment properties owner created_at created_by
                      updated_at updated_by storage_root storage_location
                      catalog_name full_name schema_id);
@@ -397,6 +398,10 @@ sub is_catalog {
     if ($o) {
         _check_common($o, $exp, \@CATALOG_KEYS, \@p);
         push @p, "id is not a UUID" unless is_uuid($o->{id});
+        push @p, "browse_only is not a JSON boolean"
+            unless JSON::PP::is_bool($o->{browse_only});
+        push @p, "browse_only is true, expected false"
+            if !exists $exp->{browse_only} && $o->{browse_only};
         my $type = $o->{catalog_type} // '';
         push @p, "catalog_type '$type' is not a known type"
             unless $type eq 'MANAGED_CATALOG'
@@ -503,6 +508,21 @@ sub create_schema {
         . $res->content unless $res->code == 200;
     return json_of($res);
 }
+
+# grant($type, $full_name, $principal, @privileges): as admin, PATCH
+# /permissions adding the privileges; dies (failing the file) on error.
+# revoke(...) removes them.
+sub _permissions_change {
+    my ($what, $type, $name, $principal, @privs) = @_;
+    my $res = api(PATCH => "/permissions/$type/$name",
+                  body => { changes => [ { principal => $principal,
+                                           $what => \@privs } ] });
+    die "setup: $what @privs on $type $name for $principal: " . $res->code
+        . ' ' . $res->content unless $res->code == 200;
+    return json_of($res);
+}
+sub grant  { _permissions_change('add', @_) }
+sub revoke { _permissions_change('remove', @_) }
 
 # Best-effort cleanup (not a test).
 sub drop_catalog {

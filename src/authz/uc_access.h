@@ -1,0 +1,61 @@
+/* Who is calling and what it may do on a chain of securables. */
+#ifndef UC_ACCESS_H
+#define UC_ACCESS_H
+
+#include <apr_pools.h>
+#include <apr_tables.h>
+
+#include "uc_privileges.h"
+#include "../store/uc_securables.h"
+
+typedef struct uc_principal {
+    const char *name;
+    apr_array_header_t *groups;    /* const char * */
+    int admin;                     /* a metastore admin */
+    const char *json;              /* ["name","group",...] for SQL */
+} uc_principal_t;
+
+/* Levels of the hierarchy, top down. */
+enum {
+    UC_LEVEL_METASTORE,
+    UC_LEVEL_CATALOG,
+    UC_LEVEL_SCHEMA,
+    UC_LEVEL_OBJECT,
+    UC_LEVELS
+};
+
+/* The securable a call is about and its ancestors: sec[0] is the metastore,
+ * sec[n - 1] the target. */
+typedef struct uc_chain {
+    int n;
+    uc_securable_t *sec[UC_LEVELS];
+    uc_securable_type_t type[UC_LEVELS];
+} uc_chain_t;
+
+typedef struct uc_access {
+    int admin;
+    /* The highest level the caller owns (ownership covers everything below
+     * it); UC_LEVELS when it owns none. */
+    int owns_from;
+    /* Privileges in force at each level: granted there or above, expanded
+     * and limited to what the level's type accepts. */
+    uc_privset_t effective[UC_LEVELS];
+} uc_access_t;
+
+/* `admins` lists user and group names (may be NULL). */
+uc_principal_t *uc_principal_make(apr_pool_t *pool, const char *name,
+                                  apr_array_header_t *groups,
+                                  const apr_array_header_t *admins);
+/* True when `name` is the caller or one of its groups. */
+int uc_principal_is(const uc_principal_t *p, const char *name);
+
+/* Adds the groups of a claim: "a, b" or a JSON list ["a","b"]. */
+void uc_groups_from_claim(apr_pool_t *pool, const char *claim,
+                          apr_array_header_t *into);
+/* Reads httpd's AuthGroupFile format ("group: user user ..."), giving
+ * user → array of group names. */
+apr_hash_t *uc_groups_from_file_text(apr_pool_t *pool, const char *text);
+
+#define UC_MAX_GROUPS 256
+
+#endif

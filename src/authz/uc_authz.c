@@ -1,0 +1,262 @@
+#include "uc_authz.h"
+
+#include <string.h>
+#include <apr_strings.h>
+#include <jansson.h>
+
+#include "../core/uc_json.h"
+#include "../core/uc_validate.h"
+#include "../store/uc_grants.h"
+
+static uc_error_t *catalog_not_found(uc_call_t *call, const char *name)
+{
+    return uc_error_make(call->pool, 404, "CATALOG_NOT_FOUND",
+                         "Catalog not found: %s", name);
+}
+
+static uc_error_t *schema_not_found(uc_call_t *call, const char *catalog,
+                                    const char *schema)
+{
+    return uc_error_make(call->pool, 404, "SCHEMA_NOT_FOUND",
+                         "Schema not found: %s.%s", catalog, schema);
+}
+
+static uc_error_t *add_metastore(uc_call_t *call, uc_chain_t *chain)
+{
+    uc_securable_t *ms = apr_pcalloc(call->pool, sizeof(*ms));
+
+    ms->id = uc_store_metastore_id(call->store);
+    ms->kind = "metastore";
+    ms->name = "metastore";
+    chain->n = 1;
+    chain->sec[UC_LEVEL_METASTORE] = ms;
+    chain->type[UC_LEVEL_METASTORE] = UC_TYPE_METASTORE;
+    return NULL;
+}
+
+static uc_error_t *add_catalog(uc_call_t *call, const char *name,
+                               uc_chain_t *chain)
+{
+    const char *lower;
+    uc_securable_t *sec;
+    uc_error_t *err;
+
+    if (!name || !*name)
+        return uc_error_invalid(call->pool, "A catalog name is required.");
+    if ((err = uc_validate_name(call->pool, "catalog name", name, &lower)) ||
+        (err = add_metastore(call, chain)) ||
+        (err = uc_securable_get(call->store, call->pool,
+                                chain->sec[UC_LEVEL_METASTORE]->id,
+                                UC_KIND_CATALOG, lower, &sec)))
+        return err;
+    if (!sec)
+        return catalog_not_found(call, lower);
+    chain->n = 2;
+    chain->sec[UC_LEVEL_CATALOG] = sec;
+    chain->type[UC_LEVEL_CATALOG] = UC_TYPE_CATALOG;
+    return NULL;
+}
+
+static uc_error_t *add_schema(uc_call_t *call, const char *full_name,
+                              uc_chain_t *chain)
+{
+    const char *names[2];
+    uc_securable_t *sec;
+    uc_error_t *err;
+
+    if ((err = uc_validate_full_name(call->pool, "schema full name",
+                                     full_name, 2, names)) ||
+        (err = add_catalog(call, names[0], chain)) ||
+        (err = uc_securable_get(call->store, call->pool,
+                                chain->sec[UC_LEVEL_CATALOG]->id,
+                                UC_KIND_SCHEMA, names[1], &sec)))
+        return err;
+    if (!sec)
+        return schema_not_found(call, names[0], names[1]);
+    chain->n = 3;
+    chain->sec[UC_LEVEL_SCHEMA] = sec;
+    chain->type[UC_LEVEL_SCHEMA] = UC_TYPE_SCHEMA;
+    return NULL;
+}
+
+uc_error_t *uc_authz_resolve(uc_call_t *call, const char *type,
+                             const char *full_name, uc_chain_t *out)
+{
+    int t = uc_securable_type_parse(type);
+
+    memset(out, 0, sizeof(*out));
+    switch (t) {
+    case UC_TYPE_METASTORE:
+        return add_metastore(call, out);
+    case UC_TYPE_CATALOG:
+        return add_catalog(call, full_name, out);
+    case UC_TYPE_SCHEMA:
+        return add_schema(call, full_name, out);
+    case -1:
+        return uc_error_invalid(call->pool, "Unknown securable type '%s'.",
+                                type);
+    default:
+        /* A known type this catalog does not hold objects of yet. */
+        return uc_error_make(call->pool, 404, "NOT_FOUND",
+                             "No %s named '%s'.", type, full_name);
+    }
+}
+
+void uc_access_compute(const uc_principal_t *who, const uc_chain_t *chain,
+                       const uc_privset_t *direct, uc_access_t *out)
+{
+    uc_privset_t inherited = 0;
+    int i;
+
+    memset(out, 0, sizeof(*out));
+    out->owns_from = UC_LEVELS;
+    if (who->admin) {
+        out->admin = 1;
+        out->owns_from = UC_LEVEL_METASTORE;
+        for (i = 0; i < chain->n; i++)
+            out->effective[i] = uc_privileges_grantable(chain->type[i]);
+        return;
+    }
+    for (i = chain->n - 1; i > UC_LEVEL_METASTORE; i--)
+        if (uc_principal_is(who, chain->sec[i]->owner))
+            out->owns_from = i;
+    for (i = 0; i < chain->n; i++) {
+        inherited |= direct[i];
+        out->effective[i] = uc_privileges_expand(inherited, chain->type[i]) &
+                            uc_privileges_grantable(chain->type[i]);
+    }
+}
+
+uc_error_t *uc_authz_evaluate(uc_call_t *call, const uc_chain_t *chain,
+                              uc_access_t *out)
+{
+    uc_privset_t direct[UC_LEVELS] = { 0 };
+    apr_array_header_t *grants;
+    json_t *ids;
+    int i, j;
+    uc_error_t *err;
+
+    if (!call->who->admin) {
+        ids = uc_json_own(call->pool, json_array());
+        for (i = 0; i < chain->n; i++)
+            json_array_append_new(ids, json_string(chain->sec[i]->id));
+        if ((err = uc_grants_held(call->store, call->pool,
+                                  uc_json_dump(call->pool, ids),
+                                  call->who->json, &grants)))
+            return err;
+        for (j = 0; j < grants->nelts; j++) {
+            const uc_grant_t *g = &APR_ARRAY_IDX(grants, j, uc_grant_t);
+            int p = uc_privilege_parse(g->privilege);
+            for (i = 0; p >= 0 && i < chain->n; i++)
+                if (strcmp(chain->sec[i]->id, g->securable_id) == 0)
+                    direct[i] |= UC_PRIV(p);
+        }
+    }
+    uc_access_compute(call->who, chain, direct, out);
+    return NULL;
+}
+
+int uc_access_has(const uc_access_t *a, int level, uc_privset_t any)
+{
+    return a->admin || a->owns_from <= level || (a->effective[level] & any);
+}
+
+int uc_access_owns(const uc_access_t *a, int level)
+{
+    return a->admin || a->owns_from <= level;
+}
+
+static uc_error_t *resolve_target(uc_call_t *call, uc_target_t target)
+{
+    const char *name = NULL;
+    uc_error_t *err;
+
+    memset(&call->chain, 0, sizeof(call->chain));
+    switch (target) {
+    case UC_TARGET_CALLER:
+        return NULL;
+    case UC_TARGET_METASTORE:
+        return add_metastore(call, &call->chain);
+    case UC_TARGET_CATALOG:
+        return add_catalog(call, call->params[0], &call->chain);
+    case UC_TARGET_CATALOG_FIELD:
+        if ((err = uc_json_string_field(call->pool, call->body,
+                                        "catalog_name", 1, &name)))
+            return err;
+        return add_catalog(call, name, &call->chain);
+    case UC_TARGET_CATALOG_QUERY:
+        name = apr_table_get(call->query, "catalog_name");
+        if (!name || !*name)
+            return uc_error_invalid(call->pool, "Missing required query "
+                                    "parameter 'catalog_name'.");
+        return add_catalog(call, name, &call->chain);
+    case UC_TARGET_SCHEMA:
+        return add_schema(call, call->params[0], &call->chain);
+    case UC_TARGET_SECURABLE:
+        return uc_authz_resolve(call, call->params[0], call->params[1],
+                                &call->chain);
+    }
+    return uc_error_internal(call->pool);
+}
+
+/* The 404 a caller gets for an object it may not know about: about the
+ * catalog itself when nothing is in force there either, so that even the
+ * catalog's existence does not show. */
+static uc_error_t *hidden(uc_call_t *call)
+{
+    const uc_chain_t *c = &call->chain;
+
+    if (c->n - 1 == UC_LEVEL_SCHEMA &&
+        uc_access_has(&call->access, UC_LEVEL_CATALOG, UC_ANY_PRIVILEGE))
+        return schema_not_found(call, c->sec[UC_LEVEL_CATALOG]->name,
+                                c->sec[UC_LEVEL_SCHEMA]->name);
+    return catalog_not_found(call, c->sec[UC_LEVEL_CATALOG]->name);
+}
+
+static uc_error_t *denied(uc_call_t *call, uc_privset_t needed,
+                          uc_securable_type_t type, const char *name)
+{
+    apr_array_header_t *names = uc_privileges_names(call->pool, needed);
+    const char *list = needed == UC_ANY_PRIVILEGE ? "a privilege"
+                     : apr_array_pstrcat(call->pool, names, '|');
+
+    return uc_error_make(call->pool, 403, "PERMISSION_DENIED",
+                         "Access denied: %s needed on %s '%s'.", list,
+                         uc_securable_type_name(type), name);
+}
+
+uc_error_t *uc_authz_enforce(uc_call_t *call, const uc_rule_t *rule)
+{
+    const uc_need_t *need;
+    int target;
+    uc_error_t *err;
+
+    if (!rule)
+        return uc_error_make(call->pool, 500, "INTERNAL_ERROR",
+                             "This route declares no authorization rule.");
+    if ((err = resolve_target(call, rule->target)))
+        return err;
+    memset(&call->access, 0, sizeof(call->access));
+    call->access.admin = call->who->admin;
+    call->access.owns_from = call->who->admin ? UC_LEVEL_METASTORE
+                                              : UC_LEVELS;
+    if (call->chain.n == 0)
+        return NULL;
+    if ((err = uc_authz_evaluate(call, &call->chain, &call->access)))
+        return err;
+    target = call->chain.n - 1;
+    if (target > UC_LEVEL_METASTORE &&
+        !uc_access_has(&call->access, target, UC_ANY_PRIVILEGE))
+        return hidden(call);
+    for (need = rule->needs; need < rule->needs + 3 && need->any; need++) {
+        int level = need->level == UC_LEVEL_TARGET ? target : need->level;
+        /* A need below the target does not apply (a catalog-level need
+         * when the target is the metastore). */
+        if (level > target)
+            continue;
+        if (!uc_access_has(&call->access, level, need->any))
+            return denied(call, need->any, call->chain.type[level],
+                          call->chain.sec[level]->name);
+    }
+    return NULL;
+}

@@ -1,0 +1,38 @@
+/* Authorization: resolving the securable a call is about, evaluating the
+ * caller's rights on it with one query, and enforcing route rules.
+ *
+ * Hidden objects: a caller that holds nothing on an object (no privilege in
+ * force there, no ownership of it or an ancestor, not an admin) gets the
+ * same 404 as for a missing object, so names do not leak; a caller that can
+ * see the object but lacks what the route needs gets 403. */
+#ifndef UC_AUTHZ_H
+#define UC_AUTHZ_H
+
+#include "../http/uc_call.h"
+#include "uc_rules.h"
+
+/* Resolves the rule's target into call->chain, evaluates call->access and
+ * checks the rule. A NULL rule is refused: every route must declare one. */
+uc_error_t *uc_authz_enforce(uc_call_t *call, const uc_rule_t *rule);
+
+/* Rights from the privileges granted directly at each level of `chain`
+ * (to the principal or its groups). */
+void uc_access_compute(const uc_principal_t *who, const uc_chain_t *chain,
+                       const uc_privset_t *direct, uc_access_t *out);
+
+/* The caller's rights on a resolved chain. */
+uc_error_t *uc_authz_evaluate(uc_call_t *call, const uc_chain_t *chain,
+                              uc_access_t *out);
+
+/* Holds one of `any` at `level` (admins and owners from that level up hold
+ * everything). */
+int uc_access_has(const uc_access_t *a, int level, uc_privset_t any);
+/* Owns the object at `level` or an ancestor of it (admins count). */
+int uc_access_owns(const uc_access_t *a, int level);
+
+/* Resolves "catalog" + "main", "schema" + "main.sales", "metastore" + any
+ * name into a chain; unknown types are a 400, missing objects a 404. */
+uc_error_t *uc_authz_resolve(uc_call_t *call, const char *type,
+                             const char *full_name, uc_chain_t *out);
+
+#endif

@@ -1,0 +1,623 @@
+/* POST /management/v1/action/batch-check: Lakekeeper's batch-check answered
+ * from the catalog's own grants. Mapping: server and project → the
+ * metastore, warehouse → catalog (warehouse-id is the catalog id),
+ * namespace → schema, table/view/generic-table → tables (none exist yet,
+ * so they resolve to "not found"). Checks are parsed and validated first,
+ * then every object is resolved and every grant loaded in a fixed number of
+ * queries, whatever the number of checks. */
+#include "uc_batch_check.h"
+#include "uc_authz.h"
+
+#include <string.h>
+#include <apr_hash.h>
+#include <apr_lib.h>
+#include <apr_strings.h>
+
+#include "../core/uc_json.h"
+#include "../store/uc_grants.h"
+
+#define MAX_CHECKS 1000
+#define NIL_UUID "00000000-0000-0000-0000-000000000000"
+#define P UC_PRIV
+
+typedef enum resource {
+    R_SERVER, R_PROJECT, R_WAREHOUSE, R_NAMESPACE, R_TABLE, R_VIEW,
+    R_GENERIC_TABLE, R_COUNT
+} resource_t;
+
+static const char *const resource_keys[R_COUNT] = {
+    "server", "project", "warehouse", "namespace", "table", "view",
+    "generic-table"
+};
+
+/* What an action needs, in the terms of uc_rules.h. */
+typedef struct action {
+    resource_t resource;
+    const char *name;
+    enum { NEEDS, ADMIN_ONLY, NEVER } kind;
+    uc_need_t needs[3];
+} action_t;
+
+#define C UC_LEVEL_CATALOG
+#define S UC_LEVEL_SCHEMA
+#define USE_C { C, P(UC_PRIV_USE_CATALOG) }
+#define USE_S { S, P(UC_PRIV_USE_SCHEMA) }
+#define ON_TABLES(action) { R_TABLE, action, NEEDS, { { 0, 0 } } }, \
+    { R_VIEW, action, NEEDS, { { 0, 0 } } }, \
+    { R_GENERIC_TABLE, action, NEEDS, { { 0, 0 } } }
+
+static const action_t actions[] = {
+    /* server: administration of the metastore itself */
+    { R_SERVER, "create_project", ADMIN_ONLY, { { 0, 0 } } },
+    { R_SERVER, "update_users", ADMIN_ONLY, { { 0, 0 } } },
+    { R_SERVER, "delete_users", ADMIN_ONLY, { { 0, 0 } } },
+    { R_SERVER, "list_users", ADMIN_ONLY, { { 0, 0 } } },
+    { R_SERVER, "provision_users", ADMIN_ONLY, { { 0, 0 } } },
+    /* project: the metastore again */
+    { R_PROJECT, "create_warehouse", NEEDS,
+      { { UC_LEVEL_METASTORE, P(UC_PRIV_CREATE_CATALOG) } } },
+    { R_PROJECT, "get_metadata", NEEDS, { { 0, 0 } } },
+    { R_PROJECT, "list_warehouses", NEEDS, { { 0, 0 } } },
+    { R_PROJECT, "include_in_list", NEEDS, { { 0, 0 } } },
+    { R_PROJECT, "delete", ADMIN_ONLY, { { 0, 0 } } },
+    { R_PROJECT, "rename", ADMIN_ONLY, { { 0, 0 } } },
+    { R_PROJECT, "create_role", ADMIN_ONLY, { { 0, 0 } } },
+    { R_PROJECT, "list_roles", ADMIN_ONLY, { { 0, 0 } } },
+    { R_PROJECT, "search_roles", ADMIN_ONLY, { { 0, 0 } } },
+    { R_PROJECT, "get_endpoint_statistics", ADMIN_ONLY, { { 0, 0 } } },
+    { R_PROJECT, "modify_task_queue_config", ADMIN_ONLY, { { 0, 0 } } },
+    { R_PROJECT, "get_task_queue_config", ADMIN_ONLY, { { 0, 0 } } },
+    { R_PROJECT, "get_project_tasks", ADMIN_ONLY, { { 0, 0 } } },
+    { R_PROJECT, "control_project_tasks", ADMIN_ONLY, { { 0, 0 } } },
+    /* warehouse: a catalog */
+    { R_WAREHOUSE, "use", NEEDS, { USE_C } },
+    { R_WAREHOUSE, "get_config", NEEDS, { USE_C } },
+    { R_WAREHOUSE, "get_metadata", NEEDS, { USE_C } },
+    { R_WAREHOUSE, "include_in_list", NEEDS, { USE_C } },
+    { R_WAREHOUSE, "list_namespaces", NEEDS, { USE_C } },
+    { R_WAREHOUSE, "list_everything", NEEDS,
+      { USE_C, { C, P(UC_PRIV_USE_SCHEMA) },
+        { C, P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY) } } },
+    { R_WAREHOUSE, "create_namespace", NEEDS,
+      { USE_C, { C, P(UC_PRIV_CREATE_SCHEMA) } } },
+#define WAREHOUSE_MANAGED(action) \
+    { R_WAREHOUSE, action, NEEDS, { { C, P(UC_PRIV_MANAGE) } } }
+    WAREHOUSE_MANAGED("delete"),
+    WAREHOUSE_MANAGED("rename"),
+    WAREHOUSE_MANAGED("update_storage"),
+    WAREHOUSE_MANAGED("update_storage_credential"),
+    WAREHOUSE_MANAGED("deactivate"),
+    WAREHOUSE_MANAGED("activate"),
+    WAREHOUSE_MANAGED("modify_soft_deletion"),
+    WAREHOUSE_MANAGED("set_protection"),
+    WAREHOUSE_MANAGED("set_format_version_policy"),
+    WAREHOUSE_MANAGED("modify_task_queue_config"),
+    WAREHOUSE_MANAGED("control_all_tasks"),
+    WAREHOUSE_MANAGED("list_deleted_tabulars"),
+    WAREHOUSE_MANAGED("get_task_queue_config"),
+    WAREHOUSE_MANAGED("get_all_tasks"),
+    WAREHOUSE_MANAGED("get_endpoint_statistics"),
+    /* namespace: a schema */
+    { R_NAMESPACE, "get_metadata", NEEDS, { USE_C, USE_S } },
+    { R_NAMESPACE, "include_in_list", NEEDS, { USE_C, USE_S } },
+    { R_NAMESPACE, "list_tables", NEEDS, { USE_C, USE_S } },
+    { R_NAMESPACE, "list_views", NEEDS, { USE_C, USE_S } },
+    { R_NAMESPACE, "list_generic_tables", NEEDS, { USE_C, USE_S } },
+    { R_NAMESPACE, "list_namespaces", NEEDS, { USE_C, USE_S } },
+    { R_NAMESPACE, "list_everything", NEEDS,
+      { USE_C, USE_S, { S, P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY) } } },
+    { R_NAMESPACE, "create_table", NEEDS,
+      { USE_C, USE_S, { S, P(UC_PRIV_CREATE_TABLE) } } },
+    { R_NAMESPACE, "create_view", NEEDS,
+      { USE_C, USE_S, { S, P(UC_PRIV_CREATE_TABLE) } } },
+    { R_NAMESPACE, "create_generic_table", NEEDS,
+      { USE_C, USE_S, { S, P(UC_PRIV_CREATE_TABLE) } } },
+    /* Schemas do not nest. */
+    { R_NAMESPACE, "create_namespace", NEVER, { { 0, 0 } } },
+    { R_NAMESPACE, "delete", NEEDS, { USE_C, { S, P(UC_PRIV_MANAGE) } } },
+    { R_NAMESPACE, "update_properties", NEEDS,
+      { USE_C, { S, P(UC_PRIV_MANAGE) } } },
+    { R_NAMESPACE, "set_protection", NEEDS,
+      { USE_C, { S, P(UC_PRIV_MANAGE) } } },
+    /* tables, views and generic tables: no such objects exist yet, so
+     * these actions are validated but never reach their rules */
+    ON_TABLES("drop"), ON_TABLES("get_metadata"), ON_TABLES("commit"),
+    ON_TABLES("rename"), ON_TABLES("include_in_list"), ON_TABLES("undrop"),
+    ON_TABLES("get_tasks"), ON_TABLES("control_tasks"),
+    ON_TABLES("set_protection"),
+    { R_TABLE, "read_data", NEEDS, { { 0, 0 } } },
+    { R_TABLE, "write_data", NEEDS, { { 0, 0 } } },
+    { R_GENERIC_TABLE, "read_data", NEEDS, { { 0, 0 } } },
+    { R_GENERIC_TABLE, "write_data", NEEDS, { { 0, 0 } } },
+    { R_VIEW, "select", NEEDS, { { 0, 0 } } },
+};
+
+typedef struct check {
+    const char *id;
+    const uc_principal_t *who;
+    int other;                      /* evaluated for someone else */
+    const action_t *action;
+    const char *warehouse_id;
+    const char *namespace_id;
+    const char *namespace_name;
+    const char *project_id;
+    int project_given;
+    uc_chain_t chain;
+    int found;
+} check_t;
+
+static uc_error_t *shape(apr_pool_t *pool, size_t index, const char *what)
+{
+    return uc_error_make(pool, 422, "UnprocessableEntity",
+                         "Failed to deserialize the JSON body: checks[%lu]: "
+                         "%s", (unsigned long)index, what);
+}
+
+static const char *optional_string(json_t *obj, const char *key,
+                                   const char *alias, int *bad)
+{
+    json_t *v = json_object_get(obj, key);
+
+    if (!v && alias)
+        v = json_object_get(obj, alias);
+    if (!v || json_is_null(v))
+        return NULL;
+    if (!json_is_string(v)) {
+        *bad = 1;
+        return NULL;
+    }
+    return json_string_value(v);
+}
+
+static int is_uuid(const char *s)
+{
+    int i;
+
+    if (strlen(s) != 36)
+        return 0;
+    for (i = 0; i < 36; i++) {
+        int dash = i == 8 || i == 13 || i == 18 || i == 23;
+        if (dash ? s[i] != '-' : !apr_isxdigit(s[i]))
+            return 0;
+    }
+    return 1;
+}
+
+/* The principal named by an identity {"user": "<idp>~<subject>"}. */
+static uc_error_t *identity_of(uc_call_t *call, size_t index, json_t *identity,
+                               apr_hash_t *principals, check_t *c)
+{
+    json_t *user, *role;
+    const char *name, *tilde, *p;
+
+    c->who = call->who;
+    if (!identity || json_is_null(identity))
+        return NULL;
+    user = json_object_get(identity, "user");
+    role = json_object_get(identity, "role");
+    if (!json_is_object(identity) || !user == !role)
+        return shape(call->pool, index, "identity needs exactly one of "
+                     "'user' and 'role'");
+    if (role)
+        return uc_error_make(call->pool, 404, "RoleIdNotFound",
+                             "Role %s does not exist: this catalog has no "
+                             "roles.", json_is_string(role)
+                             ? json_string_value(role) : "(not text)");
+    name = json_is_string(user) ? json_string_value(user) : "";
+    tilde = strchr(name, '~');
+    if (!tilde || strlen(name) >= 128)
+        return shape(call->pool, index, "identity.user must look like "
+                     "'<idp>~<subject>' and be shorter than 128 characters");
+    for (p = name; *p; p++)
+        if (apr_iscntrl(*p))
+            return shape(call->pool, index, "identity.user has control "
+                         "characters");
+    name = tilde + 1;
+    if (!*name || strcmp(name, call->who->name) == 0)
+        return NULL;
+    c->other = 1;
+    c->who = apr_hash_get(principals, name, APR_HASH_KEY_STRING);
+    if (!c->who) {
+        apr_array_header_t *groups = call->groups_of
+            ? call->groups_of(call->groups_baton, name) : NULL;
+        c->who = uc_principal_make(call->pool, apr_pstrdup(call->pool, name),
+                                   groups, call->admins);
+        apr_hash_set(principals, c->who->name, APR_HASH_KEY_STRING, c->who);
+    }
+    return NULL;
+}
+
+static uc_error_t *parse_check(uc_call_t *call, size_t index, json_t *item,
+                               apr_hash_t *principals, check_t *c)
+{
+    json_t *operation = json_object_get(item, "operation"), *op = NULL;
+    json_t *action, *ns;
+    const char *key = NULL, *name;
+    int bad = 0;
+    size_t i, r;
+    uc_error_t *err;
+
+    if (!json_is_object(item))
+        return shape(call->pool, index, "a check must be an object");
+    c->id = optional_string(item, "id", NULL, &bad);
+    if (bad)
+        return shape(call->pool, index, "id must be a string");
+    if ((err = identity_of(call, index, json_object_get(item, "identity"),
+                           principals, c)))
+        return err;
+    if (!json_is_object(operation) || json_object_size(operation) != 1)
+        return shape(call->pool, index, "operation needs exactly one key");
+    json_object_foreach(operation, key, op)
+        break;
+    for (r = 0; r < R_COUNT; r++)
+        if (strcmp(key, resource_keys[r]) == 0)
+            break;
+    if (r == R_COUNT || !json_is_object(op))
+        return shape(call->pool, index, apr_psprintf(call->pool,
+                     "unknown operation '%s'", key));
+    action = json_object_get(op, "action");
+    name = json_is_object(action)
+           ? json_string_value(json_object_get(action, "action")) : NULL;
+    for (i = 0; name && i < sizeof(actions) / sizeof(actions[0]); i++)
+        if (actions[i].resource == r && strcmp(actions[i].name, name) == 0)
+            c->action = &actions[i];
+    if (!c->action)
+        return shape(call->pool, index, apr_psprintf(call->pool,
+                     "unknown %s action '%s'", key, name ? name : ""));
+    c->project_id = optional_string(op, "project-id", "project_id", &bad);
+    c->project_given = c->project_id != NULL;
+    c->warehouse_id = optional_string(op, "warehouse-id", "warehouse_id",
+                                      &bad);
+    c->namespace_id = optional_string(op, "namespace-id", "namespace_id",
+                                      &bad);
+    if (bad)
+        return shape(call->pool, index, "ids must be strings");
+    if (r >= R_WAREHOUSE && (!c->warehouse_id || !is_uuid(c->warehouse_id)))
+        return shape(call->pool, index, "warehouse-id must be a UUID");
+    if (c->namespace_id && !is_uuid(c->namespace_id))
+        return shape(call->pool, index, "namespace-id must be a UUID");
+    ns = json_object_get(op, "namespace");
+    if (ns && !json_is_null(ns)) {
+        json_t *part;
+        if (!json_is_array(ns))
+            return shape(call->pool, index, "namespace must be an array");
+        json_array_foreach(ns, i, part)
+            if (!json_is_string(part))
+                return shape(call->pool, index, "namespace parts must be "
+                             "strings");
+        /* One level only: schemas do not nest, so longer paths name
+         * nothing. */
+        c->namespace_name = json_array_size(ns) == 1
+                            ? json_string_value(json_array_get(ns, 0)) : "";
+    }
+    if (r == R_NAMESPACE && !c->namespace_id && !c->namespace_name)
+        return shape(call->pool, index, "namespace needs namespace-id or "
+                     "namespace");
+    return NULL;
+}
+
+static void lower(char *s)
+{
+    for (; *s; s++)
+        *s = (char)apr_tolower(*s);
+}
+
+/* Every object the checks name, in two queries. */
+static uc_error_t *resolve_all(uc_call_t *call, check_t *checks, int n,
+                               apr_hash_t *by_id, apr_hash_t *by_name)
+{
+    json_t *ids = uc_json_own(call->pool, json_array());
+    json_t *pairs = uc_json_own(call->pool, json_array());
+    apr_array_header_t *rows;
+    int i;
+    uc_error_t *err;
+
+    for (i = 0; i < n; i++) {
+        if (checks[i].warehouse_id)
+            json_array_append_new(ids, json_string(checks[i].warehouse_id));
+        if (checks[i].namespace_id)
+            json_array_append_new(ids, json_string(checks[i].namespace_id));
+    }
+    if (json_array_size(ids)) {
+        if ((err = uc_securables_by_ids(call->store, call->pool,
+                                        uc_json_dump(call->pool, ids),
+                                        &rows)))
+            return err;
+        for (i = 0; i < rows->nelts; i++) {
+            uc_securable_t *s = APR_ARRAY_IDX(rows, i, uc_securable_t *);
+            apr_hash_set(by_id, s->id, APR_HASH_KEY_STRING, s);
+        }
+    }
+    for (i = 0; i < n; i++) {
+        const uc_securable_t *wh = checks[i].warehouse_id
+            ? apr_hash_get(by_id, checks[i].warehouse_id,
+                           APR_HASH_KEY_STRING) : NULL;
+        if (wh && checks[i].namespace_name && !checks[i].namespace_id) {
+            char *name = apr_pstrdup(call->pool, checks[i].namespace_name);
+            lower(name);
+            json_array_append_new(pairs, json_pack("[ss]", wh->id, name));
+        }
+    }
+    if (json_array_size(pairs)) {
+        if ((err = uc_securables_by_parent_names(
+                 call->store, call->pool, UC_KIND_SCHEMA,
+                 uc_json_dump(call->pool, pairs), &rows)))
+            return err;
+        for (i = 0; i < rows->nelts; i++) {
+            uc_securable_t *s = APR_ARRAY_IDX(rows, i, uc_securable_t *);
+            apr_hash_set(by_name, apr_pstrcat(call->pool, s->parent_id, "/",
+                                              s->name, NULL),
+                         APR_HASH_KEY_STRING, s);
+        }
+    }
+    return NULL;
+}
+
+static void build_chain(uc_call_t *call, check_t *c, apr_hash_t *by_id,
+                        apr_hash_t *by_name, uc_securable_t *metastore)
+{
+    resource_t r = c->action->resource;
+    uc_securable_t *wh, *ns = NULL;
+
+    c->chain.n = 1;
+    c->chain.sec[UC_LEVEL_METASTORE] = metastore;
+    c->chain.type[UC_LEVEL_METASTORE] = UC_TYPE_METASTORE;
+    if (r == R_SERVER) {
+        c->found = 1;
+        return;
+    }
+    if (r == R_PROJECT) {
+        /* One implicit project: the metastore, by its id or the nil id. */
+        c->found = !c->project_given ||
+                   strcmp(c->project_id, metastore->id) == 0 ||
+                   strcmp(c->project_id, NIL_UUID) == 0;
+        return;
+    }
+    wh = apr_hash_get(by_id, c->warehouse_id, APR_HASH_KEY_STRING);
+    if (!wh || strcmp(wh->kind, UC_KIND_CATALOG) != 0)
+        return;
+    c->chain.n = 2;
+    c->chain.sec[UC_LEVEL_CATALOG] = wh;
+    c->chain.type[UC_LEVEL_CATALOG] = UC_TYPE_CATALOG;
+    if (r == R_WAREHOUSE) {
+        c->found = 1;
+        return;
+    }
+    if (r != R_NAMESPACE)
+        return;
+    if (c->namespace_id)
+        ns = apr_hash_get(by_id, c->namespace_id, APR_HASH_KEY_STRING);
+    else {
+        char *name = apr_pstrdup(call->pool, c->namespace_name);
+        lower(name);
+        ns = apr_hash_get(by_name, apr_pstrcat(call->pool, wh->id, "/", name,
+                                               NULL), APR_HASH_KEY_STRING);
+    }
+    if (!ns || strcmp(ns->kind, UC_KIND_SCHEMA) != 0 ||
+        strcmp(ns->parent_id, wh->id) != 0)
+        return;
+    c->chain.n = 3;
+    c->chain.sec[UC_LEVEL_SCHEMA] = ns;
+    c->chain.type[UC_LEVEL_SCHEMA] = UC_TYPE_SCHEMA;
+    c->found = 1;
+}
+
+static uc_error_t *not_found(uc_call_t *call, const check_t *c)
+{
+    switch (c->action->resource) {
+    case R_WAREHOUSE:
+        return uc_error_make(call->pool, 404, "NoSuchWarehouseException",
+                             "A warehouse with id '%s' does not exist",
+                             c->warehouse_id);
+    case R_NAMESPACE:
+        return uc_error_make(call->pool, 404, "NoSuchNamespaceException",
+                             "Namespace not found or access denied");
+    case R_VIEW:
+        return uc_error_make(call->pool, 404, "NoSuchViewException",
+                             "View not found or access denied");
+    case R_GENERIC_TABLE:
+        return uc_error_make(call->pool, 404, "NoSuchGenericTableException",
+                             "Generic table not found or access denied");
+    default:
+        return uc_error_make(call->pool, 404, "NoSuchTableException",
+                             "Table not found or access denied");
+    }
+}
+
+/* Grants of every principal involved on every object involved, in one
+ * query, keyed "securable id \n principal". */
+static uc_error_t *load_grants(uc_call_t *call, check_t *checks, int n,
+                               apr_hash_t *held)
+{
+    json_t *ids = uc_json_own(call->pool, json_array());
+    json_t *names = uc_json_own(call->pool, json_array());
+    apr_hash_t *seen = apr_hash_make(call->pool);
+    apr_array_header_t *grants;
+    int i, j, k;
+    uc_error_t *err;
+
+    for (i = 0; i <= n; i++) {
+        const uc_principal_t *who = i < n ? checks[i].who : call->who;
+        if (i < n)
+            for (k = 0; k < checks[i].chain.n; k++) {
+                const char *id = checks[i].chain.sec[k]->id;
+                if (!apr_hash_get(seen, id, APR_HASH_KEY_STRING)) {
+                    apr_hash_set(seen, id, APR_HASH_KEY_STRING, "");
+                    json_array_append_new(ids, json_string(id));
+                }
+            }
+        for (j = -1; j < who->groups->nelts; j++) {
+            const char *name = j < 0 ? who->name
+                : APR_ARRAY_IDX(who->groups, j, const char *);
+            const char *key = apr_pstrcat(call->pool, "\n", name, NULL);
+            if (!apr_hash_get(seen, key, APR_HASH_KEY_STRING)) {
+                apr_hash_set(seen, key, APR_HASH_KEY_STRING, "");
+                json_array_append_new(names, uc_json_text(call->pool, name));
+            }
+        }
+    }
+    if (!json_array_size(ids))
+        return NULL;
+    if ((err = uc_grants_held(call->store, call->pool,
+                              uc_json_dump(call->pool, ids),
+                              uc_json_dump(call->pool, names), &grants)))
+        return err;
+    for (i = 0; i < grants->nelts; i++) {
+        const uc_grant_t *g = &APR_ARRAY_IDX(grants, i, uc_grant_t);
+        const char *key = apr_pstrcat(call->pool, g->securable_id, "\n",
+                                      g->principal, NULL);
+        uc_privset_t *set = apr_hash_get(held, key, APR_HASH_KEY_STRING);
+        int p = uc_privilege_parse(g->privilege);
+
+        if (p < 0)
+            continue;
+        if (!set) {
+            set = apr_pcalloc(call->pool, sizeof(*set));
+            apr_hash_set(held, key, APR_HASH_KEY_STRING, set);
+        }
+        *set |= P(p);
+    }
+    return NULL;
+}
+
+static void access_of(uc_call_t *call, const uc_principal_t *who,
+                      const uc_chain_t *chain, apr_hash_t *held,
+                      uc_access_t *out)
+{
+    uc_privset_t direct[UC_LEVELS] = { 0 };
+    int level, j;
+
+    for (level = 0; level < chain->n && !who->admin; level++)
+        for (j = -1; j < who->groups->nelts; j++) {
+            const char *name = j < 0 ? who->name
+                : APR_ARRAY_IDX(who->groups, j, const char *);
+            uc_privset_t *set = apr_hash_get(
+                held, apr_pstrcat(call->pool, chain->sec[level]->id, "\n",
+                                  name, NULL), APR_HASH_KEY_STRING);
+            if (set)
+                direct[level] |= *set;
+        }
+    uc_access_compute(who, chain, direct, out);
+}
+
+static int allowed(const check_t *c, const uc_access_t *a)
+{
+    const uc_need_t *need;
+
+    if (!c->found)
+        return 0;
+    switch (c->action->kind) {
+    case NEVER:
+        return 0;
+    case ADMIN_ONLY:
+        return a->admin;
+    default:
+        break;
+    }
+    /* Table actions have no objects to act on yet. */
+    if (c->action->resource >= R_TABLE)
+        return 0;
+    for (need = c->action->needs; need < c->action->needs + 3 && need->any;
+         need++)
+        if (!uc_access_has(a, need->level, need->any))
+            return 0;
+    return 1;
+}
+
+static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
+{
+    json_t *list = json_object_get(call->body, "checks"), *item;
+    apr_hash_t *principals = apr_hash_make(call->pool);
+    apr_hash_t *by_id = apr_hash_make(call->pool);
+    apr_hash_t *by_name = apr_hash_make(call->pool);
+    apr_hash_t *held = apr_hash_make(call->pool);
+    uc_securable_t *metastore = apr_pcalloc(call->pool, sizeof(*metastore));
+    int error_on_not_found = 0, n, i;
+    check_t *checks;
+    size_t index;
+    uc_error_t *err;
+
+    if (!json_is_array(list))
+        return uc_error_make(call->pool, 422, "UnprocessableEntity",
+                             "Failed to deserialize the JSON body: 'checks' "
+                             "must be an array");
+    if (json_array_size(list) > MAX_CHECKS)
+        return uc_error_make(call->pool, 400, "TooManyChecks",
+                             "Too many checks requested: %lu. Maximum "
+                             "allowed is %d",
+                             (unsigned long)json_array_size(list),
+                             MAX_CHECKS);
+    if ((err = uc_json_bool_field(call->pool, call->body,
+                                  "error-on-not-found",
+                                  &error_on_not_found)))
+        return uc_error_make(call->pool, 422, "UnprocessableEntity", "%s",
+                             err->message);
+    n = (int)json_array_size(list);
+    checks = apr_pcalloc(call->pool, sizeof(*checks) * (apr_size_t)(n + 1));
+    json_array_foreach(list, index, item)
+        if ((err = parse_check(call, index, item, principals,
+                               &checks[index])))
+            return err;
+
+    metastore->id = uc_store_metastore_id(call->store);
+    metastore->kind = "metastore";
+    metastore->name = "metastore";
+    if ((err = resolve_all(call, checks, n, by_id, by_name)))
+        return err;
+    for (i = 0; i < n; i++) {
+        build_chain(call, &checks[i], by_id, by_name, metastore);
+        if (!checks[i].found && error_on_not_found &&
+            checks[i].action->resource != R_PROJECT)
+            return not_found(call, &checks[i]);
+    }
+    if ((err = load_grants(call, checks, n, held)))
+        return err;
+
+    /* Answering for someone else needs the right to manage grants on each
+     * object checked: no partial answers. */
+    for (i = 0; i < n; i++) {
+        uc_access_t mine;
+        int target = checks[i].chain.n - 1;
+
+        if (!checks[i].other || !checks[i].found)
+            continue;
+        access_of(call, call->who, &checks[i].chain, held, &mine);
+        if (target == UC_LEVEL_METASTORE ? !mine.admin
+            : !uc_access_has(&mine, target, P(UC_PRIV_MANAGE)))
+            return uc_error_make(call->pool, 403, "CannotInspectPermissions",
+                                 "Not allowed to inspect permissions for "
+                                 "object %s:%s", resource_keys[
+                                     checks[i].action->resource],
+                                 checks[i].chain.sec[target]->id);
+    }
+
+    uc_jw_begin_object(out);
+    uc_jw_key(out, "results");
+    uc_jw_begin_array(out);
+    for (i = 0; i < n; i++) {
+        uc_access_t a;
+
+        access_of(call, checks[i].who, &checks[i].chain, held, &a);
+        uc_jw_begin_object(out);
+        if (checks[i].id)
+            uc_jw_field_string(out, "id", checks[i].id);
+        uc_jw_key(out, "allowed");
+        uc_jw_bool(out, allowed(&checks[i], &a));
+        uc_jw_end_object(out);
+    }
+    uc_jw_end_array(out);
+    uc_jw_end_object(out);
+    return NULL;
+}
+
+/* Checking one's own permissions needs nothing beyond authentication;
+ * checks for others are guarded inside. */
+static const uc_rule_t any_caller = { UC_TARGET_CALLER, { { 0, 0 } } };
+
+const uc_route_t uc_authz_routes[] = {
+    { UC_POST, "/action/batch-check", batch_check, UC_ROUTE_BODY,
+      &any_caller },
+    { 0, NULL, NULL, 0, NULL }
+};
+
+const uc_route_t *const uc_authz_api[] = { uc_authz_routes, NULL };

@@ -1,0 +1,11 @@
+/* The authorization API: Lakekeeper's batch-check, mounted (by default) at
+ * /management/v1. */
+#ifndef UC_BATCH_CHECK_H
+#define UC_BATCH_CHECK_H
+
+#include "../http/uc_router.h"
+
+extern const uc_route_t uc_authz_routes[];
+extern const uc_route_t *const uc_authz_api[];
+
+#endif

@@ -1,0 +1,126 @@
+#include "uc_access.h"
+
+#include <string.h>
+#include <apr_hash.h>
+#include <apr_lib.h>
+#include <apr_strings.h>
+#include <jansson.h>
+
+#include "../core/uc_json.h"
+
+static int listed(const apr_array_header_t *list, const char *name)
+{
+    int i;
+
+    for (i = 0; list && i < list->nelts; i++)
+        if (strcmp(APR_ARRAY_IDX(list, i, const char *), name) == 0)
+            return 1;
+    return 0;
+}
+
+uc_principal_t *uc_principal_make(apr_pool_t *pool, const char *name,
+                                  apr_array_header_t *groups,
+                                  const apr_array_header_t *admins)
+{
+    uc_principal_t *p = apr_pcalloc(pool, sizeof(*p));
+    json_t *all = uc_json_own(pool, json_array());
+    int i;
+
+    p->name = name;
+    p->groups = groups ? groups : apr_array_make(pool, 1,
+                                                 sizeof(const char *));
+    p->admin = listed(admins, name);
+    json_array_append_new(all, uc_json_text(pool, name));
+    for (i = 0; i < p->groups->nelts; i++) {
+        const char *g = APR_ARRAY_IDX(p->groups, i, const char *);
+        if (listed(admins, g))
+            p->admin = 1;
+        json_array_append_new(all, uc_json_text(pool, g));
+    }
+    p->json = uc_json_dump(pool, all);
+    return p;
+}
+
+int uc_principal_is(const uc_principal_t *p, const char *name)
+{
+    return name && (strcmp(p->name, name) == 0 || listed(p->groups, name));
+}
+
+static void add_group(apr_pool_t *pool, apr_array_header_t *into,
+                      const char *start, apr_size_t len)
+{
+    while (len && apr_isspace(*start)) {
+        start++;
+        len--;
+    }
+    while (len && apr_isspace(start[len - 1]))
+        len--;
+    if (len && len <= 255 && into->nelts < UC_MAX_GROUPS) {
+        const char *g = apr_pstrmemdup(pool, start, len);
+        if (!listed(into, g))
+            APR_ARRAY_PUSH(into, const char *) = g;
+    }
+}
+
+void uc_groups_from_claim(apr_pool_t *pool, const char *claim,
+                          apr_array_header_t *into)
+{
+    const char *p;
+
+    if (!claim)
+        return;
+    while (apr_isspace(*claim))
+        claim++;
+    if (*claim == '[') {
+        json_t *list = json_loads(claim, 0, NULL), *item;
+        size_t i;
+
+        json_array_foreach(list, i, item)
+            if (json_is_string(item))
+                add_group(pool, into, json_string_value(item),
+                          strlen(json_string_value(item)));
+        json_decref(list);
+        return;
+    }
+    for (p = claim; *p; ) {
+        const char *end = strchr(p, ',');
+        apr_size_t len = end ? (apr_size_t)(end - p) : strlen(p);
+        add_group(pool, into, p, len);
+        p += len + (end ? 1 : 0);
+    }
+}
+
+apr_hash_t *uc_groups_from_file_text(apr_pool_t *pool, const char *text)
+{
+    apr_hash_t *users = apr_hash_make(pool);
+    char *copy = apr_pstrdup(pool, text), *line, *state;
+
+    for (line = apr_strtok(copy, "\n", &state); line;
+         line = apr_strtok(NULL, "\n", &state)) {
+        char *colon = strchr(line, ':'), *member, *mstate;
+        const char *group;
+
+        if (line[0] == '#' || !colon)
+            continue;
+        *colon = '\0';
+        {
+            char *trimmed = apr_pstrdup(pool, line);
+            apr_collapse_spaces(trimmed, line);
+            group = trimmed;
+        }
+        if (!*group)
+            continue;
+        for (member = apr_strtok(colon + 1, " \t\r", &mstate); member;
+             member = apr_strtok(NULL, " \t\r", &mstate)) {
+            apr_array_header_t *groups = apr_hash_get(users, member,
+                                                      APR_HASH_KEY_STRING);
+            if (!groups) {
+                groups = apr_array_make(pool, 2, sizeof(const char *));
+                apr_hash_set(users, apr_pstrdup(pool, member),
+                             APR_HASH_KEY_STRING, groups);
+            }
+            add_group(pool, groups, group, strlen(group));
+        }
+    }
+    return users;
+}

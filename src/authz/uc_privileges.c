@@ -1,0 +1,157 @@
+#include "uc_privileges.h"
+
+#include <string.h>
+#include <apr_lib.h>
+#include <apr_strings.h>
+
+static const char *const keys[UC_PRIV_COUNT] = {
+    "ALL_PRIVILEGES", "USE_CATALOG", "USE_SCHEMA", "BROWSE",
+    "CREATE_CATALOG", "CREATE_SCHEMA", "CREATE_TABLE", "CREATE_VOLUME",
+    "CREATE_FUNCTION", "CREATE_MODEL", "SELECT", "MODIFY", "EXECUTE",
+    "READ_VOLUME", "WRITE_VOLUME", "EXTERNAL_USE_SCHEMA", "MANAGE",
+    "CREATE_EXTERNAL_LOCATION", "CREATE_STORAGE_CREDENTIAL",
+    "CREATE_EXTERNAL_TABLE", "CREATE_EXTERNAL_VOLUME",
+    "CREATE_MANAGED_STORAGE", "READ_FILES", "WRITE_FILES", "CREATE_SHARE",
+    "CREATE_RECIPIENT", "CREATE_PROVIDER", "USE_SHARE", "USE_RECIPIENT",
+    "USE_PROVIDER", "SET_SHARE_PERMISSION"
+};
+
+static const char *const names[UC_PRIV_COUNT] = {
+    "ALL PRIVILEGES", "USE CATALOG", "USE SCHEMA", "BROWSE",
+    "CREATE CATALOG", "CREATE SCHEMA", "CREATE TABLE", "CREATE VOLUME",
+    "CREATE FUNCTION", "CREATE MODEL", "SELECT", "MODIFY", "EXECUTE",
+    "READ VOLUME", "WRITE VOLUME", "EXTERNAL USE SCHEMA", "MANAGE",
+    "CREATE EXTERNAL LOCATION", "CREATE STORAGE CREDENTIAL",
+    "CREATE EXTERNAL TABLE", "CREATE EXTERNAL VOLUME",
+    "CREATE MANAGED STORAGE", "READ FILES", "WRITE FILES", "CREATE SHARE",
+    "CREATE RECIPIENT", "CREATE PROVIDER", "USE SHARE", "USE RECIPIENT",
+    "USE PROVIDER", "SET SHARE PERMISSION"
+};
+
+static const char *const type_names[UC_TYPE_COUNT] = {
+    "metastore", "catalog", "schema", "table", "volume", "function",
+    "registered_model", "external_location", "credential", "share",
+    "recipient", "provider"
+};
+
+#define P UC_PRIV
+
+/* Privileges that act on the objects inside a schema. */
+#define SCHEMA_OBJECT_PRIVS \
+    (P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY) | P(UC_PRIV_EXECUTE) | \
+     P(UC_PRIV_READ_VOLUME) | P(UC_PRIV_WRITE_VOLUME))
+
+/* Privileges on a schema, which its objects inherit. */
+#define SCHEMA_PRIVS \
+    (P(UC_PRIV_USE_SCHEMA) | P(UC_PRIV_CREATE_TABLE) | \
+     P(UC_PRIV_CREATE_VOLUME) | P(UC_PRIV_CREATE_FUNCTION) | \
+     P(UC_PRIV_CREATE_MODEL) | P(UC_PRIV_EXTERNAL_USE_SCHEMA) | \
+     SCHEMA_OBJECT_PRIVS)
+
+/* ALL PRIVILEGES stands for every grantable privilege of the type except
+ * MANAGE and EXTERNAL USE SCHEMA, which must be granted by name. */
+#define NOT_IN_ALL (P(UC_PRIV_MANAGE) | P(UC_PRIV_EXTERNAL_USE_SCHEMA))
+
+static const uc_privset_t grantable[UC_TYPE_COUNT] = {
+    [UC_TYPE_METASTORE] =
+        P(UC_PRIV_CREATE_CATALOG) | P(UC_PRIV_CREATE_EXTERNAL_LOCATION) |
+        P(UC_PRIV_CREATE_STORAGE_CREDENTIAL) | P(UC_PRIV_CREATE_SHARE) |
+        P(UC_PRIV_CREATE_RECIPIENT) | P(UC_PRIV_CREATE_PROVIDER) |
+        P(UC_PRIV_USE_SHARE) | P(UC_PRIV_USE_RECIPIENT) |
+        P(UC_PRIV_USE_PROVIDER) | P(UC_PRIV_SET_SHARE_PERMISSION),
+    [UC_TYPE_CATALOG] =
+        P(UC_PRIV_ALL_PRIVILEGES) | P(UC_PRIV_USE_CATALOG) |
+        P(UC_PRIV_BROWSE) | P(UC_PRIV_CREATE_SCHEMA) | P(UC_PRIV_MANAGE) |
+        SCHEMA_PRIVS,
+    [UC_TYPE_SCHEMA] =
+        P(UC_PRIV_ALL_PRIVILEGES) | P(UC_PRIV_MANAGE) | SCHEMA_PRIVS,
+    [UC_TYPE_TABLE] =
+        P(UC_PRIV_ALL_PRIVILEGES) | P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY) |
+        P(UC_PRIV_MANAGE),
+    [UC_TYPE_VOLUME] =
+        P(UC_PRIV_ALL_PRIVILEGES) | P(UC_PRIV_READ_VOLUME) |
+        P(UC_PRIV_WRITE_VOLUME) | P(UC_PRIV_MANAGE),
+    [UC_TYPE_FUNCTION] =
+        P(UC_PRIV_ALL_PRIVILEGES) | P(UC_PRIV_EXECUTE) | P(UC_PRIV_MANAGE),
+    [UC_TYPE_REGISTERED_MODEL] =
+        P(UC_PRIV_ALL_PRIVILEGES) | P(UC_PRIV_EXECUTE) | P(UC_PRIV_MANAGE),
+    [UC_TYPE_EXTERNAL_LOCATION] =
+        P(UC_PRIV_ALL_PRIVILEGES) | P(UC_PRIV_READ_FILES) |
+        P(UC_PRIV_WRITE_FILES) | P(UC_PRIV_CREATE_EXTERNAL_TABLE) |
+        P(UC_PRIV_CREATE_EXTERNAL_VOLUME) |
+        P(UC_PRIV_CREATE_MANAGED_STORAGE) | P(UC_PRIV_MANAGE),
+    [UC_TYPE_CREDENTIAL] =
+        P(UC_PRIV_ALL_PRIVILEGES) | P(UC_PRIV_CREATE_EXTERNAL_LOCATION) |
+        P(UC_PRIV_CREATE_EXTERNAL_TABLE) | P(UC_PRIV_READ_FILES) |
+        P(UC_PRIV_WRITE_FILES) | P(UC_PRIV_MANAGE),
+    [UC_TYPE_SHARE] =
+        P(UC_PRIV_SELECT) | P(UC_PRIV_SET_SHARE_PERMISSION) |
+        P(UC_PRIV_MANAGE),
+    [UC_TYPE_RECIPIENT] = P(UC_PRIV_USE_RECIPIENT) | P(UC_PRIV_MANAGE),
+    [UC_TYPE_PROVIDER] = P(UC_PRIV_USE_PROVIDER) | P(UC_PRIV_MANAGE),
+};
+
+int uc_privilege_parse(const char *name)
+{
+    char buf[64];
+    size_t i, n = strlen(name);
+    int p;
+
+    if (n == 0 || n >= sizeof(buf))
+        return -1;
+    for (i = 0; i < n; i++)
+        buf[i] = name[i] == ' ' ? '_' : (char)apr_toupper(name[i]);
+    buf[n] = '\0';
+    for (p = 0; p < UC_PRIV_COUNT; p++)
+        if (strcmp(buf, keys[p]) == 0)
+            return p;
+    return -1;
+}
+
+const char *uc_privilege_name(uc_privilege_t p)
+{
+    return p < UC_PRIV_COUNT ? names[p] : "?";
+}
+
+const char *uc_privilege_key(uc_privilege_t p)
+{
+    return p < UC_PRIV_COUNT ? keys[p] : "?";
+}
+
+int uc_securable_type_parse(const char *name)
+{
+    int t;
+
+    for (t = 0; t < UC_TYPE_COUNT; t++)
+        if (strcasecmp(name, type_names[t]) == 0)
+            return t;
+    return -1;
+}
+
+const char *uc_securable_type_name(uc_securable_type_t t)
+{
+    return t < UC_TYPE_COUNT ? type_names[t] : "?";
+}
+
+uc_privset_t uc_privileges_grantable(uc_securable_type_t t)
+{
+    return t < UC_TYPE_COUNT ? grantable[t] : 0;
+}
+
+uc_privset_t uc_privileges_expand(uc_privset_t set, uc_securable_type_t t)
+{
+    if (set & P(UC_PRIV_ALL_PRIVILEGES))
+        set |= uc_privileges_grantable(t) & ~NOT_IN_ALL;
+    return set;
+}
+
+apr_array_header_t *uc_privileges_names(apr_pool_t *pool, uc_privset_t set)
+{
+    apr_array_header_t *out = apr_array_make(pool, 4, sizeof(const char *));
+    int p;
+
+    for (p = 0; p < UC_PRIV_COUNT; p++)
+        if (set & P(p))
+            APR_ARRAY_PUSH(out, const char *) = names[p];
+    return out;
+}

@@ -1,0 +1,37 @@
+/* Authorization rules as data: every route names the securable it acts on
+ * and the privileges it needs, next to the route in its table. */
+#ifndef UC_RULES_H
+#define UC_RULES_H
+
+#include "uc_access.h"
+
+typedef enum uc_target {
+    UC_TARGET_CALLER,          /* any authenticated caller */
+    UC_TARGET_METASTORE,
+    UC_TARGET_CATALOG,         /* named by the first path parameter */
+    UC_TARGET_CATALOG_FIELD,   /* named by the body's catalog_name */
+    UC_TARGET_CATALOG_QUERY,   /* named by the query's catalog_name */
+    UC_TARGET_SCHEMA,          /* full name in the first path parameter */
+    UC_TARGET_SECURABLE        /* {securable_type}/{full_name} */
+} uc_target_t;
+
+/* A need at the target's own level. */
+#define UC_LEVEL_TARGET (-1)
+/* Any privilege at all: enough to see the object. */
+#define UC_ANY_PRIVILEGE (~(uc_privset_t)0)
+
+typedef struct uc_need {
+    int level;
+    uc_privset_t any;          /* one of these, in force at `level` */
+} uc_need_t;
+
+/* Allowed when the caller is a metastore admin, or owns the target or an
+ * ancestor below the metastore at or above every need's level, or else
+ * holds each need. A need at a level below the target does not apply.
+ * Needs end at the first with `any` == 0. */
+typedef struct uc_rule {
+    uc_target_t target;
+    uc_need_t needs[3];
+} uc_rule_t;
+
+#endif

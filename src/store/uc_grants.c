@@ -1,0 +1,85 @@
+#include "uc_grants.h"
+
+#include <apr_tables.h>
+
+static apr_array_header_t *to_grants(apr_pool_t *pool, const uc_rows_t *rows,
+                                     int with_id, int with_principal)
+{
+    apr_array_header_t *out = apr_array_make(pool, rows->nrows + 1,
+                                             sizeof(uc_grant_t));
+    int i;
+
+    for (i = 0; i < rows->nrows; i++) {
+        const char **c = rows->rows[i];
+        uc_grant_t *g = apr_array_push(out);
+        int k = 0;
+
+        g->securable_id = with_id ? c[k++] : NULL;
+        g->principal = with_principal ? c[k++] : NULL;
+        g->privilege = c[k];
+    }
+    return out;
+}
+
+uc_error_t *uc_grants_held(uc_store_t *store, apr_pool_t *pool,
+                           const char *ids, const char *principals,
+                           apr_array_header_t **out)
+{
+    const char *args[] = { ids, principals };
+    uc_rows_t rows;
+    uc_error_t *err = uc_store_select(store, pool,
+                                      UC_STMT_GRANTS_OF_PRINCIPALS, args,
+                                      &rows);
+    if (!err)
+        *out = to_grants(pool, &rows, 1, 1);
+    return err;
+}
+
+uc_error_t *uc_grants_on(uc_store_t *store, apr_pool_t *pool,
+                         const char *securable_id, apr_array_header_t **out)
+{
+    const char *args[] = { securable_id };
+    uc_rows_t rows;
+    uc_error_t *err = uc_store_select(store, pool, UC_STMT_GRANTS_ON, args,
+                                      &rows);
+    if (!err)
+        *out = to_grants(pool, &rows, 0, 1);
+    return err;
+}
+
+uc_error_t *uc_grants_on_any(uc_store_t *store, apr_pool_t *pool,
+                             const char *ids, apr_array_header_t **out)
+{
+    const char *args[] = { ids };
+    uc_rows_t rows;
+    uc_error_t *err = uc_store_select(store, pool, UC_STMT_GRANTS_ON_CHAIN,
+                                      args, &rows);
+    if (!err)
+        *out = to_grants(pool, &rows, 1, 1);
+    return err;
+}
+
+uc_error_t *uc_grant_add(uc_store_t *store, const char *securable_id,
+                         const char *principal, const char *privilege,
+                         const char *by, const char *at, int *changed)
+{
+    const char *args[] = { securable_id, principal, privilege, by, at };
+    return uc_store_exec(store, UC_STMT_GRANT_ADD, args, changed);
+}
+
+uc_error_t *uc_grant_remove(uc_store_t *store, const char *securable_id,
+                            const char *principal, const char *privilege,
+                            int *changed)
+{
+    const char *args[] = { securable_id, principal, privilege };
+    return uc_store_exec(store, UC_STMT_GRANT_REMOVE, args, changed);
+}
+
+uc_error_t *uc_audit_add(uc_store_t *store, const uc_audit_t *e)
+{
+    const char *args[] = {
+        e->at, e->actor, e->action, e->securable_type, e->securable_id,
+        e->securable_name, e->principal, e->privilege
+    };
+    return uc_store_exec(store, UC_STMT_AUDIT_ADD, args, NULL);
+}

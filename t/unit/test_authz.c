@@ -1,0 +1,1030 @@
+/* Authorization: the privilege catalogue, group parsing, every route's rule
+ * run as callers of each kind (a matrix generated from the route tables),
+ * escalation, the /permissions API and filtered lists. Runs the real API
+ * against a temporary SQLite file; "admin" is the only metastore admin. */
+#include "uc_api_fixture.h"
+
+#include "../../src/authz/uc_authz.h"
+#include "../../src/store/uc_grants.h"
+
+#define P UC_PRIV
+
+/* --- privileges -------------------------------------------------------- */
+
+static void test_privilege_parse(void **state)
+{
+    (void)state;
+    assert_int_equal(uc_privilege_parse("USE CATALOG"), UC_PRIV_USE_CATALOG);
+    assert_int_equal(uc_privilege_parse("USE_CATALOG"), UC_PRIV_USE_CATALOG);
+    assert_int_equal(uc_privilege_parse("use catalog"), UC_PRIV_USE_CATALOG);
+    assert_int_equal(uc_privilege_parse("Use_Schema"), UC_PRIV_USE_SCHEMA);
+    assert_int_equal(uc_privilege_parse("ALL PRIVILEGES"),
+                     UC_PRIV_ALL_PRIVILEGES);
+    assert_int_equal(uc_privilege_parse("select"), UC_PRIV_SELECT);
+    assert_int_equal(uc_privilege_parse("MANAGE"), UC_PRIV_MANAGE);
+    assert_int_equal(uc_privilege_parse("USE CATALOGS"), -1);
+    assert_int_equal(uc_privilege_parse("OWN"), -1);
+    assert_int_equal(uc_privilege_parse(""), -1);
+    assert_int_equal(uc_privilege_parse(" USE CATALOG"), -1);
+    assert_int_equal(uc_privilege_parse(
+        "A_VERY_LONG_PRIVILEGE_NAME_THAT_DOES_NOT_EXIST_AND_OVERFLOWS_BUF"
+        "FERS_OF_SIXTY_FOUR"), -1);
+
+    assert_string_equal(uc_privilege_name(UC_PRIV_USE_CATALOG),
+                        "USE CATALOG");
+    assert_string_equal(uc_privilege_name(UC_PRIV_ALL_PRIVILEGES),
+                        "ALL PRIVILEGES");
+    assert_string_equal(uc_privilege_name(UC_PRIV_SELECT), "SELECT");
+    assert_string_equal(uc_privilege_key(UC_PRIV_USE_CATALOG), "USE_CATALOG");
+    /* Every name and key parses back to itself. */
+    {
+        int p;
+        for (p = 0; p < UC_PRIV_COUNT; p++) {
+            assert_int_equal(uc_privilege_parse(
+                                 uc_privilege_name((uc_privilege_t)p)), p);
+            assert_int_equal(uc_privilege_parse(
+                                 uc_privilege_key((uc_privilege_t)p)), p);
+        }
+    }
+    assert_int_equal(uc_securable_type_parse("catalog"), UC_TYPE_CATALOG);
+    assert_int_equal(uc_securable_type_parse("SCHEMA"), UC_TYPE_SCHEMA);
+    assert_int_equal(uc_securable_type_parse("registered_model"),
+                     UC_TYPE_REGISTERED_MODEL);
+    assert_int_equal(uc_securable_type_parse("bucket"), -1);
+    assert_string_equal(uc_securable_type_name(UC_TYPE_METASTORE),
+                        "metastore");
+}
+
+static void test_privileges_grantable_and_expand(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_privset_t cat = uc_privileges_grantable(UC_TYPE_CATALOG);
+    uc_privset_t sch = uc_privileges_grantable(UC_TYPE_SCHEMA);
+    uc_privset_t tbl = uc_privileges_grantable(UC_TYPE_TABLE);
+    uc_privset_t ms = uc_privileges_grantable(UC_TYPE_METASTORE);
+    uc_privset_t all;
+    apr_array_header_t *names;
+
+    assert_true(cat & P(UC_PRIV_SELECT));
+    assert_true(cat & P(UC_PRIV_USE_CATALOG));
+    assert_true(cat & P(UC_PRIV_USE_SCHEMA));
+    assert_true(cat & P(UC_PRIV_MANAGE));
+    assert_false(cat & P(UC_PRIV_CREATE_CATALOG));
+    assert_false(tbl & P(UC_PRIV_CREATE_CATALOG));
+    assert_false(tbl & P(UC_PRIV_USE_SCHEMA));
+    assert_true(tbl & P(UC_PRIV_SELECT));
+    assert_false(sch & P(UC_PRIV_USE_CATALOG));
+    assert_false(sch & P(UC_PRIV_CREATE_SCHEMA));
+    assert_true(sch & P(UC_PRIV_CREATE_TABLE));
+    assert_true(ms & P(UC_PRIV_CREATE_CATALOG));
+    assert_false(ms & P(UC_PRIV_USE_CATALOG));
+    assert_int_equal(uc_privileges_grantable((uc_securable_type_t)99), 0);
+
+    all = uc_privileges_expand(P(UC_PRIV_ALL_PRIVILEGES), UC_TYPE_CATALOG);
+    assert_true(all & P(UC_PRIV_USE_CATALOG));
+    assert_true(all & P(UC_PRIV_SELECT));
+    assert_true(all & P(UC_PRIV_CREATE_SCHEMA));
+    assert_false(all & P(UC_PRIV_MANAGE));
+    assert_false(all & P(UC_PRIV_EXTERNAL_USE_SCHEMA));
+    assert_false(all & P(UC_PRIV_CREATE_CATALOG));
+    all = uc_privileges_expand(P(UC_PRIV_ALL_PRIVILEGES), UC_TYPE_SCHEMA);
+    assert_false(all & P(UC_PRIV_MANAGE));
+    assert_false(all & P(UC_PRIV_EXTERNAL_USE_SCHEMA));
+    assert_false(all & P(UC_PRIV_USE_CATALOG));
+    assert_true(all & P(UC_PRIV_USE_SCHEMA));
+    /* Without ALL PRIVILEGES a set stays as it is. */
+    assert_true(uc_privileges_expand(P(UC_PRIV_SELECT), UC_TYPE_CATALOG) ==
+                P(UC_PRIV_SELECT));
+
+    names = uc_privileges_names(pool, P(UC_PRIV_SELECT) |
+                                P(UC_PRIV_USE_CATALOG));
+    assert_int_equal(names->nelts, 2);
+    assert_string_equal(APR_ARRAY_IDX(names, 0, const char *), "USE CATALOG");
+    assert_string_equal(APR_ARRAY_IDX(names, 1, const char *), "SELECT");
+}
+
+/* --- principals and groups --------------------------------------------- */
+
+static int has_group(const apr_array_header_t *a, const char *g)
+{
+    int i;
+    for (i = 0; a && i < a->nelts; i++)
+        if (strcmp(APR_ARRAY_IDX(a, i, const char *), g) == 0)
+            return 1;
+    return 0;
+}
+
+static void test_groups(void **state)
+{
+    apr_pool_t *pool = *state;
+    apr_array_header_t *g = apr_array_make(pool, 4, sizeof(const char *));
+    apr_array_header_t *admins = apr_array_make(pool, 1, sizeof(const char *));
+    apr_hash_t *users;
+    apr_array_header_t *ag;
+    uc_principal_t *p;
+
+    uc_groups_from_claim(pool, "a, b,,c", g);
+    assert_int_equal(g->nelts, 3);
+    assert_string_equal(APR_ARRAY_IDX(g, 0, const char *), "a");
+    assert_string_equal(APR_ARRAY_IDX(g, 1, const char *), "b");
+    assert_string_equal(APR_ARRAY_IDX(g, 2, const char *), "c");
+    g = apr_array_make(pool, 4, sizeof(const char *));
+    uc_groups_from_claim(pool, "[\"x\",\"y\"]", g);
+    assert_int_equal(g->nelts, 2);
+    assert_string_equal(APR_ARRAY_IDX(g, 0, const char *), "x");
+    assert_string_equal(APR_ARRAY_IDX(g, 1, const char *), "y");
+    uc_groups_from_claim(pool, NULL, g);
+    uc_groups_from_claim(pool, "[not json", g);
+    uc_groups_from_claim(pool, "x", g);   /* no duplicates */
+    assert_int_equal(g->nelts, 2);
+
+    users = uc_groups_from_file_text(pool, "g1: alice bob\ng2: alice\n# c\n");
+    ag = apr_hash_get(users, "alice", APR_HASH_KEY_STRING);
+    assert_non_null(ag);
+    assert_int_equal(ag->nelts, 2);
+    assert_true(has_group(ag, "g1"));
+    assert_true(has_group(ag, "g2"));
+    ag = apr_hash_get(users, "bob", APR_HASH_KEY_STRING);
+    assert_non_null(ag);
+    assert_int_equal(ag->nelts, 1);
+    assert_true(has_group(ag, "g1"));
+    assert_null(apr_hash_get(users, "#", APR_HASH_KEY_STRING));
+    assert_null(apr_hash_get(users, "c", APR_HASH_KEY_STRING));
+    assert_int_equal(apr_hash_count(users), 2);
+
+    /* Admin through a group; principal_is. */
+    APR_ARRAY_PUSH(admins, const char *) = "g2";
+    p = uc_principal_make(pool, "alice", ag = apr_hash_get(users, "alice",
+                                                           APR_HASH_KEY_STRING),
+                          admins);
+    assert_true(p->admin);
+    assert_true(uc_principal_is(p, "alice"));
+    assert_true(uc_principal_is(p, "g1"));
+    assert_false(uc_principal_is(p, "bob"));
+    assert_false(uc_principal_is(p, NULL));
+    assert_string_equal(p->json, "[\"alice\",\"g1\",\"g2\"]");
+    p = uc_principal_make(pool, "bob", NULL, admins);
+    assert_false(p->admin);
+    assert_string_equal(p->json, "[\"bob\"]");
+}
+
+/* --- API helpers ------------------------------------------------------- */
+
+static int authz_setup(void **state)
+{
+    afx_t *fx;
+
+    setup(state);
+    fx = *state;
+    fx->principal_is_admin = 0;
+    fx->admins = apr_array_make(fx->pool, 1, sizeof(const char *));
+    APR_ARRAY_PUSH(fx->admins, const char *) = "admin";
+    fx->principal = "admin";
+    return 0;
+}
+
+#define AUTHZ_TEST(f) cmocka_unit_test_setup_teardown(f, authz_setup, teardown)
+
+/* Switches the caller; groups: NULL or one group name. */
+static void as(afx_t *fx, const char *name, const char *group)
+{
+    fx->principal = name;
+    fx->groups = NULL;
+    if (group) {
+        fx->groups = apr_array_make(fx->pool, 1, sizeof(const char *));
+        APR_ARRAY_PUSH(fx->groups, const char *) = group;
+    }
+}
+
+/* Runs as admin and comes back to the caller it was. */
+static json_t *admin_ok(afx_t *fx, uc_method_t m, const char *target,
+                        const char *body)
+{
+    const char *who = fx->principal;
+    apr_array_header_t *groups = fx->groups;
+    json_t *out;
+
+    as(fx, "admin", NULL);
+    out = api_ok(fx, m, target, body);
+    fx->principal = who;
+    fx->groups = groups;
+    return out;
+}
+
+static void grant(afx_t *fx, const char *type, const char *name,
+                  const char *principal, const char *privilege)
+{
+    admin_ok(fx, UC_PATCH, apr_psprintf(fx->pool, "/permissions/%s/%s", type,
+                                        name),
+             apr_psprintf(fx->pool, "{\"changes\":[{\"principal\":\"%s\","
+                          "\"add\":[\"%s\"]}]}", principal, privilege));
+}
+
+static int sql_count(afx_t *fx, const char *sql)
+{
+    return uc_test_sql_int(fx->db, fx->conn, fx->pool, sql);
+}
+
+static int status_of(afx_t *fx, uc_method_t m, const char *target,
+                     const char *body, const char **code)
+{
+    json_t *out;
+    uc_error_t *err = api(fx, m, target, body, &out);
+
+    if (code)
+        *code = err ? err->code : NULL;
+    return err ? err->status : 200;
+}
+
+/* --- the route matrix -------------------------------------------------- */
+
+typedef struct instance {
+    const uc_route_t *route;
+    const char *path;
+    const char *body;
+    int target_level;
+} instance_t;
+
+static const char *substitute(apr_pool_t *pool, const char *pattern,
+                              const char *a, const char *b)
+{
+    const char *out = "", *p = pattern;
+    int n = 0;
+
+    while (*p) {
+        const char *open = strchr(p, '{'), *close;
+        if (!open) {
+            out = apr_pstrcat(pool, out, p, NULL);
+            break;
+        }
+        close = strchr(open, '}');
+        out = apr_pstrcat(pool, out, apr_pstrndup(pool, p,
+                                                  (apr_size_t)(open - p)),
+                          n++ == 0 ? a : b, NULL);
+        p = close + 1;
+    }
+    return out;
+}
+
+static const char *body_for(const uc_route_t *r)
+{
+    if (strncmp(r->pattern, "/permissions", 12) == 0 && r->method == UC_PATCH)
+        return "{\"changes\":[{\"principal\":\"zed\",\"add\":[\"SELECT\"]}]}";
+    if (r->method == UC_POST && strcmp(r->pattern, "/catalogs") == 0)
+        return "{\"name\":\"newcat\"}";
+    if (r->method == UC_POST && strcmp(r->pattern, "/schemas") == 0)
+        return "{\"name\":\"news\",\"catalog_name\":\"cat\"}";
+    if (r->method == UC_PATCH)
+        return "{\"comment\":\"x\"}";
+    if (r->method == UC_POST)
+        return "{}";
+    return NULL;
+}
+
+/* The concrete calls of one route: its path with c / cat.sch. */
+static int instances(apr_pool_t *pool, const uc_route_t *r, instance_t *out)
+{
+    instance_t base = { r, NULL, body_for(r), 0 };
+
+    switch (r->rule->target) {
+    case UC_TARGET_METASTORE:
+        base.path = substitute(pool, r->pattern, "metastore", "metastore");
+        base.target_level = UC_LEVEL_METASTORE;
+        break;
+    case UC_TARGET_CATALOG:
+    case UC_TARGET_CATALOG_FIELD:
+        base.path = substitute(pool, r->pattern, "cat", "cat");
+        base.target_level = UC_LEVEL_CATALOG;
+        break;
+    case UC_TARGET_CATALOG_QUERY:
+        base.path = apr_pstrcat(pool, r->pattern, "?catalog_name=cat", NULL);
+        base.target_level = UC_LEVEL_CATALOG;
+        break;
+    case UC_TARGET_SCHEMA:
+        base.path = substitute(pool, r->pattern, "cat.sch", "cat.sch");
+        base.target_level = UC_LEVEL_SCHEMA;
+        break;
+    case UC_TARGET_SECURABLE:
+        out[0] = out[1] = base;
+        out[0].path = substitute(pool, r->pattern, "catalog", "cat");
+        out[0].target_level = UC_LEVEL_CATALOG;
+        out[1].path = substitute(pool, r->pattern, "schema", "cat.sch");
+        out[1].target_level = UC_LEVEL_SCHEMA;
+        return 2;
+    default:
+        fail_msg("%s %s: unexpected target %d", uc_method_name(r->method),
+                 r->pattern, r->rule->target);
+    }
+    out[0] = base;
+    return 1;
+}
+
+typedef struct need {
+    int level;
+    const char *privilege;     /* a key */
+    int any;                   /* stands for "any privilege" */
+} need_t;
+
+static int needs_of(const instance_t *in, need_t *out)
+{
+    const uc_need_t *n;
+    int k = 0;
+
+    for (n = in->route->rule->needs; n < in->route->rule->needs + 3 && n->any;
+         n++) {
+        int level = n->level == UC_LEVEL_TARGET ? in->target_level : n->level, p;
+        /* A need below the target does not apply. */
+        if (level > in->target_level)
+            continue;
+        out[k].level = level;
+        out[k].any = n->any == UC_ANY_PRIVILEGE;
+        if (n->any == UC_ANY_PRIVILEGE)
+            /* Distinct from the other needs, so dropping those shows. */
+            p = level == UC_LEVEL_SCHEMA ? UC_PRIV_USE_SCHEMA
+                                         : UC_PRIV_BROWSE;
+        else
+            for (p = 0; !(n->any & P(p)); p++)
+                ;
+        out[k].privilege = uc_privilege_key((uc_privilege_t)p);
+        k++;
+    }
+    return k;
+}
+
+static const char *level_object(int level, const char **name)
+{
+    *name = level == UC_LEVEL_METASTORE ? "metastore"
+          : level == UC_LEVEL_CATALOG ? "cat" : "cat.sch";
+    return level == UC_LEVEL_METASTORE ? "metastore"
+         : level == UC_LEVEL_CATALOG ? "catalog" : "schema";
+}
+
+/* A fresh world: catalog c with schema s, both owned by admin, no grants. */
+static void reset_world(afx_t *fx)
+{
+    json_t *out;
+
+    as(fx, "admin", NULL);
+    (void)api(fx, UC_DELETE, "/catalogs/cat?force=true", NULL, &out);
+    (void)api(fx, UC_DELETE, "/catalogs/newcat?force=true", NULL, &out);
+    uc_test_sql_exec(fx->db, fx->conn, "DELETE FROM grants");
+    api_ok(fx, UC_POST, "/catalogs", "{\"name\":\"cat\"}");
+    api_ok(fx, UC_POST, "/schemas", "{\"name\":\"sch\",\"catalog_name\":\"cat\"}");
+}
+
+static void grant_needs(afx_t *fx, const need_t *needs, int n, int skip,
+                        const char *to, int lift_to_catalog)
+{
+    int i;
+
+    for (i = 0; i < n; i++) {
+        const char *name, *type;
+        int level = needs[i].level;
+        if (i == skip)
+            continue;
+        if (lift_to_catalog && level == UC_LEVEL_SCHEMA)
+            level = UC_LEVEL_CATALOG;
+        type = level_object(level, &name);
+        grant(fx, type, name, to, needs[i].privilege);
+    }
+}
+
+static void expect(afx_t *fx, const instance_t *in, int allowed,
+                   int deny_status, const char *role)
+{
+    const char *code;
+    int status = status_of(fx, in->route->method, in->path, in->body, &code);
+
+    if (allowed && (status == 403 || status == 404 || status >= 500))
+        fail_msg("%s %s as %s (%s): expected to be authorized, got %d %s",
+                 uc_method_name(in->route->method), in->path, fx->principal,
+                 role, status, code ? code : "");
+    if (!allowed && deny_status && status != deny_status)
+        fail_msg("%s %s as %s (%s): expected %d, got %d %s",
+                 uc_method_name(in->route->method), in->path, fx->principal,
+                 role, deny_status, status, code ? code : "");
+    if (!allowed && !deny_status && status != 403 && status != 404)
+        fail_msg("%s %s as %s (%s): expected 403 or 404, got %d %s",
+                 uc_method_name(in->route->method), in->path, fx->principal,
+                 role, status, code ? code : "");
+}
+
+static void test_route_matrix(void **state)
+{
+    afx_t *fx = *state;
+    const uc_route_t *const *t;
+    const uc_route_t *r;
+    int routes = 0, checked = 0;
+
+    for (t = uc_catalog_api; *t; t++)
+        for (r = *t; r->pattern; r++) {
+            instance_t ins[2];
+            int k, count;
+
+            routes++;
+            if (!r->rule)
+                fail_msg("%s %s has no authorization rule",
+                         uc_method_name(r->method), r->pattern);
+            if (!r->rule->needs[0].any) {
+                /* Open to any caller. */
+                reset_world(fx);
+                as(fx, "alice", NULL);
+                assert_int_equal(status_of(fx, r->method, r->pattern,
+                                           body_for(r), NULL), 200);
+                continue;
+            }
+            count = instances(fx->pool, r, ins);
+            for (k = 0; k < count; k++) {
+                const instance_t *in = &ins[k];
+                need_t needs[3];
+                int n = needs_of(in, needs), i, schema_need = 0;
+                int hidden = in->target_level > UC_LEVEL_METASTORE ? 404 : 403;
+
+                for (i = 0; i < n; i++)
+                    schema_need |= needs[i].level == UC_LEVEL_SCHEMA;
+                checked++;
+
+                /* Nothing at all. */
+                reset_world(fx);
+                as(fx, "alice", NULL);
+                expect(fx, in, 0, hidden, "unprivileged");
+
+                /* All but one need. */
+                for (i = 0; n > 1 && i < n; i++) {
+                    /* Any other grant already is "a privilege". */
+                    if (needs[i].any)
+                        continue;
+                    reset_world(fx);
+                    grant_needs(fx, needs, n, i, "alice", 0);
+                    as(fx, "alice", NULL);
+                    expect(fx, in, 0, 0, "missing one need");
+                }
+
+                /* Exactly the needs, granted directly. */
+                reset_world(fx);
+                grant_needs(fx, needs, n, -1, "alice", 0);
+                as(fx, "alice", NULL);
+                expect(fx, in, 1, 0, "direct grants");
+
+                /* Through inheritance from the catalog. */
+                if (schema_need) {
+                    reset_world(fx);
+                    grant_needs(fx, needs, n, -1, "alice", 1);
+                    as(fx, "alice", NULL);
+                    expect(fx, in, 1, 0, "inherited grants");
+                }
+
+                /* Through a group. */
+                reset_world(fx);
+                grant_needs(fx, needs, n, -1, "team", 0);
+                as(fx, "alice", "team");
+                expect(fx, in, 1, 0, "group grants");
+                as(fx, "bob", NULL);
+                expect(fx, in, 0, hidden, "outside the group");
+
+                /* Ownership. */
+                if (in->target_level == UC_LEVEL_CATALOG) {
+                    reset_world(fx);
+                    admin_ok(fx, UC_PATCH, "/catalogs/cat",
+                             "{\"owner\":\"alice\"}");
+                    as(fx, "alice", NULL);
+                    expect(fx, in, 1, 0, "catalog owner");
+                    /* Owner through a group. */
+                    reset_world(fx);
+                    admin_ok(fx, UC_PATCH, "/catalogs/cat",
+                             "{\"owner\":\"team\"}");
+                    as(fx, "alice", "team");
+                    expect(fx, in, 1, 0, "catalog owned by group");
+                }
+                if (in->target_level == UC_LEVEL_SCHEMA) {
+                    /* The catalog's owner owns what is inside. */
+                    reset_world(fx);
+                    admin_ok(fx, UC_PATCH, "/catalogs/cat",
+                             "{\"owner\":\"alice\"}");
+                    as(fx, "alice", NULL);
+                    expect(fx, in, 1, 0, "catalog owner");
+                    /* The schema's owner still needs what the rule asks
+                     * on the catalog (USE CATALOG). */
+                    int catalog_need = 0;
+                    for (i = 0; i < n; i++)
+                        catalog_need |= needs[i].level == UC_LEVEL_CATALOG;
+                    reset_world(fx);
+                    admin_ok(fx, UC_PATCH, "/schemas/cat.sch",
+                             "{\"owner\":\"alice\"}");
+                    as(fx, "alice", NULL);
+                    expect(fx, in, !catalog_need, catalog_need ? 403 : 0,
+                           "schema owner alone");
+                    grant(fx, "catalog", "cat", "alice", "USE_CATALOG");
+                    expect(fx, in, 1, 0, "schema owner with USE CATALOG");
+                }
+
+                /* Admin, directly and through a group. */
+                reset_world(fx);
+                as(fx, "admin", NULL);
+                expect(fx, in, 1, 0, "admin");
+                reset_world(fx);
+                APR_ARRAY_PUSH(fx->admins, const char *) = "admins";
+                as(fx, "carol", "admins");
+                expect(fx, in, 1, 0, "admin group");
+                fx->admins->nelts--;
+            }
+        }
+    assert_true(routes >= 14);
+    assert_true(checked >= 12);
+}
+
+/* A caller that holds nothing on a catalog learns nothing about what is in
+ * it: an existing catalog answers like a missing one. */
+static void test_hidden_schema_does_not_leak_catalog(void **state)
+{
+    afx_t *fx = *state;
+    const char *code_existing, *code_missing;
+
+    reset_world(fx);
+    as(fx, "alice", NULL);
+    assert_int_equal(status_of(fx, UC_GET, "/schemas/cat.sch", NULL,
+                               &code_existing), 404);
+    assert_int_equal(status_of(fx, UC_GET, "/schemas/zzz.sch", NULL,
+                               &code_missing), 404);
+    assert_string_equal(code_missing, "CATALOG_NOT_FOUND");
+    assert_string_equal(code_existing, code_missing);
+}
+
+/* Seeing but lacking: 403; seeing nothing: 404. */
+static void test_hidden_vs_denied(void **state)
+{
+    afx_t *fx = *state;
+
+    reset_world(fx);
+    as(fx, "alice", NULL);
+    api_err(fx, UC_GET, "/catalogs/cat", NULL, 404, "CATALOG_NOT_FOUND");
+    api_err(fx, UC_PATCH, "/catalogs/cat", "{\"comment\":\"x\"}", 404,
+            "CATALOG_NOT_FOUND");
+    grant(fx, "catalog", "cat", "alice", "SELECT");
+    api_err(fx, UC_GET, "/catalogs/cat", NULL, 403, "PERMISSION_DENIED");
+    api_err(fx, UC_PATCH, "/catalogs/cat", "{\"comment\":\"x\"}", 403,
+            "PERMISSION_DENIED");
+    /* SELECT on the catalog is in force on its schemas: seen, not used. */
+    api_err(fx, UC_GET, "/schemas/cat.sch", NULL, 403, "PERMISSION_DENIED");
+    /* BROWSE shows the catalog with include_browse only. */
+    reset_world(fx);
+    grant(fx, "catalog", "cat", "alice", "BROWSE");
+    as(fx, "alice", NULL);
+    api_err(fx, UC_GET, "/catalogs/cat", NULL, 403, "PERMISSION_DENIED");
+    assert_true(json_is_true(json_object_get(
+        api_ok(fx, UC_GET, "/catalogs/cat?include_browse=true", NULL),
+        "browse_only")));
+    /* ALL PRIVILEGES gives USE CATALOG but not MANAGE. */
+    reset_world(fx);
+    grant(fx, "catalog", "cat", "alice", "ALL PRIVILEGES");
+    as(fx, "alice", NULL);
+    api_ok(fx, UC_GET, "/catalogs/cat", NULL);
+    api_ok(fx, UC_GET, "/schemas/cat.sch", NULL);
+    api_err(fx, UC_PATCH, "/catalogs/cat", "{\"comment\":\"x\"}", 403,
+            "PERMISSION_DENIED");
+}
+
+/* --- escalation -------------------------------------------------------- */
+
+static void test_escalation(void **state)
+{
+    afx_t *fx = *state;
+    int grants;
+
+    reset_world(fx);
+    grant(fx, "catalog", "cat", "alice", "USE CATALOG");
+    grants = sql_count(fx, "SELECT COUNT(*) FROM grants");
+
+    /* No MANAGE, no ownership. */
+    as(fx, "alice", NULL);
+    api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
+            "\"principal\":\"bob\",\"add\":[\"SELECT\"]}]}", 403,
+            "PERMISSION_DENIED");
+    api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
+            "\"principal\":\"alice\",\"add\":[\"MANAGE\"]}]}", 403,
+            "PERMISSION_DENIED");
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM grants"), grants);
+
+    /* MANAGE (not owner) may grant to others, not to itself or its
+     * groups. */
+    grant(fx, "catalog", "cat", "alice", "MANAGE");
+    grants = sql_count(fx, "SELECT COUNT(*) FROM grants");
+    as(fx, "alice", "team");
+    api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
+            "\"principal\":\"alice\",\"add\":[\"SELECT\"]}]}", 403,
+            "PERMISSION_DENIED");
+    api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
+            "\"principal\":\"team\",\"add\":[\"SELECT\"]}]}", 403,
+            "PERMISSION_DENIED");
+    /* One bad change spoils the whole request. */
+    api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
+            "\"principal\":\"bob\",\"add\":[\"SELECT\"]},{"
+            "\"principal\":\"alice\",\"add\":[\"MODIFY\"]}]}", 403,
+            "PERMISSION_DENIED");
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM grants"), grants);
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM grants WHERE "
+                               "principal = 'bob'"), 0);
+    api_ok(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
+           "\"principal\":\"bob\",\"add\":[\"SELECT\"]}]}");
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM grants WHERE "
+                               "principal = 'bob'"), 1);
+    /* MANAGE through a group: still not for itself. */
+    reset_world(fx);
+    grant(fx, "catalog", "cat", "team", "MANAGE");
+    as(fx, "alice", "team");
+    api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
+            "\"principal\":\"alice\",\"add\":[\"USE CATALOG\"]}]}", 403,
+            "PERMISSION_DENIED");
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM grants WHERE "
+                               "principal = 'alice'"), 0);
+
+    /* Ownership transfer: MANAGE is not enough. */
+    reset_world(fx);
+    grant(fx, "catalog", "cat", "alice", "USE CATALOG");
+    grant(fx, "catalog", "cat", "alice", "MANAGE");
+    as(fx, "alice", NULL);
+    api_err(fx, UC_PATCH, "/catalogs/cat", "{\"owner\":\"alice\"}", 403,
+            "PERMISSION_DENIED");
+    api_err(fx, UC_PATCH, "/catalogs/cat", "{\"owner\":\"bob\","
+            "\"comment\":\"lost\"}", 403, "PERMISSION_DENIED");
+    assert_jstr(admin_ok(fx, UC_GET, "/catalogs/cat", NULL), "owner", "admin");
+    assert_jstr(admin_ok(fx, UC_GET, "/catalogs/cat", NULL), "comment", NULL);
+    /* ... but a comment is. */
+    api_ok(fx, UC_PATCH, "/catalogs/cat", "{\"comment\":\"ok\"}");
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit WHERE "
+                               "action = 'SET_OWNER' AND actor = 'alice'"),
+                     0);
+
+    /* The owner hands it on; the audit says so. */
+    admin_ok(fx, UC_PATCH, "/catalogs/cat", "{\"owner\":\"alice\"}");
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit WHERE "
+                               "action = 'SET_OWNER' AND actor = 'admin' "
+                               "AND principal = 'alice' AND "
+                               "securable_type = 'catalog' AND "
+                               "securable_name = 'cat'"), 1);
+    assert_jstr(api_ok(fx, UC_PATCH, "/catalogs/cat", "{\"owner\":\"bob\"}"),
+                "owner", "bob");
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit WHERE "
+                               "action = 'SET_OWNER' AND actor = 'alice' AND "
+                               "principal = 'bob' AND privilege IS NULL"), 1);
+    /* Setting the same owner again is no transfer. */
+    as(fx, "bob", NULL);
+    api_ok(fx, UC_PATCH, "/catalogs/cat", "{\"owner\":\"bob\"}");
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit WHERE "
+                               "action = 'SET_OWNER'"), 2);
+    /* The former owner lost it. */
+    as(fx, "alice", NULL);
+    api_err(fx, UC_PATCH, "/catalogs/cat", "{\"owner\":\"alice\"}", 403,
+            "PERMISSION_DENIED");
+    /* A schema owner cannot take the catalog. */
+    admin_ok(fx, UC_PATCH, "/schemas/cat.sch", "{\"owner\":\"carol\"}");
+    as(fx, "carol", NULL);
+    grant(fx, "catalog", "cat", "carol", "USE CATALOG");
+    api_ok(fx, UC_PATCH, "/schemas/cat.sch", "{\"owner\":\"dave\"}");
+    api_err(fx, UC_PATCH, "/catalogs/cat", "{\"owner\":\"carol\"}", 403,
+            "PERMISSION_DENIED");
+}
+
+static void test_grant_audit(void **state)
+{
+    afx_t *fx = *state;
+    json_t *out;
+
+    reset_world(fx);
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit WHERE "
+                               "action IN ('GRANT', 'REVOKE')"), 0);
+    out = admin_ok(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
+                   "\"principal\":\"alice\",\"add\":[\"USE CATALOG\","
+                   "\"SELECT\"]}]}");
+    (void)out;
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit WHERE "
+                               "action = 'GRANT' AND actor = 'admin' AND "
+                               "principal = 'alice' AND "
+                               "securable_type = 'catalog' AND "
+                               "securable_name = 'cat'"), 2);
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit WHERE "
+                               "privilege = 'USE_CATALOG'"), 1);
+    /* Granting again changes nothing and writes nothing. */
+    admin_ok(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
+             "\"principal\":\"alice\",\"add\":[\"SELECT\"]}]}");
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit"), 2);
+    admin_ok(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
+             "\"principal\":\"alice\",\"remove\":[\"SELECT\",\"MODIFY\"]}]}");
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit WHERE "
+                               "action = 'REVOKE' AND privilege = 'SELECT' "
+                               "AND principal = 'alice'"), 1);
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit"), 3);
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM grants"), 1);
+    /* A failed request writes no audit either. */
+    admin_ok(fx, UC_GET, "/catalogs/cat", NULL);
+    as(fx, "admin", NULL);
+    api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
+            "\"principal\":\"bob\",\"add\":[\"SELECT\"]},{\"principal\":"
+            "\"eve\",\"add\":[\"NOPE\"]}]}", 400, UC_ERR_INVALID);
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit"), 3);
+    /* The audit outlives the securable; grants go with it. */
+    api_ok(fx, UC_DELETE, "/catalogs/cat?force=true", NULL);
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM grants"), 0);
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit"), 3);
+}
+
+/* --- /permissions shapes ---------------------------------------------- */
+
+static json_t *assignments(json_t *out)
+{
+    json_t *a = json_object_get(out, "privilege_assignments");
+    assert_true(json_is_array(a));
+    return a;
+}
+
+static json_t *entry_for(json_t *out, const char *principal)
+{
+    json_t *a = assignments(out), *e;
+    size_t i;
+
+    json_array_foreach(a, i, e)
+        if (strcmp(json_string_value(json_object_get(e, "principal")),
+                   principal) == 0)
+            return e;
+    return NULL;
+}
+
+static void assert_privs(json_t *entry, const char *const *want)
+{
+    json_t *p;
+    size_t i = 0, n;
+
+    assert_non_null(entry);
+    p = json_object_get(entry, "privileges");
+    assert_true(json_is_array(p));
+    for (n = 0; want[n]; n++)
+        ;
+    if (json_array_size(p) != n)
+        fail_msg("%zu privileges, expected %zu", json_array_size(p), n);
+    for (i = 0; i < n; i++)
+        assert_string_equal(json_string_value(json_array_get(p, i)), want[i]);
+}
+
+static void test_permissions_api(void **state)
+{
+    afx_t *fx = *state;
+    json_t *out;
+    static const char *const alice_privs[] = { "USE CATALOG", "BROWSE",
+                                               "SELECT", NULL };
+    static const char *const bob_privs[] = { "USE CATALOG", NULL };
+    static const char *const carol_privs[] = { "USE CATALOG", NULL };
+
+    reset_world(fx);
+    as(fx, "admin", NULL);
+    out = api_ok(fx, UC_GET, "/permissions/catalog/cat", NULL);
+    assert_int_equal(json_array_size(assignments(out)), 0);
+    out = api_ok(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":["
+                 "{\"principal\":\"alice\",\"add\":[\"select\",\"USE_CATALOG\","
+                 "\"BROWSE\"]},{\"principal\":\"bob\",\"add\":"
+                 "[\"USE CATALOG\",\"MODIFY\"]}]}");
+    assert_int_equal(json_array_size(assignments(out)), 2);
+    assert_privs(entry_for(out, "alice"), alice_privs);
+
+    out = api_ok(fx, UC_GET, "/permissions/catalog/cat", NULL);
+    assert_int_equal(json_array_size(assignments(out)), 2);
+    assert_privs(entry_for(out, "alice"), alice_privs);
+    assert_int_equal(json_object_size(json_array_get(assignments(out), 0)), 2);
+    /* ?principal= narrows. */
+    out = api_ok(fx, UC_GET, "/permissions/catalog/cat?principal=bob", NULL);
+    assert_int_equal(json_array_size(assignments(out)), 1);
+    assert_non_null(entry_for(out, "bob"));
+    out = api_ok(fx, UC_GET, "/permissions/catalog/cat?principal=nobody", NULL);
+    assert_int_equal(json_array_size(assignments(out)), 0);
+
+    /* A caller without MANAGE sees its own entries (and its groups'). */
+    grant(fx, "catalog", "cat", "team", "BROWSE");
+    as(fx, "alice", "team");
+    out = api_ok(fx, UC_GET, "/permissions/catalog/cat", NULL);
+    assert_int_equal(json_array_size(assignments(out)), 2);
+    assert_non_null(entry_for(out, "alice"));
+    assert_non_null(entry_for(out, "team"));
+    assert_null(entry_for(out, "bob"));
+    out = api_ok(fx, UC_GET, "/permissions/catalog/cat?principal=bob", NULL);
+    assert_int_equal(json_array_size(assignments(out)), 0);
+    /* Who sees nothing of c gets a 404. */
+    as(fx, "eve", NULL);
+    api_err(fx, UC_GET, "/permissions/catalog/cat", NULL, 404,
+            "CATALOG_NOT_FOUND");
+
+    /* PATCH answers the touched principals, without those left empty. */
+    as(fx, "admin", NULL);
+    out = api_ok(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":["
+                 "{\"principal\":\"bob\",\"remove\":[\"MODIFY\"]},"
+                 "{\"principal\":\"carol\",\"add\":[\"USE CATALOG\"]}]}");
+    assert_int_equal(json_array_size(assignments(out)), 2);
+    assert_privs(entry_for(out, "bob"), bob_privs);
+    assert_privs(entry_for(out, "carol"), carol_privs);
+    assert_null(entry_for(out, "alice"));
+    out = api_ok(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":["
+                 "{\"principal\":\"bob\",\"remove\":[\"USE CATALOG\"]}]}");
+    assert_int_equal(json_array_size(assignments(out)), 0);
+    out = api_ok(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[]}");
+    assert_int_equal(json_array_size(assignments(out)), 0);
+
+    /* Bad requests. */
+    api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
+            "\"principal\":\"bob\",\"add\":[\"CREATE CATALOG\"]}]}", 400,
+            UC_ERR_INVALID);
+    api_err(fx, UC_PATCH, "/permissions/schema/cat.sch", "{\"changes\":[{"
+            "\"principal\":\"bob\",\"add\":[\"USE CATALOG\"]}]}", 400,
+            UC_ERR_INVALID);
+    api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
+            "\"principal\":\"bob\",\"add\":[\"FLY\"]}]}", 400,
+            UC_ERR_INVALID);
+    api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
+            "\"principal\":\"bob\",\"add\":[1]}]}", 400, UC_ERR_INVALID);
+    api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
+            "\"principal\":\"bob\",\"add\":\"SELECT\"}]}", 400,
+            UC_ERR_INVALID);
+    api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
+            "\"add\":[\"SELECT\"]}]}", 400, UC_ERR_INVALID);
+    api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
+            "\"principal\":\"\",\"add\":[\"SELECT\"]}]}", 400,
+            UC_ERR_INVALID);
+    api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
+            "\"principal\":\"bob\",\"add\":[\"SELECT\"],\"remove\":"
+            "[\"SELECT\"]}]}", 400, UC_ERR_INVALID);
+    api_err(fx, UC_PATCH, "/permissions/bucket/c", "{\"changes\":[]}", 400,
+            UC_ERR_INVALID);
+    api_err(fx, UC_GET, "/permissions/bucket/c", NULL, 400, UC_ERR_INVALID);
+    api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{}", 400,
+            UC_ERR_INVALID);
+    api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":{}}", 400,
+            UC_ERR_INVALID);
+    api_err(fx, UC_PATCH, "/permissions/catalog/nope", "{\"changes\":[]}",
+            404, "CATALOG_NOT_FOUND");
+    api_err(fx, UC_GET, "/permissions/schema/cat.nope", NULL, 404,
+            "SCHEMA_NOT_FOUND");
+    /* Metastore grants. */
+    out = api_ok(fx, UC_PATCH, "/permissions/metastore/metastore",
+                 "{\"changes\":[{\"principal\":\"alice\",\"add\":"
+                 "[\"CREATE CATALOG\"]}]}");
+    assert_non_null(entry_for(out, "alice"));
+    api_err(fx, UC_PATCH, "/permissions/metastore/metastore",
+            "{\"changes\":[{\"principal\":\"alice\",\"add\":"
+            "[\"USE CATALOG\"]}]}", 400, UC_ERR_INVALID);
+    as(fx, "alice", NULL);
+    assert_jstr(api_ok(fx, UC_POST, "/catalogs", "{\"name\":\"mine\"}"),
+                "owner", "alice");
+    as(fx, "bob", NULL);
+    api_err(fx, UC_POST, "/catalogs", "{\"name\":\"bobs\"}", 403,
+            "PERMISSION_DENIED");
+}
+
+static void test_effective_permissions(void **state)
+{
+    afx_t *fx = *state;
+    json_t *out, *e, *privs, *p;
+    size_t i;
+    int found_inherited = 0, found_direct = 0;
+
+    reset_world(fx);
+    grant(fx, "catalog", "cat", "alice", "USE SCHEMA");
+    grant(fx, "catalog", "cat", "alice", "USE CATALOG");
+    grant(fx, "schema", "cat.sch", "alice", "CREATE TABLE");
+    as(fx, "admin", NULL);
+    out = api_ok(fx, UC_GET, "/effective-permissions/schema/cat.sch", NULL);
+    e = entry_for(out, "alice");
+    assert_non_null(e);
+    privs = json_object_get(e, "privileges");
+    json_array_foreach(privs, i, p) {
+        const char *name = json_string_value(json_object_get(p,
+                                                             "privilege"));
+        assert_non_null(name);
+        /* USE CATALOG does not apply to a schema. */
+        assert_string_not_equal(name, "USE CATALOG");
+        if (strcmp(name, "USE SCHEMA") == 0) {
+            assert_jstr(p, "inherited_from_type", "catalog");
+            assert_jstr(p, "inherited_from_name", "cat");
+            found_inherited++;
+        }
+        if (strcmp(name, "CREATE TABLE") == 0) {
+            assert_null(json_object_get(p, "inherited_from_type"));
+            found_direct++;
+        }
+    }
+    assert_int_equal(found_inherited, 1);
+    assert_int_equal(found_direct, 1);
+    /* A non-managing caller sees its own. */
+    as(fx, "alice", NULL);
+    out = api_ok(fx, UC_GET, "/effective-permissions/schema/cat.sch", NULL);
+    assert_non_null(entry_for(out, "alice"));
+    grant(fx, "catalog", "cat", "bob", "USE CATALOG");
+    as(fx, "bob", NULL);
+    api_err(fx, UC_GET, "/effective-permissions/schema/cat.sch", NULL, 404,
+            "SCHEMA_NOT_FOUND");
+}
+
+/* --- filtered lists ---------------------------------------------------- */
+
+static json_t *find_named(json_t *list, const char *name)
+{
+    json_t *e;
+    size_t i;
+
+    json_array_foreach(list, i, e)
+        if (strcmp(json_string_value(json_object_get(e, "name")), name) == 0)
+            return e;
+    return NULL;
+}
+
+static void test_list_filtering(void **state)
+{
+    afx_t *fx = *state;
+    json_t *list, *e;
+
+    as(fx, "admin", NULL);
+    api_ok(fx, UC_POST, "/catalogs", "{\"name\":\"cat1\"}");
+    api_ok(fx, UC_POST, "/catalogs", "{\"name\":\"cat2\",\"storage_root\":"
+           "\"s3://b/cat2\",\"properties\":{\"k\":\"v\"}}");
+    api_ok(fx, UC_POST, "/catalogs", "{\"name\":\"cat3\",\"owner\":\"alice\"}");
+    api_ok(fx, UC_POST, "/catalogs", "{\"name\":\"cat4\"}");
+    grant(fx, "catalog", "cat1", "alice", "USE CATALOG");
+    grant(fx, "catalog", "cat2", "alice", "BROWSE");
+    grant(fx, "catalog", "cat4", "team", "ALL PRIVILEGES");
+
+    as(fx, "alice", NULL);
+    list = json_object_get(api_ok(fx, UC_GET, "/catalogs", NULL), "catalogs");
+    assert_int_equal(json_array_size(list), 2);
+    assert_non_null(find_named(list, "cat1"));
+    assert_non_null(find_named(list, "cat3"));
+    assert_false(json_is_true(json_object_get(find_named(list, "cat1"),
+                                              "browse_only")));
+
+    list = json_object_get(api_ok(fx, UC_GET, "/catalogs?include_browse=true",
+                                  NULL), "catalogs");
+    assert_int_equal(json_array_size(list), 3);
+    e = find_named(list, "cat2");
+    assert_non_null(e);
+    assert_true(json_is_true(json_object_get(e, "browse_only")));
+    assert_jstr(e, "storage_root", NULL);
+    assert_jstr(e, "storage_location", NULL);
+    assert_int_equal(json_object_size(json_object_get(e, "properties")), 0);
+    assert_false(json_is_true(json_object_get(find_named(list, "cat1"),
+                                              "browse_only")));
+
+    as(fx, "alice", "team");
+    list = json_object_get(api_ok(fx, UC_GET, "/catalogs", NULL), "catalogs");
+    assert_int_equal(json_array_size(list), 3);
+    assert_non_null(find_named(list, "cat4"));
+    as(fx, "bob", NULL);
+    list = json_object_get(api_ok(fx, UC_GET, "/catalogs", NULL), "catalogs");
+    assert_int_equal(json_array_size(list), 0);
+    as(fx, "admin", NULL);
+    list = json_object_get(api_ok(fx, UC_GET, "/catalogs", NULL), "catalogs");
+    assert_int_equal(json_array_size(list), 4);
+
+    /* Schemas: USE SCHEMA on one, then on the catalog. */
+    api_ok(fx, UC_POST, "/schemas", "{\"name\":\"sch1\",\"catalog_name\":"
+           "\"cat1\"}");
+    api_ok(fx, UC_POST, "/schemas", "{\"name\":\"sch2\",\"catalog_name\":"
+           "\"cat1\"}");
+    api_ok(fx, UC_POST, "/schemas", "{\"name\":\"sch3\",\"catalog_name\":"
+           "\"cat1\",\"owner\":\"alice\"}");
+    grant(fx, "schema", "cat1.sch1", "alice", "USE SCHEMA");
+    as(fx, "alice", NULL);
+    list = json_object_get(api_ok(fx, UC_GET, "/schemas?catalog_name=cat1",
+                                  NULL), "schemas");
+    assert_int_equal(json_array_size(list), 2);
+    assert_non_null(find_named(list, "sch1"));
+    assert_non_null(find_named(list, "sch3"));
+    grant(fx, "catalog", "cat1", "alice", "USE SCHEMA");
+    list = json_object_get(api_ok(fx, UC_GET, "/schemas?catalog_name=cat1",
+                                  NULL), "schemas");
+    assert_int_equal(json_array_size(list), 3);
+    /* Without USE CATALOG no list at all. */
+    as(fx, "bob", NULL);
+    api_err(fx, UC_GET, "/schemas?catalog_name=cat1", NULL, 404,
+            "CATALOG_NOT_FOUND");
+    grant(fx, "catalog", "cat1", "bob", "BROWSE");
+    api_err(fx, UC_GET, "/schemas?catalog_name=cat1", NULL, 403,
+            "PERMISSION_DENIED");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        UC_POOL_TEST(test_privilege_parse),
+        UC_POOL_TEST(test_privileges_grantable_and_expand),
+        UC_POOL_TEST(test_groups),
+        AUTHZ_TEST(test_route_matrix),
+        AUTHZ_TEST(test_hidden_schema_does_not_leak_catalog),
+        AUTHZ_TEST(test_hidden_vs_denied),
+        AUTHZ_TEST(test_escalation),
+        AUTHZ_TEST(test_grant_audit),
+        AUTHZ_TEST(test_permissions_api),
+        AUTHZ_TEST(test_effective_permissions),
+        AUTHZ_TEST(test_list_filtering),
+    };
+    int rc;
+
+    uc_test_init();
+    rc = cmocka_run_group_tests_name("authz", tests, NULL, NULL);
+    uc_test_fini();
+    return rc;
+}
