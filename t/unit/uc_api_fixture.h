@@ -28,6 +28,8 @@ typedef struct afx {
     apr_array_header_t *groups;
     apr_array_header_t *admins;
     int principal_is_admin;
+    /* The API the calls go to: NULL for the catalog API. */
+    const uc_route_t *const *routes;
 } afx_t;
 
 static inline void
@@ -117,7 +119,8 @@ api(afx_t *fx, uc_method_t method, const char *target,
     if (!err)
         call->store = attach(fx, cp);
     if (!err) {
-        uc_router_match(cp, uc_catalog_api, method, call->path, match);
+        uc_router_match(cp, fx->routes ? fx->routes : uc_catalog_api, method,
+                        call->path, match);
         if (!match->route)
             err = uc_error_for_status(cp, match->allowed ? 405 : 404);
     }
