@@ -92,6 +92,30 @@ uc_error_t *uc_api_new_securable(uc_call_t *call, const char *kind,
     return NULL;
 }
 
+uc_error_t *uc_api_new_container(uc_call_t *call, const char *kind,
+                                 const char *parent_id, const char *segment,
+                                 uc_securable_t **out)
+{
+    const char *name = NULL, *root = NULL;
+    int changed;
+    uc_error_t *err;
+
+    if ((err = uc_json_string_field(call->pool, call->body, "name", 1,
+                                    &name)) ||
+        (err = uc_validate_name(call->pool, "name", name, &name)) ||
+        (err = uc_json_string_field(call->pool, call->body, "storage_root", 0,
+                                    &root)) ||
+        (root && (err = uc_validate_storage_url(call->pool, "storage_root",
+                                                root, &root))) ||
+        (err = uc_api_new_securable(call, kind, parent_id, name, out)) ||
+        (err = uc_api_read_common_fields(call, *out, &changed)))
+        return err;
+    (*out)->storage_root = root;
+    (*out)->storage_location = uc_api_managed_location(call, root, segment,
+                                                       (*out)->id);
+    return NULL;
+}
+
 uc_error_t *uc_api_read_common_fields(uc_call_t *call, uc_securable_t *sec,
                                       int *changed)
 {

@@ -45,6 +45,13 @@ uc_error_t *uc_api_new_securable(uc_call_t *call, const char *kind,
                                  const char *parent_id, const char *name,
                                  uc_securable_t **out);
 
+/* A new catalog or schema from its create body: name, storage_root (whose
+ * managed location is <root>/__unitystorage/<segment>/<id>), comment,
+ * properties. */
+uc_error_t *uc_api_new_container(uc_call_t *call, const char *kind,
+                                 const char *parent_id, const char *segment,
+                                 uc_securable_t **out);
+
 /* Reads comment, properties and owner of a create or update body into
  * `sec`; *changed tells whether any was present. */
 uc_error_t *uc_api_read_common_fields(uc_call_t *call, uc_securable_t *sec,

@@ -78,30 +78,17 @@ static uc_error_t *read_sharing_source(uc_call_t *call, uc_securable_t *sec)
 
 static uc_error_t *create_catalog(uc_call_t *call, uc_jw_t *out)
 {
-    const char *name = NULL, *root = NULL;
     uc_securable_t *sec;
-    int changed;
     uc_error_t *err;
 
-    if ((err = uc_json_string_field(call->pool, call->body, "name", 1,
-                                    &name)) ||
-        (err = uc_validate_name(call->pool, "name", name, &name)) ||
-        (err = uc_json_string_field(call->pool, call->body, "storage_root", 0,
-                                    &root)) ||
-        (root && (err = uc_validate_storage_url(call->pool, "storage_root",
-                                                root, &root))) ||
-        (err = uc_api_new_securable(call, UC_KIND_CATALOG,
-                                    uc_store_metastore_id(call->store), name,
-                                    &sec)) ||
-        (err = uc_api_read_common_fields(call, sec, &changed)) ||
+    if ((err = uc_api_new_container(call, UC_KIND_CATALOG,
+                                    uc_store_metastore_id(call->store),
+                                    "catalogs", &sec)) ||
         (err = read_sharing_source(call, sec)))
         return err;
-    sec->storage_root = root;
-    sec->storage_location = uc_api_managed_location(call, root, "catalogs",
-                                                    sec->id);
     err = uc_securable_insert(call->store, sec);
     if (uc_store_is_duplicate(err))
-        return already_exists(call, name);
+        return already_exists(call, sec->name);
     if (err)
         return err;
     render(call, out, sec, NULL);

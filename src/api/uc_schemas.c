@@ -31,29 +31,14 @@ static uc_error_t *already_exists(uc_call_t *call, const char *catalog,
 
 static uc_error_t *create_schema(uc_call_t *call, uc_jw_t *out)
 {
-    const char *name = NULL, *root = NULL;
     uc_securable_t *catalog = call->chain.sec[UC_LEVEL_CATALOG], *sec;
-    int changed;
-    uc_error_t *err;
-
-    if ((err = uc_json_string_field(call->pool, call->body, "name", 1,
-                                    &name)) ||
-        (err = uc_validate_name(call->pool, "name", name, &name)) ||
-
-        (err = uc_json_string_field(call->pool, call->body, "storage_root", 0,
-                                    &root)) ||
-        (root && (err = uc_validate_storage_url(call->pool, "storage_root",
-                                                root, &root))) ||
-        (err = uc_api_new_securable(call, UC_KIND_SCHEMA, catalog->id, name,
-                                    &sec)) ||
-        (err = uc_api_read_common_fields(call, sec, &changed)))
+    uc_error_t *err = uc_api_new_container(call, UC_KIND_SCHEMA, catalog->id,
+                                           "schemas", &sec);
+    if (err)
         return err;
-    sec->storage_root = root;
-    sec->storage_location = uc_api_managed_location(call, root, "schemas",
-                                                    sec->id);
     err = uc_securable_insert(call->store, sec);
     if (uc_store_is_duplicate(err))
-        return already_exists(call, catalog->name, name);
+        return already_exists(call, catalog->name, sec->name);
     if (err)
         return err;
     render(call, out, sec, catalog);
