@@ -49,7 +49,7 @@ uc_error_t *uc_api_query_flag(uc_call_t *call, const char *name, int *out)
                                   apr_table_get(call->query, name), 0, out);
 }
 
-uc_visibility_t *uc_api_visibility(uc_call_t *call, int all,
+uc_visibility_t *uc_api_visibility(uc_call_t *call, int all, int all_full,
                                    const uc_privilege_t *visible,
                                    const uc_privilege_t *full)
 {
@@ -62,6 +62,7 @@ uc_visibility_t *uc_api_visibility(uc_call_t *call, int all,
     for (; *full != UC_PRIV_COUNT; full++)
         json_array_append_new(f, json_string(uc_privilege_key(*full)));
     vis->all = all || call->who->admin;
+    vis->all_full = all_full || call->who->admin;
     vis->principals = call->who->json;
     vis->visible = uc_json_dump(call->pool, v);
     vis->full = uc_json_dump(call->pool, f);
@@ -154,19 +155,24 @@ uc_error_t *uc_api_read_common_fields(uc_call_t *call, uc_securable_t *sec,
 
 void uc_api_write_common(uc_jw_t *out, const uc_securable_t *sec)
 {
+    int browse = sec->browse_only;
+
     uc_jw_field_string(out, "name", sec->name);
     uc_jw_field_string(out, "comment", sec->comment);
     /* Stored properties are compact JSON the module wrote itself. */
     uc_jw_field_raw(out, "properties",
-                    sec->properties && *sec->properties ? sec->properties
-                                                        : "{}");
+                    !browse && sec->properties && *sec->properties
+                    ? sec->properties : "{}");
     uc_jw_field_string(out, "owner", sec->owner);
     uc_jw_field_int_text(out, "created_at", sec->created_at);
     uc_jw_field_string(out, "created_by", sec->created_by);
     uc_jw_field_int_text(out, "updated_at", sec->updated_at);
     uc_jw_field_string(out, "updated_by", sec->updated_by);
-    uc_jw_field_string(out, "storage_root", sec->storage_root);
-    uc_jw_field_string(out, "storage_location", sec->storage_location);
+    uc_jw_field_string(out, "storage_root", browse ? NULL : sec->storage_root);
+    uc_jw_field_string(out, "storage_location",
+                       browse ? NULL : sec->storage_location);
+    uc_jw_key(out, "browse_only");
+    uc_jw_bool(out, browse);
 }
 
 const char *uc_api_managed_location(uc_call_t *call, const char *root,

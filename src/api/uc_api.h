@@ -33,9 +33,10 @@ void uc_api_write_page(uc_call_t *call, uc_jw_t *out, const char *plural,
 uc_error_t *uc_api_query_flag(uc_call_t *call, const char *name, int *out);
 
 /* What a list shows the caller: everything for admins and for `all`,
- * otherwise what it owns or holds one of `visible` on; `full` are the
- * privileges that give more than BROWSE. NULL-terminated privilege lists. */
-uc_visibility_t *uc_api_visibility(uc_call_t *call, int all,
+ * otherwise what it owns or holds one of `visible` on. Rows count as more
+ * than BROWSE for admins, for `all_full`, for owners and where one of `full`
+ * is held. Privilege lists end with UC_PRIV_COUNT. */
+uc_visibility_t *uc_api_visibility(uc_call_t *call, int all, int all_full,
                                    const uc_privilege_t *visible,
                                    const uc_privilege_t *full);
 
@@ -57,7 +58,8 @@ uc_error_t *uc_api_new_container(uc_call_t *call, const char *kind,
 uc_error_t *uc_api_read_common_fields(uc_call_t *call, uc_securable_t *sec,
                                       int *changed);
 
-/* The members every securable renders the same way, inside an object. */
+/* The members every securable renders the same way, inside an object; a
+ * row seen through BROWSE only shows no properties and no storage. */
 void uc_api_write_common(uc_jw_t *out, const uc_securable_t *sec);
 
 /* `<root>/__unitystorage/<segment>/<id>` for a normalised storage root. */

@@ -11,7 +11,6 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
                    const void *context)
 {
     const char *provider = NULL, *share = NULL;
-    int browse_only = sec->browse_only;
 
     (void)context;
     if (sec->details && strcmp(sec->details, "{}") != 0) {
@@ -22,23 +21,12 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
         share = json_string_value(json_object_get(details, "share_name"));
     }
     uc_jw_begin_object(out);
-    if (browse_only) {
-        /* Seen through BROWSE only: metadata without storage or
-         * properties. */
-        uc_securable_t shown = *sec;
-        shown.properties = "{}";
-        shown.storage_root = shown.storage_location = NULL;
-        uc_api_write_common(out, &shown);
-    }
-    else
-        uc_api_write_common(out, sec);
+    uc_api_write_common(out, sec);
     uc_jw_field_string(out, "id", sec->id);
     uc_jw_field_string(out, "catalog_type", provider ? "DELTASHARING_CATALOG"
                                                      : "MANAGED_CATALOG");
     uc_jw_field_string(out, "provider_name", provider);
     uc_jw_field_string(out, "share_name", share);
-    uc_jw_key(out, "browse_only");
-    uc_jw_bool(out, browse_only);
     uc_jw_end_object(out);
 }
 
@@ -115,7 +103,7 @@ static uc_error_t *list_catalogs(uc_call_t *call, uc_jw_t *out)
         (err = uc_securable_page(call->store, call->pool,
                                  uc_store_metastore_id(call->store),
                                  UC_KIND_CATALOG,
-                                 uc_api_visibility(call, 0,
+                                 uc_api_visibility(call, 0, 0,
                                                    include_browse
                                                    ? use_or_browse
                                                    : use_catalog,

@@ -45,6 +45,8 @@ static uc_error_t *create_schema(uc_call_t *call, uc_jw_t *out)
     return NULL;
 }
 
+#define P UC_PRIV
+
 static const uc_privilege_t use_schema[] = {
     UC_PRIV_USE_SCHEMA, UC_PRIV_ALL_PRIVILEGES, UC_PRIV_COUNT
 };
@@ -52,22 +54,36 @@ static const uc_privilege_t use_schema[] = {
 static uc_error_t *list_schemas(uc_call_t *call, uc_jw_t *out)
 {
     uc_securable_t *catalog = call->chain.sec[UC_LEVEL_CATALOG];
+    const uc_access_t *a = &call->access;
     uc_page_t page;
     apr_array_header_t *rows;
-    int more, include_browse;
+    int more, include_browse, use, all, i;
     uc_error_t *err;
-    /* USE SCHEMA in force on the catalog opens every schema in it. */
-    int all = uc_access_has(&call->access, UC_LEVEL_CATALOG,
-                            UC_PRIV(UC_PRIV_USE_SCHEMA));
 
     if ((err = uc_api_query_flag(call, "include_browse", &include_browse)) ||
-        (err = uc_api_page(call, &page)) ||
-        (err = uc_securable_page(call->store, call->pool, catalog->id,
-                                 UC_KIND_SCHEMA,
-                                 uc_api_visibility(call, all, use_schema,
-                                                   use_schema),
-                                 &page, &rows, &more)))
+        (err = uc_api_page(call, &page)))
         return err;
+    use = uc_access_has(a, UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG));
+    if (!use && !include_browse)
+        return uc_error_make(call->pool, 403, "PERMISSION_DENIED",
+                             "Access denied: USE CATALOG needed on catalog "
+                             "'%s' (BROWSE lists its schemas with "
+                             "include_browse=true).", catalog->name);
+    /* USE SCHEMA in force on the catalog opens every schema in it; BROWSE
+     * shows every schema's metadata on request. */
+    all = uc_access_has(a, UC_LEVEL_CATALOG, P(UC_PRIV_USE_SCHEMA));
+    if ((err = uc_securable_page(
+             call->store, call->pool, catalog->id, UC_KIND_SCHEMA,
+             uc_api_visibility(call,
+                               all || (include_browse &&
+                                       uc_access_has(a, UC_LEVEL_CATALOG,
+                                                     P(UC_PRIV_BROWSE))),
+                               all, use_schema, use_schema),
+             &page, &rows, &more)))
+        return err;
+    /* Without USE CATALOG nothing inside can be used: metadata only. */
+    for (i = 0; !use && i < rows->nelts; i++)
+        APR_ARRAY_IDX(rows, i, uc_securable_t *)->browse_only = 1;
     uc_api_write_page(call, out, "schemas", rows, more, render, catalog);
     return NULL;
 }
@@ -111,14 +127,14 @@ static uc_error_t *delete_schema(uc_call_t *call, uc_jw_t *out)
     return NULL;
 }
 
-#define P UC_PRIV
 static const uc_rule_t create_rule = {
     UC_TARGET_CATALOG_FIELD,
     { { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) },
       { UC_LEVEL_CATALOG, P(UC_PRIV_CREATE_SCHEMA) } } };
 /* The list shows the schemas the caller may see. */
 static const uc_rule_t list_rule = {
-    UC_TARGET_CATALOG_QUERY, { { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) } } };
+    UC_TARGET_CATALOG_QUERY,
+    { { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) | P(UC_PRIV_BROWSE) } } };
 static const uc_rule_t read_rule = {
     UC_TARGET_SCHEMA,
     { { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) },

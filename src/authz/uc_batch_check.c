@@ -227,6 +227,18 @@ static uc_error_t *identity_of(uc_call_t *call, size_t index, json_t *identity,
     return NULL;
 }
 
+static const char *lowered(apr_pool_t *pool, const char *s)
+{
+    char *copy, *p;
+
+    if (!s)
+        return NULL;
+    copy = apr_pstrdup(pool, s);
+    for (p = copy; *p; p++)
+        *p = (char)apr_tolower(*p);
+    return copy;
+}
+
 static uc_error_t *parse_check(uc_call_t *call, size_t index, json_t *item,
                                apr_hash_t *principals, check_t *c)
 {
@@ -276,6 +288,10 @@ static uc_error_t *parse_check(uc_call_t *call, size_t index, json_t *item,
         return shape(call->pool, index, "warehouse-id must be a UUID");
     if (c->namespace_id && !is_uuid(c->namespace_id))
         return shape(call->pool, index, "namespace-id must be a UUID");
+    /* UUIDs are stored in lower case and may come in either. */
+    c->warehouse_id = lowered(call->pool, c->warehouse_id);
+    c->namespace_id = lowered(call->pool, c->namespace_id);
+    c->project_id = lowered(call->pool, c->project_id);
     ns = json_object_get(op, "namespace");
     if (ns && !json_is_null(ns)) {
         json_t *part;
@@ -294,12 +310,6 @@ static uc_error_t *parse_check(uc_call_t *call, size_t index, json_t *item,
         return shape(call->pool, index, "namespace needs namespace-id or "
                      "namespace");
     return NULL;
-}
-
-static void lower(char *s)
-{
-    for (; *s; s++)
-        *s = (char)apr_tolower(*s);
 }
 
 /* Every object the checks name, in two queries. */
@@ -332,11 +342,10 @@ static uc_error_t *resolve_all(uc_call_t *call, check_t *checks, int n,
         const uc_securable_t *wh = checks[i].warehouse_id
             ? apr_hash_get(by_id, checks[i].warehouse_id,
                            APR_HASH_KEY_STRING) : NULL;
-        if (wh && checks[i].namespace_name && !checks[i].namespace_id) {
-            char *name = apr_pstrdup(call->pool, checks[i].namespace_name);
-            lower(name);
-            json_array_append_new(pairs, json_pack("[ss]", wh->id, name));
-        }
+        if (wh && checks[i].namespace_name && !checks[i].namespace_id)
+            json_array_append_new(pairs, json_pack(
+                "[ss]", wh->id, lowered(call->pool,
+                                        checks[i].namespace_name)));
     }
     if (json_array_size(pairs)) {
         if ((err = uc_securables_by_parent_names(
@@ -387,12 +396,12 @@ static void build_chain(uc_call_t *call, check_t *c, apr_hash_t *by_id,
         return;
     if (c->namespace_id)
         ns = apr_hash_get(by_id, c->namespace_id, APR_HASH_KEY_STRING);
-    else {
-        char *name = apr_pstrdup(call->pool, c->namespace_name);
-        lower(name);
-        ns = apr_hash_get(by_name, apr_pstrcat(call->pool, wh->id, "/", name,
-                                               NULL), APR_HASH_KEY_STRING);
-    }
+    else
+        ns = apr_hash_get(by_name,
+                          apr_pstrcat(call->pool, wh->id, "/",
+                                      lowered(call->pool, c->namespace_name),
+                                      NULL),
+                          APR_HASH_KEY_STRING);
     if (!ns || strcmp(ns->kind, UC_KIND_SCHEMA) != 0 ||
         strcmp(ns->parent_id, wh->id) != 0)
         return;

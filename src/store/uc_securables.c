@@ -48,8 +48,8 @@ uc_error_t *uc_securable_page(uc_store_t *store, apr_pool_t *pool,
                               const uc_page_t *page,
                               apr_array_header_t **out, int *more)
 {
-    static const uc_visibility_t everything = { 1, "[]", "[]", "[]" };
-    const char *all, *limit;
+    static const uc_visibility_t everything = { 1, 1, "[]", "[]", "[]" };
+    const char *all, *all_full, *limit;
     uc_rows_t rows;
     int i, n;
     uc_error_t *err;
@@ -57,12 +57,13 @@ uc_error_t *uc_securable_page(uc_store_t *store, apr_pool_t *pool,
     if (!vis)
         vis = &everything;
     all = vis->all ? "1" : "0";
+    all_full = vis->all_full ? "1" : "0";
     /* One row beyond the page tells whether a next page exists, so the last
      * page carries no token. */
     limit = apr_itoa(pool, page->limit + 1);
     {
         const char *args[] = {
-            all, vis->principals, vis->principals, vis->full,
+            all_full, vis->principals, vis->principals, vis->full,
             parent_id, kind, page->after ? page->after : "",
             all, vis->principals, vis->principals, vis->visible, limit
         };

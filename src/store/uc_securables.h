@@ -31,7 +31,8 @@ typedef struct uc_securable {
  * array of the user and its groups) own or hold one of the `visible`
  * privileges on. `full` lists the privileges that give more than BROWSE. */
 typedef struct uc_visibility {
-    int all;
+    int all;                       /* every row is shown */
+    int all_full;                  /* every row shown is more than BROWSE */
     const char *principals;        /* JSON array */
     const char *visible;           /* JSON array of privilege keys */
     const char *full;              /* JSON array of privilege keys */

@@ -937,6 +937,7 @@ static void test_list_filtering(void **state)
 {
     afx_t *fx = *state;
     json_t *list, *e;
+    size_t i;
 
     as(fx, "admin", NULL);
     api_ok(fx, UC_POST, "/catalogs", "{\"name\":\"cat1\"}");
@@ -1004,6 +1005,25 @@ static void test_list_filtering(void **state)
     grant(fx, "catalog", "cat1", "bob", "BROWSE");
     api_err(fx, UC_GET, "/schemas?catalog_name=cat1", NULL, 403,
             "PERMISSION_DENIED");
+    /* BROWSE lists every schema's metadata on request, and only that. */
+    list = json_object_get(api_ok(fx, UC_GET, "/schemas?catalog_name=cat1"
+                                  "&include_browse=true", NULL), "schemas");
+    assert_int_equal(json_array_size(list), 3);
+    json_array_foreach(list, i, e)
+        assert_true(json_is_true(json_object_get(e, "browse_only")));
+    /* With USE CATALOG, schemas without USE SCHEMA come as browse-only. */
+    grant(fx, "catalog", "cat1", "bob", "USE CATALOG");
+    grant(fx, "schema", "cat1.sch2", "bob", "USE SCHEMA");
+    list = json_object_get(api_ok(fx, UC_GET, "/schemas?catalog_name=cat1",
+                                  NULL), "schemas");
+    assert_int_equal(json_array_size(list), 1);
+    list = json_object_get(api_ok(fx, UC_GET, "/schemas?catalog_name=cat1"
+                                  "&include_browse=true", NULL), "schemas");
+    assert_int_equal(json_array_size(list), 3);
+    assert_false(json_is_true(json_object_get(find_named(list, "sch2"),
+                                              "browse_only")));
+    assert_true(json_is_true(json_object_get(find_named(list, "sch1"),
+                                             "browse_only")));
 }
 
 int main(void)

@@ -326,7 +326,7 @@ my @CATALOG_KEYS = qw(name comment properties owner created_at created_by
                       catalog_type provider_name share_name browse_only);
 my @SCHEMA_KEYS = qw(name comment properties owner created_at created_by
                      updated_at updated_by storage_root storage_location
-                     catalog_name full_name schema_id);
+                     catalog_name full_name schema_id browse_only);
 
 sub _check_common {
     my ($o, $exp, $keys, $p) = @_;
@@ -426,6 +426,10 @@ sub is_schema {
     if ($o) {
         _check_common($o, $exp, \@SCHEMA_KEYS, \@p);
         push @p, "schema_id is not a UUID" unless is_uuid($o->{schema_id});
+        push @p, "browse_only is not a JSON boolean"
+            unless JSON::PP::is_bool($o->{browse_only});
+        push @p, "browse_only is true, expected false"
+            if !exists $exp->{browse_only} && $o->{browse_only};
         my $full = ($o->{catalog_name} // '') . '.' . ($o->{name} // '');
         push @p, "full_name '" . ($o->{full_name} // 'null')
                . "', expected '$full'"
