@@ -35,6 +35,27 @@ uc_error_t *uc_grants_held(uc_store_t *store, apr_pool_t *pool,
     return err;
 }
 
+uc_error_t *uc_grants_of_user_on_path(uc_store_t *store, apr_pool_t *pool,
+                                      const char *const *ids, int n,
+                                      const char *principal,
+                                      apr_array_header_t **out)
+{
+    const char *args[8];
+    uc_rows_t rows;
+    int i;
+    uc_error_t *err;
+
+    for (i = 0; i < 4; i++) {
+        args[2 * i] = ids[i < n ? i : n - 1];
+        args[2 * i + 1] = principal;
+    }
+    if ((err = uc_store_select(store, pool, UC_STMT_GRANTS_OF_USER_ON_PATH,
+                               args, &rows)))
+        return err;
+    *out = to_grants(pool, &rows, 1, 1);
+    return NULL;
+}
+
 uc_error_t *uc_grants_on(uc_store_t *store, apr_pool_t *pool,
                          const char *securable_id, apr_array_header_t **out)
 {

@@ -19,6 +19,11 @@ typedef struct uc_grant {
 uc_error_t *uc_grants_held(uc_store_t *store, apr_pool_t *pool,
                            const char *ids, const char *principals,
                            apr_array_header_t **out);
+/* One principal's grants on the securables of one path (1 to 4 ids). */
+uc_error_t *uc_grants_of_user_on_path(uc_store_t *store, apr_pool_t *pool,
+                                      const char *const *ids, int n,
+                                      const char *principal,
+                                      apr_array_header_t **out);
 /* Every grant on one securable, by principal. */
 uc_error_t *uc_grants_on(uc_store_t *store, apr_pool_t *pool,
                          const char *securable_id, apr_array_header_t **out);

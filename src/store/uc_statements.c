@@ -66,6 +66,18 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "SELECT securable_id, principal, privilege FROM grants "
         "WHERE securable_id IN " PG_LIST("%s")
         " AND principal IN " PG_LIST("%s") },
+    /* One principal's grants on a path of up to four securables (repeated
+     * to fill): four primary-key probes, no temporary IN tables, as this
+     * runs on every request of a caller without groups. */
+    [UC_STMT_GRANTS_OF_USER_ON_PATH] = {
+        "SELECT securable_id, principal, privilege FROM grants "
+        "WHERE securable_id = %s AND principal = %s UNION ALL "
+        "SELECT securable_id, principal, privilege FROM grants "
+        "WHERE securable_id = %s AND principal = %s UNION ALL "
+        "SELECT securable_id, principal, privilege FROM grants "
+        "WHERE securable_id = %s AND principal = %s UNION ALL "
+        "SELECT securable_id, principal, privilege FROM grants "
+        "WHERE securable_id = %s AND principal = %s", NULL },
     [UC_STMT_GRANTS_ON] = {
         "SELECT principal, privilege FROM grants WHERE securable_id = %s "
         "ORDER BY principal, privilege", NULL },
