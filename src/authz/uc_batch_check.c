@@ -316,41 +316,51 @@ static uc_error_t *parse_check(uc_call_t *call, size_t index, json_t *item,
 static uc_error_t *resolve_all(uc_call_t *call, check_t *checks, int n,
                                apr_hash_t *by_id, apr_hash_t *by_name)
 {
-    json_t *ids = uc_json_own(call->pool, json_array());
-    json_t *pairs = uc_json_own(call->pool, json_array());
+    /* The id and pair lists are written straight as JSON text: with a
+     * thousand checks, building jansson values cost more than the
+     * queries. */
+    uc_jw_t *ids = uc_jw_make(call->pool, 64 * (apr_size_t)n);
+    uc_jw_t *pairs = uc_jw_make(call->pool, 64 * (apr_size_t)n);
     apr_array_header_t *rows;
-    int i;
+    int i, nids = 0, npairs = 0;
     uc_error_t *err;
 
+    uc_jw_begin_array(ids);
     for (i = 0; i < n; i++) {
-        if (checks[i].warehouse_id)
-            json_array_append_new(ids, json_string(checks[i].warehouse_id));
-        if (checks[i].namespace_id)
-            json_array_append_new(ids, json_string(checks[i].namespace_id));
+        if (checks[i].warehouse_id && ++nids)
+            uc_jw_string(ids, checks[i].warehouse_id);
+        if (checks[i].namespace_id && ++nids)
+            uc_jw_string(ids, checks[i].namespace_id);
     }
-    if (json_array_size(ids)) {
+    uc_jw_end_array(ids);
+    if (nids) {
         if ((err = uc_securables_by_ids(call->store, call->pool,
-                                        uc_json_dump(call->pool, ids),
-                                        &rows)))
+                                        uc_jw_text(ids), &rows)))
             return err;
         for (i = 0; i < rows->nelts; i++) {
             uc_securable_t *s = APR_ARRAY_IDX(rows, i, uc_securable_t *);
             apr_hash_set(by_id, s->id, APR_HASH_KEY_STRING, s);
         }
     }
+    uc_jw_begin_array(pairs);
     for (i = 0; i < n; i++) {
         const uc_securable_t *wh = checks[i].warehouse_id
             ? apr_hash_get(by_id, checks[i].warehouse_id,
                            APR_HASH_KEY_STRING) : NULL;
-        if (wh && checks[i].namespace_name && !checks[i].namespace_id)
-            json_array_append_new(pairs, json_pack(
-                "[ss]", wh->id, lowered(call->pool,
-                                        checks[i].namespace_name)));
+        if (wh && checks[i].namespace_name && !checks[i].namespace_id) {
+            uc_jw_begin_array(pairs);
+            uc_jw_string(pairs, wh->id);
+            uc_jw_string(pairs, lowered(call->pool,
+                                        checks[i].namespace_name));
+            uc_jw_end_array(pairs);
+            npairs++;
+        }
     }
-    if (json_array_size(pairs)) {
+    uc_jw_end_array(pairs);
+    if (npairs) {
         if ((err = uc_securables_by_parent_names(
-                 call->store, call->pool, UC_KIND_SCHEMA,
-                 uc_json_dump(call->pool, pairs), &rows)))
+                 call->store, call->pool, UC_KIND_SCHEMA, uc_jw_text(pairs),
+                 &rows)))
             return err;
         for (i = 0; i < rows->nelts; i++) {
             uc_securable_t *s = APR_ARRAY_IDX(rows, i, uc_securable_t *);
@@ -438,13 +448,15 @@ static uc_error_t *not_found(uc_call_t *call, const check_t *c)
 static uc_error_t *load_grants(uc_call_t *call, check_t *checks, int n,
                                apr_hash_t *held)
 {
-    json_t *ids = uc_json_own(call->pool, json_array());
-    json_t *names = uc_json_own(call->pool, json_array());
+    uc_jw_t *ids = uc_jw_make(call->pool, 64 * (apr_size_t)(n + 1));
+    uc_jw_t *names = uc_jw_make(call->pool, 256);
     apr_hash_t *seen = apr_hash_make(call->pool);
     apr_array_header_t *grants;
-    int i, j, k;
+    int i, j, k, nids = 0;
     uc_error_t *err;
 
+    uc_jw_begin_array(ids);
+    uc_jw_begin_array(names);
     for (i = 0; i <= n; i++) {
         const uc_principal_t *who = i < n ? checks[i].who : call->who;
         if (i < n)
@@ -452,7 +464,8 @@ static uc_error_t *load_grants(uc_call_t *call, check_t *checks, int n,
                 const char *id = checks[i].chain.sec[k]->id;
                 if (!apr_hash_get(seen, id, APR_HASH_KEY_STRING)) {
                     apr_hash_set(seen, id, APR_HASH_KEY_STRING, "");
-                    json_array_append_new(ids, json_string(id));
+                    uc_jw_string(ids, id);
+                    nids++;
                 }
             }
         for (j = -1; j < who->groups->nelts; j++) {
@@ -461,15 +474,16 @@ static uc_error_t *load_grants(uc_call_t *call, check_t *checks, int n,
             const char *key = apr_pstrcat(call->pool, "\n", name, NULL);
             if (!apr_hash_get(seen, key, APR_HASH_KEY_STRING)) {
                 apr_hash_set(seen, key, APR_HASH_KEY_STRING, "");
-                json_array_append_new(names, uc_json_text(call->pool, name));
+                uc_jw_string(names, name);
             }
         }
     }
-    if (!json_array_size(ids))
+    uc_jw_end_array(ids);
+    uc_jw_end_array(names);
+    if (!nids)
         return NULL;
-    if ((err = uc_grants_held(call->store, call->pool,
-                              uc_json_dump(call->pool, ids),
-                              uc_json_dump(call->pool, names), &grants)))
+    if ((err = uc_grants_held(call->store, call->pool, uc_jw_text(ids),
+                              uc_jw_text(names), &grants)))
         return err;
     for (i = 0; i < grants->nelts; i++) {
         const uc_grant_t *g = &APR_ARRAY_IDX(grants, i, uc_grant_t);

@@ -220,3 +220,10 @@ void uc_jw_field_raw(uc_jw_t *w, const char *key, const char *json)
     uc_jw_key(w, key);
     uc_jw_raw(w, json);
 }
+
+const char *uc_jw_text(uc_jw_t *w)
+{
+    reserve(w, 1);
+    w->buf[w->len] = '\0';
+    return w->buf;
+}

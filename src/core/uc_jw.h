@@ -43,6 +43,9 @@ void uc_jw_int_text(uc_jw_t *w, const char *text);
 void uc_jw_raw(uc_jw_t *w, const char *json);
 void uc_jw_json(uc_jw_t *w, const json_t *value);
 
+/* What was written, as a C string (the writer stays usable). */
+const char *uc_jw_text(uc_jw_t *w);
+
 /* key + value in one call, for object members. */
 void uc_jw_field_string(uc_jw_t *w, const char *key, const char *s);
 void uc_jw_field_int_text(uc_jw_t *w, const char *key, const char *text);
