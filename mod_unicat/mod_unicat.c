@@ -10,6 +10,7 @@
 #include <http_core.h>
 
 #include "../src/authz/uc_access.h"
+#include "../src/core/uc_validate.h"
 
 static void *create_dir_config(apr_pool_t *p, char *dir)
 {
@@ -35,6 +36,8 @@ static void *merge_dir_config(apr_pool_t *p, void *basev, void *addv)
     conf->groups_env = add->groups_env ? add->groups_env : base->groups_env;
     conf->group_file = add->group_file ? add->group_file : base->group_file;
     conf->anonymous = add->anonymous ? add->anonymous : base->anonymous;
+    conf->storage_root = add->storage_root ? add->storage_root
+                                           : base->storage_root;
     return conf;
 }
 
@@ -132,6 +135,19 @@ static const char *set_anonymous(cmd_parms *cmd, void *dconf, const char *arg)
     return NULL;
 }
 
+static const char *set_storage_root(cmd_parms *cmd, void *dconf,
+                                    const char *arg)
+{
+    const char *root;
+    uc_error_t *err = uc_validate_storage_url(cmd->pool,
+                                              "UnicatManagedStorageRoot", arg,
+                                              &root);
+    if (err)
+        return err->message;
+    ((uc_dir_config_t *)dconf)->storage_root = root;
+    return NULL;
+}
+
 static const command_rec unicat_directives[] = {
     AP_INIT_FLAG("Unicat", set_enabled, NULL, ACCESS_CONF,
                  "On to serve the API of this <Location>'s SetHandler here"),
@@ -149,6 +165,9 @@ static const command_rec unicat_directives[] = {
     AP_INIT_TAKE1("UnicatAnonymousPrincipal", set_anonymous, NULL,
                   RSRC_CONF | ACCESS_CONF,
                   "Principal for requests without an authenticated user"),
+    AP_INIT_TAKE1("UnicatManagedStorageRoot", set_storage_root, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "Managed storage of the metastore (a URL or absolute path)"),
     { NULL }
 };
 

@@ -24,6 +24,7 @@ typedef struct uc_dir_config {
     const char *groups_env;          /* UnicatGroupsFromEnv */
     apr_hash_t *group_file;          /* UnicatGroupFile: user → groups */
     const char *anonymous;           /* UnicatAnonymousPrincipal */
+    const char *storage_root;        /* UnicatManagedStorageRoot */
 } uc_dir_config_t;
 
 /* Serves every API of the module, by handler name. */

@@ -206,6 +206,7 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
 
     call->pool = r->pool;
     call->now = r->request_time;
+    call->storage_root = conf->storage_root;
     if (!method_of(r, &method))
         method = UC_METHOD_COUNT;
     call->method = method;

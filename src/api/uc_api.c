@@ -11,6 +11,11 @@
 const uc_route_t *const uc_catalog_api[] = {
     uc_catalog_routes,
     uc_schema_routes,
+    uc_table_routes,
+    uc_volume_routes,
+    uc_function_routes,
+    uc_model_routes,
+    uc_agent_routes,
     uc_metastore_routes,
     uc_permission_routes,
     NULL
@@ -49,24 +54,149 @@ uc_error_t *uc_api_query_flag(uc_call_t *call, const char *name, int *out)
                                   apr_table_get(call->query, name), 0, out);
 }
 
+const char *uc_api_privilege_keys(uc_call_t *call, uc_privset_t set)
+{
+    uc_jw_t *w = uc_jw_make(call->pool, 128);
+    int p;
+
+    uc_jw_begin_array(w);
+    for (p = 0; p < UC_PRIV_COUNT; p++)
+        if (set & UC_PRIV(p))
+            uc_jw_string(w, uc_privilege_key((uc_privilege_t)p));
+    uc_jw_end_array(w);
+    return uc_jw_text(w);
+}
+
 uc_visibility_t *uc_api_visibility(uc_call_t *call, int all, int all_full,
-                                   const uc_privilege_t *visible,
-                                   const uc_privilege_t *full)
+                                   uc_privset_t visible, uc_privset_t full)
 {
     uc_visibility_t *vis = apr_pcalloc(call->pool, sizeof(*vis));
-    json_t *v = uc_json_own(call->pool, json_array());
-    json_t *f = uc_json_own(call->pool, json_array());
 
-    for (; *visible != UC_PRIV_COUNT; visible++)
-        json_array_append_new(v, json_string(uc_privilege_key(*visible)));
-    for (; *full != UC_PRIV_COUNT; full++)
-        json_array_append_new(f, json_string(uc_privilege_key(*full)));
     vis->all = all || call->who->admin;
     vis->all_full = all_full || call->who->admin;
     vis->principals = call->who->json;
-    vis->visible = uc_json_dump(call->pool, v);
-    vis->full = uc_json_dump(call->pool, f);
+    vis->visible = uc_api_privilege_keys(call, visible);
+    vis->full = uc_api_privilege_keys(call, full);
     return vis;
+}
+
+uc_error_t *uc_api_list_objects(uc_call_t *call, uc_jw_t *out,
+                                const char *kind, const char *plural,
+                                uc_privset_t visible, uc_api_render_fn render,
+                                const void *context)
+{
+    const uc_access_t *a = &call->access;
+    uc_privset_t seen = visible | UC_PRIV(UC_PRIV_ALL_PRIVILEGES);
+    uc_page_t page;
+    apr_array_header_t *rows;
+    int more, include_browse, all_full, i;
+    uc_error_t *err;
+
+    if ((err = uc_api_query_flag(call, "include_browse", &include_browse)) ||
+        (err = uc_api_page(call, &page)))
+        return err;
+    /* A privilege in force on the schema opens every object in it. */
+    all_full = uc_access_has(a, UC_LEVEL_SCHEMA, visible);
+    if ((err = uc_securable_page(
+             call->store, call->pool, call->chain.sec[UC_LEVEL_SCHEMA]->id,
+             kind,
+             uc_api_visibility(call,
+                               all_full || call->browse_only ||
+                               (include_browse &&
+                                uc_access_has(a, UC_LEVEL_CATALOG,
+                                              UC_PRIV(UC_PRIV_BROWSE))),
+                               all_full, seen, seen),
+             &page, &rows, &more)))
+        return err;
+    for (i = 0; call->browse_only && i < rows->nelts; i++)
+        APR_ARRAY_IDX(rows, i, uc_securable_t *)->browse_only = 1;
+    uc_api_write_page(call, out, plural, rows, more, render, context);
+    return NULL;
+}
+
+uc_error_t *uc_api_nested_after(uc_call_t *call, const uc_page_t *page,
+                                uc_nested_key_t **out)
+{
+    const char *names[3];
+
+    *out = NULL;
+    if (!page->after)
+        return NULL;
+    if (uc_validate_full_name(call->pool, "page_token", page->after, 3,
+                              names))
+        return uc_error_invalid(call->pool, "Invalid page_token: pass the "
+                                "next_page_token of the previous page "
+                                "unchanged.");
+    *out = apr_palloc(call->pool, sizeof(**out));
+    (*out)->catalog = names[0];
+    (*out)->schema = names[1];
+    (*out)->name = names[2];
+    return NULL;
+}
+
+const char *uc_api_nested_token(uc_call_t *call,
+                                const apr_array_header_t *rows, int more)
+{
+    const uc_nested_row_t *last;
+
+    if (!more || !rows->nelts)
+        return NULL;
+    last = &APR_ARRAY_IDX(rows, rows->nelts - 1, uc_nested_row_t);
+    return uc_page_token(call->pool,
+                         apr_pstrcat(call->pool, last->catalog_name, ".",
+                                     last->schema_name, ".", last->sec->name,
+                                     NULL));
+}
+
+const uc_api_parents_t *uc_api_parents_of(uc_call_t *call)
+{
+    uc_api_parents_t *p = apr_palloc(call->pool, sizeof(*p));
+
+    p->catalog = call->chain.sec[UC_LEVEL_CATALOG]->name;
+    p->schema = call->chain.sec[UC_LEVEL_SCHEMA]->name;
+    return p;
+}
+
+const char *uc_api_full_name(uc_call_t *call, const uc_api_parents_t *parents,
+                             const char *name)
+{
+    return apr_pstrcat(call->pool, parents->catalog, ".", parents->schema,
+                       ".", name, NULL);
+}
+
+void uc_api_write_names(uc_call_t *call, uc_jw_t *out,
+                        const uc_api_parents_t *parents,
+                        const uc_securable_t *sec)
+{
+    uc_jw_field_string(out, "name", sec->name);
+    uc_jw_field_string(out, "catalog_name", parents->catalog);
+    uc_jw_field_string(out, "schema_name", parents->schema);
+    uc_jw_field_string(out, "full_name",
+                       uc_api_full_name(call, parents, sec->name));
+}
+
+void uc_api_write_stamps(uc_jw_t *out, const uc_securable_t *sec,
+                         int omit_users)
+{
+    if (!omit_users)
+        uc_jw_field_string(out, "owner", sec->owner);
+    uc_jw_field_int_text(out, "created_at", sec->created_at);
+    if (!omit_users)
+        uc_jw_field_string(out, "created_by", sec->created_by);
+    uc_jw_field_int_text(out, "updated_at", sec->updated_at);
+    if (!omit_users)
+        uc_jw_field_string(out, "updated_by", sec->updated_by);
+}
+
+json_t *uc_api_details(uc_call_t *call, const uc_securable_t *sec)
+{
+    return uc_json_own(call->pool, uc_json_stored_object(sec->details));
+}
+
+void uc_api_set_details(uc_call_t *call, uc_securable_t *sec,
+                        json_t *details)
+{
+    sec->details = uc_json_dump(call->pool, details);
 }
 
 uc_error_t *uc_api_new_securable(uc_call_t *call, const char *kind,
@@ -109,7 +239,8 @@ uc_error_t *uc_api_new_container(uc_call_t *call, const char *kind,
         (root && (err = uc_validate_storage_url(call->pool, "storage_root",
                                                 root, &root))) ||
         (err = uc_api_new_securable(call, kind, parent_id, name, out)) ||
-        (err = uc_api_read_common_fields(call, *out, &changed)))
+        (err = uc_api_read_common_fields(call, *out, UC_FIELDS_ALL,
+                                         &changed)))
         return err;
     (*out)->storage_root = root;
     (*out)->storage_location = uc_api_managed_location(call, root, segment,
@@ -117,22 +248,48 @@ uc_error_t *uc_api_new_container(uc_call_t *call, const char *kind,
     return NULL;
 }
 
+uc_error_t *uc_api_new_object(uc_call_t *call, const char *kind,
+                              apr_size_t max_name, unsigned fields,
+                              uc_securable_t **out)
+{
+    const char *name = NULL;
+    int changed;
+    uc_error_t *err;
+
+    if ((err = uc_json_string_field(call->pool, call->body, "name", 1,
+                                    &name)) ||
+        (err = uc_validate_name(call->pool, "name", name, &name)))
+        return err;
+    if (strlen(name) > max_name)
+        return uc_error_invalid(call->pool, "Invalid name '%s': at most %lu "
+                                "characters.", name, (unsigned long)max_name);
+    if ((err = uc_api_new_securable(call, kind,
+                                    call->chain.sec[UC_LEVEL_SCHEMA]->id,
+                                    name, out)))
+        return err;
+    return uc_api_read_common_fields(call, *out, fields, &changed);
+}
+
 uc_error_t *uc_api_read_common_fields(uc_call_t *call, uc_securable_t *sec,
-                                      int *changed)
+                                      unsigned fields, int *changed)
 {
     const char *comment = NULL, *owner = NULL;
     json_t *properties = NULL;
     uc_error_t *err;
 
-    if ((err = uc_json_string_field(call->pool, call->body, "comment", 0,
-                                    &comment)) ||
-        (err = uc_validate_text(call->pool, "comment", comment,
-                                UC_COMMENT_MAX)) ||
-        (err = uc_json_string_map_field(call->pool, call->body, "properties",
-                                        &properties)) ||
-        (err = uc_json_string_field(call->pool, call->body, "owner", 0,
-                                    &owner)) ||
-        (err = uc_validate_text(call->pool, "owner", owner, UC_NAME_MAX)))
+    if (((fields & UC_FIELD_COMMENT) &&
+         ((err = uc_json_string_field(call->pool, call->body, "comment", 0,
+                                      &comment)) ||
+          (err = uc_validate_text(call->pool, "comment", comment,
+                                  UC_COMMENT_MAX)))) ||
+        ((fields & UC_FIELD_PROPERTIES) &&
+         (err = uc_json_string_map_field(call->pool, call->body,
+                                         "properties", &properties))) ||
+        ((fields & UC_FIELD_OWNER) &&
+         ((err = uc_json_string_field(call->pool, call->body, "owner", 0,
+                                      &owner)) ||
+          (err = uc_validate_text(call->pool, "owner", owner,
+                                  UC_NAME_MAX)))))
         return err;
     if (owner && !*owner)
         return uc_error_invalid(call->pool, "Field 'owner' must not be "
@@ -184,19 +341,26 @@ const char *uc_api_managed_location(uc_call_t *call, const char *root,
                        NULL);
 }
 
-uc_error_t *uc_api_update_securable(uc_call_t *call)
+uc_error_t *uc_api_update_securable(uc_call_t *call, unsigned fields,
+                                    apr_size_t max_name, int changed)
 {
     uc_securable_t *sec = UC_TARGET_OF(call);
     const char *new_name = NULL, *old_owner = sec->owner;
-    int changed, level = call->chain.n - 1;
+    int common, level = call->chain.n - 1;
     uc_error_t *err;
 
-    if ((err = uc_api_read_common_fields(call, sec, &changed)) ||
-        (err = uc_json_string_field(call->pool, call->body, "new_name", 0,
-                                    &new_name)) ||
-        (new_name && (err = uc_validate_name(call->pool, "new_name",
-                                             new_name, &new_name))))
+    if ((err = uc_api_read_common_fields(call, sec, fields, &common)) ||
+        ((fields & UC_FIELD_NEW_NAME) &&
+         ((err = uc_json_string_field(call->pool, call->body, "new_name", 0,
+                                      &new_name)) ||
+          (new_name && (err = uc_validate_name(call->pool, "new_name",
+                                               new_name, &new_name))))))
         return err;
+    if (new_name && strlen(new_name) > max_name)
+        return uc_error_invalid(call->pool, "Invalid new_name '%s': at most "
+                                "%lu characters.", new_name,
+                                (unsigned long)max_name);
+    changed |= common;
     if (new_name && strcmp(new_name, sec->name) != 0) {
         sec->name = new_name;
         changed = 1;
@@ -242,4 +406,14 @@ uc_error_t *uc_api_delete_securable(uc_call_t *call,
                                  "it with everything it contains.", what);
     }
     return uc_securable_delete(call->store, sec->id);
+}
+
+uc_error_t *uc_api_delete_object(uc_call_t *call, uc_jw_t *out)
+{
+    uc_error_t *err = uc_securable_delete(call->store, UC_TARGET_OF(call)->id);
+
+    if (err)
+        return err;
+    uc_jw_raw(out, "{}");
+    return NULL;
 }

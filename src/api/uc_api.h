@@ -13,6 +13,11 @@ extern const uc_route_t uc_catalog_routes[];
 extern const uc_route_t uc_schema_routes[];
 extern const uc_route_t uc_metastore_routes[];
 extern const uc_route_t uc_permission_routes[];
+extern const uc_route_t uc_table_routes[];
+extern const uc_route_t uc_volume_routes[];
+extern const uc_route_t uc_function_routes[];
+extern const uc_route_t uc_model_routes[];
+extern const uc_route_t uc_agent_routes[];
 extern const uc_route_t *const uc_catalog_api[];
 
 /* max_results / page_token of the call's query string. */
@@ -35,10 +40,69 @@ uc_error_t *uc_api_query_flag(uc_call_t *call, const char *name, int *out);
 /* What a list shows the caller: everything for admins and for `all`,
  * otherwise what it owns or holds one of `visible` on. Rows count as more
  * than BROWSE for admins, for `all_full`, for owners and where one of `full`
- * is held. Privilege lists end with UC_PRIV_COUNT. */
+ * is held. */
 uc_visibility_t *uc_api_visibility(uc_call_t *call, int all, int all_full,
-                                   const uc_privilege_t *visible,
-                                   const uc_privilege_t *full);
+                                   uc_privset_t visible, uc_privset_t full);
+
+/* A privilege set as a JSON array of stored keys, for SQL. */
+const char *uc_api_privilege_keys(uc_call_t *call, uc_privset_t set);
+
+/* The page of the objects of `kind` in the call's schema that the caller
+ * may see: those on which it holds one of `visible` (in force there or
+ * above) or that it owns; with include_browse and BROWSE on the catalog,
+ * the others too, as metadata only. */
+uc_error_t *uc_api_list_objects(uc_call_t *call, uc_jw_t *out,
+                                const char *kind, const char *plural,
+                                uc_privset_t visible, uc_api_render_fn render,
+                                const void *context);
+
+/* The key a listing across schemas resumes after, from the page token:
+ * NULL for the first page. */
+uc_error_t *uc_api_nested_after(uc_call_t *call, const uc_page_t *page,
+                                uc_nested_key_t **out);
+/* The token that resumes after the last row of `rows` (uc_nested_row_t),
+ * NULL when no page follows. */
+const char *uc_api_nested_token(uc_call_t *call,
+                                const apr_array_header_t *rows, int more);
+
+/* The names an object of a schema is known by. */
+typedef struct uc_api_parents {
+    const char *catalog;
+    const char *schema;
+} uc_api_parents_t;
+
+/* The catalog and schema of the call's chain. */
+const uc_api_parents_t *uc_api_parents_of(uc_call_t *call);
+
+/* "name", "catalog_name", "schema_name" and "full_name" of an object. */
+void uc_api_write_names(uc_call_t *call, uc_jw_t *out,
+                        const uc_api_parents_t *parents,
+                        const uc_securable_t *sec);
+
+/* The object's three-part name. */
+const char *uc_api_full_name(uc_call_t *call, const uc_api_parents_t *parents,
+                             const char *name);
+
+/* owner, created_at, created_by, updated_at, updated_by; without the user
+ * names when `omit_users`. */
+void uc_api_write_stamps(uc_jw_t *out, const uc_securable_t *sec,
+                         int omit_users);
+
+/* The resource fields kept in `details`, parsed (owned by the call's pool),
+ * and written back. */
+json_t *uc_api_details(uc_call_t *call, const uc_securable_t *sec);
+void uc_api_set_details(uc_call_t *call, uc_securable_t *sec,
+                        json_t *details);
+
+/* Which of the common fields a resource takes in its create and update
+ * bodies. */
+enum {
+    UC_FIELD_COMMENT = 1 << 0,
+    UC_FIELD_PROPERTIES = 1 << 1,
+    UC_FIELD_OWNER = 1 << 2,
+    UC_FIELD_NEW_NAME = 1 << 3,   /* updates only */
+    UC_FIELDS_ALL = 0xf
+};
 
 /* A new row of `kind` under `parent_id`: fresh id, owner and creator from
  * the caller, both timestamps now. */
@@ -53,10 +117,17 @@ uc_error_t *uc_api_new_container(uc_call_t *call, const char *kind,
                                  const char *parent_id, const char *segment,
                                  uc_securable_t **out);
 
-/* Reads comment, properties and owner of a create or update body into
- * `sec`; *changed tells whether any was present. */
+/* Reads those of comment, properties and owner that `fields` names from a
+ * create or update body into `sec`; *changed tells whether any was
+ * present. */
 uc_error_t *uc_api_read_common_fields(uc_call_t *call, uc_securable_t *sec,
-                                      int *changed);
+                                      unsigned fields, int *changed);
+
+/* A new object of `kind` in the call's schema from a create body: its
+ * name (at most `max_name` characters) and the common `fields`. */
+uc_error_t *uc_api_new_object(uc_call_t *call, const char *kind,
+                              apr_size_t max_name, unsigned fields,
+                              uc_securable_t **out);
 
 /* The members every securable renders the same way, inside an object; a
  * row seen through BROWSE only shows no properties and no storage. */
@@ -66,18 +137,25 @@ void uc_api_write_common(uc_jw_t *out, const uc_securable_t *sec);
 const char *uc_api_managed_location(uc_call_t *call, const char *root,
                                     const char *segment, const char *id);
 
-/* Applies an update body (comment, properties, owner, and new_name, the
- * only field that renames) to the call's target and stores it with a fresh
- * update stamp when anything changed. Only owners and admins may transfer
- * ownership; the transfer is audited. A name taken by a sibling comes back
- * as an error for which uc_store_is_duplicate() is true. */
-uc_error_t *uc_api_update_securable(uc_call_t *call);
+/* Applies an update body (those of comment, properties, owner, and
+ * new_name, the only field that renames, that `fields` names) to the call's
+ * target and stores it with a fresh update stamp when anything changed,
+ * `changed` included (resource fields the caller already set). Only owners
+ * and admins may transfer ownership; the transfer is audited. A name taken
+ * by a sibling comes back as an error for which uc_store_is_duplicate() is
+ * true. New names have at most `max_name` characters. */
+uc_error_t *uc_api_update_securable(uc_call_t *call, unsigned fields,
+                                    apr_size_t max_name, int changed);
 
 /* Deletes the call's target with its subtree; without force=true a row
  * with children is refused with `not_empty_code`. */
 uc_error_t *uc_api_delete_securable(uc_call_t *call,
                                     const char *not_empty_code,
                                     const char *what);
+
+/* The operation of DELETE routes of objects without children: deletes the
+ * call's target (grants go with it) and answers {}. */
+uc_error_t *uc_api_delete_object(uc_call_t *call, uc_jw_t *out);
 
 /* The call's target: the last securable its rule resolved. */
 #define UC_TARGET_OF(call) ((call)->chain.sec[(call)->chain.n - 1])

@@ -83,13 +83,8 @@ static uc_error_t *create_catalog(uc_call_t *call, uc_jw_t *out)
     return NULL;
 }
 
-static const uc_privilege_t use_catalog[] = {
-    UC_PRIV_USE_CATALOG, UC_PRIV_ALL_PRIVILEGES, UC_PRIV_COUNT
-};
-static const uc_privilege_t use_or_browse[] = {
-    UC_PRIV_USE_CATALOG, UC_PRIV_ALL_PRIVILEGES, UC_PRIV_BROWSE,
-    UC_PRIV_COUNT
-};
+#define P UC_PRIV
+#define USE_CATALOG (P(UC_PRIV_USE_CATALOG) | P(UC_PRIV_ALL_PRIVILEGES))
 
 static uc_error_t *list_catalogs(uc_call_t *call, uc_jw_t *out)
 {
@@ -105,9 +100,10 @@ static uc_error_t *list_catalogs(uc_call_t *call, uc_jw_t *out)
                                  UC_KIND_CATALOG,
                                  uc_api_visibility(call, 0, 0,
                                                    include_browse
-                                                   ? use_or_browse
-                                                   : use_catalog,
-                                                   use_catalog),
+                                                   ? USE_CATALOG |
+                                                     P(UC_PRIV_BROWSE)
+                                                   : USE_CATALOG,
+                                                   USE_CATALOG),
                                  &page, &rows, &more)))
         return err;
     uc_api_write_page(call, out, "catalogs", rows, more, render, NULL);
@@ -117,21 +113,8 @@ static uc_error_t *list_catalogs(uc_call_t *call, uc_jw_t *out)
 static uc_error_t *get_catalog(uc_call_t *call, uc_jw_t *out)
 {
     uc_securable_t *sec = UC_TARGET_OF(call);
-    int include_browse;
-    uc_error_t *err = uc_api_query_flag(call, "include_browse",
-                                        &include_browse);
-    if (err)
-        return err;
-    if (!uc_access_has(&call->access, UC_LEVEL_CATALOG,
-                       UC_PRIV(UC_PRIV_USE_CATALOG))) {
-        /* The rule let BROWSE through; it shows metadata only, on request. */
-        if (!include_browse)
-            return uc_error_make(call->pool, 403, "PERMISSION_DENIED",
-                                 "Access denied: USE CATALOG needed on "
-                                 "catalog '%s' (BROWSE shows it with "
-                                 "include_browse=true).", sec->name);
-        sec->browse_only = 1;
-    }
+
+    sec->browse_only = call->browse_only;
     render(call, out, sec, NULL);
     return NULL;
 }
@@ -139,7 +122,8 @@ static uc_error_t *get_catalog(uc_call_t *call, uc_jw_t *out)
 static uc_error_t *update_catalog(uc_call_t *call, uc_jw_t *out)
 {
     uc_securable_t *sec = UC_TARGET_OF(call);
-    uc_error_t *err = uc_api_update_securable(call);
+    uc_error_t *err = uc_api_update_securable(call, UC_FIELDS_ALL,
+                                              UC_NAME_MAX, 0);
 
     if (uc_store_is_duplicate(err))
         return already_exists(call, sec->name);
@@ -161,15 +145,14 @@ static uc_error_t *delete_catalog(uc_call_t *call, uc_jw_t *out)
     return NULL;
 }
 
-#define P UC_PRIV
 static const uc_rule_t create_rule = {
     UC_TARGET_METASTORE,
     { { UC_LEVEL_METASTORE, P(UC_PRIV_CREATE_CATALOG) } } };
 /* Lists show each caller what it may see. */
 static const uc_rule_t list_rule = { UC_TARGET_CALLER, { { 0, 0 } } };
 static const uc_rule_t read_rule = {
-    UC_TARGET_CATALOG,
-    { { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) | P(UC_PRIV_BROWSE) } } };
+    UC_TARGET_CATALOG, { { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) } },
+    .browse = 1 };
 static const uc_rule_t manage_rule = {
     UC_TARGET_CATALOG, { { UC_LEVEL_CATALOG, P(UC_PRIV_MANAGE) } } };
 

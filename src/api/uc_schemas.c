@@ -46,10 +46,7 @@ static uc_error_t *create_schema(uc_call_t *call, uc_jw_t *out)
 }
 
 #define P UC_PRIV
-
-static const uc_privilege_t use_schema[] = {
-    UC_PRIV_USE_SCHEMA, UC_PRIV_ALL_PRIVILEGES, UC_PRIV_COUNT
-};
+#define USE_SCHEMA (P(UC_PRIV_USE_SCHEMA) | P(UC_PRIV_ALL_PRIVILEGES))
 
 static uc_error_t *list_schemas(uc_call_t *call, uc_jw_t *out)
 {
@@ -63,12 +60,7 @@ static uc_error_t *list_schemas(uc_call_t *call, uc_jw_t *out)
     if ((err = uc_api_query_flag(call, "include_browse", &include_browse)) ||
         (err = uc_api_page(call, &page)))
         return err;
-    use = uc_access_has(a, UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG));
-    if (!use && !include_browse)
-        return uc_error_make(call->pool, 403, "PERMISSION_DENIED",
-                             "Access denied: USE CATALOG needed on catalog "
-                             "'%s' (BROWSE lists its schemas with "
-                             "include_browse=true).", catalog->name);
+    use = !call->browse_only;
     /* USE SCHEMA in force on the catalog opens every schema in it; BROWSE
      * shows every schema's metadata on request. */
     all = uc_access_has(a, UC_LEVEL_CATALOG, P(UC_PRIV_USE_SCHEMA));
@@ -78,7 +70,7 @@ static uc_error_t *list_schemas(uc_call_t *call, uc_jw_t *out)
                                all || (include_browse &&
                                        uc_access_has(a, UC_LEVEL_CATALOG,
                                                      P(UC_PRIV_BROWSE))),
-                               all, use_schema, use_schema),
+                               all, USE_SCHEMA, USE_SCHEMA),
              &page, &rows, &more)))
         return err;
     /* Without USE CATALOG nothing inside can be used: metadata only. */
@@ -104,7 +96,8 @@ static uc_error_t *update_schema(uc_call_t *call, uc_jw_t *out)
 {
     uc_securable_t *catalog = call->chain.sec[UC_LEVEL_CATALOG];
     uc_securable_t *sec = call->chain.sec[UC_LEVEL_SCHEMA];
-    uc_error_t *err = uc_api_update_securable(call);
+    uc_error_t *err = uc_api_update_securable(call, UC_FIELDS_ALL,
+                                              UC_NAME_MAX, 0);
 
     if (uc_store_is_duplicate(err))
         return already_exists(call, catalog->name, sec->name);
@@ -133,8 +126,8 @@ static const uc_rule_t create_rule = {
       { UC_LEVEL_CATALOG, P(UC_PRIV_CREATE_SCHEMA) } } };
 /* The list shows the schemas the caller may see. */
 static const uc_rule_t list_rule = {
-    UC_TARGET_CATALOG_QUERY,
-    { { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) | P(UC_PRIV_BROWSE) } } };
+    UC_TARGET_CATALOG_QUERY, { { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) } },
+    .browse = 1 };
 static const uc_rule_t read_rule = {
     UC_TARGET_SCHEMA,
     { { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) },

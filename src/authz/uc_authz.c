@@ -57,26 +57,99 @@ static uc_error_t *add_catalog(uc_call_t *call, const char *name,
     return NULL;
 }
 
-static uc_error_t *add_schema(uc_call_t *call, const char *full_name,
-                              uc_chain_t *chain)
+/* What a missing object of a schema is called in its 404. */
+static uc_error_t *object_not_found(uc_call_t *call, uc_securable_type_t type,
+                                    const char *full_name)
 {
-    const char *names[2];
+    switch (type) {
+    case UC_TYPE_TABLE:
+        return uc_error_make(call->pool, 404, "TABLE_NOT_FOUND",
+                             "Table not found: %s", full_name);
+    case UC_TYPE_VOLUME:
+        return uc_error_make(call->pool, 404, "NOT_FOUND",
+                             "Volume not found: %s", full_name);
+    case UC_TYPE_FUNCTION:
+        return uc_error_make(call->pool, 404, "NOT_FOUND",
+                             "Function not found: %s", full_name);
+    case UC_TYPE_REGISTERED_MODEL:
+        return uc_error_make(call->pool, 404, "NOT_FOUND",
+                             "Registered model not found: %s", full_name);
+    case UC_TYPE_AGENT:
+        return uc_error_make(call->pool, 404, "NOT_FOUND",
+                             "Agent not found: %s", full_name);
+    default:
+        return uc_error_make(call->pool, 404, "NOT_FOUND",
+                             "Agent skill not found: %s", full_name);
+    }
+}
+
+static uc_error_t *add_schema_named(uc_call_t *call, const char *catalog,
+                                    const char *schema, uc_chain_t *chain)
+{
     uc_securable_t *sec;
     uc_error_t *err;
 
-    if ((err = uc_validate_full_name(call->pool, "schema full name",
-                                     full_name, 2, names)) ||
-        (err = add_catalog(call, names[0], chain)) ||
+    if ((err = add_catalog(call, catalog, chain)) ||
+        (err = uc_validate_name(call->pool, "schema name", schema,
+                                &schema)) ||
         (err = uc_securable_get(call->store, call->pool,
                                 chain->sec[UC_LEVEL_CATALOG]->id,
-                                UC_KIND_SCHEMA, names[1], &sec)))
+                                UC_KIND_SCHEMA, schema, &sec)))
         return err;
     if (!sec)
-        return schema_not_found(call, names[0], names[1]);
+        return schema_not_found(call, chain->sec[UC_LEVEL_CATALOG]->name,
+                                schema);
     chain->n = 3;
     chain->sec[UC_LEVEL_SCHEMA] = sec;
     chain->type[UC_LEVEL_SCHEMA] = UC_TYPE_SCHEMA;
     return NULL;
+}
+
+static uc_error_t *add_schema(uc_call_t *call, const char *full_name,
+                              uc_chain_t *chain)
+{
+    const char *names[2];
+    uc_error_t *err = uc_validate_full_name(call->pool, "schema full name",
+                                            full_name, 2, names);
+
+    return err ? err : add_schema_named(call, names[0], names[1], chain);
+}
+
+static uc_error_t *add_object_named(uc_call_t *call, const char *catalog,
+                                    const char *schema, const char *name,
+                                    uc_securable_type_t type,
+                                    uc_chain_t *chain)
+{
+    uc_securable_t *sec;
+    uc_error_t *err;
+
+    if ((err = add_schema_named(call, catalog, schema, chain)) ||
+        (err = uc_validate_name(call->pool, "name", name, &name)) ||
+        (err = uc_securable_get(call->store, call->pool,
+                                chain->sec[UC_LEVEL_SCHEMA]->id,
+                                uc_securable_type_name(type), name, &sec)))
+        return err;
+    if (!sec)
+        return object_not_found(call, type, apr_pstrcat(
+            call->pool, chain->sec[UC_LEVEL_CATALOG]->name, ".",
+            chain->sec[UC_LEVEL_SCHEMA]->name, ".", name, NULL));
+    chain->n = 4;
+    chain->sec[UC_LEVEL_OBJECT] = sec;
+    chain->type[UC_LEVEL_OBJECT] = type;
+    return NULL;
+}
+
+static uc_error_t *add_object(uc_call_t *call, const char *full_name,
+                              uc_securable_type_t type, uc_chain_t *chain)
+{
+    const char *names[3];
+    uc_error_t *err = uc_validate_full_name(
+        call->pool, apr_pstrcat(call->pool, uc_securable_type_name(type),
+                                " full name", NULL),
+        full_name, 3, names);
+
+    return err ? err : add_object_named(call, names[0], names[1], names[2],
+                                        type, chain);
 }
 
 uc_error_t *uc_authz_resolve(uc_call_t *call, const char *type,
@@ -92,6 +165,13 @@ uc_error_t *uc_authz_resolve(uc_call_t *call, const char *type,
         return add_catalog(call, full_name, out);
     case UC_TYPE_SCHEMA:
         return add_schema(call, full_name, out);
+    case UC_TYPE_TABLE:
+    case UC_TYPE_VOLUME:
+    case UC_TYPE_FUNCTION:
+    case UC_TYPE_REGISTERED_MODEL:
+    case UC_TYPE_AGENT:
+    case UC_TYPE_AGENT_SKILL:
+        return add_object(call, full_name, (uc_securable_type_t)t, out);
     case -1:
         return uc_error_invalid(call->pool, "Unknown securable type '%s'.",
                                 type);
@@ -182,75 +262,136 @@ int uc_access_owns(const uc_access_t *a, int level)
     return a->admin || a->owns_from <= level;
 }
 
-static uc_error_t *resolve_target(uc_call_t *call, uc_target_t target)
+static uc_error_t *body_field(uc_call_t *call, const char *field,
+                              const char **out)
 {
-    const char *name = NULL;
+    return uc_json_string_field(call->pool, call->body, field, 1, out);
+}
+
+static uc_error_t *query_field(uc_call_t *call, const char *field,
+                               const char **out)
+{
+    *out = apr_table_get(call->query, field);
+    if (!*out || !**out)
+        return uc_error_invalid(call->pool, "Missing required query "
+                                "parameter '%s'.", field);
+    return NULL;
+}
+
+static uc_error_t *resolve_target(uc_call_t *call, const uc_rule_t *rule)
+{
+    const char *catalog = NULL, *schema = NULL, *name = NULL;
+    uc_chain_t *chain = &call->chain;
     uc_error_t *err;
 
-    memset(&call->chain, 0, sizeof(call->chain));
-    switch (target) {
+    memset(chain, 0, sizeof(*chain));
+    switch (rule->target) {
     case UC_TARGET_CALLER:
         return NULL;
     case UC_TARGET_METASTORE:
-        return add_metastore(call, &call->chain);
+        return add_metastore(call, chain);
     case UC_TARGET_CATALOG:
-        return add_catalog(call, call->params[0], &call->chain);
+        return add_catalog(call, call->params[0], chain);
     case UC_TARGET_CATALOG_FIELD:
-        if ((err = uc_json_string_field(call->pool, call->body,
-                                        "catalog_name", 1, &name)))
+        if ((err = body_field(call, "catalog_name", &catalog)))
             return err;
-        return add_catalog(call, name, &call->chain);
+        return add_catalog(call, catalog, chain);
     case UC_TARGET_CATALOG_QUERY:
-        name = apr_table_get(call->query, "catalog_name");
-        if (!name || !*name)
-            return uc_error_invalid(call->pool, "Missing required query "
-                                    "parameter 'catalog_name'.");
-        return add_catalog(call, name, &call->chain);
+        if ((err = query_field(call, "catalog_name", &catalog)))
+            return err;
+        return add_catalog(call, catalog, chain);
     case UC_TARGET_SCHEMA:
-        return add_schema(call, call->params[0], &call->chain);
+        return add_schema(call, call->params[0], chain);
+    case UC_TARGET_SCHEMA_FIELDS:
+        if ((err = body_field(call, "catalog_name", &catalog)) ||
+            (err = body_field(call, "schema_name", &schema)))
+            return err;
+        return add_schema_named(call, catalog, schema, chain);
+    case UC_TARGET_SCHEMA_QUERY_OR_METASTORE:
+        if (!apr_table_get(call->query, "catalog_name") &&
+            !apr_table_get(call->query, "schema_name"))
+            return add_metastore(call, chain);
+        /* fall through */
+    case UC_TARGET_SCHEMA_QUERY:
+        if ((err = query_field(call, "catalog_name", &catalog)) ||
+            (err = query_field(call, "schema_name", &schema)))
+            return err;
+        return add_schema_named(call, catalog, schema, chain);
+    case UC_TARGET_OBJECT_SCHEMA: {
+        const char *names[3];
+        if ((err = uc_validate_full_name(call->pool, "full name",
+                                         call->params[0], 3, names)))
+            return err;
+        return add_schema_named(call, names[0], names[1], chain);
+    }
+    case UC_TARGET_OBJECT:
+        return add_object(call, call->params[0], rule->type, chain);
+    case UC_TARGET_OBJECT_FIELDS:
+        if ((err = body_field(call, "catalog_name", &catalog)) ||
+            (err = body_field(call, "schema_name", &schema)) ||
+            (err = body_field(call, rule->field, &name)))
+            return err;
+        return add_object_named(call, catalog, schema, name, rule->type,
+                                chain);
     case UC_TARGET_SECURABLE:
         return uc_authz_resolve(call, call->params[0], call->params[1],
-                                &call->chain);
+                                chain);
     }
     return uc_error_internal(call->pool);
 }
 
 /* The 404 a caller gets for an object it may not know about: about the
- * catalog itself when nothing is in force there either, so that even the
- * catalog's existence does not show. */
+ * highest level at which it holds nothing, so that not even the existence
+ * of the catalog shows. */
 static uc_error_t *hidden(uc_call_t *call)
 {
     const uc_chain_t *c = &call->chain;
+    int level = UC_LEVEL_CATALOG;
 
-    if (c->n - 1 == UC_LEVEL_SCHEMA &&
-        uc_access_has(&call->access, UC_LEVEL_CATALOG, UC_ANY_PRIVILEGE))
+    while (level < c->n - 1 &&
+           uc_access_has(&call->access, level, UC_ANY_PRIVILEGE))
+        level++;
+    if (level == UC_LEVEL_CATALOG)
+        return catalog_not_found(call, c->sec[UC_LEVEL_CATALOG]->name);
+    if (level == UC_LEVEL_SCHEMA)
         return schema_not_found(call, c->sec[UC_LEVEL_CATALOG]->name,
                                 c->sec[UC_LEVEL_SCHEMA]->name);
-    return catalog_not_found(call, c->sec[UC_LEVEL_CATALOG]->name);
+    return object_not_found(call, c->type[level], apr_pstrcat(
+        call->pool, c->sec[UC_LEVEL_CATALOG]->name, ".",
+        c->sec[UC_LEVEL_SCHEMA]->name, ".", c->sec[level]->name, NULL));
 }
 
 static uc_error_t *denied(uc_call_t *call, uc_privset_t needed,
-                          uc_securable_type_t type, const char *name)
+                          uc_securable_type_t type, const char *name,
+                          int browsing)
 {
     apr_array_header_t *names = uc_privileges_names(call->pool, needed);
     const char *list = needed == UC_ANY_PRIVILEGE ? "a privilege"
                      : apr_array_pstrcat(call->pool, names, '|');
 
     return uc_error_make(call->pool, 403, "PERMISSION_DENIED",
-                         "Access denied: %s needed on %s '%s'.", list,
-                         uc_securable_type_name(type), name);
+                         "Access denied: %s needed on %s '%s'%s.", list,
+                         uc_securable_type_name(type), name,
+                         browsing ? " (BROWSE shows metadata with "
+                                    "include_browse=true)" : "");
 }
 
 uc_error_t *uc_authz_enforce(uc_call_t *call, const uc_rule_t *rule)
 {
     const uc_need_t *need;
-    int target;
+    int target, include_browse = 0, browsing;
     uc_error_t *err;
 
     if (!rule)
         return uc_error_make(call->pool, 500, "INTERNAL_ERROR",
                              "This route declares no authorization rule.");
-    if ((err = resolve_target(call, rule->target)))
+    if (rule->browse &&
+        (err = uc_validate_query_bool(call->pool, "include_browse",
+                                      apr_table_get(call->query,
+                                                    "include_browse"),
+                                      0, &include_browse)))
+        return err;
+    if ((err = resolve_target(call, rule)))
         return err;
     memset(&call->access, 0, sizeof(call->access));
     call->access.admin = call->who->admin;
@@ -261,18 +402,25 @@ uc_error_t *uc_authz_enforce(uc_call_t *call, const uc_rule_t *rule)
     if ((err = uc_authz_evaluate(call, &call->chain, &call->access)))
         return err;
     target = call->chain.n - 1;
-    if (target > UC_LEVEL_METASTORE &&
+    /* BROWSE on a catalog shows the metadata of everything in it. */
+    browsing = rule->browse && target >= UC_LEVEL_CATALOG &&
+               uc_access_has(&call->access, UC_LEVEL_CATALOG,
+                             UC_PRIV(UC_PRIV_BROWSE));
+    if (target > UC_LEVEL_METASTORE && !browsing &&
         !uc_access_has(&call->access, target, UC_ANY_PRIVILEGE))
         return hidden(call);
     for (need = rule->needs; need < rule->needs + 3 && need->any; need++) {
         int level = need->level == UC_LEVEL_TARGET ? target : need->level;
         /* A need below the target does not apply (a catalog-level need
          * when the target is the metastore). */
-        if (level > target)
+        if (level > target || uc_access_has(&call->access, level, need->any))
             continue;
-        if (!uc_access_has(&call->access, level, need->any))
-            return denied(call, need->any, call->chain.type[level],
-                          call->chain.sec[level]->name);
+        if (browsing && include_browse) {
+            call->browse_only = 1;
+            return NULL;
+        }
+        return denied(call, need->any, call->chain.type[level],
+                      call->chain.sec[level]->name, browsing);
     }
     return NULL;
 }

@@ -19,7 +19,7 @@ static const char *const names[UC_PRIV_COUNT] = {
 static const char *const type_names[UC_TYPE_COUNT] = {
     "metastore", "catalog", "schema", "table", "volume", "function",
     "registered_model", "external_location", "credential", "share",
-    "recipient", "provider"
+    "recipient", "provider", "agent", "agent_skill"
 };
 
 #define P UC_PRIV
@@ -77,6 +77,13 @@ static const uc_privset_t grantable[UC_TYPE_COUNT] = {
         P(UC_PRIV_MANAGE),
     [UC_TYPE_RECIPIENT] = P(UC_PRIV_USE_RECIPIENT) | P(UC_PRIV_MANAGE),
     [UC_TYPE_PROVIDER] = P(UC_PRIV_USE_PROVIDER) | P(UC_PRIV_MANAGE),
+    /* Agents are invoked like functions; skills are directories read like
+     * volumes. */
+    [UC_TYPE_AGENT] =
+        P(UC_PRIV_ALL_PRIVILEGES) | P(UC_PRIV_EXECUTE) | P(UC_PRIV_MANAGE),
+    [UC_TYPE_AGENT_SKILL] =
+        P(UC_PRIV_ALL_PRIVILEGES) | P(UC_PRIV_READ_VOLUME) |
+        P(UC_PRIV_WRITE_VOLUME) | P(UC_PRIV_MANAGE),
 };
 
 int uc_privilege_parse(const char *name)

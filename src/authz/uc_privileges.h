@@ -65,6 +65,8 @@ typedef enum uc_securable_type {
     UC_TYPE_SHARE,
     UC_TYPE_RECIPIENT,
     UC_TYPE_PROVIDER,
+    UC_TYPE_AGENT,
+    UC_TYPE_AGENT_SKILL,
     UC_TYPE_COUNT
 } uc_securable_type_t;
 
@@ -76,7 +78,8 @@ const char *uc_privilege_name(uc_privilege_t p);
 /* The stored spelling, with underscores: "USE_CATALOG". */
 const char *uc_privilege_key(uc_privilege_t p);
 
-/* "catalog", "registered_model", …; -1 when unknown. */
+/* "catalog", "registered_model", …; -1 when unknown. The objects of a
+ * schema are stored under their type's name as their kind. */
 int uc_securable_type_parse(const char *name);
 const char *uc_securable_type_name(uc_securable_type_t t);
 

@@ -12,6 +12,17 @@ typedef enum uc_target {
     UC_TARGET_CATALOG_FIELD,   /* named by the body's catalog_name */
     UC_TARGET_CATALOG_QUERY,   /* named by the query's catalog_name */
     UC_TARGET_SCHEMA,          /* full name in the first path parameter */
+    UC_TARGET_SCHEMA_FIELDS,   /* the body's catalog_name and schema_name */
+    UC_TARGET_SCHEMA_QUERY,    /* the query's catalog_name and schema_name */
+    UC_TARGET_SCHEMA_QUERY_OR_METASTORE,  /* the same, or the metastore when
+                                           * the query names neither */
+    UC_TARGET_OBJECT_SCHEMA,   /* the schema of the object whose full name is
+                                * the first path parameter */
+    UC_TARGET_OBJECT,          /* an object of the rule's type, full name in
+                                * the first path parameter */
+    UC_TARGET_OBJECT_FIELDS,   /* an object of the rule's type named by the
+                                * body's catalog_name, schema_name and the
+                                * rule's field */
     UC_TARGET_SECURABLE        /* {securable_type}/{full_name} */
 } uc_target_t;
 
@@ -28,10 +39,17 @@ typedef struct uc_need {
 /* Allowed when the caller is a metastore admin, or owns the target or an
  * ancestor below the metastore at or above every need's level, or else
  * holds each need. A need at a level below the target does not apply.
- * Needs end at the first with `any` == 0. */
+ * Needs end at the first with `any` == 0.
+ *
+ * With `browse`, BROWSE in force on the catalog stands in for the needs
+ * when the query says include_browse=true: the call goes on with
+ * call->browse_only set and shows metadata only. */
 typedef struct uc_rule {
     uc_target_t target;
     uc_need_t needs[3];
+    uc_securable_type_t type;  /* of UC_TARGET_OBJECT and _OBJECT_FIELDS */
+    const char *field;         /* UC_TARGET_OBJECT_FIELDS: the name's field */
+    int browse;
 } uc_rule_t;
 
 #endif

@@ -72,7 +72,8 @@ int uc_error_rpc_code(const uc_error_t *err)
 {
     const char *code = err->code ? err->code : "";
 
-    if (ends_with(code, "NOT_EMPTY"))
+    if (ends_with(code, "NOT_EMPTY") ||
+        strcmp(code, UC_ERR_FAILED_PRECONDITION) == 0)
         return RPC_FAILED_PRECONDITION;
     if (ends_with(code, "ALREADY_EXISTS"))
         return RPC_ALREADY_EXISTS;

@@ -26,5 +26,8 @@ uc_error_t *uc_error_unavailable(apr_pool_t *pool);
 int uc_error_rpc_code(const uc_error_t *err);
 
 #define UC_ERR_INVALID "INVALID_PARAMETER_VALUE"
+/* The request is valid but the catalog is not in a state to honour it
+ * (no managed storage, a staging table already used). */
+#define UC_ERR_FAILED_PRECONDITION "FAILED_PRECONDITION"
 
 #endif

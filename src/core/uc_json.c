@@ -1,8 +1,10 @@
 #include "uc_json.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <apr_strings.h>
+#include <apr_tables.h>
 
 static apr_status_t json_release(void *value)
 {
@@ -40,7 +42,7 @@ uc_error_t *uc_json_parse_object(apr_pool_t *pool, const char *data,
     return NULL;
 }
 
-static json_t *present(json_t *obj, const char *field)
+static json_t *present_value(json_t *obj, const char *field)
 {
     json_t *v = obj ? json_object_get(obj, field) : NULL;
     return (v && !json_is_null(v)) ? v : NULL;
@@ -50,7 +52,7 @@ uc_error_t *uc_json_string_field(apr_pool_t *pool, json_t *obj,
                                  const char *field, int required,
                                  const char **out)
 {
-    json_t *v = present(obj, field);
+    json_t *v = present_value(obj, field);
 
     if (!v)
         return required ? uc_error_invalid(pool, "Missing required field "
@@ -67,7 +69,7 @@ uc_error_t *uc_json_string_field(apr_pool_t *pool, json_t *obj,
 uc_error_t *uc_json_bool_field(apr_pool_t *pool, json_t *obj,
                                const char *field, int *out)
 {
-    json_t *v = present(obj, field);
+    json_t *v = present_value(obj, field);
 
     if (!v)
         return NULL;
@@ -77,10 +79,98 @@ uc_error_t *uc_json_bool_field(apr_pool_t *pool, json_t *obj,
     return NULL;
 }
 
+uc_error_t *uc_json_int_field(apr_pool_t *pool, json_t *obj,
+                              const char *field, apr_int64_t min,
+                              apr_int64_t max, apr_int64_t *out,
+                              int *present)
+{
+    json_t *v = present_value(obj, field);
+    apr_int64_t n;
+
+    *present = 0;
+    if (!v)
+        return NULL;
+    if (json_is_integer(v))
+        n = json_integer_value(v);
+    else if (json_is_string(v)) {
+        const char *s = json_string_value(v), *digits = s + (*s == '-');
+        char *end;
+
+        errno = 0;
+        n = strtoll(s, &end, 10);
+        if (!*digits || strspn(digits, "0123456789") != strlen(digits) ||
+            *end || errno == ERANGE)
+            return uc_error_invalid(pool, "Field '%s' must be an integer.",
+                                    field);
+    }
+    else
+        return uc_error_invalid(pool, "Field '%s' must be an integer.",
+                                field);
+    if (n < min || n > max)
+        return uc_error_invalid(pool, "Field '%s' must be between %"
+                                APR_INT64_T_FMT " and %" APR_INT64_T_FMT ".",
+                                field, min, max);
+    *out = n;
+    *present = 1;
+    return NULL;
+}
+
+uc_error_t *uc_json_enum_field(apr_pool_t *pool, json_t *obj,
+                               const char *field, const char *const *values,
+                               int required, const char **out)
+{
+    const char *value = NULL, *const *v;
+    uc_error_t *err = uc_json_string_field(pool, obj, field, required,
+                                           &value);
+    apr_array_header_t *names;
+
+    if (err || !value)
+        return err;
+    for (v = values; *v; v++)
+        if (strcmp(*v, value) == 0) {
+            *out = *v;
+            return NULL;
+        }
+    names = apr_array_make(pool, 8, sizeof(const char *));
+    for (v = values; *v; v++)
+        APR_ARRAY_PUSH(names, const char *) = *v;
+    return uc_error_invalid(pool, "Field '%s' is '%s'; expected one of %s.",
+                            field, value, apr_array_pstrcat(pool, names,
+                                                            ','));
+}
+
+uc_error_t *uc_json_string_array_field(apr_pool_t *pool, json_t *obj,
+                                       const char *field, size_t max_items,
+                                       size_t max_len, json_t **out)
+{
+    json_t *v = present_value(obj, field), *item;
+    size_t i;
+
+    if (!v)
+        return NULL;
+    if (!json_is_array(v))
+        return uc_error_invalid(pool, "Field '%s' must be an array of "
+                                "strings.", field);
+    if (json_array_size(v) > max_items)
+        return uc_error_invalid(pool, "Field '%s' takes at most %lu items.",
+                                field, (unsigned long)max_items);
+    json_array_foreach(v, i, item) {
+        size_t len = json_is_string(item) ? json_string_length(item) : 0;
+        if (!json_is_string(item) || len == 0 || len > max_len ||
+            strlen(json_string_value(item)) != len)
+            return uc_error_invalid(pool, "Field '%s': item %lu must be a "
+                                    "string of 1 to %lu bytes.", field,
+                                    (unsigned long)i,
+                                    (unsigned long)max_len);
+    }
+    *out = uc_json_own(pool, json_incref(v));
+    return NULL;
+}
+
 uc_error_t *uc_json_string_map_field(apr_pool_t *pool, json_t *obj,
                                      const char *field, json_t **out)
 {
-    json_t *v = present(obj, field), *item;
+    json_t *v = present_value(obj, field), *item;
     const char *key;
 
     if (!v)

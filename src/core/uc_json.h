@@ -23,6 +23,22 @@ uc_error_t *uc_json_string_field(apr_pool_t *pool, json_t *obj,
                                  const char **out);
 uc_error_t *uc_json_bool_field(apr_pool_t *pool, json_t *obj,
                                const char *field, int *out);
+/* An integer from min to max, given as a JSON integer or as a string of
+ * digits (protobuf's JSON form of int64). *present tells whether it was
+ * there. */
+uc_error_t *uc_json_int_field(apr_pool_t *pool, json_t *obj,
+                              const char *field, apr_int64_t min,
+                              apr_int64_t max, apr_int64_t *out,
+                              int *present);
+/* A string that must be one of `values` (NULL-ended). */
+uc_error_t *uc_json_enum_field(apr_pool_t *pool, json_t *obj,
+                               const char *field, const char *const *values,
+                               int required, const char **out);
+/* An array of at most `max_items` strings of 1 to `max_len` bytes; *out is
+ * a new reference owned by `pool`. */
+uc_error_t *uc_json_string_array_field(apr_pool_t *pool, json_t *obj,
+                                       const char *field, size_t max_items,
+                                       size_t max_len, json_t **out);
 /* An object whose values are all strings; *out is a new reference owned by
  * `pool`. */
 uc_error_t *uc_json_string_map_field(apr_pool_t *pool, json_t *obj,

@@ -41,6 +41,11 @@ void uc_jw_int(uc_jw_t *w, apr_int64_t value);
 void uc_jw_int_text(uc_jw_t *w, const char *text);
 /* JSON text the module wrote itself (stored properties): copied as is. */
 void uc_jw_raw(uc_jw_t *w, const char *json);
+/* The members of a compact JSON object the module wrote itself (stored
+ * details), spliced into the current object, leaving out the keys listed
+ * in `omit` (NULL-ended, may be NULL). */
+void uc_jw_members(uc_jw_t *w, const char *object,
+                   const char *const *omit);
 void uc_jw_json(uc_jw_t *w, const json_t *value);
 
 /* What was written, as a C string (the writer stays usable). */

@@ -154,6 +154,40 @@ uc_error_t *uc_validate_storage_url(apr_pool_t *pool, const char *field,
     return NULL;
 }
 
+/* What may follow the scheme: "//authority..." is a path that starts with
+ * '/' as far as the pattern is concerned. */
+static int uri_rest_ok(const char *rest)
+{
+    return !*rest || *rest == '/' || *rest == '?' || *rest == '#';
+}
+
+uc_error_t *uc_validate_uri(apr_pool_t *pool, const char *field,
+                            const char *uri)
+{
+    const char *p = uri;
+    int ok;
+
+    if (!*uri || strlen(uri) > UC_URL_MAX)
+        return uc_error_invalid(pool, "Field '%s' must be a URL of 1 to %d "
+                                "bytes.", field, UC_URL_MAX);
+    for (; *p; p++)
+        if (apr_iscntrl(*p) || *p == ' ')
+            return uc_error_invalid(pool, "Invalid %s '%s': blanks and "
+                                    "control characters are not allowed.",
+                                    field, uri);
+    ok = uri_rest_ok(uri);
+    if (!ok && apr_isalpha(uri[0])) {
+        for (p = uri + 1; apr_isalnum(*p) || *p == '+' || *p == '-' ||
+                          *p == '.'; p++)
+            ;
+        ok = *p == ':' && uri_rest_ok(p + 1);
+    }
+    if (!ok)
+        return uc_error_invalid(pool, "Invalid %s '%s': expected a URL such "
+                                "as https://host:port/path.", field, uri);
+    return NULL;
+}
+
 uc_error_t *uc_validate_query_bool(apr_pool_t *pool, const char *field,
                                    const char *value, int dflt, int *out)
 {

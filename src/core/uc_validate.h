@@ -38,6 +38,12 @@ uc_error_t *uc_validate_text(apr_pool_t *pool, const char *field,
 uc_error_t *uc_validate_storage_url(apr_pool_t *pool, const char *field,
                                     const char *url, const char **out);
 
+/* A URI reference as the spec's pattern takes it: an optional scheme, then
+ * nothing or a part starting with '/', '?' or '#' ("https://host:1/p",
+ * "/p"); no blanks or control characters. */
+uc_error_t *uc_validate_uri(apr_pool_t *pool, const char *field,
+                            const char *uri);
+
 /* Query-string booleans: "true"/"false" (any case), "1"/"0"; absent → dflt. */
 uc_error_t *uc_validate_query_bool(apr_pool_t *pool, const char *field,
                                    const char *value, int dflt, int *out);

@@ -35,6 +35,12 @@ typedef struct uc_call {
     const char *const *params;   /* path parameters, in pattern order */
     uc_chain_t chain;            /* what the route's rule resolved */
     uc_access_t access;          /* the caller's rights on that chain */
+    /* The rule let the call through on BROWSE alone: answers show metadata
+     * only. */
+    int browse_only;
+    /* The metastore's managed storage root (normalised), NULL when none is
+     * configured. */
+    const char *storage_root;
 } uc_call_t;
 
 /* An operation writes its JSON answer into `out`, or returns an error (and

@@ -21,6 +21,9 @@ typedef struct uc_route {
     uc_operation_fn operation;
     unsigned flags;
     const uc_rule_t *rule;    /* who may call it; a route without one fails */
+    /* The body may come wrapped in an object member of this name
+     * ({"function_info": {...}}); the operation sees what is inside. */
+    const char *envelope;
 } uc_route_t;
 
 typedef struct uc_route_match {

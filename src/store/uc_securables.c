@@ -148,7 +148,7 @@ uc_error_t *uc_securable_delete(uc_store_t *store, const char *id)
 uc_error_t *uc_securable_has_children(uc_store_t *store, const char *id,
                                       int *has)
 {
-    const char *args[] = { id };
+    const char *args[] = { id, id };
     uc_rows_t rows;
     uc_error_t *err = uc_store_select(store, store->pool,
                                       UC_STMT_SECURABLE_FIRST_CHILD, args,
@@ -156,4 +156,66 @@ uc_error_t *uc_securable_has_children(uc_store_t *store, const char *id,
     if (!err)
         *has = rows.nrows > 0;
     return err;
+}
+
+uc_error_t *uc_securables_across_schemas(uc_store_t *store, apr_pool_t *pool,
+                                         const char *kind,
+                                         const char *catalog_id,
+                                         const char *schema_pattern,
+                                         const char *name_pattern,
+                                         const uc_nested_visibility_t *vis,
+                                         const uc_nested_key_t *after,
+                                         int limit, apr_array_header_t **out,
+                                         int *more)
+{
+    const char *c = after ? after->catalog : "", *s = after ? after->schema
+                                                            : "";
+    const char *n = after ? after->name : "";
+    const char *p = vis->principals, *cid = catalog_id ? catalog_id : "";
+    const char *args[] = {
+        kind, uc_store_metastore_id(store), cid, cid, schema_pattern,
+        name_pattern, c, c, s, s, n, vis->all ? "1" : "0", p, p,
+        vis->catalog_privs, p, p, vis->schema_privs, p, p, p,
+        vis->object_privs, apr_itoa(pool, limit + 1)
+    };
+    uc_rows_t rows;
+    int i, count;
+    uc_error_t *err = uc_store_select(store, pool,
+                                      UC_STMT_OBJECTS_ACROSS_SCHEMAS, args,
+                                      &rows);
+    if (err)
+        return err;
+    count = rows.nrows > limit ? limit : rows.nrows;
+    *more = rows.nrows > limit;
+    *out = apr_array_make(pool, count + 1, sizeof(uc_nested_row_t));
+    for (i = 0; i < count; i++) {
+        const char **r = rows.rows[i];
+        uc_nested_row_t *row = apr_array_push(*out);
+
+        row->catalog_name = r[0];
+        row->schema_name = r[1];
+        row->sec = from_row(pool, kind, NULL, r + 2);
+        row->table_type = r[14];
+    }
+    return NULL;
+}
+
+uc_error_t *uc_securable_storage_overlap(uc_store_t *store, apr_pool_t *pool,
+                                         const char *location,
+                                         const char *ancestors,
+                                         const char **kind,
+                                         const char **found)
+{
+    /* '0' is the character after '/': the range holds "<location>/..." */
+    const char *lo = apr_pstrcat(pool, location, "/", NULL);
+    const char *hi = apr_pstrcat(pool, location, "0", NULL);
+    const char *args[] = { ancestors, lo, hi, ancestors, lo, hi };
+    uc_rows_t rows;
+    uc_error_t *err = uc_store_select(store, pool, UC_STMT_STORAGE_OVERLAP,
+                                      args, &rows);
+    if (err)
+        return err;
+    *kind = rows.nrows ? rows.rows[0][0] : NULL;
+    *found = rows.nrows ? rows.rows[0][1] : NULL;
+    return NULL;
 }

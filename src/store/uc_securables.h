@@ -38,9 +38,41 @@ typedef struct uc_visibility {
     const char *full;              /* JSON array of privilege keys */
 } uc_visibility_t;
 
-/* Kinds, as stored. */
+/* Kinds, as stored: the securable type names. */
 #define UC_KIND_CATALOG "catalog"
 #define UC_KIND_SCHEMA "schema"
+#define UC_KIND_TABLE "table"
+#define UC_KIND_VOLUME "volume"
+#define UC_KIND_FUNCTION "function"
+#define UC_KIND_REGISTERED_MODEL "registered_model"
+#define UC_KIND_AGENT "agent"
+#define UC_KIND_AGENT_SKILL "agent_skill"
+
+/* Which objects a listing across schemas shows: everything, or what the
+ * principals own or hold one of the listed privileges on, at the catalog,
+ * at the schema (or above) and at the object (or above). */
+typedef struct uc_nested_visibility {
+    int all;
+    const char *principals;        /* JSON array */
+    const char *catalog_privs;     /* JSON arrays of privilege keys */
+    const char *schema_privs;
+    const char *object_privs;
+} uc_nested_visibility_t;
+
+/* A row of a listing across schemas. */
+typedef struct uc_nested_row {
+    const char *catalog_name;
+    const char *schema_name;
+    const char *table_type;        /* table rows only */
+    uc_securable_t *sec;
+} uc_nested_row_t;
+
+/* Where a listing across schemas resumes: after this full name. */
+typedef struct uc_nested_key {
+    const char *catalog;
+    const char *schema;
+    const char *name;
+} uc_nested_key_t;
 
 /* *out is NULL when no such row exists. Inside a transaction the row stays
  * locked until the transaction ends. */
@@ -65,6 +97,30 @@ uc_error_t *uc_securables_by_parent_names(uc_store_t *store,
                                           const char *pairs,
                                           apr_array_header_t **out);
 
+/* One page of the objects of `kind` under the schemas of a catalog
+ * (catalog_id NULL: of every catalog) whose schema and object names match
+ * the LIKE patterns, in full-name order after `after`. Rows are
+ * uc_nested_row_t. */
+uc_error_t *uc_securables_across_schemas(uc_store_t *store, apr_pool_t *pool,
+                                         const char *kind,
+                                         const char *catalog_id,
+                                         const char *schema_pattern,
+                                         const char *name_pattern,
+                                         const uc_nested_visibility_t *vis,
+                                         const uc_nested_key_t *after,
+                                         int limit, apr_array_header_t **out,
+                                         int *more);
+
+/* A stored location (of a securable, or of an open staging reservation)
+ * that is `location` itself, one of its ancestors (`ancestors`, a JSON
+ * array holding `location` too) or inside it. *kind is NULL when there is
+ * none. */
+uc_error_t *uc_securable_storage_overlap(uc_store_t *store, apr_pool_t *pool,
+                                         const char *location,
+                                         const char *ancestors,
+                                         const char **kind,
+                                         const char **found);
+
 /* Duplicates (same parent, kind and name) come back as an error for which
  * uc_store_is_duplicate() is true. */
 uc_error_t *uc_securable_insert(uc_store_t *store, const uc_securable_t *sec);
@@ -72,6 +128,8 @@ uc_error_t *uc_securable_insert(uc_store_t *store, const uc_securable_t *sec);
 uc_error_t *uc_securable_update(uc_store_t *store, const uc_securable_t *sec);
 /* Deletes the row and, through the foreign key, its subtree. */
 uc_error_t *uc_securable_delete(uc_store_t *store, const char *id);
+/* Children are rows under it and, for a schema, open staging
+ * reservations. */
 uc_error_t *uc_securable_has_children(uc_store_t *store, const char *id,
                                       int *has);
 

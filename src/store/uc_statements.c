@@ -57,8 +57,11 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "updated_at = %s, updated_by = %s WHERE id = %s", NULL },
     [UC_STMT_SECURABLE_DELETE] = {
         "DELETE FROM securables WHERE id = %s", NULL },
+    /* A reserved staging table keeps its schema from being empty. */
     [UC_STMT_SECURABLE_FIRST_CHILD] = {
-        "SELECT id FROM securables WHERE parent_id = %s LIMIT 1", NULL },
+        "SELECT id FROM securables WHERE parent_id = %s UNION ALL "
+        "SELECT id FROM staging_tables WHERE schema_id = %s "
+        "AND committed_at IS NULL LIMIT 1", NULL },
     [UC_STMT_GRANTS_OF_PRINCIPALS] = {
         "SELECT securable_id, principal, privilege FROM grants "
         "WHERE securable_id IN " SQLITE_LIST("%s")
@@ -113,4 +116,87 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "json_array_elements(CAST(%s AS json)) j "
         "JOIN securables s ON s.parent_id = (j.value ->> 0) "
         "AND s.name = (j.value ->> 1) WHERE s.kind = %s" },
+    /* Objects of one kind across the schemas of one catalog (or of every
+     * catalog when the id is ''), whose schema and object names match LIKE
+     * patterns, in (catalog, schema, name) order after a key, filtered to
+     * what the caller sees: everything ('1'), else what it owns or holds
+     * privileges on at each level (JSON arrays of principals and of
+     * privilege keys for the catalog, the schema and the object). The last
+     * column is the table type of table rows. */
+#define ACROSS_SCHEMAS(LIST, TABLE_TYPE) \
+        "SELECT c.name, s.name, " UC_SECURABLE_COLUMNS_O ", " TABLE_TYPE \
+        " FROM securables c JOIN securables s ON s.parent_id = c.id " \
+        "AND s.kind = 'schema' JOIN securables o ON o.parent_id = s.id " \
+        "AND o.kind = %s WHERE c.parent_id = %s AND c.kind = 'catalog' " \
+        "AND (%s = '' OR c.id = %s) " \
+        "AND s.name LIKE %s ESCAPE '\\' AND o.name LIKE %s ESCAPE '\\' " \
+        "AND (c.name > %s OR (c.name = %s AND (s.name > %s OR " \
+        "(s.name = %s AND o.name > %s)))) " \
+        "AND (%s = '1' OR c.owner IN " LIST("%s") " OR (" \
+        "EXISTS (SELECT 1 FROM grants g WHERE g.securable_id = c.id " \
+        "AND g.principal IN " LIST("%s") " AND g.privilege IN " LIST("%s") \
+        ") AND (s.owner IN " LIST("%s") " OR EXISTS (SELECT 1 FROM grants g " \
+        "WHERE g.securable_id IN (s.id, c.id) AND g.principal IN " \
+        LIST("%s") " AND g.privilege IN " LIST("%s") ")) AND (s.owner IN " \
+        LIST("%s") " OR o.owner IN " LIST("%s") " OR EXISTS (SELECT 1 FROM " \
+        "grants g WHERE g.securable_id IN (o.id, s.id, c.id) AND " \
+        "g.principal IN " LIST("%s") " AND g.privilege IN " LIST("%s") \
+        ")))) ORDER BY c.name, s.name, o.name LIMIT %s"
+    [UC_STMT_OBJECTS_ACROSS_SCHEMAS] = {
+        ACROSS_SCHEMAS(SQLITE_LIST, "json_extract(o.details, '$.table_type')"),
+        ACROSS_SCHEMAS(PG_LIST, "CAST(o.details AS json) ->> 'table_type'") },
+    /* A stored location that equals the given one or one of its ancestors
+     * (a JSON array), or lies inside it (the range after "<location>/" and
+     * before "<location>0", '0' following '/'): securables first, then
+     * open staging reservations. */
+    [UC_STMT_STORAGE_OVERLAP] = {
+        "SELECT kind, storage_location FROM securables WHERE storage_location "
+        "IN " SQLITE_LIST("%s") " OR (storage_location > %s AND "
+        "storage_location < %s) UNION ALL SELECT 'staging table', location "
+        "FROM staging_tables WHERE committed_at IS NULL AND (location IN "
+        SQLITE_LIST("%s") " OR (location > %s AND location < %s)) LIMIT 1",
+        "SELECT kind, storage_location FROM securables WHERE storage_location "
+        "IN " PG_LIST("%s") " OR (storage_location COLLATE \"C\" > %s AND "
+        "storage_location COLLATE \"C\" < %s) UNION ALL "
+        "SELECT 'staging table', location FROM staging_tables WHERE "
+        "committed_at IS NULL AND (location IN " PG_LIST("%s") " OR "
+        "(location > %s AND location < %s)) LIMIT 1" },
+    [UC_STMT_STAGING_INSERT] = {
+        "INSERT INTO staging_tables (id, schema_id, name, location, "
+        "created_at, created_by) VALUES (%s, %s, %s, %s, %s, %s)", NULL },
+    [UC_STMT_STAGING_BY_LOCATION] = {
+        "SELECT id, schema_id, name, location, created_at, created_by, "
+        "committed_at FROM staging_tables WHERE location = %s",
+        "SELECT id, schema_id, name, location, created_at, created_by, "
+        "committed_at FROM staging_tables WHERE location = %s FOR UPDATE" },
+    [UC_STMT_STAGING_COMMIT] = {
+        "UPDATE staging_tables SET committed_at = %s WHERE id = %s "
+        "AND committed_at IS NULL", NULL },
+    [UC_STMT_MODEL_VERSION_INSERT] = {
+        "INSERT INTO model_versions (model_id, " UC_MODEL_VERSION_COLUMNS
+        ") VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", NULL },
+    [UC_STMT_MODEL_VERSION_GET] = {
+        "SELECT " UC_MODEL_VERSION_COLUMNS " FROM model_versions "
+        "WHERE model_id = %s AND version = %s", NULL },
+    [UC_STMT_MODEL_VERSION_GET_FOR_UPDATE] = {
+        "SELECT " UC_MODEL_VERSION_COLUMNS " FROM model_versions "
+        "WHERE model_id = %s AND version = %s",
+        "SELECT " UC_MODEL_VERSION_COLUMNS " FROM model_versions "
+        "WHERE model_id = %s AND version = %s FOR UPDATE" },
+    [UC_STMT_MODEL_VERSION_PAGE] = {
+        "SELECT " UC_MODEL_VERSION_COLUMNS " FROM model_versions "
+        "WHERE model_id = %s AND version > %s ORDER BY version LIMIT %s",
+        "SELECT " UC_MODEL_VERSION_COLUMNS " FROM model_versions "
+        "WHERE model_id = %s AND version > CAST(%s AS BIGINT) "
+        "ORDER BY version LIMIT %s" },
+    [UC_STMT_MODEL_VERSION_UPDATE] = {
+        "UPDATE model_versions SET status = %s, comment = %s, "
+        "updated_at = %s, updated_by = %s WHERE model_id = %s AND version = %s",
+        NULL },
+    [UC_STMT_MODEL_VERSION_DELETE] = {
+        "DELETE FROM model_versions WHERE model_id = %s AND version = %s",
+        NULL },
+    [UC_STMT_MODEL_VERSION_FIRST] = {
+        "SELECT version FROM model_versions WHERE model_id = %s LIMIT 1",
+        NULL },
 };

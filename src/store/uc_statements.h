@@ -16,6 +16,18 @@
     "s.storage_root, s.storage_location, s.details, s.owner, s.created_at, " \
     "s.created_by, s.updated_at, s.updated_by"
 
+/* The same with the alias o, for rows found through their parents. */
+#define UC_SECURABLE_COLUMNS_O \
+    "o.id, o.name, o.comment, o.properties, o.storage_root, " \
+    "o.storage_location, o.details, o.owner, o.created_at, o.created_by, " \
+    "o.updated_at, o.updated_by"
+
+/* Columns of a model version row, in the order uc_model_versions.c reads
+ * them. */
+#define UC_MODEL_VERSION_COLUMNS \
+    "version, id, source, run_id, status, storage_location, comment, " \
+    "created_at, created_by, updated_at, updated_by"
+
 typedef enum uc_stmt {
     UC_STMT_METASTORE_GET,
     UC_STMT_SECURABLE_BY_NAME,
@@ -34,6 +46,18 @@ typedef enum uc_stmt {
     UC_STMT_AUDIT_ADD,
     UC_STMT_SECURABLES_BY_IDS,
     UC_STMT_SECURABLES_BY_PARENT_NAMES,
+    UC_STMT_OBJECTS_ACROSS_SCHEMAS,
+    UC_STMT_STORAGE_OVERLAP,
+    UC_STMT_STAGING_INSERT,
+    UC_STMT_STAGING_BY_LOCATION,
+    UC_STMT_STAGING_COMMIT,
+    UC_STMT_MODEL_VERSION_INSERT,
+    UC_STMT_MODEL_VERSION_GET,
+    UC_STMT_MODEL_VERSION_GET_FOR_UPDATE,
+    UC_STMT_MODEL_VERSION_PAGE,
+    UC_STMT_MODEL_VERSION_UPDATE,
+    UC_STMT_MODEL_VERSION_DELETE,
+    UC_STMT_MODEL_VERSION_FIRST,
     UC_STMT_COUNT
 } uc_stmt_t;
 

@@ -243,7 +243,28 @@ typedef struct instance {
     const char *path;
     const char *body;
     int target_level;
+    uc_securable_type_t object_type;   /* at UC_LEVEL_OBJECT */
 } instance_t;
+
+/* The object of each type that reset_world creates in cat.sch. */
+static const char *object_named(uc_securable_type_t type)
+{
+    switch (type) {
+    case UC_TYPE_TABLE: return "tbl";
+    case UC_TYPE_VOLUME: return "vol";
+    case UC_TYPE_FUNCTION: return "fun";
+    case UC_TYPE_REGISTERED_MODEL: return "mdl";
+    case UC_TYPE_AGENT: return "agt";
+    case UC_TYPE_AGENT_SKILL: return "skl";
+    default: fail_msg("no object of type %d", type);
+    }
+    return NULL;
+}
+
+static const char *object_full_name(apr_pool_t *pool, uc_securable_type_t t)
+{
+    return apr_pstrcat(pool, "cat.sch.", object_named(t), NULL);
+}
 
 static const char *substitute(apr_pool_t *pool, const char *pattern,
                               const char *a, const char *b)
@@ -266,19 +287,48 @@ static const char *substitute(apr_pool_t *pool, const char *pattern,
     return out;
 }
 
+#define IN_SCH "\"catalog_name\":\"cat\",\"schema_name\":\"sch\""
+#define FUNCTION_FIELDS \
+    "\"data_type\":\"INT\",\"full_data_type\":\"int\"," \
+    "\"parameter_style\":\"S\",\"is_deterministic\":true," \
+    "\"sql_data_access\":\"NO_SQL\",\"is_null_call\":false," \
+    "\"security_type\":\"DEFINER\",\"routine_body\":\"SQL\"," \
+    "\"routine_definition\":\"1\""
+
+/* A valid body for each route, so that only authorization can refuse. */
 static const char *body_for(const uc_route_t *r)
 {
+    static const struct { const char *pattern; const char *body; } posts[] = {
+        { "/catalogs", "{\"name\":\"newcat\"}" },
+        { "/schemas", "{\"name\":\"news\",\"catalog_name\":\"cat\"}" },
+        { "/staging-tables", "{\"name\":\"newtbl\"," IN_SCH "}" },
+        { "/tables", "{\"name\":\"newtbl\"," IN_SCH ",\"table_type\":"
+          "\"VIEW\",\"data_source_format\":\"DELTA\","
+          "\"view_definition\":\"select 1\"}" },
+        { "/volumes", "{\"name\":\"newvol\"," IN_SCH ",\"volume_type\":"
+          "\"MANAGED\"}" },
+        { "/functions", "{\"function_info\":{\"name\":\"newfun\"," IN_SCH
+          "," FUNCTION_FIELDS "}}" },
+        { "/models", "{\"name\":\"newmdl\"," IN_SCH "}" },
+        { "/models/versions", "{" IN_SCH ",\"model_name\":\"mdl\","
+          "\"source\":\"s3://b/run\"}" },
+        { "/agents", "{\"name\":\"newagt\"," IN_SCH ",\"invocation_protocol\":"
+          "\"MCP\",\"endpoint\":\"https://agent.example/mcp\"}" },
+        { "/agent-skills", "{\"name\":\"newskl\"," IN_SCH ","
+          "\"agent_skill_type\":\"MANAGED\"}" },
+    };
+    size_t i;
+
     if (strncmp(r->pattern, "/permissions", 12) == 0 && r->method == UC_PATCH)
-        return "{\"changes\":[{\"principal\":\"zed\",\"add\":[\"SELECT\"]}]}";
-    if (r->method == UC_POST && strcmp(r->pattern, "/catalogs") == 0)
-        return "{\"name\":\"newcat\"}";
-    if (r->method == UC_POST && strcmp(r->pattern, "/schemas") == 0)
-        return "{\"name\":\"news\",\"catalog_name\":\"cat\"}";
+        return "{\"changes\":[{\"principal\":\"zed\",\"add\":[\"MANAGE\"]}]}";
     if (r->method == UC_PATCH)
         return "{\"comment\":\"x\"}";
-    if (r->method == UC_POST)
-        return "{}";
-    return NULL;
+    if (r->method != UC_POST)
+        return NULL;
+    for (i = 0; i < sizeof(posts) / sizeof(posts[0]); i++)
+        if (strcmp(r->pattern, posts[i].pattern) == 0)
+            return posts[i].body;
+    return "{}";
 }
 
 /* The concrete calls of one route: its path with c / cat.sch. */
@@ -304,13 +354,41 @@ static int instances(apr_pool_t *pool, const uc_route_t *r, instance_t *out)
         base.path = substitute(pool, r->pattern, "cat.sch", "cat.sch");
         base.target_level = UC_LEVEL_SCHEMA;
         break;
+    case UC_TARGET_SCHEMA_FIELDS:
+        base.path = r->pattern;
+        base.target_level = UC_LEVEL_SCHEMA;
+        break;
+    case UC_TARGET_SCHEMA_QUERY:
+    case UC_TARGET_SCHEMA_QUERY_OR_METASTORE:
+        base.path = apr_pstrcat(pool, r->pattern,
+                                "?catalog_name=cat&schema_name=sch", NULL);
+        base.target_level = UC_LEVEL_SCHEMA;
+        break;
+    case UC_TARGET_OBJECT_SCHEMA:
+        base.path = substitute(pool, r->pattern, "cat.sch.tbl", "");
+        base.target_level = UC_LEVEL_SCHEMA;
+        break;
+    case UC_TARGET_OBJECT:
+        base.path = substitute(pool, r->pattern,
+                               object_full_name(pool, r->rule->type), "1");
+        base.target_level = UC_LEVEL_OBJECT;
+        base.object_type = r->rule->type;
+        break;
+    case UC_TARGET_OBJECT_FIELDS:
+        base.path = r->pattern;
+        base.target_level = UC_LEVEL_OBJECT;
+        base.object_type = r->rule->type;
+        break;
     case UC_TARGET_SECURABLE:
-        out[0] = out[1] = base;
+        out[0] = out[1] = out[2] = base;
         out[0].path = substitute(pool, r->pattern, "catalog", "cat");
         out[0].target_level = UC_LEVEL_CATALOG;
         out[1].path = substitute(pool, r->pattern, "schema", "cat.sch");
         out[1].target_level = UC_LEVEL_SCHEMA;
-        return 2;
+        out[2].path = substitute(pool, r->pattern, "table", "cat.sch.tbl");
+        out[2].target_level = UC_LEVEL_OBJECT;
+        out[2].object_type = UC_TYPE_TABLE;
+        return 3;
     default:
         fail_msg("%s %s: unexpected target %d", uc_method_name(r->method),
                  r->pattern, r->rule->target);
@@ -338,7 +416,12 @@ static int needs_of(const instance_t *in, need_t *out)
             continue;
         out[k].level = level;
         out[k].any = n->any == UC_ANY_PRIVILEGE;
-        if (n->any == UC_ANY_PRIVILEGE)
+        if (n->any == UC_ANY_PRIVILEGE && level == UC_LEVEL_OBJECT)
+            /* A privilege the object's type takes. */
+            for (p = UC_PRIV_ALL_PRIVILEGES + 1;
+                 !(uc_privileges_grantable(in->object_type) & P(p)); p++)
+                ;
+        else if (n->any == UC_ANY_PRIVILEGE)
             /* Distinct from the other needs, so dropping those shows. */
             p = level == UC_LEVEL_SCHEMA ? UC_PRIV_USE_SCHEMA
                                          : UC_PRIV_BROWSE;
@@ -351,15 +434,22 @@ static int needs_of(const instance_t *in, need_t *out)
     return k;
 }
 
-static const char *level_object(int level, const char **name)
+static const char *level_object(apr_pool_t *pool, const instance_t *in,
+                                int level, const char **name)
 {
+    if (level == UC_LEVEL_OBJECT) {
+        *name = object_full_name(pool, in->object_type);
+        return uc_securable_type_name(in->object_type);
+    }
     *name = level == UC_LEVEL_METASTORE ? "metastore"
           : level == UC_LEVEL_CATALOG ? "cat" : "cat.sch";
     return level == UC_LEVEL_METASTORE ? "metastore"
          : level == UC_LEVEL_CATALOG ? "catalog" : "schema";
 }
 
-/* A fresh world: catalog c with schema s, both owned by admin, no grants. */
+/* A fresh world, owned by admin, without grants: catalog cat (with managed
+ * storage) holding schema sch, which holds one object of every type (the
+ * model with a version). */
 static void reset_world(afx_t *fx)
 {
     json_t *out;
@@ -368,12 +458,31 @@ static void reset_world(afx_t *fx)
     (void)api(fx, UC_DELETE, "/catalogs/cat?force=true", NULL, &out);
     (void)api(fx, UC_DELETE, "/catalogs/newcat?force=true", NULL, &out);
     uc_test_sql_exec(fx->db, fx->conn, "DELETE FROM grants");
-    api_ok(fx, UC_POST, "/catalogs", "{\"name\":\"cat\"}");
+    api_ok(fx, UC_POST, "/catalogs", "{\"name\":\"cat\",\"storage_root\":"
+           "\"s3://bucket/cat\"}");
     api_ok(fx, UC_POST, "/schemas", "{\"name\":\"sch\",\"catalog_name\":\"cat\"}");
+    api_ok(fx, UC_POST, "/tables", "{\"name\":\"tbl\"," IN_SCH ","
+           "\"table_type\":\"EXTERNAL\",\"data_source_format\":\"DELTA\","
+           "\"storage_location\":\"s3://bucket/ext/tbl\"}");
+    api_ok(fx, UC_POST, "/volumes", "{\"name\":\"vol\"," IN_SCH ","
+           "\"volume_type\":\"MANAGED\"}");
+    api_ok(fx, UC_POST, "/functions", "{\"name\":\"fun\"," IN_SCH ","
+           FUNCTION_FIELDS "}");
+    api_ok(fx, UC_POST, "/models", "{\"name\":\"mdl\"," IN_SCH "}");
+    api_ok(fx, UC_POST, "/models/versions", "{" IN_SCH ",\"model_name\":"
+           "\"mdl\",\"source\":\"s3://b/run\"}");
+    api_ok(fx, UC_POST, "/agents", "{\"name\":\"agt\"," IN_SCH ","
+           "\"invocation_protocol\":\"REST\",\"endpoint\":"
+           "\"https://agent.example/x\"}");
+    api_ok(fx, UC_POST, "/agent-skills", "{\"name\":\"skl\"," IN_SCH ","
+           "\"agent_skill_type\":\"MANAGED\"}");
 }
 
-static void grant_needs(afx_t *fx, const need_t *needs, int n, int skip,
-                        const char *to, int lift_to_catalog)
+/* Grants the needs (but the one at `skip`); with `lift`, each one level
+ * up, to show inheritance: schema needs on the catalog, object needs on
+ * the schema. */
+static void grant_needs(afx_t *fx, const instance_t *in, const need_t *needs,
+                        int n, int skip, const char *to, int lift)
 {
     int i;
 
@@ -382,18 +491,32 @@ static void grant_needs(afx_t *fx, const need_t *needs, int n, int skip,
         int level = needs[i].level;
         if (i == skip)
             continue;
-        if (lift_to_catalog && level == UC_LEVEL_SCHEMA)
-            level = UC_LEVEL_CATALOG;
-        type = level_object(level, &name);
+        if (lift && level >= UC_LEVEL_SCHEMA)
+            level--;
+        type = level_object(fx->pool, in, level, &name);
         grant(fx, type, name, to, needs[i].privilege);
     }
+}
+
+/* Makes `owner` the owner of the instance's object. */
+static void own_object(afx_t *fx, const instance_t *in, const char *owner)
+{
+    uc_test_sql_exec(fx->db, fx->conn, apr_psprintf(
+        fx->pool, "UPDATE securables SET owner = '%s' WHERE kind = '%s' AND "
+        "name = '%s'", owner, uc_securable_type_name(in->object_type),
+        object_named(in->object_type)));
 }
 
 static void expect(afx_t *fx, const instance_t *in, int allowed,
                    int deny_status, const char *role)
 {
     const char *code;
-    int status = status_of(fx, in->route->method, in->path, in->body, &code);
+    json_t *answer;
+    uc_error_t *err = api(fx, in->route->method, in->path, in->body, &answer);
+    int status = err ? err->status : 200;
+
+    code = err ? apr_pstrcat(fx->pool, err->code, ": ", err->message, NULL)
+               : NULL;
 
     if (allowed && (status == 403 || status == 404 || status >= 500))
         fail_msg("%s %s as %s (%s): expected to be authorized, got %d %s",
@@ -418,7 +541,7 @@ static void test_route_matrix(void **state)
 
     for (t = uc_catalog_api; *t; t++)
         for (r = *t; r->pattern; r++) {
-            instance_t ins[2];
+            instance_t ins[3];
             int k, count;
 
             routes++;
@@ -437,11 +560,11 @@ static void test_route_matrix(void **state)
             for (k = 0; k < count; k++) {
                 const instance_t *in = &ins[k];
                 need_t needs[3];
-                int n = needs_of(in, needs), i, schema_need = 0;
+                int n = needs_of(in, needs), i, lower_need = 0;
                 int hidden = in->target_level > UC_LEVEL_METASTORE ? 404 : 403;
 
                 for (i = 0; i < n; i++)
-                    schema_need |= needs[i].level == UC_LEVEL_SCHEMA;
+                    lower_need |= needs[i].level >= UC_LEVEL_SCHEMA;
                 checked++;
 
                 /* Nothing at all. */
@@ -455,28 +578,28 @@ static void test_route_matrix(void **state)
                     if (needs[i].any)
                         continue;
                     reset_world(fx);
-                    grant_needs(fx, needs, n, i, "alice", 0);
+                    grant_needs(fx, in, needs, n, i, "alice", 0);
                     as(fx, "alice", NULL);
                     expect(fx, in, 0, 0, "missing one need");
                 }
 
                 /* Exactly the needs, granted directly. */
                 reset_world(fx);
-                grant_needs(fx, needs, n, -1, "alice", 0);
+                grant_needs(fx, in, needs, n, -1, "alice", 0);
                 as(fx, "alice", NULL);
                 expect(fx, in, 1, 0, "direct grants");
 
-                /* Through inheritance from the catalog. */
-                if (schema_need) {
+                /* Through inheritance from the level above. */
+                if (lower_need) {
                     reset_world(fx);
-                    grant_needs(fx, needs, n, -1, "alice", 1);
+                    grant_needs(fx, in, needs, n, -1, "alice", 1);
                     as(fx, "alice", NULL);
                     expect(fx, in, 1, 0, "inherited grants");
                 }
 
                 /* Through a group. */
                 reset_world(fx);
-                grant_needs(fx, needs, n, -1, "team", 0);
+                grant_needs(fx, in, needs, n, -1, "team", 0);
                 as(fx, "alice", "team");
                 expect(fx, in, 1, 0, "group grants");
                 as(fx, "bob", NULL);
@@ -495,6 +618,34 @@ static void test_route_matrix(void **state)
                              "{\"owner\":\"team\"}");
                     as(fx, "alice", "team");
                     expect(fx, in, 1, 0, "catalog owned by group");
+                }
+                if (in->target_level == UC_LEVEL_OBJECT) {
+                    int upper_need = 0;
+                    for (i = 0; i < n; i++)
+                        upper_need |= needs[i].level < UC_LEVEL_OBJECT;
+                    /* The catalog's and the schema's owners own what is
+                     * inside. */
+                    reset_world(fx);
+                    admin_ok(fx, UC_PATCH, "/catalogs/cat",
+                             "{\"owner\":\"alice\"}");
+                    as(fx, "alice", NULL);
+                    expect(fx, in, 1, 0, "catalog owner");
+                    reset_world(fx);
+                    admin_ok(fx, UC_PATCH, "/schemas/cat.sch",
+                             "{\"owner\":\"team\"}");
+                    grant(fx, "catalog", "cat", "alice", "USE_CATALOG");
+                    as(fx, "alice", "team");
+                    expect(fx, in, 1, 0, "schema owned by group");
+                    /* The object's owner still needs USE CATALOG and USE
+                     * SCHEMA. */
+                    reset_world(fx);
+                    own_object(fx, in, "alice");
+                    as(fx, "alice", NULL);
+                    expect(fx, in, !upper_need, upper_need ? 403 : 0,
+                           "object owner alone");
+                    grant(fx, "catalog", "cat", "alice", "USE_CATALOG");
+                    grant(fx, "schema", "cat.sch", "alice", "USE_SCHEMA");
+                    expect(fx, in, 1, 0, "object owner with USE");
                 }
                 if (in->target_level == UC_LEVEL_SCHEMA) {
                     /* The catalog's owner owns what is inside. */
@@ -529,8 +680,8 @@ static void test_route_matrix(void **state)
                 fx->admins->nelts--;
             }
         }
-    assert_true(routes >= 14);
-    assert_true(checked >= 12);
+    assert_true(routes >= 50);
+    assert_true(checked >= 48);
 }
 
 /* A caller that holds nothing on a catalog learns nothing about what is in

@@ -172,35 +172,67 @@ static void assert_sec_equal(const uc_securable_t *got,
 
 /* --- attach and migrations -------------------------------------------- */
 
+/* How many migrations the module embeds (the list ends with version 0). */
+static int embedded(void)
+{
+    int n = 0;
+
+    while (uc_sqlite_migrations[n].version)
+        n++;
+    return n;
+}
+
+/* The embedded list, the first `keep` of it, plus one more migration when
+ * `sql` is given. */
+static uc_migration_t *migrations_with(apr_pool_t *pool, int keep,
+                                       const char *name, const char *sql)
+{
+    uc_migration_t *list = apr_pcalloc(pool, sizeof(*list) * (keep + 2));
+
+    memcpy(list, uc_sqlite_migrations, sizeof(*list) * keep);
+    if (sql) {
+        list[keep].version = uc_sqlite_migrations[keep - 1].version + 1;
+        list[keep].name = name;
+        list[keep].sql = sql;
+    }
+    return list;
+}
+
 static void test_attach_migrates(void **state)
 {
     fx_t *fx = *state;
     uc_test_conn_t *c = fx_connect(fx);
     uc_store_t *store = NULL;
     const char *id;
+    int n = embedded(), i;
 
     assert_ok(fx_attach(fx, c, fx->pool, NULL, &store));
     assert_non_null(store);
     assert_int_equal(uc_store_dialect(store), UC_DIALECT_SQLITE);
-    /* 0001_init and 0002_grants. */
-    assert_int_equal(uc_sqlite_migrations[1].version, 2);
-    assert_int_equal(uc_sqlite_migrations[2].version, 0);
-    assert_int_equal(uc_store_schema_version(store), 2);
+    /* Numbered 1, 2, 3... without gaps, like the files in sql/. */
+    assert_true(n >= 3);
+    for (i = 0; i < n; i++)
+        assert_int_equal(uc_sqlite_migrations[i].version, i + 1);
+    assert_int_equal(uc_store_schema_version(store), n);
     assert_true(apr_hash_count(c->prepared) >= 1);
 
     assert_int_equal(sql_int(fx, c, "SELECT COUNT(*) FROM "
-                             "unicat_schema_version"), 2);
+                             "unicat_schema_version"), n);
     assert_int_equal(sql_int(fx, c, "SELECT MAX(version) FROM "
-                             "unicat_schema_version"), 2);
+                             "unicat_schema_version"), n);
     assert_string_equal(sql_value(fx, c, "SELECT name FROM "
                                   "unicat_schema_version WHERE version = 1"),
                         uc_sqlite_migrations[0].name);
     assert_string_equal(sql_value(fx, c, "SELECT name FROM "
                                   "unicat_schema_version WHERE version = 2"),
                         "0002_grants");
+    assert_string_equal(sql_value(fx, c, "SELECT name FROM "
+                                  "unicat_schema_version WHERE version = 3"),
+                        "0003_schema_objects");
     assert_int_equal(sql_int(fx, c, "SELECT COUNT(*) FROM sqlite_master "
                              "WHERE type = 'table' AND name IN ('grants', "
-                             "'authz_audit')"), 2);
+                             "'authz_audit', 'staging_tables', "
+                             "'model_versions')"), 4);
     assert_int_equal(sql_int(fx, c, "SELECT COUNT(*) FROM sqlite_master "
                              "WHERE type = 'table' AND name = 'securables'"),
                      1);
@@ -213,7 +245,7 @@ static void test_attach_migrates(void **state)
         fail_msg("metastore id '%s' is not a UUID", id ? id : "(null)");
     assert_string_equal(id, sql_value(fx, c, "SELECT id FROM securables "
                                       "WHERE kind = 'metastore'"));
-    assert_int_equal(logs_containing(fx, "applied schema migration"), 2);
+    assert_int_equal(logs_containing(fx, "applied schema migration"), n);
 }
 
 static void test_connection_settings(void **state)
@@ -233,12 +265,9 @@ static void test_connection_settings(void **state)
 static void test_attach_again_is_noop(void **state)
 {
     fx_t *fx = *state;
-    const uc_migration_t broken[] = {
-        uc_sqlite_migrations[0],
-        uc_sqlite_migrations[1],
-        { 3, "0003_broken", "THIS IS NOT SQL;\n" },
-        { 0, NULL, NULL }
-    };
+    int n = embedded();
+    const uc_migration_t *broken = migrations_with(fx->pool, n, "broken",
+                                                   "THIS IS NOT SQL;\n");
     uc_store_t *again = NULL;
     apr_pool_t *call;
     int logs = fx->logs->nelts;
@@ -251,10 +280,10 @@ static void test_attach_again_is_noop(void **state)
     assert_ptr_equal(again->pool, call);
     assert_string_equal(uc_store_metastore_id(again),
                         uc_store_metastore_id(fx->store));
-    assert_int_equal(uc_store_schema_version(again), 2);
+    assert_int_equal(uc_store_schema_version(again), n);
     assert_int_equal(fx->logs->nelts, logs);
     assert_int_equal(sql_int(fx, fx->conn, "SELECT COUNT(*) FROM "
-                             "unicat_schema_version"), 2);
+                             "unicat_schema_version"), n);
     /* The per-connection state outlives the call pool of the first attach. */
     apr_pool_destroy(call);
     assert_ok(fx_attach(fx, fx->conn, fx->pool, NULL, &again));
@@ -273,14 +302,15 @@ static void test_second_connection(void **state)
     fx_t *fx = *state;
     uc_test_conn_t *b = fx_connect(fx);
     uc_store_t *sb = NULL;
+    int n = embedded();
 
     assert_ok(fx_attach(fx, b, fx->pool, NULL, &sb));
     assert_string_equal(uc_store_metastore_id(sb),
                         uc_store_metastore_id(fx->store));
-    assert_int_equal(uc_store_schema_version(sb), 2);
-    assert_int_equal(logs_containing(fx, "applied schema migration"), 2);
+    assert_int_equal(uc_store_schema_version(sb), n);
+    assert_int_equal(logs_containing(fx, "applied schema migration"), n);
     assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM "
-                             "unicat_schema_version"), 2);
+                             "unicat_schema_version"), n);
     assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM securables WHERE "
                              "kind = 'metastore'"), 1);
 }
@@ -288,99 +318,122 @@ static void test_second_connection(void **state)
 static void test_upgrade_in_place(void **state)
 {
     fx_t *fx = *state;
-    const uc_migration_t v1[] = {
-        uc_sqlite_migrations[0],
-        uc_sqlite_migrations[1],
-        { 0, NULL, NULL }
-    };
-    const uc_migration_t v2[] = {
-        uc_sqlite_migrations[0],
-        uc_sqlite_migrations[1],
-        { 3, "0003_extra", "CREATE TABLE extra (x INTEGER);\n"
-                           "INSERT INTO extra VALUES (7);\n" },
-        { 0, NULL, NULL }
-    };
+    int n = embedded();
+    const uc_migration_t *now = migrations_with(fx->pool, n, NULL, NULL);
+    const uc_migration_t *next = migrations_with(
+        fx->pool, n, "extra", "CREATE TABLE extra (x INTEGER);\n"
+                              "INSERT INTO extra VALUES (7);\n");
     uc_test_conn_t *a = fx_connect(fx), *b, *c;
     uc_store_t *sa = NULL, *sb = NULL, *sc = NULL;
     uc_securable_t *cat, *got;
 
-    assert_int_equal(uc_sqlite_migrations[0].version, 1);
-    assert_int_equal(uc_sqlite_migrations[1].version, 2);
-    assert_ok(fx_attach(fx, a, fx->pool, v1, &sa));
-    assert_int_equal(uc_store_schema_version(sa), 2);
+    assert_ok(fx_attach(fx, a, fx->pool, now, &sa));
+    assert_int_equal(uc_store_schema_version(sa), n);
     cat = new_sec(fx->pool, UC_KIND_CATALOG, uc_store_metastore_id(sa),
                   "kept");
     assert_ok(uc_securable_insert(sa, cat));
 
     b = fx_connect(fx);
-    assert_ok(fx_attach(fx, b, fx->pool, v2, &sb));
-    assert_int_equal(uc_store_schema_version(sb), 3);
+    assert_ok(fx_attach(fx, b, fx->pool, next, &sb));
+    assert_int_equal(uc_store_schema_version(sb), n + 1);
     assert_string_equal(uc_store_metastore_id(sb), uc_store_metastore_id(sa));
     assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM extra"), 1);
     assert_int_equal(sql_int(fx, b, "SELECT x FROM extra"), 7);
     assert_int_equal(sql_int(fx, b, "SELECT MAX(version) FROM "
-                             "unicat_schema_version"), 3);
+                             "unicat_schema_version"), n + 1);
     assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM "
-                             "unicat_schema_version"), 3);
-    assert_string_equal(sql_value(fx, b, "SELECT name FROM "
-                                  "unicat_schema_version WHERE version = 3"),
-                        "0003_extra");
+                             "unicat_schema_version"), n + 1);
+    assert_string_equal(sql_value(fx, b, apr_psprintf(fx->pool,
+                                  "SELECT name FROM unicat_schema_version "
+                                  "WHERE version = %d", n + 1)), "extra");
     got = get(fx, sb, uc_store_metastore_id(sb), UC_KIND_CATALOG, "kept");
     assert_sec_equal(got, cat);
 
     /* A third connection with the same list applies nothing. */
     c = fx_connect(fx);
-    assert_ok(fx_attach(fx, c, fx->pool, v2, &sc));
-    assert_int_equal(uc_store_schema_version(sc), 3);
+    assert_ok(fx_attach(fx, c, fx->pool, next, &sc));
+    assert_int_equal(uc_store_schema_version(sc), n + 1);
     assert_int_equal(sql_int(fx, c, "SELECT COUNT(*) FROM extra"), 1);
     assert_int_equal(sql_int(fx, c, "SELECT COUNT(*) FROM "
-                             "unicat_schema_version"), 3);
-    assert_int_equal(logs_containing(fx, "applied schema migration"), 3);
+                             "unicat_schema_version"), n + 1);
+    assert_int_equal(logs_containing(fx, "applied schema migration"), n + 1);
+}
+
+/* A database written by the previous release (migrations 1 and 2, with a
+ * catalog, a schema and a grant in it) is brought to this release's schema
+ * by the first attach, its rows intact. */
+static void test_upgrade_from_previous_release(void **state)
+{
+    fx_t *fx = *state;
+    uc_test_conn_t *a = fx_connect(fx);
+    uc_store_t *sa = NULL;
+    apr_pool_t *p = fx->pool;
+    int i;
+
+    uc_test_sql_exec(fx->db, a, "CREATE TABLE unicat_schema_version ("
+                     "version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+                     "applied_at BIGINT NOT NULL)");
+    for (i = 0; i < 2; i++) {
+        char *stmt = apr_pstrdup(p, uc_sqlite_migrations[i].sql), *end;
+        /* Statements end with ';' at the end of a line, as the module cuts
+         * them; the tables only, the metastore row is written below. */
+        for (; (end = strstr(stmt, ";\n")); stmt = end + 2) {
+            *end = '\0';
+            if (strstr(stmt, "CREATE"))
+                uc_test_sql_exec(fx->db, a, stmt);
+        }
+        uc_test_sql_exec(fx->db, a, apr_psprintf(
+            p, "INSERT INTO unicat_schema_version VALUES (%d, '%s', 0)",
+            uc_sqlite_migrations[i].version, uc_sqlite_migrations[i].name));
+    }
+    uc_test_sql_exec(fx->db, a, "INSERT INTO securables (id, kind, "
+                     "parent_id, name, created_at, updated_at) VALUES "
+                     "('m', 'metastore', NULL, 'metastore', 1, 1), "
+                     "('c', 'catalog', 'm', 'old', 1, 1), "
+                     "('s', 'schema', 'c', 'sch', 1, 1)");
+    uc_test_sql_exec(fx->db, a, "INSERT INTO grants VALUES ('s', 'alice', "
+                     "'USE_SCHEMA', 'admin', 1)");
+    assert_ok(fx_attach(fx, a, p, NULL, &sa));
+    assert_int_equal(uc_store_schema_version(sa), embedded());
+    assert_string_equal(uc_store_metastore_id(sa), "m");
+    assert_non_null(get(fx, sa, "c", UC_KIND_SCHEMA, "sch"));
+    assert_int_equal(sql_int(fx, a, "SELECT COUNT(*) FROM grants"), 1);
+    assert_int_equal(sql_int(fx, a, "SELECT COUNT(*) FROM staging_tables"), 0);
+    assert_int_equal(sql_int(fx, a, "SELECT COUNT(*) FROM model_versions"), 0);
 }
 
 static void test_newer_database(void **state)
 {
     fx_t *fx = *state;
-    const uc_migration_t v1[] = {
-        uc_sqlite_migrations[0],
-        uc_sqlite_migrations[1],
-        { 0, NULL, NULL }
-    };
-    const uc_migration_t v2[] = {
-        uc_sqlite_migrations[0],
-        uc_sqlite_migrations[1],
-        { 3, "0003_extra", "CREATE TABLE extra (x INTEGER);\n" },
-        { 0, NULL, NULL }
-    };
+    int n = embedded();
+    const uc_migration_t *now = migrations_with(fx->pool, n, NULL, NULL);
+    const uc_migration_t *next = migrations_with(
+        fx->pool, n, "extra", "CREATE TABLE extra (x INTEGER);\n");
     uc_test_conn_t *a = fx_connect(fx), *b;
     uc_store_t *sa = NULL, *sb = NULL;
     uc_error_t *err;
 
-    assert_ok(fx_attach(fx, a, fx->pool, v2, &sa));
+    assert_ok(fx_attach(fx, a, fx->pool, next, &sa));
     b = fx_connect(fx);
-    err = fx_attach(fx, b, fx->pool, v1, &sb);
+    err = fx_attach(fx, b, fx->pool, now, &sb);
     assert_err(err, 503, NULL);
     assert_true(logs_containing(fx, "newer") >= 1);
     /* Nothing was registered or changed: the next attach starts over. */
     assert_int_equal(apr_hash_count(b->prepared), 0);
     assert_int_equal(sql_int(fx, b, "SELECT MAX(version) FROM "
-                             "unicat_schema_version"), 3);
+                             "unicat_schema_version"), n + 1);
     assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM "
-                             "unicat_schema_version"), 3);
-    assert_ok(fx_attach(fx, b, fx->pool, v2, &sb));
-    assert_int_equal(uc_store_schema_version(sb), 3);
+                             "unicat_schema_version"), n + 1);
+    assert_ok(fx_attach(fx, b, fx->pool, next, &sb));
+    assert_int_equal(uc_store_schema_version(sb), n + 1);
 }
 
 static void test_failed_migration_rolls_back(void **state)
 {
     fx_t *fx = *state;
-    const uc_migration_t bad[] = {
-        uc_sqlite_migrations[0],
-        uc_sqlite_migrations[1],
-        { 3, "0003_half", "CREATE TABLE half (x INTEGER);\n"
-                          "INSERT INTO nowhere VALUES (1);\n" },
-        { 0, NULL, NULL }
-    };
+    const uc_migration_t *bad = migrations_with(
+        fx->pool, embedded(), "half", "CREATE TABLE half (x INTEGER);\n"
+                                      "INSERT INTO nowhere VALUES (1);\n");
     uc_test_conn_t *a = fx_connect(fx), *b;
     uc_store_t *sa = NULL;
     uc_error_t *err;
@@ -919,6 +972,7 @@ int main(void)
         FX_ATTACHED_TEST(test_attach_again_is_noop),
         FX_ATTACHED_TEST(test_second_connection),
         FX_TEST(test_upgrade_in_place),
+        FX_TEST(test_upgrade_from_previous_release),
         FX_TEST(test_newer_database),
         FX_TEST(test_failed_migration_rolls_back),
         FX_ATTACHED_TEST(test_securable_insert_get),

@@ -1,0 +1,263 @@
+/* Functions: SQL or external routines under a schema. Create bodies come
+ * flat or wrapped in {"function_info": ...}, as the Java and the Rust
+ * clients send them. */
+#include "uc_api.h"
+
+#include <string.h>
+#include <apr_strings.h>
+
+#include "uc_columns.h"
+#include "../core/uc_json.h"
+#include "../core/uc_validate.h"
+
+#define P UC_PRIV
+#define ROUTINE_MAX (1024 * 1024)
+
+static const char *const parameter_styles[] = { "S", NULL };
+static const char *const routine_bodies[] = { "SQL", "EXTERNAL", NULL };
+static const char *const security_types[] = { "DEFINER", NULL };
+static const char *const sql_data_accesses[] = {
+    "CONTAINS_SQL", "READS_SQL_DATA", "NO_SQL", NULL
+};
+
+static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
+                   const void *context)
+{
+    static const char *const browsed[] = {
+        "input_params", "return_params", "routine_definition",
+        "routine_dependencies", NULL
+    };
+    int browse = sec->browse_only;
+
+    uc_jw_begin_object(out);
+    uc_api_write_names(call, out, context, sec);
+    uc_jw_members(out, sec->details, browse ? browsed : NULL);
+    if (browse) {
+        uc_jw_field_string(out, "input_params", NULL);
+        uc_jw_field_string(out, "return_params", NULL);
+        uc_jw_field_string(out, "routine_definition", NULL);
+        uc_jw_field_string(out, "routine_dependencies", NULL);
+    }
+    uc_jw_field_string(out, "comment", sec->comment);
+    uc_jw_field_raw(out, "properties",
+                    !browse && sec->properties ? sec->properties : "{}");
+    uc_api_write_stamps(out, sec, 0);
+    uc_jw_field_string(out, "function_id", sec->id);
+    uc_jw_field_string(out, "metastore_id",
+                       uc_store_metastore_id(call->store));
+    uc_jw_key(out, "browse_only");
+    uc_jw_bool(out, browse);
+    uc_jw_end_object(out);
+}
+
+static uc_error_t *already_exists(uc_call_t *call, const char *name)
+{
+    return uc_error_make(call->pool, 400, "RESOURCE_ALREADY_EXISTS",
+                         "Function already exists: %s",
+                         uc_api_full_name(call, uc_api_parents_of(call),
+                                          name));
+}
+
+/* A map of strings, or the same as JSON text (the Java client's form). */
+static uc_error_t *read_properties(uc_call_t *call, uc_securable_t *sec)
+{
+    json_t *v = json_object_get(call->body, "properties"), *item;
+    const char *key;
+
+    if (!v || json_is_null(v))
+        return NULL;
+    if (json_is_string(v)) {
+        v = uc_json_own(call->pool, json_loads(json_string_value(v), 0,
+                                               NULL));
+        if (!v)
+            return uc_error_invalid(call->pool, "Field 'properties' must be "
+                                    "an object of strings or its JSON "
+                                    "text.");
+    }
+    if (!json_is_object(v))
+        return uc_error_invalid(call->pool, "Field 'properties' must be an "
+                                "object of strings.");
+    json_object_foreach(v, key, item)
+        if (!json_is_string(item))
+            return uc_error_invalid(call->pool, "Field 'properties' must be "
+                                    "an object of strings; key '%s' is not "
+                                    "a string.", key);
+    sec->properties = uc_json_dump(call->pool, v);
+    return NULL;
+}
+
+static uc_error_t *required_bool(uc_call_t *call, const char *field, int *out)
+{
+    json_t *v = json_object_get(call->body, field);
+
+    if (!v || json_is_null(v))
+        return uc_error_invalid(call->pool, "Missing required field '%s'.",
+                                field);
+    return uc_json_bool_field(call->pool, call->body, field, out);
+}
+
+/* Java clients send return_params and routine_dependencies as objects, the
+ * spec as text: either is kept as it came. */
+static uc_error_t *object_or_text(uc_call_t *call, const char *field,
+                                  uc_error_t *(*read)(apr_pool_t *,
+                                                      const char *, json_t *,
+                                                      json_t **),
+                                  json_t **out)
+{
+    json_t *v = json_object_get(call->body, field);
+
+    *out = uc_json_own(call->pool, json_null());
+    if (!v || json_is_null(v))
+        return NULL;
+    if (json_is_string(v)) {
+        if (json_string_length(v) > ROUTINE_MAX)
+            return uc_error_invalid(call->pool, "Field '%s' is longer than "
+                                    "%d bytes.", field, ROUTINE_MAX);
+        *out = v;
+        return NULL;
+    }
+    return read(call->pool, field, v, out);
+}
+
+static uc_error_t *create_function(uc_call_t *call, uc_jw_t *out)
+{
+    const char *data_type = NULL, *full_data_type = NULL, *style = NULL;
+    const char *body = NULL, *definition = NULL, *access = NULL;
+    const char *security = NULL, *specific = NULL, *language = NULL;
+    const char *external = NULL;
+    json_t *input = NULL, *returns, *dependencies, *v;
+    int deterministic = 0, null_call = 0;
+    uc_securable_t *sec;
+    uc_error_t *err;
+
+    if ((err = uc_api_new_object(call, UC_KIND_FUNCTION, UC_NAME_MAX,
+                                 UC_FIELD_COMMENT | UC_FIELD_OWNER, &sec)) ||
+        (err = read_properties(call, sec)) ||
+        (err = uc_json_enum_field(call->pool, call->body, "data_type",
+                                  uc_column_type_names, 1, &data_type)) ||
+        (err = uc_json_string_field(call->pool, call->body, "full_data_type",
+                                    1, &full_data_type)) ||
+        (err = uc_validate_text(call->pool, "full_data_type", full_data_type,
+                                UC_COMMENT_MAX)) ||
+        (err = uc_json_enum_field(call->pool, call->body, "parameter_style",
+                                  parameter_styles, 1, &style)) ||
+        (err = required_bool(call, "is_deterministic", &deterministic)) ||
+        (err = uc_json_enum_field(call->pool, call->body, "sql_data_access",
+                                  sql_data_accesses, 1, &access)) ||
+        (err = required_bool(call, "is_null_call", &null_call)) ||
+        (err = uc_json_enum_field(call->pool, call->body, "security_type",
+                                  security_types, 1, &security)) ||
+        (err = uc_json_enum_field(call->pool, call->body, "routine_body",
+                                  routine_bodies, 1, &body)) ||
+        (err = uc_json_string_field(call->pool, call->body,
+                                    "routine_definition", 0, &definition)) ||
+        (err = uc_validate_text(call->pool, "routine_definition", definition,
+                                ROUTINE_MAX)) ||
+        (err = uc_json_string_field(call->pool, call->body, "specific_name",
+                                    0, &specific)) ||
+        (err = uc_validate_text(call->pool, "specific_name", specific,
+                                UC_NAME_MAX)) ||
+        (err = uc_json_string_field(call->pool, call->body,
+                                    "routine_body_language", 0, &language)) ||
+        (err = uc_json_string_field(call->pool, call->body,
+                                    "external_language", 0, &external)) ||
+        (err = object_or_text(call, "return_params", uc_parameters_read,
+                              &returns)) ||
+        (err = object_or_text(call, "routine_dependencies",
+                              uc_dependencies_read, &dependencies)))
+        return err;
+    v = json_object_get(call->body, "input_params");
+    if (v && !json_is_null(v) &&
+        (err = uc_parameters_read(call->pool, "input_params", v, &input)))
+        return err;
+    /* The spec's and Java's names for the language: both are answered. */
+    if (!language)
+        language = external;
+    if ((err = uc_validate_text(call->pool, "routine_body_language", language,
+                                UC_NAME_MAX)))
+        return err;
+    uc_api_set_details(call, sec, uc_json_own(call->pool, json_pack(
+        "{sOsssssOsssosOsssbsssbsssssoso}",
+        "input_params", input ? input
+                              : uc_json_own(call->pool, json_null()),
+        "data_type", data_type, "full_data_type", full_data_type,
+        "return_params", returns, "routine_body", body,
+        "routine_definition", uc_json_string_or_null(definition),
+        "routine_dependencies", dependencies, "parameter_style", style,
+        "is_deterministic", deterministic, "sql_data_access", access,
+        "is_null_call", null_call, "security_type", security,
+        "specific_name", specific ? specific : sec->name,
+        "routine_body_language", uc_json_string_or_null(language),
+        "external_language", uc_json_string_or_null(language))));
+    err = uc_securable_insert(call->store, sec);
+    if (uc_store_is_duplicate(err))
+        return already_exists(call, sec->name);
+    if (err)
+        return err;
+    render(call, out, sec, uc_api_parents_of(call));
+    return NULL;
+}
+
+static uc_error_t *list_functions(uc_call_t *call, uc_jw_t *out)
+{
+    return uc_api_list_objects(call, out, UC_KIND_FUNCTION, "functions",
+                               P(UC_PRIV_EXECUTE), render,
+                               uc_api_parents_of(call));
+}
+
+static uc_error_t *get_function(uc_call_t *call, uc_jw_t *out)
+{
+    uc_securable_t *sec = UC_TARGET_OF(call);
+
+    sec->browse_only = call->browse_only;
+    render(call, out, sec, uc_api_parents_of(call));
+    return NULL;
+}
+
+/* Functions change owner only; a new definition is a new function. */
+static uc_error_t *update_function(uc_call_t *call, uc_jw_t *out)
+{
+    uc_error_t *err = uc_api_update_securable(call, UC_FIELD_OWNER,
+                                              UC_NAME_MAX, 0);
+    if (err)
+        return err;
+    render(call, out, UC_TARGET_OF(call), uc_api_parents_of(call));
+    return NULL;
+}
+
+/* force is accepted: a function holds nothing that could stop it going. */
+static uc_error_t *delete_function(uc_call_t *call, uc_jw_t *out)
+{
+    int force;
+    uc_error_t *err = uc_api_query_flag(call, "force", &force);
+
+    return err ? err : uc_api_delete_object(call, out);
+}
+
+#define USE_C { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) }
+#define USE_S { UC_LEVEL_SCHEMA, P(UC_PRIV_USE_SCHEMA) }
+static const uc_rule_t create_rule = {
+    UC_TARGET_SCHEMA_FIELDS,
+    { USE_C, USE_S, { UC_LEVEL_SCHEMA, P(UC_PRIV_CREATE_FUNCTION) } } };
+static const uc_rule_t list_rule = {
+    UC_TARGET_SCHEMA_QUERY, { USE_C, USE_S }, .browse = 1 };
+static const uc_rule_t read_rule = {
+    UC_TARGET_OBJECT,
+    { USE_C, USE_S, { UC_LEVEL_OBJECT, P(UC_PRIV_EXECUTE) } },
+    UC_TYPE_FUNCTION, .browse = 1 };
+static const uc_rule_t manage_rule = {
+    UC_TARGET_OBJECT,
+    { USE_C, USE_S, { UC_LEVEL_OBJECT, P(UC_PRIV_MANAGE) } },
+    UC_TYPE_FUNCTION };
+
+const uc_route_t uc_function_routes[] = {
+    { UC_POST,   "/functions", create_function, UC_ROUTE_BODY | UC_ROUTE_TXN,
+      &create_rule, "function_info" },
+    { UC_GET,    "/functions", list_functions, 0, &list_rule },
+    { UC_GET,    "/functions/{name}", get_function, 0, &read_rule },
+    { UC_PATCH,  "/functions/{name}", update_function,
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule },
+    { UC_DELETE, "/functions/{name}", delete_function, UC_ROUTE_TXN,
+      &manage_rule },
+    { 0, NULL, NULL, 0, NULL }
+};

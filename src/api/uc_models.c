@@ -1,0 +1,452 @@
+/* Registered models and their versions. Version numbers come from a
+ * counter in the model's details (max_version_number), raised inside the
+ * transaction that inserts the version while the model's row is locked, so
+ * concurrent creations get 1, 2, 3... and a deleted number never returns. */
+#include "uc_api.h"
+
+#include <string.h>
+#include <apr_strings.h>
+
+#include "uc_storage.h"
+#include "../core/uc_id.h"
+#include "../core/uc_json.h"
+#include "../core/uc_validate.h"
+#include "../store/uc_model_versions.h"
+
+#define P UC_PRIV
+#define PENDING "PENDING_REGISTRATION"
+#define READY "READY"
+
+static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
+                   const void *context)
+{
+    int browse = sec->browse_only;
+
+    uc_jw_begin_object(out);
+    uc_api_write_names(call, out, context, sec);
+    uc_jw_field_string(out, "storage_location",
+                       browse ? NULL : sec->storage_location);
+    uc_jw_field_string(out, "comment", sec->comment);
+    uc_api_write_stamps(out, sec, 0);
+    uc_jw_field_string(out, "id", sec->id);
+    uc_jw_field_string(out, "metastore_id",
+                       uc_store_metastore_id(call->store));
+    uc_jw_key(out, "browse_only");
+    uc_jw_bool(out, browse);
+    uc_jw_end_object(out);
+}
+
+static const char *model_full_name(uc_call_t *call)
+{
+    return uc_api_full_name(call, uc_api_parents_of(call),
+                            UC_TARGET_OF(call)->name);
+}
+
+static uc_error_t *already_exists(uc_call_t *call, const char *name)
+{
+    return uc_error_make(call->pool, 409, "ALREADY_EXISTS",
+                         "Registered model already exists: %s",
+                         uc_api_full_name(call, uc_api_parents_of(call),
+                                          name));
+}
+
+static uc_error_t *create_model(uc_call_t *call, uc_jw_t *out)
+{
+    uc_securable_t *sec;
+    uc_error_t *err;
+
+    if ((err = uc_api_new_object(call, UC_KIND_REGISTERED_MODEL, UC_NAME_MAX,
+                                 UC_FIELD_COMMENT | UC_FIELD_OWNER, &sec)) ||
+        (err = uc_storage_managed_location(call, "models", sec->id,
+                                           "registered model",
+                                           &sec->storage_location)))
+        return err;
+    sec->details = "{\"max_version_number\":0}";
+    err = uc_securable_insert(call->store, sec);
+    if (uc_store_is_duplicate(err))
+        return already_exists(call, sec->name);
+    if (err)
+        return err;
+    render(call, out, sec, uc_api_parents_of(call));
+    return NULL;
+}
+
+/* Without catalog_name and schema_name: every model of the metastore the
+ * caller may see, across catalogs. */
+static uc_error_t *list_all_models(uc_call_t *call, uc_jw_t *out)
+{
+    uc_nested_visibility_t vis;
+    uc_nested_key_t *after;
+    uc_page_t page;
+    apr_array_header_t *rows;
+    int more, i;
+    uc_error_t *err;
+
+    if ((err = uc_api_page(call, &page)) ||
+        (err = uc_api_nested_after(call, &page, &after)))
+        return err;
+    vis.all = call->who->admin;
+    vis.principals = call->who->json;
+    vis.catalog_privs = uc_api_privilege_keys(
+        call, P(UC_PRIV_USE_CATALOG) | P(UC_PRIV_ALL_PRIVILEGES));
+    vis.schema_privs = uc_api_privilege_keys(
+        call, P(UC_PRIV_USE_SCHEMA) | P(UC_PRIV_ALL_PRIVILEGES));
+    vis.object_privs = uc_api_privilege_keys(
+        call, P(UC_PRIV_EXECUTE) | P(UC_PRIV_ALL_PRIVILEGES));
+    if ((err = uc_securables_across_schemas(
+             call->store, call->pool, UC_KIND_REGISTERED_MODEL, NULL, "%",
+             "%", &vis, after, page.limit, &rows, &more)))
+        return err;
+    uc_jw_begin_object(out);
+    uc_jw_key(out, "registered_models");
+    uc_jw_begin_array(out);
+    for (i = 0; i < rows->nelts; i++) {
+        const uc_nested_row_t *row = &APR_ARRAY_IDX(rows, i, uc_nested_row_t);
+        uc_api_parents_t parents = { row->catalog_name, row->schema_name };
+        render(call, out, row->sec, &parents);
+    }
+    uc_jw_end_array(out);
+    uc_jw_field_string(out, "next_page_token",
+                       uc_api_nested_token(call, rows, more));
+    uc_jw_end_object(out);
+    return NULL;
+}
+
+static uc_error_t *list_models(uc_call_t *call, uc_jw_t *out)
+{
+    if (call->chain.n == UC_LEVEL_METASTORE + 1)
+        return list_all_models(call, out);
+    return uc_api_list_objects(call, out, UC_KIND_REGISTERED_MODEL,
+                               "registered_models", P(UC_PRIV_EXECUTE),
+                               render, uc_api_parents_of(call));
+}
+
+static uc_error_t *get_model(uc_call_t *call, uc_jw_t *out)
+{
+    uc_securable_t *sec = UC_TARGET_OF(call);
+
+    sec->browse_only = call->browse_only;
+    render(call, out, sec, uc_api_parents_of(call));
+    return NULL;
+}
+
+static uc_error_t *update_model(uc_call_t *call, uc_jw_t *out)
+{
+    uc_securable_t *sec = UC_TARGET_OF(call);
+    uc_error_t *err = uc_api_update_securable(
+        call, UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME,
+        UC_NAME_MAX, 0);
+
+    if (uc_store_is_duplicate(err))
+        return already_exists(call, sec->name);
+    if (err)
+        return err;
+    render(call, out, sec, uc_api_parents_of(call));
+    return NULL;
+}
+
+/* Versions go with their model (force=true) or keep it (409 ABORTED). */
+static uc_error_t *delete_model(uc_call_t *call, uc_jw_t *out)
+{
+    int force = 0, has = 0;
+    uc_error_t *err;
+
+    if ((err = uc_api_query_flag(call, "force", &force)) ||
+        (!force && (err = uc_model_has_versions(call->store,
+                                                UC_TARGET_OF(call)->id,
+                                                &has))))
+        return err;
+    if (has)
+        return uc_error_make(call->pool, 409, "ABORTED",
+                             "Unable to delete a registered model with "
+                             "existing model versions: %s; use force=true "
+                             "to delete them too.", model_full_name(call));
+    return uc_api_delete_object(call, out);
+}
+
+/* --- versions ----------------------------------------------------------- */
+
+static void render_version(uc_call_t *call, uc_jw_t *out,
+                           const uc_model_version_t *v, int browse)
+{
+    const uc_api_parents_t *parents = uc_api_parents_of(call);
+
+    uc_jw_begin_object(out);
+    uc_jw_field_string(out, "model_name", UC_TARGET_OF(call)->name);
+    uc_jw_field_string(out, "catalog_name", parents->catalog);
+    uc_jw_field_string(out, "schema_name", parents->schema);
+    uc_jw_key(out, "version");
+    uc_jw_int_text(out, v->version);
+    uc_jw_field_string(out, "source", v->source);
+    uc_jw_field_string(out, "run_id", v->run_id);
+    uc_jw_field_string(out, "status", v->status);
+    uc_jw_field_string(out, "storage_location",
+                       browse ? NULL : v->storage_location);
+    uc_jw_field_string(out, "comment", v->comment);
+    uc_jw_field_int_text(out, "created_at", v->created_at);
+    uc_jw_field_string(out, "created_by", v->created_by);
+    uc_jw_field_int_text(out, "updated_at", v->updated_at);
+    uc_jw_field_string(out, "updated_by", v->updated_by);
+    uc_jw_field_string(out, "id", v->id);
+    uc_jw_field_string(out, "metastore_id",
+                       uc_store_metastore_id(call->store));
+    uc_jw_key(out, "browse_only");
+    uc_jw_bool(out, browse);
+    uc_jw_end_object(out);
+}
+
+static uc_error_t *create_version(uc_call_t *call, uc_jw_t *out)
+{
+    uc_securable_t *model = UC_TARGET_OF(call);
+    uc_model_version_t v = { 0 };
+    json_t *details = uc_api_details(call, model);
+    json_int_t last = json_integer_value(json_object_get(details,
+                                                         "max_version_number"));
+    uc_error_t *err;
+
+    if ((err = uc_json_string_field(call->pool, call->body, "source", 1,
+                                    &v.source)) ||
+        (err = uc_validate_text(call->pool, "source", v.source, UC_URL_MAX)) ||
+        (err = uc_json_string_field(call->pool, call->body, "run_id", 0,
+                                    &v.run_id)) ||
+        (err = uc_validate_text(call->pool, "run_id", v.run_id,
+                                UC_NAME_MAX)) ||
+        (err = uc_json_string_field(call->pool, call->body, "comment", 0,
+                                    &v.comment)) ||
+        (err = uc_validate_text(call->pool, "comment", v.comment,
+                                UC_COMMENT_MAX)))
+        return err;
+    if (!*v.source)
+        return uc_error_invalid(call->pool, "Field 'source' must not be "
+                                "empty.");
+    if (!(v.id = uc_uuid4(call->pool)))
+        return uc_error_internal(call->pool);
+    /* The model row is locked by the route's transaction, so the counter
+     * moves by one per version, whoever else is creating versions. */
+    json_object_set_new(details, "max_version_number",
+                        json_integer(last + 1));
+    uc_api_set_details(call, model, details);
+    if ((err = uc_securable_update(call->store, model)))
+        return err;
+    v.model_id = model->id;
+    v.version = apr_psprintf(call->pool, "%" APR_INT64_T_FMT,
+                             (apr_int64_t)(last + 1));
+    v.status = PENDING;
+    v.storage_location = model->storage_location
+        ? apr_pstrcat(call->pool, model->storage_location, "/versions/",
+                      v.id, NULL) : NULL;
+    v.created_at = v.updated_at = uc_epoch_ms_text(call->pool, call->now);
+    v.created_by = v.updated_by = call->principal;
+    if ((err = uc_model_version_insert(call->store, &v)))
+        return err;
+    render_version(call, out, &v, 0);
+    return NULL;
+}
+
+/* The {version} path parameter: a positive decimal number. */
+static uc_error_t *version_number(uc_call_t *call, const char **out)
+{
+    const char *v = call->params[1];
+
+    if (!*v || strlen(v) > 18 || strspn(v, "0123456789") != strlen(v) ||
+        v[0] == '0')
+        return uc_error_invalid(call->pool, "Invalid model version '%s': a "
+                                "version is a positive integer.", v);
+    *out = v;
+    return NULL;
+}
+
+static uc_error_t *find_version(uc_call_t *call, uc_model_version_t **out)
+{
+    const char *number = NULL;
+    uc_error_t *err;
+
+    if ((err = version_number(call, &number)) ||
+        (err = uc_model_version_get(call->store, call->pool,
+                                    UC_TARGET_OF(call)->id, number, out)))
+        return err;
+    if (!*out)
+        return uc_error_make(call->pool, 404, "NOT_FOUND",
+                             "Model version not found: %s/%s",
+                             model_full_name(call), number);
+    return NULL;
+}
+
+static uc_error_t *list_versions(uc_call_t *call, uc_jw_t *out)
+{
+    uc_page_t page;
+    apr_array_header_t *rows;
+    int more, i;
+    uc_error_t *err;
+
+    if ((err = uc_api_page(call, &page)))
+        return err;
+    if (page.after && (!*page.after || strlen(page.after) > 18 ||
+                       strspn(page.after, "0123456789") !=
+                       strlen(page.after)))
+        return uc_error_invalid(call->pool, "Invalid page_token: pass the "
+                                "next_page_token of the previous page "
+                                "unchanged.");
+    if ((err = uc_model_version_page(call->store, call->pool,
+                                     UC_TARGET_OF(call)->id, page.after,
+                                     page.limit, &rows, &more)))
+        return err;
+    uc_jw_begin_object(out);
+    uc_jw_key(out, "model_versions");
+    uc_jw_begin_array(out);
+    for (i = 0; i < rows->nelts; i++)
+        render_version(call, out, APR_ARRAY_IDX(rows, i, uc_model_version_t *),
+                       call->browse_only);
+    uc_jw_end_array(out);
+    uc_jw_field_string(out, "next_page_token",
+                       more && rows->nelts
+                       ? uc_page_token(call->pool,
+                                       APR_ARRAY_IDX(rows, rows->nelts - 1,
+                                                     uc_model_version_t *)
+                                           ->version)
+                       : NULL);
+    uc_jw_end_object(out);
+    return NULL;
+}
+
+static uc_error_t *get_version(uc_call_t *call, uc_jw_t *out)
+{
+    uc_model_version_t *v;
+    uc_error_t *err = find_version(call, &v);
+
+    if (err)
+        return err;
+    render_version(call, out, v, call->browse_only);
+    return NULL;
+}
+
+static uc_error_t *update_version(uc_call_t *call, uc_jw_t *out)
+{
+    const char *comment = NULL;
+    uc_model_version_t *v;
+    uc_error_t *err;
+
+    if ((err = find_version(call, &v)) ||
+        (err = uc_json_string_field(call->pool, call->body, "comment", 0,
+                                    &comment)) ||
+        (err = uc_validate_text(call->pool, "comment", comment,
+                                UC_COMMENT_MAX)))
+        return err;
+    if (comment) {
+        v->comment = comment;
+        v->updated_at = uc_epoch_ms_text(call->pool, call->now);
+        v->updated_by = call->principal;
+        if ((err = uc_model_version_update(call->store, v)))
+            return err;
+    }
+    render_version(call, out, v, 0);
+    return NULL;
+}
+
+static uc_error_t *delete_version(uc_call_t *call, uc_jw_t *out)
+{
+    uc_model_version_t *v;
+    uc_error_t *err;
+
+    if ((err = find_version(call, &v)) ||
+        (err = uc_model_version_delete(call->store, v->model_id, v->version)))
+        return err;
+    uc_jw_raw(out, "{}");
+    return NULL;
+}
+
+/* The path names the version; a body may repeat it (the Java client sends
+ * full_name and version) but may not contradict it. */
+static uc_error_t *check_finalize_body(uc_call_t *call,
+                                       const uc_model_version_t *v)
+{
+    const char *full_name = NULL, *names[3];
+    apr_int64_t version;
+    int present;
+    uc_error_t *err;
+
+    if ((err = uc_json_string_field(call->pool, call->body, "full_name", 0,
+                                    &full_name)) ||
+        (err = uc_json_int_field(call->pool, call->body, "version", 1,
+                                 APR_INT64_MAX, &version, &present)))
+        return err;
+    if (full_name &&
+        (uc_validate_full_name(call->pool, "full_name", full_name, 3, names)
+         || strcmp(apr_pstrcat(call->pool, names[0], ".", names[1], ".",
+                               names[2], NULL), model_full_name(call)) != 0))
+        return uc_error_invalid(call->pool, "Field 'full_name' (%s) differs "
+                                "from the model of the path (%s).", full_name,
+                                model_full_name(call));
+    if (present && apr_atoi64(v->version) != version)
+        return uc_error_invalid(call->pool, "Field 'version' (%" 
+                                APR_INT64_T_FMT ") differs from the version "
+                                "of the path (%s).", version, v->version);
+    return NULL;
+}
+
+static uc_error_t *finalize_version(uc_call_t *call, uc_jw_t *out)
+{
+    uc_model_version_t *v;
+    uc_error_t *err;
+
+    if ((err = find_version(call, &v)) ||
+        (err = check_finalize_body(call, v)))
+        return err;
+    if (strcmp(v->status, PENDING) != 0)
+        return uc_error_make(call->pool, 400, UC_ERR_FAILED_PRECONDITION,
+                             "Model version not in a pending registration "
+                             "state: %s/%s (it is %s)", model_full_name(call),
+                             v->version, v->status);
+    v->status = READY;
+    v->updated_at = uc_epoch_ms_text(call->pool, call->now);
+    v->updated_by = call->principal;
+    if ((err = uc_model_version_update(call->store, v)))
+        return err;
+    render_version(call, out, v, 0);
+    return NULL;
+}
+
+#define USE_C { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) }
+#define USE_S { UC_LEVEL_SCHEMA, P(UC_PRIV_USE_SCHEMA) }
+static const uc_rule_t create_rule = {
+    UC_TARGET_SCHEMA_FIELDS,
+    { USE_C, USE_S, { UC_LEVEL_SCHEMA, P(UC_PRIV_CREATE_MODEL) } } };
+static const uc_rule_t list_rule = {
+    UC_TARGET_SCHEMA_QUERY_OR_METASTORE, { USE_C, USE_S }, .browse = 1 };
+static const uc_rule_t read_rule = {
+    UC_TARGET_OBJECT,
+    { USE_C, USE_S, { UC_LEVEL_OBJECT, P(UC_PRIV_EXECUTE) } },
+    UC_TYPE_REGISTERED_MODEL, .browse = 1 };
+static const uc_rule_t manage_rule = {
+    UC_TARGET_OBJECT,
+    { USE_C, USE_S, { UC_LEVEL_OBJECT, P(UC_PRIV_MANAGE) } },
+    UC_TYPE_REGISTERED_MODEL };
+/* Versions are written by those who manage the model. */
+static const uc_rule_t create_version_rule = {
+    UC_TARGET_OBJECT_FIELDS,
+    { USE_C, USE_S, { UC_LEVEL_OBJECT, P(UC_PRIV_MANAGE) } },
+    UC_TYPE_REGISTERED_MODEL, "model_name" };
+
+const uc_route_t uc_model_routes[] = {
+    { UC_POST,   "/models", create_model, UC_ROUTE_BODY | UC_ROUTE_TXN,
+      &create_rule },
+    { UC_GET,    "/models", list_models, 0, &list_rule },
+    { UC_POST,   "/models/versions", create_version,
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &create_version_rule },
+    { UC_GET,    "/models/{full_name}", get_model, 0, &read_rule },
+    { UC_PATCH,  "/models/{full_name}", update_model,
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule },
+    { UC_DELETE, "/models/{full_name}", delete_model, UC_ROUTE_TXN,
+      &manage_rule },
+    { UC_GET,    "/models/{full_name}/versions", list_versions, 0,
+      &read_rule },
+    { UC_GET,    "/models/{full_name}/versions/{version}", get_version, 0,
+      &read_rule },
+    { UC_PATCH,  "/models/{full_name}/versions/{version}", update_version,
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule },
+    { UC_DELETE, "/models/{full_name}/versions/{version}", delete_version,
+      UC_ROUTE_TXN, &manage_rule },
+    { UC_PATCH,  "/models/{full_name}/versions/{version}/finalize",
+      finalize_version, UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule },
+    { 0, NULL, NULL, 0, NULL }
+};

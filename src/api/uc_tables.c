@@ -1,0 +1,471 @@
+/* Tables: managed (through a staging table that reserved the id and the
+ * location), external, and the view types; the staging tables themselves;
+ * table summaries across the schemas of a catalog; the existence check. */
+#include "uc_api.h"
+
+#include <string.h>
+#include <apr_lib.h>
+#include <apr_strings.h>
+
+#include "uc_columns.h"
+#include "uc_storage.h"
+#include "../core/uc_id.h"
+#include "../core/uc_json.h"
+#include "../core/uc_validate.h"
+#include "../store/uc_staging.h"
+
+#define P UC_PRIV
+#define VIEW_DEFINITION_MAX (1024 * 1024)
+#define PATTERN_MAX 1024
+/* Clients name the staging id in the properties of a managed table. */
+#define TABLE_ID_PROPERTY "io.unitycatalog.tableId"
+
+static const char *const table_types[] = {
+    "MANAGED", "EXTERNAL", "VIEW", "MATERIALIZED_VIEW", "STREAMING_TABLE",
+    "METRIC_VIEW", NULL
+};
+static const char *const formats[] = {
+    "DELTA", "ICEBERG", "HUDI", "PARQUET", "CSV", "JSON", "ORC", "AVRO",
+    "TEXT", "UNITY_CATALOG", "DELTASHARING", NULL
+};
+
+/* What an answer leaves out on request. */
+typedef struct shape {
+    const uc_api_parents_t *parents;
+    int omit_columns;
+    int omit_properties;
+    int omit_users;
+} shape_t;
+
+static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
+                   const void *context)
+{
+    static const char *const no_columns[] = { "columns", NULL };
+    /* Metadata only: no schema, definition or storage. */
+    static const char *const browsed[] = {
+        "columns", "view_definition", "view_dependencies",
+        "storage_credential_name", NULL
+    };
+    const shape_t *shape = context;
+    int browse = sec->browse_only;
+
+    uc_jw_begin_object(out);
+    uc_api_write_names(call, out, shape->parents, sec);
+    uc_jw_members(out, sec->details, browse ? browsed
+                                     : shape->omit_columns ? no_columns
+                                     : NULL);
+    if (browse) {
+        if (!shape->omit_columns)
+            uc_jw_field_string(out, "columns", NULL);
+        uc_jw_field_string(out, "view_definition", NULL);
+        uc_jw_field_string(out, "view_dependencies", NULL);
+        uc_jw_field_string(out, "storage_credential_name", NULL);
+    }
+    uc_jw_field_string(out, "storage_location",
+                       browse ? NULL : sec->storage_location);
+    uc_jw_field_string(out, "comment", sec->comment);
+    if (!shape->omit_properties)
+        uc_jw_field_raw(out, "properties",
+                        !browse && sec->properties ? sec->properties : "{}");
+    uc_api_write_stamps(out, sec, shape->omit_users);
+    uc_jw_field_string(out, "table_id", sec->id);
+    uc_jw_field_string(out, "metastore_id",
+                       uc_store_metastore_id(call->store));
+    uc_jw_field_string(out, "deleted_at", NULL);
+    uc_jw_key(out, "browse_only");
+    uc_jw_bool(out, browse);
+    uc_jw_end_object(out);
+}
+
+static uc_error_t *already_exists(uc_call_t *call, const char *name)
+{
+    return uc_error_make(call->pool, 400, "TABLE_ALREADY_EXISTS",
+                         "Table already exists: %s",
+                         uc_api_full_name(call, uc_api_parents_of(call),
+                                          name));
+}
+
+/* The query flags every table answer takes; the Delta ones are accepted
+ * and do not change the answer yet. */
+static uc_error_t *read_flags(uc_call_t *call, shape_t *shape, int list)
+{
+    int delta, manifest;
+    uc_error_t *err;
+
+    memset(shape, 0, sizeof(*shape));
+    shape->parents = uc_api_parents_of(call);
+    if ((err = uc_api_query_flag(call, "include_delta_metadata", &delta)) ||
+        (err = uc_api_query_flag(call, "include_manifest_capabilities",
+                                 &manifest)))
+        return err;
+    if (!list)
+        return NULL;
+    if ((err = uc_api_query_flag(call, "omit_columns",
+                                 &shape->omit_columns)) ||
+        (err = uc_api_query_flag(call, "omit_properties",
+                                 &shape->omit_properties)))
+        return err;
+    return uc_api_query_flag(call, "omit_username", &shape->omit_users);
+}
+
+/* A managed table takes over the reservation its creator made with POST
+ * /staging-tables: the table gets the staging id and location. */
+static uc_error_t *commit_staging(uc_call_t *call, uc_securable_t *sec,
+                                  const char *format, const char *location)
+{
+    json_t *given = json_object_get(json_object_get(call->body, "properties"),
+                                    TABLE_ID_PROPERTY);
+    uc_staging_t *st;
+    int done;
+    uc_error_t *err;
+
+    if (strcmp(format, "DELTA") != 0)
+        return uc_error_invalid(call->pool, "Managed table creation is only "
+                                "supported for Delta format.");
+    if (!location)
+        return uc_error_invalid(call->pool, "A managed table needs "
+                                "storage_location: the staging_location "
+                                "returned by POST /staging-tables.");
+    if ((err = uc_validate_storage_url(call->pool, "storage_location",
+                                       location, &location)) ||
+        (err = uc_staging_by_location(call->store, call->pool, location,
+                                      &st)))
+        return err;
+    if (!st)
+        return uc_error_make(call->pool, 404, "NOT_FOUND",
+                             "Staging table not found: %s", location);
+    if (!st->created_by || strcmp(st->created_by, call->principal) != 0)
+        return uc_error_make(call->pool, 403, "PERMISSION_DENIED",
+                             "User attempts to create table on a staging "
+                             "location without ownership: %s", location);
+    if (st->committed_at)
+        return uc_error_make(call->pool, 400, UC_ERR_FAILED_PRECONDITION,
+                             "Staging table already committed: %s", location);
+    if (strcmp(st->schema_id, call->chain.sec[UC_LEVEL_SCHEMA]->id) != 0)
+        return uc_error_invalid(call->pool, "The staging table at %s belongs "
+                                "to another schema.", location);
+    if (given && (!json_is_string(given) ||
+                  strcmp(json_string_value(given), st->id) != 0))
+        return uc_error_invalid(call->pool, "Property " TABLE_ID_PROPERTY
+                                " (%s) does not match the table id (%s).",
+                                json_is_string(given)
+                                ? json_string_value(given) : "not a string",
+                                st->id);
+    if ((err = uc_staging_commit(call->store, st->id,
+                                 uc_epoch_ms_text(call->pool, call->now),
+                                 &done)))
+        return err;
+    if (!done)
+        return uc_error_make(call->pool, 400, UC_ERR_FAILED_PRECONDITION,
+                             "Staging table already committed: %s", location);
+    sec->id = st->id;
+    sec->storage_location = location;
+    return NULL;
+}
+
+/* The fields of the view types: a definition (required for views and
+ * metric views) and the objects it depends on. */
+static uc_error_t *read_view(uc_call_t *call, const char *type,
+                             const char **definition, json_t **dependencies)
+{
+    int view = !strcmp(type, "VIEW") || !strcmp(type, "METRIC_VIEW");
+    int derived = view || !strcmp(type, "MATERIALIZED_VIEW") ||
+                  !strcmp(type, "STREAMING_TABLE");
+    json_t *deps = json_object_get(call->body, "view_dependencies");
+    uc_error_t *err;
+
+    if ((err = uc_json_string_field(call->pool, call->body, "view_definition",
+                                    0, definition)) ||
+        (err = uc_validate_text(call->pool, "view_definition", *definition,
+                                VIEW_DEFINITION_MAX)))
+        return err;
+    if (deps && !json_is_null(deps)) {
+        if (!derived)
+            return uc_error_invalid(call->pool, "Field 'view_dependencies' "
+                                    "applies to the view types only.");
+        if ((err = uc_dependencies_read(call->pool, "view_dependencies", deps,
+                                        dependencies)))
+            return err;
+    }
+    if (*definition && !derived)
+        return uc_error_invalid(call->pool, "Field 'view_definition' applies "
+                                "to the view types only.");
+    if (view && (!*definition || !**definition))
+        return uc_error_invalid(call->pool, "view_definition is required for "
+                                "a %s.", type);
+    return NULL;
+}
+
+static uc_error_t *create_table(uc_call_t *call, uc_jw_t *out)
+{
+    const char *type = NULL, *format = NULL, *location = NULL;
+    const char *definition = NULL;
+    json_t *columns, *dependencies = NULL;
+    uc_securable_t *sec;
+    shape_t shape;
+    uc_error_t *err;
+
+    if ((err = uc_api_new_object(call, UC_KIND_TABLE, UC_NAME_MAX,
+                                 UC_FIELD_COMMENT | UC_FIELD_PROPERTIES |
+                                 UC_FIELD_OWNER, &sec)) ||
+        (err = uc_json_enum_field(call->pool, call->body, "table_type",
+                                  table_types, 1, &type)) ||
+        (err = uc_json_enum_field(call->pool, call->body,
+                                  "data_source_format", formats, 1,
+                                  &format)) ||
+        (err = uc_columns_read(call->pool, "columns",
+                               json_object_get(call->body, "columns"),
+                               &columns)) ||
+        (err = uc_json_string_field(call->pool, call->body,
+                                    "storage_location", 0, &location)) ||
+        (err = read_view(call, type, &definition, &dependencies)) ||
+        (err = read_flags(call, &shape, 0)))
+        return err;
+    if (!strcmp(type, "MANAGED")) {
+        if ((err = commit_staging(call, sec, format, location)))
+            return err;
+    }
+    else if (!strcmp(type, "EXTERNAL")) {
+        if (!location)
+            return uc_error_invalid(call->pool, "Field 'storage_location' is "
+                                    "required for an EXTERNAL table.");
+        if ((err = uc_storage_external_location(call, "storage_location",
+                                                location, "table",
+                                                &sec->storage_location)))
+            return err;
+    }
+    else if (location)
+        return uc_error_invalid(call->pool, "A %s has no storage_location.",
+                                type);
+    uc_api_set_details(call, sec, uc_json_own(call->pool, json_pack(
+        "{sssssOsOsOsn}", "table_type", type, "data_source_format", format,
+        "columns", columns,
+        "view_definition", uc_json_own(call->pool,
+                                       uc_json_string_or_null(definition)),
+        "view_dependencies",
+        dependencies ? dependencies : uc_json_own(call->pool, json_null()),
+        "storage_credential_name")));
+    err = uc_securable_insert(call->store, sec);
+    if (uc_store_is_duplicate(err))
+        return already_exists(call, sec->name);
+    if (err)
+        return err;
+    render(call, out, sec, &shape);
+    return NULL;
+}
+
+static uc_error_t *list_tables(uc_call_t *call, uc_jw_t *out)
+{
+    shape_t shape;
+    uc_error_t *err = read_flags(call, &shape, 1);
+
+    if (err)
+        return err;
+    return uc_api_list_objects(call, out, UC_KIND_TABLE, "tables",
+                               P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY), render,
+                               &shape);
+}
+
+static uc_error_t *get_table(uc_call_t *call, uc_jw_t *out)
+{
+    uc_securable_t *sec = UC_TARGET_OF(call);
+    shape_t shape;
+    uc_error_t *err = read_flags(call, &shape, 0);
+
+    if (err)
+        return err;
+    sec->browse_only = call->browse_only;
+    render(call, out, sec, &shape);
+    return NULL;
+}
+
+/* True only for a table the caller could see: a missing table and one it
+ * may not know of answer alike. */
+static uc_error_t *table_exists(uc_call_t *call, uc_jw_t *out)
+{
+    const char *names[3];
+    uc_securable_t *table;
+    uc_chain_t chain = call->chain;
+    uc_access_t access;
+    int exists = 0;
+    uc_error_t *err;
+
+    if ((err = uc_validate_full_name(call->pool, "full name", call->params[0],
+                                     3, names)) ||
+        (err = uc_securable_get(call->store, call->pool,
+                                chain.sec[UC_LEVEL_SCHEMA]->id, UC_KIND_TABLE,
+                                names[2], &table)))
+        return err;
+    if (table && call->browse_only)
+        exists = 1;
+    else if (table) {
+        chain.n = UC_LEVEL_OBJECT + 1;
+        chain.sec[UC_LEVEL_OBJECT] = table;
+        chain.type[UC_LEVEL_OBJECT] = UC_TYPE_TABLE;
+        if ((err = uc_authz_evaluate(call, &chain, &access)))
+            return err;
+        exists = uc_access_has(&access, UC_LEVEL_OBJECT, UC_ANY_PRIVILEGE);
+    }
+    uc_jw_begin_object(out);
+    uc_jw_key(out, "table_exists");
+    uc_jw_bool(out, exists);
+    uc_jw_end_object(out);
+    return NULL;
+}
+
+static void render_staging(uc_call_t *call, uc_jw_t *out,
+                           const uc_staging_t *st)
+{
+    const uc_api_parents_t *parents = uc_api_parents_of(call);
+
+    uc_jw_begin_object(out);
+    uc_jw_field_string(out, "name", st->name);
+    uc_jw_field_string(out, "catalog_name", parents->catalog);
+    uc_jw_field_string(out, "schema_name", parents->schema);
+    uc_jw_field_string(out, "id", st->id);
+    uc_jw_field_string(out, "staging_location", st->location);
+    uc_jw_field_int_text(out, "created_at", st->created_at);
+    uc_jw_field_string(out, "created_by", st->created_by);
+    uc_jw_key(out, "stage_committed");
+    uc_jw_bool(out, st->committed_at != NULL);
+    uc_jw_end_object(out);
+}
+
+/* Reserves an id and a managed location for a table about to be written.
+ * Reservations of one name may repeat (a writer that failed retries); a
+ * table of that name may not exist yet. */
+static uc_error_t *create_staging_table(uc_call_t *call, uc_jw_t *out)
+{
+    uc_staging_t st = { 0 };
+    uc_securable_t *existing;
+    uc_error_t *err;
+
+    if ((err = uc_json_string_field(call->pool, call->body, "name", 1,
+                                    &st.name)) ||
+        (err = uc_validate_name(call->pool, "name", st.name, &st.name)) ||
+        (err = uc_securable_get(call->store, call->pool,
+                                call->chain.sec[UC_LEVEL_SCHEMA]->id,
+                                UC_KIND_TABLE, st.name, &existing)))
+        return err;
+    if (existing)
+        return already_exists(call, st.name);
+    if (!(st.id = uc_uuid4(call->pool)))
+        return uc_error_internal(call->pool);
+    if ((err = uc_storage_managed_location(call, "tables", st.id,
+                                           "managed table", &st.location)))
+        return err;
+    st.schema_id = call->chain.sec[UC_LEVEL_SCHEMA]->id;
+    st.created_at = uc_epoch_ms_text(call->pool, call->now);
+    st.created_by = call->principal;
+    if ((err = uc_staging_insert(call->store, &st)))
+        return err;
+    render_staging(call, out, &st);
+    return NULL;
+}
+
+/* A LIKE pattern from the query: '%' and '_' match, everything else is
+ * data, bound as a parameter. Names are lower case, so are patterns. */
+static uc_error_t *like_pattern(uc_call_t *call, const char *field,
+                                const char **out)
+{
+    const char *given = apr_table_get(call->query, field);
+    char *p;
+
+    if (!given || !*given) {
+        *out = "%";
+        return NULL;
+    }
+    if (strlen(given) > PATTERN_MAX)
+        return uc_error_invalid(call->pool, "Query parameter '%s' is longer "
+                                "than %d bytes.", field, PATTERN_MAX);
+    *out = p = apr_pstrdup(call->pool, given);
+    for (; *p; p++)
+        *p = (char)apr_tolower(*p);
+    return NULL;
+}
+
+static uc_error_t *table_summaries(uc_call_t *call, uc_jw_t *out)
+{
+    const char *schemas, *tables;
+    uc_nested_visibility_t vis;
+    uc_nested_key_t *after;
+    uc_page_t page;
+    apr_array_header_t *rows;
+    int more, manifest, i;
+    uc_error_t *err;
+
+    if ((err = like_pattern(call, "schema_name_pattern", &schemas)) ||
+        (err = like_pattern(call, "table_name_pattern", &tables)) ||
+        (err = uc_api_query_flag(call, "include_manifest_capabilities",
+                                 &manifest)) ||
+        (err = uc_api_page(call, &page)) ||
+        (err = uc_api_nested_after(call, &page, &after)))
+        return err;
+    vis.all = call->who->admin;
+    vis.principals = call->who->json;
+    vis.catalog_privs = uc_api_privilege_keys(
+        call, P(UC_PRIV_USE_CATALOG) | P(UC_PRIV_ALL_PRIVILEGES));
+    vis.schema_privs = uc_api_privilege_keys(
+        call, P(UC_PRIV_USE_SCHEMA) | P(UC_PRIV_ALL_PRIVILEGES));
+    vis.object_privs = uc_api_privilege_keys(
+        call, P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY) |
+              P(UC_PRIV_ALL_PRIVILEGES));
+    if ((err = uc_securables_across_schemas(
+             call->store, call->pool, UC_KIND_TABLE,
+             call->chain.sec[UC_LEVEL_CATALOG]->id, schemas, tables, &vis,
+             after, page.limit, &rows, &more)))
+        return err;
+    uc_jw_begin_object(out);
+    uc_jw_key(out, "tables");
+    uc_jw_begin_array(out);
+    for (i = 0; i < rows->nelts; i++) {
+        const uc_nested_row_t *row = &APR_ARRAY_IDX(rows, i, uc_nested_row_t);
+        uc_jw_begin_object(out);
+        uc_jw_field_string(out, "full_name",
+                           apr_pstrcat(call->pool, row->catalog_name, ".",
+                                       row->schema_name, ".", row->sec->name,
+                                       NULL));
+        uc_jw_field_string(out, "table_type", row->table_type);
+        uc_jw_end_object(out);
+    }
+    uc_jw_end_array(out);
+    uc_jw_field_string(out, "next_page_token",
+                       uc_api_nested_token(call, rows, more));
+    uc_jw_end_object(out);
+    return NULL;
+}
+
+#define USE_C { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) }
+#define USE_S { UC_LEVEL_SCHEMA, P(UC_PRIV_USE_SCHEMA) }
+static const uc_rule_t create_rule = {
+    UC_TARGET_SCHEMA_FIELDS,
+    { USE_C, USE_S, { UC_LEVEL_SCHEMA, P(UC_PRIV_CREATE_TABLE) } } };
+static const uc_rule_t list_rule = {
+    UC_TARGET_SCHEMA_QUERY, { USE_C, USE_S }, .browse = 1 };
+static const uc_rule_t read_rule = {
+    UC_TARGET_OBJECT,
+    { USE_C, USE_S,
+      { UC_LEVEL_OBJECT, P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY) } },
+    UC_TYPE_TABLE, .browse = 1 };
+static const uc_rule_t manage_rule = {
+    UC_TARGET_OBJECT,
+    { USE_C, USE_S, { UC_LEVEL_OBJECT, P(UC_PRIV_MANAGE) } }, UC_TYPE_TABLE };
+static const uc_rule_t exists_rule = {
+    UC_TARGET_OBJECT_SCHEMA, { USE_C, USE_S }, .browse = 1 };
+static const uc_rule_t summaries_rule = {
+    UC_TARGET_CATALOG_QUERY, { USE_C } };
+
+const uc_route_t uc_table_routes[] = {
+    { UC_POST,   "/staging-tables", create_staging_table,
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &create_rule },
+    { UC_POST,   "/tables", create_table, UC_ROUTE_BODY | UC_ROUTE_TXN,
+      &create_rule },
+    { UC_GET,    "/tables", list_tables, 0, &list_rule },
+    { UC_GET,    "/tables/{full_name}", get_table, 0, &read_rule },
+    { UC_DELETE, "/tables/{full_name}", uc_api_delete_object, UC_ROUTE_TXN,
+      &manage_rule },
+    { UC_GET,    "/tables/{full_name}/exists", table_exists, 0,
+      &exists_rule },
+    { UC_GET,    "/table-summaries", table_summaries, 0, &summaries_rule },
+    { 0, NULL, NULL, 0, NULL }
+};

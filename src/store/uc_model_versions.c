@@ -1,0 +1,103 @@
+#include "uc_model_versions.h"
+
+#include <apr_strings.h>
+
+static uc_model_version_t *from_row(apr_pool_t *pool, const char *model_id,
+                                    const char **c)
+{
+    uc_model_version_t *v = apr_palloc(pool, sizeof(*v));
+
+    v->model_id = model_id;
+    v->version = c[0];
+    v->id = c[1];
+    v->source = c[2];
+    v->run_id = c[3];
+    v->status = c[4];
+    v->storage_location = c[5];
+    v->comment = c[6];
+    v->created_at = c[7];
+    v->created_by = c[8];
+    v->updated_at = c[9];
+    v->updated_by = c[10];
+    return v;
+}
+
+uc_error_t *uc_model_version_insert(uc_store_t *store,
+                                    const uc_model_version_t *v)
+{
+    const char *args[] = {
+        v->model_id, v->version, v->id, v->source, v->run_id, v->status,
+        v->storage_location, v->comment, v->created_at, v->created_by,
+        v->updated_at, v->updated_by
+    };
+    return uc_store_exec(store, UC_STMT_MODEL_VERSION_INSERT, args, NULL);
+}
+
+uc_error_t *uc_model_version_get(uc_store_t *store, apr_pool_t *pool,
+                                 const char *model_id, const char *version,
+                                 uc_model_version_t **out)
+{
+    const char *args[] = { model_id, version };
+    uc_rows_t rows;
+    uc_error_t *err = uc_store_select(store, pool,
+                                      store->txn
+                                      ? UC_STMT_MODEL_VERSION_GET_FOR_UPDATE
+                                      : UC_STMT_MODEL_VERSION_GET,
+                                      args, &rows);
+    if (err)
+        return err;
+    *out = rows.nrows ? from_row(pool, model_id, rows.rows[0]) : NULL;
+    return NULL;
+}
+
+uc_error_t *uc_model_version_page(uc_store_t *store, apr_pool_t *pool,
+                                  const char *model_id, const char *after,
+                                  int limit, apr_array_header_t **out,
+                                  int *more)
+{
+    const char *args[] = { model_id, after ? after : "0",
+                           apr_itoa(pool, limit + 1) };
+    uc_rows_t rows;
+    int i, n;
+    uc_error_t *err = uc_store_select(store, pool, UC_STMT_MODEL_VERSION_PAGE,
+                                      args, &rows);
+    if (err)
+        return err;
+    n = rows.nrows > limit ? limit : rows.nrows;
+    *more = rows.nrows > limit;
+    *out = apr_array_make(pool, n + 1, sizeof(uc_model_version_t *));
+    for (i = 0; i < n; i++)
+        APR_ARRAY_PUSH(*out, uc_model_version_t *) =
+            from_row(pool, model_id, rows.rows[i]);
+    return NULL;
+}
+
+uc_error_t *uc_model_version_update(uc_store_t *store,
+                                    const uc_model_version_t *v)
+{
+    const char *args[] = {
+        v->status, v->comment, v->updated_at, v->updated_by, v->model_id,
+        v->version
+    };
+    return uc_store_exec(store, UC_STMT_MODEL_VERSION_UPDATE, args, NULL);
+}
+
+uc_error_t *uc_model_version_delete(uc_store_t *store, const char *model_id,
+                                    const char *version)
+{
+    const char *args[] = { model_id, version };
+    return uc_store_exec(store, UC_STMT_MODEL_VERSION_DELETE, args, NULL);
+}
+
+uc_error_t *uc_model_has_versions(uc_store_t *store, const char *model_id,
+                                  int *has)
+{
+    const char *args[] = { model_id };
+    uc_rows_t rows;
+    uc_error_t *err = uc_store_select(store, store->pool,
+                                      UC_STMT_MODEL_VERSION_FIRST, args,
+                                      &rows);
+    if (!err)
+        *has = rows.nrows > 0;
+    return err;
+}
