@@ -126,8 +126,8 @@ static uc_error_t *commit_staging(uc_call_t *call, uc_securable_t *sec,
         return uc_error_invalid(call->pool, "A managed table needs "
                                 "storage_location: the staging_location "
                                 "returned by POST /staging-tables.");
-    if ((err = uc_validate_storage_url(call->pool, "storage_location",
-                                       location, &location)) ||
+    if ((err = uc_validate_location(call->pool, "storage_location",
+                                    location, &location)) ||
         (err = uc_staging_by_location(call->store, call->pool, location,
                                       &st)))
         return err;
@@ -450,8 +450,9 @@ static const uc_rule_t read_rule = {
 static const uc_rule_t manage_rule = {
     UC_TARGET_OBJECT,
     { USE_C, USE_S, { UC_LEVEL_OBJECT, P(UC_PRIV_MANAGE) } }, UC_TYPE_TABLE };
+/* BROWSE answers existence without include_browse. */
 static const uc_rule_t exists_rule = {
-    UC_TARGET_OBJECT_SCHEMA, { USE_C, USE_S }, .browse = 1 };
+    UC_TARGET_OBJECT_SCHEMA, { USE_C, USE_S }, .browse = UC_BROWSE_ALWAYS };
 static const uc_rule_t summaries_rule = {
     UC_TARGET_CATALOG_QUERY, { USE_C } };
 

@@ -415,7 +415,7 @@ uc_error_t *uc_authz_enforce(uc_call_t *call, const uc_rule_t *rule)
          * when the target is the metastore). */
         if (level > target || uc_access_has(&call->access, level, need->any))
             continue;
-        if (browsing && include_browse) {
+        if (browsing && (include_browse || rule->browse == UC_BROWSE_ALWAYS)) {
             call->browse_only = 1;
             return NULL;
         }

@@ -42,8 +42,10 @@ typedef struct uc_need {
  * Needs end at the first with `any` == 0.
  *
  * With `browse`, BROWSE in force on the catalog stands in for the needs
- * when the query says include_browse=true: the call goes on with
- * call->browse_only set and shows metadata only. */
+ * when the query says include_browse=true (UC_BROWSE_ON_REQUEST, 1), or
+ * always (UC_BROWSE_ALWAYS): the call goes on with call->browse_only set
+ * and shows metadata only. */
+enum { UC_BROWSE_ON_REQUEST = 1, UC_BROWSE_ALWAYS = 2 };
 typedef struct uc_rule {
     uc_target_t target;
     uc_need_t needs[3];

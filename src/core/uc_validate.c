@@ -94,6 +94,16 @@ static char *clean_path(apr_pool_t *pool, const char *path)
 uc_error_t *uc_validate_storage_url(apr_pool_t *pool, const char *field,
                                     const char *url, const char **out)
 {
+    if (strstr(url, "__unitystorage"))
+        return uc_error_invalid(pool, "Invalid %s '%s': the path contains "
+                                "the managed storage prefix __unitystorage.",
+                                field, url);
+    return uc_validate_location(pool, field, url, out);
+}
+
+uc_error_t *uc_validate_location(apr_pool_t *pool, const char *field,
+                                 const char *url, const char **out)
+{
     const char *sep, *rest;
     char *scheme;
     int i;
@@ -107,10 +117,6 @@ uc_error_t *uc_validate_storage_url(apr_pool_t *pool, const char *field,
             return uc_error_invalid(pool, "Invalid %s '%s': spaces, control "
                                     "characters, queries and fragments are "
                                     "not allowed.", field, url);
-    if (strstr(url, "__unitystorage"))
-        return uc_error_invalid(pool, "Invalid %s '%s': the path contains "
-                                "the managed storage prefix __unitystorage.",
-                                field, url);
     if (url[0] == '/') {
         *out = apr_pstrcat(pool, "file://", clean_path(pool, url), NULL);
         return NULL;

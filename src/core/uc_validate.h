@@ -44,6 +44,11 @@ uc_error_t *uc_validate_storage_url(apr_pool_t *pool, const char *field,
 uc_error_t *uc_validate_uri(apr_pool_t *pool, const char *field,
                             const char *uri);
 
+/* The same normalisation for a location the module derived itself (a
+ * managed location handed out earlier), which may lie in managed storage. */
+uc_error_t *uc_validate_location(apr_pool_t *pool, const char *field,
+                                 const char *url, const char **out);
+
 /* Query-string booleans: "true"/"false" (any case), "1"/"0"; absent → dflt. */
 uc_error_t *uc_validate_query_bool(apr_pool_t *pool, const char *field,
                                    const char *value, int dflt, int *out);

@@ -30,6 +30,8 @@ typedef struct afx {
     int principal_is_admin;
     /* The API the calls go to: NULL for the catalog API. */
     const uc_route_t *const *routes;
+    /* UnicatManagedStorageRoot, NULL: none. */
+    const char *storage_root;
 } afx_t;
 
 static inline void
@@ -113,6 +115,7 @@ api(afx_t *fx, uc_method_t method, const char *target,
     call->principal = fx->principal;
     call->who = afx_principal(fx, cp);
     call->now = fx->now;
+    call->storage_root = fx->storage_root;
     err = uc_query_parse(cp, q ? q + 1 : NULL, &call->query);
     if (!err && body)
         err = uc_json_parse_object(cp, body, strlen(body), &call->body);
