@@ -1,8 +1,8 @@
 /* POST /management/v1/action/batch-check: Lakekeeper's batch-check answered
  * from the catalog's own grants. Mapping: server and project → the
  * metastore, warehouse → catalog (warehouse-id is the catalog id),
- * namespace → schema, table/view/generic-table → tables (none exist yet,
- * so they resolve to "not found"). Checks are parsed and validated first,
+ * namespace → schema, table and generic-table → tables that are not views,
+ * view → tables of the view types. Checks are parsed and validated first,
  * then every object is resolved and every grant loaded in a fixed number of
  * queries, whatever the number of checks. */
 #include "uc_batch_check.h"
@@ -35,16 +35,28 @@ typedef struct action {
     resource_t resource;
     const char *name;
     enum { NEEDS, ADMIN_ONLY, NEVER } kind;
-    uc_need_t needs[3];
+    uc_need_t needs[4];
 } action_t;
+
+#define MAX_NEEDS (sizeof(((action_t *)0)->needs) / sizeof(uc_need_t))
 
 #define C UC_LEVEL_CATALOG
 #define S UC_LEVEL_SCHEMA
+#define T UC_LEVEL_OBJECT
 #define USE_C { C, P(UC_PRIV_USE_CATALOG) }
 #define USE_S { S, P(UC_PRIV_USE_SCHEMA) }
-#define ON_TABLES(action) { R_TABLE, action, NEEDS, { { 0, 0 } } }, \
-    { R_VIEW, action, NEEDS, { { 0, 0 } } }, \
-    { R_GENERIC_TABLE, action, NEEDS, { { 0, 0 } } }
+/* The table rules of the catalog API, by what the action does. */
+#define GET_TABLE { USE_C, USE_S, { T, P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY) } }
+#define READ_TABLE { USE_C, USE_S, { T, P(UC_PRIV_SELECT) } }
+#define WRITE_TABLE \
+    { USE_C, USE_S, { T, P(UC_PRIV_SELECT) }, { T, P(UC_PRIV_MODIFY) } }
+#define UPDATE_TABLE { USE_C, USE_S, { T, P(UC_PRIV_MODIFY) } }
+#define MANAGE_TABLE { USE_C, USE_S, { T, P(UC_PRIV_MANAGE) } }
+#define RENAME_TABLE \
+    { USE_C, USE_S, { T, P(UC_PRIV_MANAGE) }, { S, P(UC_PRIV_CREATE_TABLE) } }
+#define ON_TABLES(action, needs) { R_TABLE, action, NEEDS, needs }, \
+    { R_VIEW, action, NEEDS, needs }, \
+    { R_GENERIC_TABLE, action, NEEDS, needs }
 
 static const action_t actions[] = {
     /* server: administration of the metastore itself */
@@ -119,17 +131,24 @@ static const action_t actions[] = {
       { USE_C, { S, P(UC_PRIV_MANAGE) } } },
     { R_NAMESPACE, "set_protection", NEEDS,
       { USE_C, { S, P(UC_PRIV_MANAGE) } } },
-    /* tables, views and generic tables: no such objects exist yet, so
-     * these actions are validated but never reach their rules */
-    ON_TABLES("drop"), ON_TABLES("get_metadata"), ON_TABLES("commit"),
-    ON_TABLES("rename"), ON_TABLES("include_in_list"), ON_TABLES("undrop"),
-    ON_TABLES("get_tasks"), ON_TABLES("control_tasks"),
-    ON_TABLES("set_protection"),
-    { R_TABLE, "read_data", NEEDS, { { 0, 0 } } },
-    { R_TABLE, "write_data", NEEDS, { { 0, 0 } } },
-    { R_GENERIC_TABLE, "read_data", NEEDS, { { 0, 0 } } },
-    { R_GENERIC_TABLE, "write_data", NEEDS, { { 0, 0 } } },
-    { R_VIEW, "select", NEEDS, { { 0, 0 } } },
+    /* tables, views and generic tables: tables of the catalog */
+    ON_TABLES("get_metadata", GET_TABLE),
+    ON_TABLES("include_in_list", GET_TABLE),
+    ON_TABLES("get_tasks", GET_TABLE),
+    ON_TABLES("drop", MANAGE_TABLE),
+    ON_TABLES("undrop", MANAGE_TABLE),
+    ON_TABLES("set_protection", MANAGE_TABLE),
+    ON_TABLES("rename", RENAME_TABLE),
+    ON_TABLES("control_tasks", UPDATE_TABLE),
+    { R_TABLE, "commit", NEEDS, UPDATE_TABLE },
+    { R_GENERIC_TABLE, "commit", NEEDS, UPDATE_TABLE },
+    /* A new view definition replaces the old: the owner's decision. */
+    { R_VIEW, "commit", NEEDS, MANAGE_TABLE },
+    { R_TABLE, "read_data", NEEDS, READ_TABLE },
+    { R_TABLE, "write_data", NEEDS, WRITE_TABLE },
+    { R_GENERIC_TABLE, "read_data", NEEDS, READ_TABLE },
+    { R_GENERIC_TABLE, "write_data", NEEDS, WRITE_TABLE },
+    { R_VIEW, "select", NEEDS, READ_TABLE },
 };
 
 typedef struct check {
@@ -140,6 +159,8 @@ typedef struct check {
     const char *warehouse_id;
     const char *namespace_id;
     const char *namespace_name;
+    const char *table_id;
+    const char *table_name;
     const char *project_id;
     int project_given;
     uc_chain_t chain;
@@ -239,6 +260,54 @@ static const char *lowered(apr_pool_t *pool, const char *s)
     return copy;
 }
 
+/* The first of `keys` (NULL-ended) that `op` holds as a string. */
+static const char *first_string(json_t *op, const char *const *keys,
+                                int *bad)
+{
+    const char *v = NULL;
+
+    for (; *keys && !v; keys++)
+        v = optional_string(op, *keys, NULL, bad);
+    return v;
+}
+
+/* A table, view or generic table by id or by namespace and name: the
+ * spec's primary keys (table-id, table), its aliases (view_id, view,
+ * generic_table_id, generic_table) and their other spellings. */
+static uc_error_t *parse_tabular(uc_call_t *call, size_t index, json_t *op,
+                                 resource_t r, check_t *c)
+{
+    static const char *const ids[R_COUNT][6] = {
+        [R_TABLE] = { "table-id", "table_id", NULL },
+        [R_VIEW] = { "table-id", "view-id", "view_id", "table_id", NULL },
+        [R_GENERIC_TABLE] = { "table-id", "generic-table-id",
+                              "generic_table_id", "table_id", NULL },
+    };
+    static const char *const names[R_COUNT][6] = {
+        [R_TABLE] = { "table", NULL },
+        [R_VIEW] = { "table", "view", NULL },
+        [R_GENERIC_TABLE] = { "table", "generic-table", "generic_table",
+                              NULL },
+    };
+    int bad = 0;
+
+    c->table_id = first_string(op, ids[r], &bad);
+    c->table_name = first_string(op, names[r], &bad);
+    if (bad)
+        return shape(call->pool, index, "table ids and names must be "
+                     "strings");
+    if (c->table_id) {
+        if (!is_uuid(c->table_id))
+            return shape(call->pool, index, "table-id must be a UUID");
+        c->table_id = lowered(call->pool, c->table_id);
+        return NULL;
+    }
+    if (!c->table_name || !c->namespace_name)
+        return shape(call->pool, index, "a table needs table-id, or "
+                     "namespace and table");
+    return NULL;
+}
+
 static uc_error_t *parse_check(uc_call_t *call, size_t index, json_t *item,
                                apr_hash_t *principals, check_t *c)
 {
@@ -309,74 +378,184 @@ static uc_error_t *parse_check(uc_call_t *call, size_t index, json_t *item,
     if (r == R_NAMESPACE && !c->namespace_id && !c->namespace_name)
         return shape(call->pool, index, "namespace needs namespace-id or "
                      "namespace");
+    if (r >= R_TABLE)
+        return parse_tabular(call, index, op, r, c);
     return NULL;
 }
 
-/* Every object the checks name, in two queries. */
-static uc_error_t *resolve_all(uc_call_t *call, check_t *checks, int n,
-                               apr_hash_t *by_id, apr_hash_t *by_name)
+/* Rows by id and by "<kind>/<parent id>/<name>", from the lookups
+ * below. */
+typedef struct found {
+    apr_hash_t *by_id;
+    apr_hash_t *by_name;
+} found_t;
+
+static void keep(uc_call_t *call, found_t *f, apr_array_header_t *rows)
 {
-    /* The id and pair lists are written straight as JSON text: with a
-     * thousand checks, building jansson values cost more than the
-     * queries. */
-    uc_jw_t *ids = uc_jw_make(call->pool, 64 * (apr_size_t)n);
-    uc_jw_t *pairs = uc_jw_make(call->pool, 64 * (apr_size_t)n);
+    int i;
+
+    for (i = 0; i < rows->nelts; i++) {
+        uc_securable_t *s = APR_ARRAY_IDX(rows, i, uc_securable_t *);
+        apr_hash_set(f->by_id, s->id, APR_HASH_KEY_STRING, s);
+        if (s->parent_id)
+            apr_hash_set(f->by_name, apr_pstrcat(call->pool, s->kind, "/",
+                                                 s->parent_id, "/", s->name,
+                                                 NULL),
+                         APR_HASH_KEY_STRING, s);
+    }
+}
+
+static uc_securable_t *by_name(uc_call_t *call, const found_t *f,
+                               const char *kind, const char *parent,
+                               const char *name)
+{
+    return apr_hash_get(f->by_name, apr_pstrcat(call->pool, kind, "/", parent,
+                                                "/", lowered(call->pool, name),
+                                                NULL), APR_HASH_KEY_STRING);
+}
+
+/* The JSON list writers of one lookup: ids, or (parent, name) pairs. The
+ * lists are written straight as JSON text: with a thousand checks,
+ * building jansson values cost more than the queries. */
+typedef struct lookup {
+    uc_jw_t *list;
+    int n;
+} lookup_t;
+
+static void lookup_start(uc_call_t *call, lookup_t *l, int checks)
+{
+    l->list = uc_jw_make(call->pool, 80 * (apr_size_t)(checks + 1));
+    l->n = 0;
+    uc_jw_begin_array(l->list);
+}
+
+static void lookup_id(lookup_t *l, const char *id)
+{
+    uc_jw_string(l->list, id);
+    l->n++;
+}
+
+static void lookup_pair(uc_call_t *call, lookup_t *l, const char *parent,
+                        const char *name)
+{
+    uc_jw_begin_array(l->list);
+    uc_jw_string(l->list, parent);
+    uc_jw_string(l->list, lowered(call->pool, name));
+    uc_jw_end_array(l->list);
+    l->n++;
+}
+
+static uc_error_t *run_ids(uc_call_t *call, lookup_t *l, found_t *f)
+{
     apr_array_header_t *rows;
-    int i, nids = 0, npairs = 0;
     uc_error_t *err;
 
-    uc_jw_begin_array(ids);
-    for (i = 0; i < n; i++) {
-        if (checks[i].warehouse_id && ++nids)
-            uc_jw_string(ids, checks[i].warehouse_id);
-        if (checks[i].namespace_id && ++nids)
-            uc_jw_string(ids, checks[i].namespace_id);
-    }
-    uc_jw_end_array(ids);
-    if (nids) {
-        if ((err = uc_securables_by_ids(call->store, call->pool,
-                                        uc_jw_text(ids), &rows)))
-            return err;
-        for (i = 0; i < rows->nelts; i++) {
-            uc_securable_t *s = APR_ARRAY_IDX(rows, i, uc_securable_t *);
-            apr_hash_set(by_id, s->id, APR_HASH_KEY_STRING, s);
-        }
-    }
-    uc_jw_begin_array(pairs);
-    for (i = 0; i < n; i++) {
-        const uc_securable_t *wh = checks[i].warehouse_id
-            ? apr_hash_get(by_id, checks[i].warehouse_id,
-                           APR_HASH_KEY_STRING) : NULL;
-        if (wh && checks[i].namespace_name && !checks[i].namespace_id) {
-            uc_jw_begin_array(pairs);
-            uc_jw_string(pairs, wh->id);
-            uc_jw_string(pairs, lowered(call->pool,
-                                        checks[i].namespace_name));
-            uc_jw_end_array(pairs);
-            npairs++;
-        }
-    }
-    uc_jw_end_array(pairs);
-    if (npairs) {
-        if ((err = uc_securables_by_parent_names(
-                 call->store, call->pool, UC_KIND_SCHEMA, uc_jw_text(pairs),
-                 &rows)))
-            return err;
-        for (i = 0; i < rows->nelts; i++) {
-            uc_securable_t *s = APR_ARRAY_IDX(rows, i, uc_securable_t *);
-            apr_hash_set(by_name, apr_pstrcat(call->pool, s->parent_id, "/",
-                                              s->name, NULL),
-                         APR_HASH_KEY_STRING, s);
-        }
-    }
+    uc_jw_end_array(l->list);
+    if (!l->n)
+        return NULL;
+    if ((err = uc_securables_by_ids(call->store, call->pool,
+                                    uc_jw_text(l->list), &rows)))
+        return err;
+    keep(call, f, rows);
     return NULL;
 }
 
-static void build_chain(uc_call_t *call, check_t *c, apr_hash_t *by_id,
-                        apr_hash_t *by_name, uc_securable_t *metastore)
+static uc_error_t *run_pairs(uc_call_t *call, lookup_t *l, const char *kind,
+                             found_t *f)
+{
+    apr_array_header_t *rows;
+    uc_error_t *err;
+
+    uc_jw_end_array(l->list);
+    if (!l->n)
+        return NULL;
+    if ((err = uc_securables_by_parent_names(call->store, call->pool, kind,
+                                             uc_jw_text(l->list), &rows)))
+        return err;
+    keep(call, f, rows);
+    return NULL;
+}
+
+static uc_securable_t *found_id(const found_t *f, const char *id)
+{
+    return id ? apr_hash_get(f->by_id, id, APR_HASH_KEY_STRING) : NULL;
+}
+
+/* Every object the checks name, in at most four queries: what is named by
+ * id; schemas by name and the schemas of tables found by id; tables by
+ * name. */
+static uc_error_t *resolve_all(uc_call_t *call, check_t *checks, int n,
+                               found_t *f)
+{
+    lookup_t ids, schemas, parents, tables;
+    int i;
+    uc_error_t *err;
+
+    lookup_start(call, &ids, 3 * n);
+    for (i = 0; i < n; i++) {
+        if (checks[i].warehouse_id)
+            lookup_id(&ids, checks[i].warehouse_id);
+        if (checks[i].namespace_id)
+            lookup_id(&ids, checks[i].namespace_id);
+        if (checks[i].table_id)
+            lookup_id(&ids, checks[i].table_id);
+    }
+    if ((err = run_ids(call, &ids, f)))
+        return err;
+
+    lookup_start(call, &schemas, n);
+    lookup_start(call, &parents, n);
+    for (i = 0; i < n; i++) {
+        const uc_securable_t *wh = found_id(f, checks[i].warehouse_id);
+        const uc_securable_t *t = found_id(f, checks[i].table_id);
+
+        if (wh && checks[i].namespace_name && !checks[i].namespace_id &&
+            !checks[i].table_id)
+            lookup_pair(call, &schemas, wh->id, checks[i].namespace_name);
+        if (t && t->parent_id && !found_id(f, t->parent_id))
+            lookup_id(&parents, t->parent_id);
+    }
+    if ((err = run_pairs(call, &schemas, UC_KIND_SCHEMA, f)) ||
+        (err = run_ids(call, &parents, f)))
+        return err;
+
+    lookup_start(call, &tables, n);
+    for (i = 0; i < n; i++) {
+        const uc_securable_t *wh = found_id(f, checks[i].warehouse_id);
+        const uc_securable_t *ns = wh && checks[i].namespace_name
+            ? by_name(call, f, UC_KIND_SCHEMA, wh->id,
+                      checks[i].namespace_name) : NULL;
+
+        if (ns && checks[i].table_name && !checks[i].table_id)
+            lookup_pair(call, &tables, ns->id, checks[i].table_name);
+    }
+    return run_pairs(call, &tables, UC_KIND_TABLE, f);
+}
+
+static int is_a(const uc_securable_t *s, const char *kind,
+                const uc_securable_t *parent)
+{
+    return s && strcmp(s->kind, kind) == 0 && parent &&
+           s->parent_id && strcmp(s->parent_id, parent->id) == 0;
+}
+
+/* A view check wants a table of a view type; table and generic-table
+ * checks want the others (Trino asks both and takes either). */
+static int kind_matches(uc_call_t *call, resource_t r, const uc_securable_t *t)
+{
+    const char *type = uc_json_stored_string(call->pool, t->details,
+                                             "table_type");
+    int view = type && (!strcmp(type, "VIEW") ||
+                        !strcmp(type, "METRIC_VIEW") ||
+                        !strcmp(type, "MATERIALIZED_VIEW"));
+    return r == R_VIEW ? view : !view;
+}
+
+static void build_chain(uc_call_t *call, check_t *c, const found_t *f,
+                        uc_securable_t *metastore)
 {
     resource_t r = c->action->resource;
-    uc_securable_t *wh, *ns = NULL;
+    uc_securable_t *wh, *ns = NULL, *t = NULL;
 
     c->chain.n = 1;
     c->chain.sec[UC_LEVEL_METASTORE] = metastore;
@@ -392,7 +571,7 @@ static void build_chain(uc_call_t *call, check_t *c, apr_hash_t *by_id,
                    strcmp(c->project_id, NIL_UUID) == 0;
         return;
     }
-    wh = apr_hash_get(by_id, c->warehouse_id, APR_HASH_KEY_STRING);
+    wh = found_id(f, c->warehouse_id);
     if (!wh || strcmp(wh->kind, UC_KIND_CATALOG) != 0)
         return;
     c->chain.n = 2;
@@ -402,22 +581,30 @@ static void build_chain(uc_call_t *call, check_t *c, apr_hash_t *by_id,
         c->found = 1;
         return;
     }
-    if (r != R_NAMESPACE)
-        return;
-    if (c->namespace_id)
-        ns = apr_hash_get(by_id, c->namespace_id, APR_HASH_KEY_STRING);
-    else
-        ns = apr_hash_get(by_name,
-                          apr_pstrcat(call->pool, wh->id, "/",
-                                      lowered(call->pool, c->namespace_name),
-                                      NULL),
-                          APR_HASH_KEY_STRING);
-    if (!ns || strcmp(ns->kind, UC_KIND_SCHEMA) != 0 ||
-        strcmp(ns->parent_id, wh->id) != 0)
+    if (r >= R_TABLE && c->table_id) {
+        t = found_id(f, c->table_id);
+        ns = t ? found_id(f, t->parent_id) : NULL;
+    }
+    else if (c->namespace_id)
+        ns = found_id(f, c->namespace_id);
+    else if (c->namespace_name)
+        ns = by_name(call, f, UC_KIND_SCHEMA, wh->id, c->namespace_name);
+    if (!is_a(ns, UC_KIND_SCHEMA, wh))
         return;
     c->chain.n = 3;
     c->chain.sec[UC_LEVEL_SCHEMA] = ns;
     c->chain.type[UC_LEVEL_SCHEMA] = UC_TYPE_SCHEMA;
+    if (r == R_NAMESPACE) {
+        c->found = 1;
+        return;
+    }
+    if (!t)
+        t = by_name(call, f, UC_KIND_TABLE, ns->id, c->table_name);
+    if (!is_a(t, UC_KIND_TABLE, ns) || !kind_matches(call, r, t))
+        return;
+    c->chain.n = 4;
+    c->chain.sec[UC_LEVEL_OBJECT] = t;
+    c->chain.type[UC_LEVEL_OBJECT] = UC_TYPE_TABLE;
     c->found = 1;
 }
 
@@ -537,11 +724,8 @@ static int allowed(const check_t *c, const uc_access_t *a)
     default:
         break;
     }
-    /* Table actions have no objects to act on yet. */
-    if (c->action->resource >= R_TABLE)
-        return 0;
-    for (need = c->action->needs; need < c->action->needs + 3 && need->any;
-         need++)
+    for (need = c->action->needs; need < c->action->needs + MAX_NEEDS &&
+         need->any; need++)
         if (!uc_access_has(a, need->level, need->any))
             return 0;
     return 1;
@@ -551,8 +735,7 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
 {
     json_t *list = json_object_get(call->body, "checks"), *item;
     apr_hash_t *principals = apr_hash_make(call->pool);
-    apr_hash_t *by_id = apr_hash_make(call->pool);
-    apr_hash_t *by_name = apr_hash_make(call->pool);
+    found_t found = { apr_hash_make(call->pool), apr_hash_make(call->pool) };
     apr_hash_t *held = apr_hash_make(call->pool);
     uc_securable_t *metastore = apr_pcalloc(call->pool, sizeof(*metastore));
     int error_on_not_found = 0, n, i;
@@ -585,10 +768,10 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
     metastore->id = uc_store_metastore_id(call->store);
     metastore->kind = "metastore";
     metastore->name = "metastore";
-    if ((err = resolve_all(call, checks, n, by_id, by_name)))
+    if ((err = resolve_all(call, checks, n, &found)))
         return err;
     for (i = 0; i < n; i++) {
-        build_chain(call, &checks[i], by_id, by_name, metastore);
+        build_chain(call, &checks[i], &found, metastore);
         if (!checks[i].found && error_on_not_found &&
             checks[i].action->resource != R_PROJECT)
             return not_found(call, &checks[i]);

@@ -255,6 +255,69 @@ json_t *uc_json_stored_object(const char *text)
     return json_object();
 }
 
+const char *uc_json_string_end(const char *p)
+{
+    for (p++; *p && *p != '"'; p++)
+        if (*p == '\\' && p[1])
+            p++;
+    return p;
+}
+
+const char *uc_json_value_end(const char *p)
+{
+    int depth = 0;
+
+    for (; *p; p++) {
+        if (*p == '"') {
+            p = uc_json_string_end(p);
+            if (!*p)
+                return p;
+            if (depth == 0)
+                return p + 1;
+        }
+        else if (*p == '{' || *p == '[')
+            depth++;
+        else if (*p == '}' || *p == ']') {
+            if (depth == 0)
+                return p;
+            if (--depth == 0)
+                return p + 1;
+        }
+        else if (*p == ',' && depth == 0)
+            return p;
+    }
+    return p;
+}
+
+const char *uc_json_stored_string(apr_pool_t *pool, const char *object,
+                                  const char *key)
+{
+    size_t n = strlen(key);
+    const char *p = object;
+
+    if (!p || *p != '{')
+        return NULL;
+    for (p++; *p == '"'; p++) {
+        const char *key_end = uc_json_string_end(p), *value, *end;
+
+        if (*key_end != '"' || key_end[1] != ':')
+            return NULL;
+        value = key_end + 2;
+        end = uc_json_value_end(value);
+        if ((size_t)(key_end - p - 1) == n && memcmp(p + 1, key, n) == 0) {
+            if (*value != '"' || end - value < 2 ||
+                memchr(value, '\\', (size_t)(end - value)))
+                return NULL;
+            return apr_pstrmemdup(pool, value + 1,
+                                  (size_t)(end - value - 2));
+        }
+        if (*end != ',')
+            return NULL;
+        p = end;
+    }
+    return NULL;
+}
+
 const char *uc_json_dump(apr_pool_t *pool, const json_t *value)
 {
     size_t len = json_dumpb(value, NULL, 0, JSON_COMPACT);

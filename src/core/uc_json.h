@@ -59,6 +59,16 @@ json_t *uc_json_int_text(const char *text);
 /* Parses stored JSON text (properties) back into a value; empty object when
  * the text is missing or unreadable. */
 json_t *uc_json_stored_object(const char *text);
+/* Scanning compact JSON the module wrote itself (stored details) without
+ * parsing it: the closing quote of the string opening at p, and the end of
+ * the value starting at p (just past it). Both stop at the final NUL. */
+const char *uc_json_string_end(const char *p);
+const char *uc_json_value_end(const char *p);
+/* The string member `key` of such an object, without escapes (NULL when
+ * absent, not a string, or escaped). */
+const char *uc_json_stored_string(apr_pool_t *pool, const char *object,
+                                  const char *key);
+
 /* Serialises compactly into pool memory. */
 const char *uc_json_dump(apr_pool_t *pool, const json_t *value);
 

@@ -191,43 +191,6 @@ void uc_jw_raw(uc_jw_t *w, const char *json)
     put(w, json, strlen(json));
 }
 
-/* The closing quote of the string that opens at p (or the final NUL). */
-static const char *string_end(const char *p)
-{
-    for (p++; *p && *p != '"'; p++)
-        if (*p == '\\' && p[1])
-            p++;
-    return p;
-}
-
-/* Just past the JSON value that starts at p; strings are skipped whole and
- * brackets counted, so nested members never end the scan early. */
-static const char *value_end(const char *p)
-{
-    int depth = 0;
-
-    for (; *p; p++) {
-        if (*p == '"') {
-            p = string_end(p);
-            if (!*p)
-                return p;
-            if (depth == 0)
-                return p + 1;
-        }
-        else if (*p == '{' || *p == '[')
-            depth++;
-        else if (*p == '}' || *p == ']') {
-            if (depth == 0)
-                return p;
-            if (--depth == 0)
-                return p + 1;
-        }
-        else if (*p == ',' && depth == 0)
-            return p;
-    }
-    return p;
-}
-
 static int omitted(const char *key, apr_size_t len, const char *const *omit)
 {
     for (; omit && *omit; omit++)
@@ -243,11 +206,11 @@ void uc_jw_members(uc_jw_t *w, const char *object, const char *const *omit)
     if (!p || *p != '{')
         return;
     for (p++; *p == '"'; p++) {
-        const char *key_end = string_end(p), *end;
+        const char *key_end = uc_json_string_end(p), *end;
 
         if (*key_end != '"' || key_end[1] != ':')
             return;
-        end = value_end(key_end + 2);
+        end = uc_json_value_end(key_end + 2);
         if (end == key_end + 2)
             return;
         if (!omitted(p + 1, (apr_size_t)(key_end - p - 1), omit)) {

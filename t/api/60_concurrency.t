@@ -9,7 +9,6 @@ use lib "$FindBin::Bin/../lib";
 
 use Apache::Test qw(-withtestmore);
 use Apache::TestRequest ();
-use POSIX ();
 use Unicat::Test;
 
 my $WORKERS = 8;
@@ -24,59 +23,6 @@ END { drop_catalog($_) for @cleanup;
 # alice and bob race to create catalogs: they may.
 grant('metastore', 'metastore', $_, 'CREATE CATALOG') for qw(alice bob);
 
-# race(@jobs): runs each job (a code ref returning an HTTP::Response) in
-# its own process, all released at the same moment. Returns a list of
-# "status error_code" strings.
-sub race {
-    my @jobs = @_;
-    pipe(my $gate_r, my $gate_w) or die "pipe: $!";
-    my @kids;
-    for my $job (@jobs) {
-        pipe(my $res_r, my $res_w) or die "pipe: $!";
-        my $pid = fork;
-        die "fork: $!" unless defined $pid;
-        if ($pid == 0) {
-            close $gate_w;
-            close $res_r;
-            # a fresh connection: never share the parent's keep-alive socket
-            Apache::TestRequest::user_agent(reset => 1, keep_alive => 1);
-            my $buf;
-            sysread $gate_r, $buf, 1;      # blocks until the gate opens
-            my $out = eval {
-                my $res = $job->();
-                my $j = json_of($res);
-                $res->code . ' ' . (ref $j eq 'HASH' && defined $j->{error_code}
-                                    ? $j->{error_code} : '-');
-            } // "0 died:$@";
-            syswrite $res_w, $out;
-            close $res_w;
-            POSIX::_exit(0);
-        }
-        close $res_w;
-        push @kids, [$pid, $res_r];
-    }
-    close $gate_r;
-    select undef, undef, undef, 0.2;       # let every child reach the gate
-    close $gate_w;                         # open it
-    my @out;
-    for my $k (@kids) {
-        my ($pid, $fh) = @$k;
-        local $/;
-        my $line = <$fh>;
-        close $fh;
-        waitpid $pid, 0;
-        push @out, defined $line && length $line ? $line : '0 no-answer';
-    }
-    return @out;
-}
-
-sub one_winner {
-    my ($code, $name, @out) = @_;
-    my $ok = (grep({ $_ eq '200 -' } @out) == 1)
-          && (grep({ $_ eq "400 $code" } @out) == @out - 1);
-    ok($ok, $name) or diag join ', ', @out;
-}
-
 # --- the same catalog created by 8 processes at once ------------------------
 for my $round (1 .. $ROUNDS) {
     my $name = "same_${p}_$round";
@@ -86,7 +32,7 @@ for my $round (1 .. $ROUNDS) {
         sub { api(POST => '/catalogs', user => ($i % 2 ? 'alice' : 'bob'),
                   body => { name => $name, comment => "worker $i" }) }
     } 1 .. $WORKERS);
-    one_winner('CATALOG_ALREADY_EXISTS',
+    one_winner('400 CATALOG_ALREADY_EXISTS',
                "round $round: one create of $name wins, the rest 400", @out);
 }
 my $list = json_of(api(GET => '/catalogs', query => { max_results => 1000 })) || {};
@@ -103,7 +49,7 @@ for my $round (1 .. 3) {
         sub { api(POST => '/schemas',
                   body => { name => $name, catalog_name => $cat }) }
     } 1 .. $WORKERS);
-    one_winner('SCHEMA_ALREADY_EXISTS',
+    one_winner('400 SCHEMA_ALREADY_EXISTS',
                "round $round: one create of $cat.$name wins, the rest 400",
                @out);
 }
@@ -118,7 +64,7 @@ for my $round (1 .. 3) {
         my $f = $_;
         sub { api(PATCH => "/catalogs/$f", body => { new_name => $to }) }
     } @from);
-    one_winner('CATALOG_ALREADY_EXISTS',
+    one_winner('400 CATALOG_ALREADY_EXISTS',
                "round $round: one rename to $to wins, the rest 400", @out);
 }
 

@@ -15,7 +15,7 @@ use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 use Time::HiRes ();
 
-plan tests => 67;
+plan tests => 70;
 
 my $MB = '/management/v1';
 my $NIL = '00000000-0000-0000-0000-000000000000';
@@ -227,7 +227,7 @@ is(answers(bc([ tabular('table', 'get_metadata', $cid),
                 tabular('table', 'read_data', $cid),
                 tabular('view', 'select', $cid),
                 tabular('generic-table', 'drop', $cid) ])),
-   '0 0 0 0', 'table/view/generic-table checks -> false (no tables yet)');
+   '0 0 0 0', 'table/view/generic-table checks of a missing table -> false');
 my $eonf = { 'error-on-not-found' => JSON::PP::true() };
 is_lk_error(bc([ tabular('table', 'get_metadata', $cid) ], extra => $eonf),
             404, 'NoSuchTableException', 'table + error-on-not-found -> 404');
@@ -240,6 +240,42 @@ is_lk_error(bc([ tabular('generic-table', 'read_data', $cid) ],
 is(answers(bc([ wh('use', $cid) ],
               extra => { 'error-on-not-found' => JSON::PP::false() })),
    '1', 'error-on-not-found false: normal answers');
+
+# --- tables that exist -------------------------------------------------------------
+my $orders = create_object('/tables', {
+    name => 'orders', catalog_name => $c, schema_name => 'sc1',
+    table_type => 'EXTERNAL', data_source_format => 'DELTA',
+    storage_location => "s3://bc_$$/orders" })->{table_id};
+create_object('/tables', { name => 'daily', catalog_name => $c,
+                           schema_name => 'sc1', table_type => 'VIEW',
+                           data_source_format => 'DELTA',
+                           view_definition => 'SELECT 1' });
+grant('table', "$c.sc1.orders", 'alice', 'SELECT');
+sub named {
+    my ($kind, $action, $name) = @_;
+    return { operation => { $kind => {
+        action => { action => $action }, 'warehouse-id' => $cid,
+        namespace => ['sc1'], $kind => $name } } };
+}
+is(answers(bc([ named('table', 'get_metadata', 'orders'),
+                named('table', 'read_data', 'ORDERS'),
+                named('table', 'write_data', 'orders'),
+                named('table', 'drop', 'orders'),
+                named('generic-table', 'read_data', 'orders'),
+                named('view', 'get_metadata', 'orders'),
+                named('view', 'select', 'daily'),
+                { operation => { table => { action => { action => 'read_data' },
+                                            'warehouse-id' => $cid,
+                                            'table-id' => uc $orders } } } ],
+              user => 'alice')),
+   '1 1 0 0 1 0 0 1',
+   'tables: SELECT reads, by name or id; a table is not a view');
+is(answers(bc([ named('view', 'select', 'daily'),
+                named('table', 'drop', 'orders') ])), '1 1',
+   'tables: admin -> true');
+is_lk_error(bc([ named('table', 'get_metadata', 'daily') ], extra => $eonf),
+            404, 'NoSuchTableException',
+            'a table check on a view + error-on-not-found -> 404');
 
 # --- unknown warehouse -----------------------------------------------------------
 is(answers(bc([ wh('use', $OTHER), wh('use', $s1) ])), '0 0',

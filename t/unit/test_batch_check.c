@@ -3,6 +3,8 @@
  * shapes it refuses. */
 #include "uc_api_fixture.h"
 
+#include <apr_lib.h>
+
 #include "../../src/authz/uc_batch_check.h"
 
 typedef struct world {
@@ -200,6 +202,128 @@ static void test_not_found(void **state)
             404, "NoSuchNamespaceException");
 }
 
+static const char *tab_op(afx_t *fx, const world_t *w, const char *kind,
+                          const char *action, const char *by)
+{
+    return apr_psprintf(fx->pool, "{\"%s\":{\"action\":{\"action\":"
+                        "\"%s\"},\"warehouse-id\":\"%s\",%s}}", kind,
+                        action, w->catalog_id, by);
+}
+
+#define SALES(name) "\"namespace\":[\"sales\"],\"table\":\"" name "\""
+
+/* Tables, views and generic tables: the tables of the catalog, by id or by
+ * name, typed, under the rules of the catalog API. */
+static void test_tables(void **state)
+{
+    afx_t *fx = *state;
+    world_t w = build(fx);
+    const char *orders_id, *vol_id, *body;
+    char *upper, *p;
+
+    fx->routes = NULL;
+    api_ok(fx, UC_PATCH, "/catalogs/whs", "{\"comment\":\"x\"}");
+    orders_id = apr_pstrdup(fx->pool, jstr(api_ok(fx, UC_POST, "/tables",
+        "{\"name\":\"orders\",\"catalog_name\":\"whs\",\"schema_name\":"
+        "\"sales\",\"table_type\":\"EXTERNAL\",\"data_source_format\":"
+        "\"DELTA\",\"storage_location\":\"s3://b/orders\"}"), "table_id"));
+    api_ok(fx, UC_POST, "/tables", "{\"name\":\"daily\",\"catalog_name\":"
+           "\"whs\",\"schema_name\":\"sales\",\"table_type\":\"VIEW\","
+           "\"data_source_format\":\"DELTA\",\"view_definition\":\"s\"}");
+    api_ok(fx, UC_POST, "/tables", "{\"name\":\"staff\",\"catalog_name\":"
+           "\"whs\",\"schema_name\":\"hrs\",\"table_type\":\"VIEW\","
+           "\"data_source_format\":\"DELTA\",\"view_definition\":\"s\"}");
+    vol_id = apr_pstrdup(fx->pool, jstr(api_ok(fx, UC_POST, "/volumes",
+        "{\"name\":\"files\",\"catalog_name\":\"whs\",\"schema_name\":"
+        "\"sales\",\"volume_type\":\"EXTERNAL\",\"storage_location\":"
+        "\"s3://b/files\"}"), "volume_id"));
+    api_ok(fx, UC_PATCH, "/permissions/table/whs.sales.orders",
+           "{\"changes\":[{\"principal\":\"alice\",\"add\":[\"SELECT\"]}]}");
+    upper = apr_pstrdup(fx->pool, orders_id);
+    for (p = upper; *p; p++)
+        *p = (char)apr_toupper(*p);
+
+    as(fx, "alice", 0, NULL);
+    body = apr_psprintf(fx->pool, "{\"checks\":["
+        "{\"operation\":%s},{\"operation\":%s},{\"operation\":%s},"
+        "{\"operation\":%s},{\"operation\":%s},{\"operation\":%s},"
+        "{\"operation\":%s},{\"operation\":%s},{\"operation\":%s},"
+        "{\"operation\":%s},{\"operation\":%s},{\"operation\":%s},"
+        "{\"operation\":%s}]}",
+        tab_op(fx, &w, "table", "get_metadata", SALES("ORDERS")),
+        tab_op(fx, &w, "table", "read_data", SALES("orders")),
+        tab_op(fx, &w, "table", "write_data", SALES("orders")),
+        tab_op(fx, &w, "table", "commit", SALES("orders")),
+        tab_op(fx, &w, "table", "drop", SALES("orders")),
+        tab_op(fx, &w, "generic-table", "get_metadata", SALES("orders")),
+        tab_op(fx, &w, "table", "read_data",
+               apr_psprintf(fx->pool, "\"table-id\":\"%s\"", upper)),
+        /* A view is not a table, nor a table a view. */
+        tab_op(fx, &w, "view", "get_metadata", SALES("orders")),
+        tab_op(fx, &w, "table", "get_metadata", SALES("daily")),
+        tab_op(fx, &w, "view", "select", "\"namespace\":[\"sales\"],"
+               "\"view\":\"daily\""),
+        /* A volume's id names no table. */
+        tab_op(fx, &w, "table", "get_metadata",
+               apr_psprintf(fx->pool, "\"table-id\":\"%s\"", vol_id)),
+        /* No USE SCHEMA on hrs. */
+        tab_op(fx, &w, "view", "get_metadata", "\"namespace\":[\"hrs\"],"
+               "\"view\":\"staff\""),
+        tab_op(fx, &w, "table", "get_metadata", SALES("nothing")));
+    assert_string_equal(answers(fx, check(fx, body)), "1100011000000");
+
+    /* SELECT and MODIFY on the schema reach every table in it. */
+    as(fx, "root", 1, NULL);
+    fx->routes = NULL;
+    api_ok(fx, UC_PATCH, "/permissions/schema/whs.sales",
+           "{\"changes\":[{\"principal\":\"alice\",\"add\":[\"SELECT\","
+           "\"MODIFY\"]}]}");
+    as(fx, "alice", 0, NULL);
+    assert_string_equal(answers(fx, check(fx, body)), "1111011001000");
+    /* The owner of a table manages it; renaming also needs CREATE TABLE. */
+    as(fx, "root", 1, NULL);
+    fx->routes = NULL;
+    uc_test_sql_exec(fx->db, fx->conn, "UPDATE securables SET owner = 'alice' "
+                     "WHERE name = 'orders'");
+    as(fx, "alice", 0, NULL);
+    assert_string_equal(answers(fx, check(fx, apr_psprintf(fx->pool,
+        "{\"checks\":[{\"operation\":%s},{\"operation\":%s},"
+        "{\"operation\":%s}]}",
+        tab_op(fx, &w, "table", "drop", SALES("orders")),
+        tab_op(fx, &w, "table", "rename", SALES("orders")),
+        tab_op(fx, &w, "view", "drop", "\"namespace\":[\"sales\"],"
+               "\"view\":\"daily\"")))), "100");
+
+    /* Typed not-found answers. */
+    api_err(fx, UC_POST, "/action/batch-check", apr_psprintf(fx->pool,
+            "{\"error-on-not-found\":true,\"checks\":[{\"operation\":%s}]}",
+            tab_op(fx, &w, "view", "get_metadata", SALES("orders"))), 404,
+            "NoSuchViewException");
+    api_err(fx, UC_POST, "/action/batch-check", apr_psprintf(fx->pool,
+            "{\"error-on-not-found\":true,\"checks\":[{\"operation\":%s}]}",
+            tab_op(fx, &w, "generic-table", "get_metadata",
+                   SALES("daily"))), 404, "NoSuchGenericTableException");
+    /* Asking for someone else needs MANAGE on the table. */
+    api_err(fx, UC_POST, "/action/batch-check", apr_psprintf(fx->pool,
+            "{\"checks\":[{\"identity\":{\"user\":\"oidc~bob\"},"
+            "\"operation\":%s}]}", tab_op(fx, &w, "view", "select",
+            "\"namespace\":[\"sales\"],\"view\":\"daily\"")), 403,
+            "CannotInspectPermissions");
+    assert_string_equal(answers(fx, check(fx, apr_psprintf(fx->pool,
+        "{\"checks\":[{\"identity\":{\"user\":\"oidc~bob\"},"
+        "\"operation\":%s}]}", tab_op(fx, &w, "table", "read_data",
+        SALES("orders"))))), "0");
+    /* A table check needs an id, or a namespace and a name. */
+    api_err(fx, UC_POST, "/action/batch-check", apr_psprintf(fx->pool,
+            "{\"checks\":[{\"operation\":%s}]}", tab_op(fx, &w, "table",
+            "get_metadata", "\"table\":\"orders\"")), 422,
+            "UnprocessableEntity");
+    api_err(fx, UC_POST, "/action/batch-check", apr_psprintf(fx->pool,
+            "{\"checks\":[{\"operation\":%s}]}", tab_op(fx, &w, "table",
+            "get_metadata", "\"table-id\":\"x\"")), 422,
+            "UnprocessableEntity");
+}
+
 static void test_identities(void **state)
 {
     afx_t *fx = *state;
@@ -286,6 +410,7 @@ int main(void)
         API_TEST(test_rules_and_order),
         API_TEST(test_server_and_project),
         API_TEST(test_not_found),
+        API_TEST(test_tables),
         API_TEST(test_identities),
         API_TEST(test_refusals),
     };

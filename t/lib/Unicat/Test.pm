@@ -26,7 +26,8 @@ our @EXPORT = qw(
     api api_raw raw_http json_of to_json_text uniq
     is_ok_json is_error is_catalog is_schema is_deleted
     is_json_int is_uuid allow_set
-    create_catalog create_schema drop_catalog grant revoke
+    create_catalog create_schema create_object drop_catalog grant revoke
+    race one_winner has_keys
     $BASE $UUID_RE
 );
 
@@ -45,6 +46,13 @@ my %RPC_FOR_CODE = (
     SCHEMA_ALREADY_EXISTS   => 6,
     CATALOG_NOT_EMPTY       => 9,
     SCHEMA_NOT_EMPTY        => 9,
+    FAILED_PRECONDITION     => 9,
+    TABLE_NOT_FOUND         => 5,
+    NOT_FOUND               => 5,
+    TABLE_ALREADY_EXISTS    => 6,
+    RESOURCE_ALREADY_EXISTS => 6,
+    ALREADY_EXISTS          => 6,
+    ABORTED                 => 10,
     PERMISSION_DENIED       => 7,
     UNAUTHENTICATED         => 16,
 );
@@ -527,6 +535,92 @@ sub _permissions_change {
 }
 sub grant  { _permissions_change('add', @_) }
 sub revoke { _permissions_change('remove', @_) }
+
+# create_object($path, \%body): POST as admin (or user => ...); dies
+# (failing the file) unless 200; returns the decoded answer.
+sub create_object {
+    my ($path, $body, %opt) = @_;
+    my $res = api(POST => $path, body => $body, %opt);
+    die "setup: POST $path: " . $res->code . ' ' . $res->content
+        unless $res->code == 200;
+    return json_of($res);
+}
+
+# has_keys($obj, [keys], $name): exactly these keys. One test.
+sub has_keys {
+    my ($o, $keys, $name) = @_;
+    my @p;
+    if (ref $o ne 'HASH') {
+        push @p, 'not an object';
+    }
+    else {
+        my %want = map { $_ => 1 } @$keys;
+        my @missing = grep { !exists $o->{$_} } @$keys;
+        my @extra = grep { !$want{$_} } sort keys %$o;
+        push @p, "missing keys: @missing" if @missing;
+        push @p, "unexpected keys: @extra" if @extra;
+    }
+    local $Test::Builder::Level = $Test::Builder::Level + 1;
+    return _report($name, { status => 200, body => to_json_text($o) }, @p);
+}
+
+# race(@jobs): runs each job (a code ref returning an HTTP::Response) in
+# its own process, all released at the same moment. Returns a list of
+# "status error_code" strings ("200 -" for a success), in job order.
+sub race {
+    my @jobs = @_;
+    pipe(my $gate_r, my $gate_w) or die "pipe: $!";
+    my @kids;
+    for my $job (@jobs) {
+        pipe(my $res_r, my $res_w) or die "pipe: $!";
+        my $pid = fork;
+        die "fork: $!" unless defined $pid;
+        if ($pid == 0) {
+            close $gate_w;
+            close $res_r;
+            # a fresh connection: never share the parent's keep-alive socket
+            Apache::TestRequest::user_agent(reset => 1, keep_alive => 1);
+            my $buf;
+            sysread $gate_r, $buf, 1;      # blocks until the gate opens
+            my $out = eval {
+                my $res = $job->();
+                my $j = json_of($res);
+                $res->code . ' ' . (ref $j eq 'HASH' && defined $j->{error_code}
+                                    ? $j->{error_code} : '-');
+            } // "0 died:$@";
+            syswrite $res_w, $out;
+            close $res_w;
+            require POSIX;
+            POSIX::_exit(0);
+        }
+        close $res_w;
+        push @kids, [$pid, $res_r];
+    }
+    close $gate_r;
+    select undef, undef, undef, 0.2;       # let every child reach the gate
+    close $gate_w;                         # open it
+    my @out;
+    for my $k (@kids) {
+        my ($pid, $fh) = @$k;
+        local $/;
+        my $line = <$fh>;
+        close $fh;
+        waitpid $pid, 0;
+        push @out, defined $line && length $line ? $line : '0 no-answer';
+    }
+    return @out;
+}
+
+# one_winner($loser, $name, @out): exactly one "200 -", every other answer
+# is $loser ("400 SCHEMA_ALREADY_EXISTS"). One test.
+sub one_winner {
+    my ($loser, $name, @out) = @_;
+    my $ok = (grep({ $_ eq '200 -' } @out) == 1)
+          && (grep({ $_ eq $loser } @out) == @out - 1);
+    local $Test::Builder::Level = $Test::Builder::Level + 1;
+    Test::More::ok($ok, $name) or Test::More::diag(join ', ', @out);
+    return $ok;
+}
 
 # Best-effort cleanup (not a test).
 sub drop_catalog {

@@ -1,0 +1,110 @@
+# What the objects of a schema do to it: any of them keeps the schema (and
+# its catalog) from being deleted without force; force removes them all in
+# one go; renames of the catalog and schema keep them reachable; two
+# creates of one name at once: exactly one wins.
+use strict;
+use warnings FATAL => 'all';
+
+use FindBin ();
+use lib "$FindBin::Bin/../lib";
+
+use Apache::Test qw(-withtestmore);
+use Unicat::Test;
+
+my $WORKERS = 6;
+
+# One object of each kind: the path, a body, its GET path and the error a
+# second create of its name gives.
+sub kinds {
+    my ($cat, $sch, $name) = @_;
+    my %in = (catalog_name => $cat, schema_name => $sch, name => $name);
+    return (
+        [ '/tables', { %in, table_type => 'VIEW', data_source_format => 'DELTA',
+                       view_definition => 'SELECT 1' },
+          "/tables/$cat.$sch.$name", '400 TABLE_ALREADY_EXISTS' ],
+        [ '/volumes', { %in, volume_type => 'MANAGED' },
+          "/volumes/$cat.$sch.$name", '400 RESOURCE_ALREADY_EXISTS' ],
+        [ '/functions', { function_info => { %in, data_type => 'INT',
+            full_data_type => 'int', parameter_style => 'S',
+            is_deterministic => JSON::PP::true(), sql_data_access => 'NO_SQL',
+            is_null_call => JSON::PP::false(), security_type => 'DEFINER',
+            routine_body => 'SQL' } },
+          "/functions/$cat.$sch.$name", '400 RESOURCE_ALREADY_EXISTS' ],
+        [ '/models', { %in }, "/models/$cat.$sch.$name", '409 ALREADY_EXISTS' ],
+        [ '/agents', { %in, invocation_protocol => 'REST',
+                       endpoint => 'https://agent.example/run' },
+          "/agents/$cat.$sch.$name", '400 RESOURCE_ALREADY_EXISTS' ],
+        [ '/agent-skills', { %in, agent_skill_type => 'MANAGED' },
+          "/agent-skills/$cat.$sch.$name", '400 RESOURCE_ALREADY_EXISTS' ],
+        [ '/staging-tables', { %in, name => "${name}_stage" }, undef, undef ],
+    );
+}
+
+my $NKINDS = () = kinds('c', 's', 'n');
+plan tests => 2 * $NKINDS + 6 + 3 * ($NKINDS - 1);
+
+my $p = "o95_$$";
+my @cleanup;
+END { drop_catalog($_) for @cleanup }
+
+# --- each kind alone makes its schema non-empty --------------------------------
+my $i = 0;
+for my $k (kinds("one_$p", 'sch', 'obj')) {
+    my $cat = "one_${p}_" . $i++;
+    push @cleanup, $cat;
+    create_catalog($cat, storage_root => "s3://bucket/$cat");
+    create_schema($cat, 'sch');
+    my ($path, $body) = @{ (kinds($cat, 'sch', 'obj'))[$i - 1] };
+    create_object($path, $body);
+    is_error(api(DELETE => "/schemas/$cat.sch"), 400, 'SCHEMA_NOT_EMPTY',
+             "a schema holding one of $path is not empty");
+    is_error(api(DELETE => "/catalogs/$cat"), 400, 'CATALOG_NOT_EMPTY',
+             "... and neither is its catalog");
+}
+
+# --- force, renames -----------------------------------------------------------------
+my $cat = "all_$p";
+push @cleanup, $cat, "moved_$p";
+create_catalog($cat, storage_root => "s3://bucket/$cat");
+create_schema($cat, 'sch');
+create_object($_->[0], $_->[1]) for kinds($cat, 'sch', 'obj');
+create_object('/models/versions', { catalog_name => $cat, schema_name => 'sch',
+                                    model_name => 'obj', source => 'x' });
+grant('table', "$cat.sch.obj", 'alice', 'SELECT');
+api(PATCH => "/catalogs/$cat", body => { new_name => "moved_$p" });
+api(PATCH => "/schemas/moved_$p.sch", body => { new_name => 'renamed' });
+my @missing = grep { api(GET => $_)->code != 200 }
+    map { my $g = $_->[2]; $g =~ s/\Q$cat.sch\E/moved_$p.renamed/; $g }
+    grep { defined $_->[2] } kinds($cat, 'sch', 'obj');
+ok(!@missing, 'renamed catalog and schema: every object under its new name')
+    or diag "missing: @missing";
+is(api(GET => "/models/moved_$p.renamed.obj/versions/1")->code, 200,
+   '... the model version too');
+is_error(api(GET => "/tables/$cat.sch.obj"), 404, 'CATALOG_NOT_FOUND',
+         'the old full name is gone');
+is_deleted(api(DELETE => "/schemas/moved_$p.renamed", query => { force => 'true' }),
+           'force deletes a schema with objects of every kind');
+@missing = grep { api(GET => $_)->code != 404 }
+    map { my $g = $_->[2]; $g =~ s/\Q$cat.sch\E/moved_$p.renamed/; $g }
+    grep { defined $_->[2] } kinds($cat, 'sch', 'obj');
+ok(!@missing, 'nothing of it is left') or diag "still there: @missing";
+create_schema("moved_$p", 'renamed');
+is_deeply(json_of(api(GET => "/permissions/schema/moved_$p.renamed")),
+          { privilege_assignments => [] },
+          'a new schema of the old name starts without grants');
+
+# --- two creates of one name at once -----------------------------------------------
+my $race = "race_$p";
+push @cleanup, $race;
+create_catalog($race, storage_root => "s3://bucket/$race");
+create_schema($race, 'sch');
+for my $round (1 .. 3) {
+    for my $k (kinds($race, 'sch', "same_$round")) {
+        my ($path, $body, undef, $loser) = @$k;
+        next unless $loser;
+        my @out = race(map { sub { api(POST => $path, body => $body) } }
+                       1 .. $WORKERS);
+        one_winner($loser, "round $round: one POST $path of the name wins",
+                   @out);
+    }
+}
