@@ -27,12 +27,24 @@ uc_error_t *uc_api_page(uc_call_t *call, uc_page_t *page)
                          apr_table_get(call->query, "page_token"), page);
 }
 
+/* Room for a rendered row: its stored JSON and the rest of its fields. */
+#define ROW_OVERHEAD 1024
+
 void uc_api_write_page(uc_call_t *call, uc_jw_t *out, const char *plural,
                        const apr_array_header_t *rows, int more,
                        uc_api_render_fn render, const void *context)
 {
+    apr_size_t room = 256;
     int i;
 
+    /* Pages of tables run to megabytes: one allocation, no regrowth. */
+    for (i = 0; i < rows->nelts; i++) {
+        const uc_securable_t *sec = APR_ARRAY_IDX(rows, i, uc_securable_t *);
+        room += ROW_OVERHEAD + strlen(sec->details ? sec->details : "") +
+                strlen(sec->properties ? sec->properties : "") +
+                (sec->comment ? 6 * strlen(sec->comment) : 0);
+    }
+    uc_jw_reserve(out, room);
     uc_jw_begin_object(out);
     uc_jw_key(out, plural);
     uc_jw_begin_array(out);

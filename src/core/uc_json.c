@@ -257,36 +257,39 @@ json_t *uc_json_stored_object(const char *text)
 
 const char *uc_json_string_end(const char *p)
 {
-    for (p++; *p && *p != '"'; p++)
-        if (*p == '\\' && p[1])
-            p++;
-    return p;
+    const char *q;
+
+    for (p++; (q = strpbrk(p, "\"\\")) && *q == '\\'; p = q + (q[1] ? 2 : 1))
+        ;
+    return q ? q : p + strlen(p);
 }
 
+/* strpbrk jumps over the runs between structural characters. */
 const char *uc_json_value_end(const char *p)
 {
+    const char *q;
     int depth = 0;
 
-    for (; *p; p++) {
-        if (*p == '"') {
-            p = uc_json_string_end(p);
-            if (!*p)
-                return p;
+    for (; (q = strpbrk(p, "\"{}[],")); p = q + 1) {
+        if (*q == '"') {
+            q = uc_json_string_end(q);
+            if (!*q)
+                return q;
             if (depth == 0)
-                return p + 1;
+                return q + 1;
         }
-        else if (*p == '{' || *p == '[')
+        else if (*q == '{' || *q == '[')
             depth++;
-        else if (*p == '}' || *p == ']') {
+        else if (*q == '}' || *q == ']') {
             if (depth == 0)
-                return p;
+                return q;
             if (--depth == 0)
-                return p + 1;
+                return q + 1;
         }
-        else if (*p == ',' && depth == 0)
-            return p;
+        else if (depth == 0)
+            return q;
     }
-    return p;
+    return p + strlen(p);
 }
 
 const char *uc_json_stored_string(apr_pool_t *pool, const char *object,

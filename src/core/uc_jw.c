@@ -36,6 +36,17 @@ static void reserve(uc_jw_t *w, apr_size_t more)
     w->buf = grown;
 }
 
+void uc_jw_reserve(uc_jw_t *w, apr_size_t more)
+{
+    if (w->len + more > w->cap) {
+        char *grown = apr_palloc(w->pool, w->len + more);
+
+        memcpy(grown, w->buf, w->len);
+        w->buf = grown;
+        w->cap = w->len + more;
+    }
+}
+
 static void put(uc_jw_t *w, const char *s, apr_size_t n)
 {
     reserve(w, n);
@@ -202,9 +213,17 @@ static int omitted(const char *key, apr_size_t len, const char *const *omit)
 void uc_jw_members(uc_jw_t *w, const char *object, const char *const *omit)
 {
     const char *p = object;
+    apr_size_t n;
 
     if (!p || *p != '{')
         return;
+    /* Nothing to leave out: the members go as they are, in one copy. */
+    n = strlen(p);
+    if (!omit && n > 2 && p[n - 1] == '}') {
+        before_value(w);
+        put(w, p + 1, n - 2);
+        return;
+    }
     for (p++; *p == '"'; p++) {
         const char *key_end = uc_json_string_end(p), *end;
 

@@ -19,6 +19,9 @@ typedef struct uc_jw {
 } uc_jw_t;
 
 uc_jw_t *uc_jw_make(apr_pool_t *pool, apr_size_t initial);
+/* Makes room for `more` bytes beyond what was written, in one allocation,
+ * when the caller can tell (a page of stored rows). */
+void uc_jw_reserve(uc_jw_t *w, apr_size_t more);
 /* Forgets everything written (an operation failed half way). */
 void uc_jw_reset(uc_jw_t *w);
 

@@ -9,7 +9,7 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 26;
+plan tests => 27;
 
 my $p = "v91_$$";
 my ($cat, $bare) = ("cat_$p", "bare_$p");
@@ -83,6 +83,12 @@ is_error(api(POST => '/volumes', body => { name => 'x_1', catalog_name => $bare,
                                            volume_type => 'MANAGED' }),
          400, 'FAILED_PRECONDITION', 'no managed storage anywhere',
          message => qr/storage_root/);
+$v = json_of(api(POST => '/volumes', base => '/envgroups/api/2.1/unity-catalog',
+                 body => { name => 'x_1', catalog_name => $bare,
+                           schema_name => 'sch', volume_type => 'MANAGED' })) || {};
+is($v->{storage_location} // '',
+   "file:///srv/unicat-test/root/__unitystorage/volumes/" . ($v->{volume_id} // ''),
+   'UnicatManagedStorageRoot: the metastore storage as the last resort');
 is_error(api(POST => '/volumes', body => { name => 'x_1', catalog_name => $cat,
                                            schema_name => 'nope',
                                            volume_type => 'MANAGED' }),

@@ -13,9 +13,12 @@
 #   6. POST /management/v1/action/batch-check with 1,000 checks over a
 #      catalog of 10,000 schemas and 10,000 grants, one connection, against
 #      a plain GET /catalogs/{name} on that same connection: checks/s, time
-#      relative to the GET, and 1,000 versus 500 checks (linear or worse).
-#      Tables do not exist in this release: namespaces (schemas) stand in
-#      for the tables of the upstream issue.
+#      relative to the GET, and 1,000 versus 500 checks (linear or worse);
+#   7. POST /tables of 10,000 tables with 20 columns each into one schema
+#      (creates per second, four connections), then the cost of the last
+#      page of GET /tables against the first;
+#   8. GET /tables pages: bytes per second against the same bytes served
+#      statically.
 # The machine is shared and noisy, so every figure is a ratio against a
 # reference measured in the same run, in alternating rounds (median of the
 # per-round ratios). The script reports; it exits non-zero only when the
@@ -26,7 +29,8 @@
 # BENCH_THREADS (wrk threads, 2), BENCH_BIG (schemas in the big catalog,
 # 100000), BENCH_MEM_REQUESTS (100000), BENCH_MEM_WARMUP (20000),
 # BENCH_AUTHZ_SCHEMAS (10000, also the number of grants),
-# BENCH_BATCH_DURATION (s per batch-check run, 3),
+# BENCH_BATCH_DURATION (s per batch-check run, 3), BENCH_TABLES (10000),
+# BENCH_COLUMNS (columns per table, 20),
 # BENCH_KEEP=1 keeps the temporary directory.
 set -eu
 
@@ -46,6 +50,8 @@ MEM_WARM=${BENCH_MEM_WARMUP:-20000}
 MEM_NOISE_KB=512          # RSS growth tolerated as allocator noise
 AUTHZ_N=${BENCH_AUTHZ_SCHEMAS:-10000}
 BDUR=${BENCH_BATCH_DURATION:-3}
+TABLES_N=${BENCH_TABLES:-10000}
+TABLE_COLS=${BENCH_COLUMNS:-20}
 
 so="$top/mod_unicat/.libs/mod_unicat.so"
 user=bench pass=bench
@@ -436,7 +442,7 @@ check_body() { # body expected-allowed auth-user auth-pass label
 exp1000=$(make_body 1000 0 "$dir/b1000.json")
 exp500=$(make_body 500 0 "$dir/b500.json")
 expi=$(make_body 1000 1 "$dir/b1000i.json")
-say "6. batch-check on $AUTHZ_N schemas / $ngrants grants (namespaces stand in for tables)"
+say "6. batch-check on $AUTHZ_N schemas / $ngrants grants (namespace checks)"
 check_body "$dir/b1000.json" "$exp1000" "$ruser" "$rpass" "1000 checks as $ruser"
 check_body "$dir/b500.json" "$exp500" "$ruser" "$rpass" "500 checks as $ruser"
 check_body "$dir/b1000i.json" "$expi" "$user" "$pass" "1000 checks as $user for identity $ruser"
@@ -475,6 +481,76 @@ while [ "$r" -le "$ROUNDS" ]; do
     done
     r=$((r + 1))
 done
+
+# --- tables: creates, then pages ---------------------------------------------
+code=$(post /catalogs '{"name":"bench_tables","comment":"benchmark catalog"}') || die "curl failed"
+[ "$code" = 200 ] || die "POST /catalogs bench_tables answered $code: $(cat "$dir/post.out")"
+code=$(post /schemas '{"name":"sch","catalog_name":"bench_tables"}') || die "curl failed"
+[ "$code" = 200 ] || die "POST /schemas bench_tables.sch answered $code: $(cat "$dir/post.out")"
+# The creates go through curl --parallel (four connections kept alive): wrk
+# cannot stop after an exact number of requests. One body file per table,
+# t00000 ... with $TABLE_COLS columns, written beforehand.
+say "7. POST /tables: $TABLES_N tables of $TABLE_COLS columns into bench_tables.sch (curl, 4 connections)"
+mkdir -p "$dir/tables"
+awk -v n="$TABLES_N" -v cols="$TABLE_COLS" -v d="$dir/tables" -v url="$base/tables" \
+    -v cred="$user:$pass" -v cfg="$dir/tables.curl" 'BEGIN {
+    c = ""
+    for (i = 0; i < cols; i++)
+        c = c sprintf("%s{\"name\":\"col_%02d\",\"type_text\":\"bigint\",\"type_json\":" \
+            "\"{\\\"name\\\":\\\"col_%02d\\\",\\\"type\\\":\\\"long\\\",\\\"nullable\\\":true," \
+            "\\\"metadata\\\":{}}\",\"type_name\":\"LONG\",\"position\":%d,\"nullable\":true," \
+            "\"comment\":\"column %d\"}", i ? "," : "", i, i, i, i)
+    for (t = 0; t < n; t++) {
+        f = sprintf("%s/t%05d.json", d, t)
+        printf "{\"name\":\"t%05d\",\"catalog_name\":\"bench_tables\",\"schema_name\":\"sch\"," \
+               "\"table_type\":\"EXTERNAL\",\"data_source_format\":\"DELTA\"," \
+               "\"storage_location\":\"s3://bench-tables/t%05d\",\"comment\":\"benchmark table\"," \
+               "\"properties\":{\"owner_team\":\"bench\"},\"columns\":[%s]}", t, t, c > f
+        close(f)
+        printf "url = \"%s\"\nuser = \"%s\"\nheader = \"Content-Type: application/json\"\n" \
+               "data-binary = \"@%s\"\noutput = \"/dev/null\"\nwrite-out = \"%%{http_code}\\n\"\n", \
+               url, cred, f > cfg
+        if (t < n - 1) print "next" > cfg
+    }
+}' || die "writing the table bodies failed"
+t0=$(date +%s%N)
+curl -sS --parallel --parallel-max 4 -K "$dir/tables.curl" > "$dir/tables.codes" 2> "$dir/tables.err" ||
+    die "curl failed creating tables: $(head -c 300 "$dir/tables.err")"
+t1=$(date +%s%N)
+bad=$(grep -vc '^200$' "$dir/tables.codes" || :)
+[ "$bad" = 0 ] || die "creating tables: $bad answers were not 200: $(sort "$dir/tables.codes" | uniq -c | tr '\n' ' ')"
+ntables=$(echo "SELECT count(*) FROM securables t JOIN securables s ON s.id = t.parent_id
+  JOIN securables c ON c.id = s.parent_id WHERE t.kind = 'table' AND c.name = 'bench_tables';" | sql) ||
+    die "counting tables failed"
+[ "$ntables" = "$TABLES_N" ] || die "expected $TABLES_N tables, found $ntables"
+creates_rps=$(awk -v n="$ntables" -v ns="$((t1 - t0))" 'BEGIN { printf "%.0f", n / (ns / 1e9) }')
+say "  $ntables tables created in $(awk -v ns="$((t1 - t0))" 'BEGIN { printf "%.1f", ns / 1e9 }') s: $creates_rps creates/s"
+
+first_tables="/tables?catalog_name=bench_tables&schema_name=sch&max_results=100"
+last_after=$(printf 't%05d' $((TABLES_N - 101)))
+last_first=$(printf 't%05d' $((TABLES_N - 100)))
+token=$(printf 'k1:%s' "$last_after" | base64 | tr '+/' '-_' | tr -d '=\n')
+last_tables="$first_tables&page_token=$token"
+code=$(get "$first_tables" "$dir/htdocs/tables_page.json")
+[ "$code" = 200 ] || die "GET $first_tables answered $code"
+code=$(get "$last_tables" "$dir/last_tables.json")
+[ "$code" = 200 ] || die "GET $last_tables answered $code: $(head -c 300 "$dir/last_tables.json")"
+grep -q "^{\"tables\":\[{\"name\":\"$last_first\"" "$dir/last_tables.json" &&
+    grep -q '"next_page_token":null}$' "$dir/last_tables.json" ||
+    die "unexpected last page: $(head -c 300 "$dir/last_tables.json")"
+for f in "$dir/htdocs/tables_page.json" "$dir/last_tables.json"; do
+    [ "$(grep -o '"table_id"' "$f" | wc -l | tr -d ' ')" = 100 ] ||
+        die "$f does not hold 100 tables"
+done
+[ -n "$as_owner" ] && chown -R "$owner:$group" "$dir/htdocs"
+curl -sS -u "$user:$pass" -o "$dir/check.json" "$static/tables_page.json" || die "curl failed"
+cmp -s "$dir/check.json" "$dir/htdocs/tables_page.json" || die "static tables_page.json differs"
+page_bytes=$(wc -c < "$dir/htdocs/tables_page.json" | tr -d ' ')
+say "  a page of 100 tables is $page_bytes bytes"
+say "7. GET /tables page (A first page, B last page, from $last_first)"
+pair 7 "$base$first_tables" "$base$last_tables"
+say "8. GET /tables page of $page_bytes bytes (A static file, B module)"
+pair 8 "$static/tables_page.json" "$base$first_tables"
 
 # --- memory: ab, exact request counts ----------------------------------------
 printf '{"comment":"benchmark catalog"}' > "$dir/patch.json"
@@ -540,7 +616,8 @@ awk -v rounds="$ROUNDS" -v dur="$DUR" -v conns="$CONNS" -v threads="$THREADS" \
     -v rb="$rss_before" -v ra="$rss_after" -v rs="$rss_start" -v noise="$MEM_NOISE_KB" \
     -v memn="$mem_measured" -v memw="$MEM_WARM" -v membad="$MEM_BAD" -v steps="$rss_steps" \
     -v big="$BIG" -v elapsed="$elapsed" -v crashes="$crashes" -v ucerr="$uc_errors" \
-    -v ruser="$ruser" -v admin="$user" -v authzn="$AUTHZ_N" -v ngrants="$ngrants" -v bdur="$BDUR" '
+    -v ruser="$ruser" -v admin="$user" -v authzn="$AUTHZ_N" -v ngrants="$ngrants" -v bdur="$BDUR" \
+    -v creates="$creates_rps" -v ntables="$TABLES_N" -v ncols="$TABLE_COLS" -v pbytes="$page_bytes" '
 function median(list,    n, a, i, j, t) {
     n = split(list, a, " ")
     for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
@@ -560,8 +637,8 @@ FILENAME ~ /batch_results$/ {
     errs[t, s] += $7 + $8
 }
 END {
-    for (t = 1; t <= 5; t++) {
-        if (t == 4) continue
+    for (t = 1; t <= 8; t++) {
+        if (t == 4 || t == 6) continue
         rl = ""; pl = ""; cl = ""
         for (r = 1; r <= rounds; r++) {
             rl = rl " " rps[t, r, "B"] / rps[t, r, "A"]
@@ -619,6 +696,12 @@ END {
     printf "%-34s %14s %14s %8.2f %9s  %s\n", "   1000 vs 500 checks, time", sprintf("%.2f ms", gms), sprintf("%.2f ms", median(thl)), median(rl2), "<= 2.50", (median(rl2) <= 2.5 ? "PASS" : "MISS")
     printf "%-34s %14s %14s %8.2f %9s  %s\n", "   same, less a GET (fixed cost)", "", "", median(rc), "<= 2.50", (median(rc) <= 2.5 ? "PASS" : "MISS")
     printf "%-34s %14s %14s %8s %9s  %s\n", "   httpd CPU per request (1000/500)", sprintf("%.0f us", median(bcpu["F"])), sprintf("%.0f us", median(bcpu["H"])), sprintf("%.2f", median(bcpu["H"]) ? median(bcpu["F"]) / median(bcpu["H"]) : 0), "-", "info"
+    printf "%-34s %14s %14s %8s %9s  %s\n", "7. POST /tables, creates/s", sprintf("%.0f", creates), "", "", "-", "info"
+    printf "%-34s %14s %14s %8s %9s  %s\n", "   (" ntables " tables of " ncols " columns)", "", "", "", "", ""
+    printf "%-34s %14s %14s %8.2f %9s  %s\n", "   last page / first, time", sprintf("%.1f us", 1e6 / mb[7]), sprintf("%.1f us", 1e6 / ma[7]), inv[7], "<= 1.50", (inv[7] <= 1.5 ? "PASS" : "MISS") note[7]
+    printf "%-34s %14s %14s %8.2f %9s  %s\n", "8. GET /tables page, bytes/s", sprintf("%.1f MB/s", mb[8] * pbytes / 1e6), sprintf("%.1f MB/s", ma[8] * pbytes / 1e6) " st", ratio[8], "-", "info" note[8]
+    printf "%-34s %14s %14s %8.2f %9s  %s\n", "   p99 latency (module/static)", ms(qb[8]), ms(qa[8]), qa[8] ? qb[8] / qa[8] : 0, "-", "info"
+    printf "%-34s %14s %14s %8.2f %9s  %s\n", "   httpd CPU per request", sprintf("%.1f us", cb[8]), sprintf("%.1f us", ca[8]), cratio[8], "-", "info"
     print line
     print "Module/static ratios: higher is better. Page cost: deep page time / 100-only page time"
     print "(inverse throughput). p99 and httpd CPU per request (the child'"'"'s user+system time over the"
@@ -627,9 +710,12 @@ END {
     print "5: " ruser "/admin throughput on the same URL (ad = as admin); enforcement may cost at most 20%."
     print "6: one connection, one request at a time (wrk -t1 -c1, " bdur "s runs), as " ruser " unless noted;"
     print "   " authzn " schemas and " ngrants " grants in the catalog; 950 namespace get_metadata checks on"
-    print "   distinct schemas (half by namespace-id, half by name) and 50 warehouse checks per 1000"
-    print "   (tables do not exist in this release: namespaces stand in for them). Identity override:"
-    print "   " admin " posts the same checks for user oidc~" ruser ", reference column = its checks/s."
+    print "   distinct schemas (half by namespace-id, half by name) and 50 warehouse checks per 1000."
+    print "   Identity override: " admin " posts the same checks for user oidc~" ruser ", reference"
+    print "   column = its checks/s."
     print "   1000 vs 500: time ratio, 2.0 is linear, 4.0 quadratic; 2.5 leaves room for noise. The second\n   line subtracts a plain GET from both."
+    print "7: " ntables " POST /tables over 4 connections, each with " ncols " columns; the page cost is the"
+    print "   time of the last page of 100 over the first (keyset pages cost the same anywhere)."
+    print "8: a page of 100 tables (" pbytes " bytes) from the module against the same file served by httpd."
     if (crashes + 0 || ucerr + 0) print "error log: " crashes " child crash lines, " ucerr " module (UC0...) error lines"
 }' "$results" "$batch_results"

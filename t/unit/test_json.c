@@ -596,6 +596,37 @@ static void test_query_limit(void **state)
     assert_invalid(uc_query_parse(pool, raw, &t));
 }
 
+/* Reading members of stored details without parsing them. */
+static void test_stored_scan(void **state)
+{
+    apr_pool_t *pool = *state;
+    static const char stored[] =
+        "{\"columns\":[{\"table_type\":\"no\"}],\"q\":\"a\\\"b\","
+        "\"table_type\":\"VIEW\",\"n\":1}";
+    const char *s = "\"ab\\\"c\" tail";
+
+    assert_string_equal(uc_json_stored_string(pool, stored, "table_type"),
+                        "VIEW");
+    assert_null(uc_json_stored_string(pool, stored, "q"));   /* escaped */
+    assert_null(uc_json_stored_string(pool, stored, "n"));   /* a number */
+    assert_null(uc_json_stored_string(pool, stored, "none"));
+    assert_null(uc_json_stored_string(pool, "{\"table_type\":", "table_type"));
+    assert_null(uc_json_stored_string(pool, NULL, "table_type"));
+    assert_null(uc_json_stored_string(pool, "[]", "table_type"));
+    assert_ptr_equal(uc_json_string_end(s), s + 6);
+    assert_ptr_equal(uc_json_value_end(s), s + 7);
+    {
+        const char *v = "[1,[2]],x";
+        assert_ptr_equal(uc_json_value_end(v), v + 7);
+        v = "12,3";
+        assert_ptr_equal(uc_json_value_end(v), v + 2);
+        v = "\"open";
+        assert_ptr_equal(uc_json_value_end(v), v + 5);
+        v = "[\"]\",[";
+        assert_ptr_equal(uc_json_value_end(v), v + strlen(v));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -621,6 +652,7 @@ int main(void)
         UC_POOL_TEST(test_query_name_without_value),
         UC_POOL_TEST(test_query_bad_escapes),
         UC_POOL_TEST(test_query_limit),
+        UC_POOL_TEST(test_stored_scan),
     };
     int rc;
 

@@ -134,6 +134,60 @@ static void test_large_page(void **state)
     assert_true(w->len > 5000 * 20);
 }
 
+/* Stored members spliced into an object, with or without some keys; the
+ * scan is not fooled by brackets, commas and quotes inside values. */
+static void test_members(void **state)
+{
+    uc_jw_t *w = uc_jw_make(*state, 16);
+    static const char stored[] =
+        "{\"a\":\"x,}\\\"{\",\"b\":[1,{\"c\":\"]\"}],\"d\":null,"
+        "\"e\":{\"f\":[]},\"g\":-1.5e3}";
+    static const char *const no_b[] = { "b", NULL };
+    static const char *const no_ends[] = { "a", "g", "zz", NULL };
+    static const char *const all[] = { "a", "b", "d", "e", "g", NULL };
+
+    uc_jw_begin_object(w);
+    uc_jw_field_string(w, "first", "1");
+    uc_jw_members(w, stored, NULL);
+    uc_jw_field_string(w, "last", "2");
+    uc_jw_end_object(w);
+    assert_string_equal(text(w), "{\"first\":\"1\",\"a\":\"x,}\\\"{\","
+                        "\"b\":[1,{\"c\":\"]\"}],\"d\":null,\"e\":{\"f\":[]},"
+                        "\"g\":-1.5e3,\"last\":\"2\"}");
+    assert_parses(w);
+
+    uc_jw_reset(w);
+    uc_jw_begin_object(w);
+    uc_jw_members(w, stored, no_b);
+    uc_jw_end_object(w);
+    assert_string_equal(text(w), "{\"a\":\"x,}\\\"{\",\"d\":null,"
+                        "\"e\":{\"f\":[]},\"g\":-1.5e3}");
+    uc_jw_reset(w);
+    uc_jw_begin_object(w);
+    uc_jw_members(w, stored, no_ends);
+    uc_jw_end_object(w);
+    assert_string_equal(text(w), "{\"b\":[1,{\"c\":\"]\"}],\"d\":null,"
+                        "\"e\":{\"f\":[]}}");
+    uc_jw_reset(w);
+    uc_jw_begin_object(w);
+    uc_jw_members(w, stored, all);
+    uc_jw_field_string(w, "only", "me");
+    uc_jw_end_object(w);
+    assert_string_equal(text(w), "{\"only\":\"me\"}");
+
+    /* Nothing to splice, and text that is no object, add nothing. */
+    uc_jw_reset(w);
+    uc_jw_begin_object(w);
+    uc_jw_members(w, "{}", NULL);
+    uc_jw_members(w, "{}", no_b);
+    uc_jw_members(w, NULL, NULL);
+    uc_jw_members(w, "[1]", NULL);
+    uc_jw_members(w, "{\"cut\":", no_b);
+    uc_jw_members(w, "{\"cut", no_b);
+    uc_jw_end_object(w);
+    assert_string_equal(text(w), "{}");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -144,6 +198,7 @@ int main(void)
         UC_POOL_TEST(test_embedded_jansson),
         UC_POOL_TEST(test_reset),
         UC_POOL_TEST(test_large_page),
+        UC_POOL_TEST(test_members),
     };
     uc_test_init();
     {
