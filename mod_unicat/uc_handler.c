@@ -109,6 +109,18 @@ static int is_json_content_type(const char *ct)
            (ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ');
 }
 
+/* A body left unread cannot be told from the next request: the connection
+ * closes after the answer, and httpd does not try to read the rest. */
+static uc_error_t *unread_body(request_rec *r, int status)
+{
+    r->connection->keepalive = AP_CONN_CLOSE;
+    return uc_error_for_status(r->pool, status);
+}
+
+/* httpd's input filters answered the request themselves (a body over
+ * LimitRequestBody, broken chunking): nothing more may be sent. */
+static uc_error_t answered_by_httpd = { 0, "ANSWERED", "", 0 };
+
 /* Reads the whole body, refusing more than `limit` bytes whether it comes
  * with a Content-Length or chunked. */
 static uc_error_t *read_body(request_rec *r, apr_off_t limit, char **data,
@@ -123,18 +135,19 @@ static uc_error_t *read_body(request_rec *r, apr_off_t limit, char **data,
     int seen_eos = 0;
 
     if (cl && apr_atoi64(cl) > limit)
-        return uc_error_for_status(r->pool, 413);
+        return unread_body(r, 413);
     while (!seen_eos) {
         apr_status_t rv = ap_get_brigade(r->input_filters, bb,
                                          AP_MODE_READBYTES, APR_BLOCK_READ,
                                          HUGE_STRING_LEN);
         apr_bucket *b;
 
+        if (rv == AP_FILTER_ERROR)
+            return &answered_by_httpd;
         if (rv != APR_SUCCESS) {
             int status = ap_map_http_request_error(rv, HTTP_BAD_REQUEST);
-            return uc_error_for_status(r->pool,
-                                       status == HTTP_REQUEST_ENTITY_TOO_LARGE
-                                       ? 413 : 400);
+            return unread_body(r, status == HTTP_REQUEST_ENTITY_TOO_LARGE
+                                  ? 413 : 400);
         }
         for (b = APR_BRIGADE_FIRST(bb); b != APR_BRIGADE_SENTINEL(bb);
              b = APR_BUCKET_NEXT(b))
@@ -146,7 +159,7 @@ static uc_error_t *read_body(request_rec *r, apr_off_t limit, char **data,
             total += n;
         }
         if (total > limit)
-            return uc_error_for_status(r->pool, 413);
+            return unread_body(r, 413);
         APR_BRIGADE_CONCAT(all, bb);
     }
     if (apr_brigade_pflatten(all, data, len, r->pool) != APR_SUCCESS)
@@ -314,6 +327,7 @@ int uc_handler(request_rec *r)
     if ((err = prepare_call(r, api, conf, &call, &match)) ||
         (err = attach_store(r, &call)) ||
         (err = uc_router_run(match.route, &call, out)))
-        return send_error(r, api, err);
+        return err == &answered_by_httpd ? AP_FILTER_ERROR
+                                         : send_error(r, api, err);
     return send_body(r, HTTP_OK, out);
 }
