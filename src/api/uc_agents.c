@@ -26,28 +26,6 @@ static const char *const update_protocols[] = {
 };
 static const char *const skill_types[] = { "EXTERNAL", "MANAGED", NULL };
 
-static uc_error_t *already_exists(uc_call_t *call, const char *what,
-                                  const char *name)
-{
-    return uc_error_make(call->pool, 400, "RESOURCE_ALREADY_EXISTS",
-                         "%s already exists: %s", what,
-                         uc_api_full_name(call, uc_api_parents_of(call),
-                                          name));
-}
-
-/* The end of every agent and skill answer. */
-static void write_tail(uc_call_t *call, uc_jw_t *out,
-                       const uc_securable_t *sec)
-{
-    uc_jw_field_string(out, "comment", sec->comment);
-    uc_api_write_stamps(out, sec, 0);
-    uc_jw_field_string(out, "metastore_id",
-                       uc_store_metastore_id(call->store));
-    uc_jw_key(out, "browse_only");
-    uc_jw_bool(out, sec->browse_only);
-    uc_jw_end_object(out);
-}
-
 /* Sets `key` of `details` from the body's member of the same name when it
  * is there; *changed tells. */
 static void take(json_t *details, const char *key, json_t *value,
@@ -81,8 +59,16 @@ static void render_agent(uc_call_t *call, uc_jw_t *out,
         uc_jw_field_string(out, "endpoint", NULL);
         uc_jw_field_string(out, "input_schema", NULL);
     }
-    write_tail(call, out, sec);
+    uc_jw_field_string(out, "comment", sec->comment);
+    uc_api_write_tail(call, out, sec, NULL, 0);
 }
+
+static const uc_api_family_t agents = {
+    UC_KIND_AGENT, "Agent", "agents", P(UC_PRIV_EXECUTE),
+    400, "RESOURCE_ALREADY_EXISTS", UC_FIELD_COMMENT | UC_FIELD_OWNER,
+    UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME, UC_NAME_MAX,
+    render_agent
+};
 
 /* The agent fields of a create or update body, validated; absent ones stay
  * NULL. */
@@ -142,8 +128,7 @@ static uc_error_t *create_agent(uc_call_t *call, uc_jw_t *out)
     uc_securable_t *sec;
     uc_error_t *err;
 
-    if ((err = uc_api_new_object(call, UC_KIND_AGENT, UC_NAME_MAX,
-                                 UC_FIELD_COMMENT | UC_FIELD_OWNER, &sec)) ||
+    if ((err = uc_api_new_object(call, &agents, &sec)) ||
         (err = read_agent(call, 1, &f)))
         return err;
     uc_api_set_details(call, sec, uc_json_own(call->pool, json_pack(
@@ -154,29 +139,17 @@ static uc_error_t *create_agent(uc_call_t *call, uc_jw_t *out)
                         : uc_json_own(call->pool, json_array()),
         "description", uc_json_string_or_null(f.description),
         "input_schema", uc_json_string_or_null(f.input_schema))));
-    err = uc_securable_insert(call->store, sec);
-    if (uc_store_is_duplicate(err))
-        return already_exists(call, "Agent", sec->name);
-    if (err)
-        return err;
-    render_agent(call, out, sec, uc_api_parents_of(call));
-    return NULL;
+    return uc_api_insert_object(call, out, &agents, sec, NULL);
 }
 
 static uc_error_t *list_agents(uc_call_t *call, uc_jw_t *out)
 {
-    return uc_api_list_objects(call, out, UC_KIND_AGENT, "agents",
-                               P(UC_PRIV_EXECUTE), render_agent,
-                               uc_api_parents_of(call));
+    return uc_api_list_objects(call, out, &agents, NULL);
 }
 
 static uc_error_t *get_agent(uc_call_t *call, uc_jw_t *out)
 {
-    uc_securable_t *sec = UC_TARGET_OF(call);
-
-    sec->browse_only = call->browse_only;
-    render_agent(call, out, sec, uc_api_parents_of(call));
-    return NULL;
+    return uc_api_get_object(call, out, &agents, NULL);
 }
 
 static uc_error_t *update_agent(uc_call_t *call, uc_jw_t *out)
@@ -201,14 +174,7 @@ static uc_error_t *update_agent(uc_call_t *call, uc_jw_t *out)
          uc_json_own(call->pool, text_or_null(f.input_schema)), &changed);
     if (changed)
         uc_api_set_details(call, sec, details);
-    err = uc_api_update_securable(call, UC_FIELD_COMMENT | UC_FIELD_OWNER |
-                                  UC_FIELD_NEW_NAME, UC_NAME_MAX, changed);
-    if (uc_store_is_duplicate(err))
-        return already_exists(call, "Agent", sec->name);
-    if (err)
-        return err;
-    render_agent(call, out, sec, uc_api_parents_of(call));
-    return NULL;
+    return uc_api_update_object(call, out, &agents, changed, NULL);
 }
 
 /* --- agent skills ------------------------------------------------------- */
@@ -222,8 +188,17 @@ static void render_skill(uc_call_t *call, uc_jw_t *out,
     uc_jw_members(out, sec->details, NULL);
     uc_jw_field_string(out, "storage_location",
                        sec->browse_only ? NULL : sec->storage_location);
-    write_tail(call, out, sec);
+    uc_jw_field_string(out, "comment", sec->comment);
+    uc_api_write_tail(call, out, sec, NULL, 0);
 }
+
+static const uc_api_family_t skills = {
+    UC_KIND_AGENT_SKILL, "Agent skill", "agent_skills",
+    P(UC_PRIV_READ_VOLUME) | P(UC_PRIV_WRITE_VOLUME),
+    400, "RESOURCE_ALREADY_EXISTS", UC_FIELD_COMMENT | UC_FIELD_OWNER,
+    UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME, SKILL_NAME_MAX,
+    render_skill
+};
 
 typedef struct skill_fields {
     const char *description;
@@ -253,8 +228,7 @@ static uc_error_t *create_skill(uc_call_t *call, uc_jw_t *out)
     uc_securable_t *sec;
     uc_error_t *err;
 
-    if ((err = uc_api_new_object(call, UC_KIND_AGENT_SKILL, SKILL_NAME_MAX,
-                                 UC_FIELD_COMMENT | UC_FIELD_OWNER, &sec)) ||
+    if ((err = uc_api_new_object(call, &skills, &sec)) ||
         (err = uc_json_enum_field(call->pool, call->body, "agent_skill_type",
                                   skill_types, 1, &type)) ||
         (err = read_skill(call, &f)) ||
@@ -291,30 +265,17 @@ static uc_error_t *create_skill(uc_call_t *call, uc_jw_t *out)
         "metadata", metadata ? metadata
                              : uc_json_own(call->pool, json_object()),
         "license", uc_json_string_or_null(license))));
-    err = uc_securable_insert(call->store, sec);
-    if (uc_store_is_duplicate(err))
-        return already_exists(call, "Agent skill", sec->name);
-    if (err)
-        return err;
-    render_skill(call, out, sec, uc_api_parents_of(call));
-    return NULL;
+    return uc_api_insert_object(call, out, &skills, sec, NULL);
 }
 
 static uc_error_t *list_skills(uc_call_t *call, uc_jw_t *out)
 {
-    return uc_api_list_objects(call, out, UC_KIND_AGENT_SKILL, "agent_skills",
-                               P(UC_PRIV_READ_VOLUME) |
-                               P(UC_PRIV_WRITE_VOLUME), render_skill,
-                               uc_api_parents_of(call));
+    return uc_api_list_objects(call, out, &skills, NULL);
 }
 
 static uc_error_t *get_skill(uc_call_t *call, uc_jw_t *out)
 {
-    uc_securable_t *sec = UC_TARGET_OF(call);
-
-    sec->browse_only = call->browse_only;
-    render_skill(call, out, sec, uc_api_parents_of(call));
-    return NULL;
+    return uc_api_get_object(call, out, &skills, NULL);
 }
 
 static uc_error_t *update_skill(uc_call_t *call, uc_jw_t *out)
@@ -332,42 +293,23 @@ static uc_error_t *update_skill(uc_call_t *call, uc_jw_t *out)
     take(details, "allowed_tools", f.allowed_tools, &changed);
     if (changed)
         uc_api_set_details(call, sec, details);
-    err = uc_api_update_securable(call, UC_FIELD_COMMENT | UC_FIELD_OWNER |
-                                  UC_FIELD_NEW_NAME, SKILL_NAME_MAX, changed);
-    if (uc_store_is_duplicate(err))
-        return already_exists(call, "Agent skill", sec->name);
-    if (err)
-        return err;
-    render_skill(call, out, sec, uc_api_parents_of(call));
-    return NULL;
+    return uc_api_update_object(call, out, &skills, changed, NULL);
 }
 
-#define USE_C { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) }
-#define USE_S { UC_LEVEL_SCHEMA, P(UC_PRIV_USE_SCHEMA) }
-static const uc_rule_t list_rule = {
-    UC_TARGET_SCHEMA_QUERY, { USE_C, USE_S }, .browse = 1 };
-static const uc_rule_t create_agent_rule = {
-    UC_TARGET_SCHEMA_FIELDS,
-    { USE_C, USE_S, { UC_LEVEL_SCHEMA, P(UC_PRIV_CREATE_FUNCTION) } } };
-static const uc_rule_t read_agent_rule = {
-    UC_TARGET_OBJECT,
-    { USE_C, USE_S, { UC_LEVEL_OBJECT, P(UC_PRIV_EXECUTE) } },
-    UC_TYPE_AGENT, .browse = 1 };
-static const uc_rule_t manage_agent_rule = {
-    UC_TARGET_OBJECT,
-    { USE_C, USE_S, { UC_LEVEL_OBJECT, P(UC_PRIV_MANAGE) } }, UC_TYPE_AGENT };
-static const uc_rule_t create_skill_rule = {
-    UC_TARGET_SCHEMA_FIELDS,
-    { USE_C, USE_S, { UC_LEVEL_SCHEMA, P(UC_PRIV_CREATE_VOLUME) } } };
-static const uc_rule_t read_skill_rule = {
-    UC_TARGET_OBJECT,
-    { USE_C, USE_S,
-      { UC_LEVEL_OBJECT, P(UC_PRIV_READ_VOLUME) | P(UC_PRIV_WRITE_VOLUME) } },
-    UC_TYPE_AGENT_SKILL, .browse = 1 };
-static const uc_rule_t manage_skill_rule = {
-    UC_TARGET_OBJECT,
-    { USE_C, USE_S, { UC_LEVEL_OBJECT, P(UC_PRIV_MANAGE) } },
-    UC_TYPE_AGENT_SKILL };
+static const uc_rule_t list_rule = UC_RULE_LIST_IN_SCHEMA;
+static const uc_rule_t create_agent_rule =
+    UC_RULE_CREATE_IN_SCHEMA(UC_PRIV_CREATE_FUNCTION);
+static const uc_rule_t read_agent_rule = UC_RULE_ON_OBJECT(
+    UC_TYPE_AGENT, P(UC_PRIV_EXECUTE), UC_BROWSE_ON_REQUEST);
+static const uc_rule_t manage_agent_rule =
+    UC_RULE_ON_OBJECT(UC_TYPE_AGENT, P(UC_PRIV_MANAGE), 0);
+static const uc_rule_t create_skill_rule =
+    UC_RULE_CREATE_IN_SCHEMA(UC_PRIV_CREATE_VOLUME);
+static const uc_rule_t read_skill_rule = UC_RULE_ON_OBJECT(
+    UC_TYPE_AGENT_SKILL, P(UC_PRIV_READ_VOLUME) | P(UC_PRIV_WRITE_VOLUME),
+    UC_BROWSE_ON_REQUEST);
+static const uc_rule_t manage_skill_rule =
+    UC_RULE_ON_OBJECT(UC_TYPE_AGENT_SKILL, P(UC_PRIV_MANAGE), 0);
 
 const uc_route_t uc_agent_routes[] = {
     { UC_POST,   "/agents", create_agent, UC_ROUTE_BODY | UC_ROUTE_TXN,

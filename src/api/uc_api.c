@@ -93,12 +93,11 @@ uc_visibility_t *uc_api_visibility(uc_call_t *call, int all, int all_full,
 }
 
 uc_error_t *uc_api_list_objects(uc_call_t *call, uc_jw_t *out,
-                                const char *kind, const char *plural,
-                                uc_privset_t visible, uc_api_render_fn render,
+                                const uc_api_family_t *f,
                                 const void *context)
 {
     const uc_access_t *a = &call->access;
-    uc_privset_t seen = visible | UC_PRIV(UC_PRIV_ALL_PRIVILEGES);
+    uc_privset_t seen = f->read | UC_PRIV(UC_PRIV_ALL_PRIVILEGES);
     uc_page_t page;
     apr_array_header_t *rows;
     int more, include_browse, all_full, i;
@@ -108,10 +107,10 @@ uc_error_t *uc_api_list_objects(uc_call_t *call, uc_jw_t *out,
         (err = uc_api_page(call, &page)))
         return err;
     /* A privilege in force on the schema opens every object in it. */
-    all_full = uc_access_has(a, UC_LEVEL_SCHEMA, visible);
+    all_full = uc_access_has(a, UC_LEVEL_SCHEMA, f->read);
     if ((err = uc_securable_page(
              call->store, call->pool, call->chain.sec[UC_LEVEL_SCHEMA]->id,
-             kind,
+             f->kind,
              uc_api_visibility(call,
                                all_full || call->browse_only ||
                                (include_browse &&
@@ -122,8 +121,89 @@ uc_error_t *uc_api_list_objects(uc_call_t *call, uc_jw_t *out,
         return err;
     for (i = 0; call->browse_only && i < rows->nelts; i++)
         APR_ARRAY_IDX(rows, i, uc_securable_t *)->browse_only = 1;
-    uc_api_write_page(call, out, plural, rows, more, render, context);
+    uc_api_write_page(call, out, f->plural, rows, more, f->render,
+                      context ? context : uc_api_parents_of(call));
     return NULL;
+}
+
+uc_error_t *uc_api_name_taken(uc_call_t *call, const uc_api_family_t *f,
+                              const char *name)
+{
+    return uc_error_make(call->pool, f->exists_status, f->exists_code,
+                         "%s already exists: %s", f->label,
+                         uc_api_full_name(call, uc_api_parents_of(call),
+                                          name));
+}
+
+/* After a write of `sec`: the family's error for a taken name, the write's
+ * own error, or the object as it now is. */
+static uc_error_t *written(uc_call_t *call, uc_jw_t *out,
+                           const uc_api_family_t *f, uc_securable_t *sec,
+                           const void *context, uc_error_t *err)
+{
+    if (uc_store_is_duplicate(err))
+        return uc_api_name_taken(call, f, sec->name);
+    if (err)
+        return err;
+    f->render(call, out, sec, context ? context : uc_api_parents_of(call));
+    return NULL;
+}
+
+uc_error_t *uc_api_insert_object(uc_call_t *call, uc_jw_t *out,
+                                 const uc_api_family_t *f,
+                                 uc_securable_t *sec, const void *context)
+{
+    return written(call, out, f, sec, context,
+                   uc_securable_insert(call->store, sec));
+}
+
+uc_error_t *uc_api_get_object(uc_call_t *call, uc_jw_t *out,
+                              const uc_api_family_t *f, const void *context)
+{
+    uc_securable_t *sec = UC_TARGET_OF(call);
+
+    sec->browse_only = call->browse_only;
+    f->render(call, out, sec, context ? context : uc_api_parents_of(call));
+    return NULL;
+}
+
+uc_error_t *uc_api_update_object(uc_call_t *call, uc_jw_t *out,
+                                 const uc_api_family_t *f, int changed,
+                                 const void *context)
+{
+    return written(call, out, f, UC_TARGET_OF(call), context,
+                   uc_api_update_securable(call, f->update_fields,
+                                           f->max_name, changed));
+}
+
+void uc_api_write_tail(uc_call_t *call, uc_jw_t *out,
+                       const uc_securable_t *sec, const char *id_key,
+                       int omit_users)
+{
+    uc_api_write_stamps(out, sec, omit_users);
+    if (id_key)
+        uc_jw_field_string(out, id_key, sec->id);
+    uc_jw_field_string(out, "metastore_id",
+                       uc_store_metastore_id(call->store));
+    uc_jw_key(out, "browse_only");
+    uc_jw_bool(out, sec->browse_only);
+    uc_jw_end_object(out);
+}
+
+const uc_nested_visibility_t *uc_api_nested_visibility(
+    uc_call_t *call, uc_privset_t object_privs)
+{
+    uc_nested_visibility_t *vis = apr_palloc(call->pool, sizeof(*vis));
+    uc_privset_t all = UC_PRIV(UC_PRIV_ALL_PRIVILEGES);
+
+    vis->all = call->who->admin;
+    vis->principals = call->who->json;
+    vis->catalog_privs = uc_api_privilege_keys(
+        call, UC_PRIV(UC_PRIV_USE_CATALOG) | all);
+    vis->schema_privs = uc_api_privilege_keys(
+        call, UC_PRIV(UC_PRIV_USE_SCHEMA) | all);
+    vis->object_privs = uc_api_privilege_keys(call, object_privs | all);
+    return vis;
 }
 
 uc_error_t *uc_api_nested_after(uc_call_t *call, const uc_page_t *page,
@@ -260,8 +340,7 @@ uc_error_t *uc_api_new_container(uc_call_t *call, const char *kind,
     return NULL;
 }
 
-uc_error_t *uc_api_new_object(uc_call_t *call, const char *kind,
-                              apr_size_t max_name, unsigned fields,
+uc_error_t *uc_api_new_object(uc_call_t *call, const uc_api_family_t *f,
                               uc_securable_t **out)
 {
     const char *name = NULL;
@@ -272,14 +351,15 @@ uc_error_t *uc_api_new_object(uc_call_t *call, const char *kind,
                                     &name)) ||
         (err = uc_validate_name(call->pool, "name", name, &name)))
         return err;
-    if (strlen(name) > max_name)
+    if (strlen(name) > f->max_name)
         return uc_error_invalid(call->pool, "Invalid name '%s': at most %lu "
-                                "characters.", name, (unsigned long)max_name);
-    if ((err = uc_api_new_securable(call, kind,
+                                "characters.", name,
+                                (unsigned long)f->max_name);
+    if ((err = uc_api_new_securable(call, f->kind,
                                     call->chain.sec[UC_LEVEL_SCHEMA]->id,
                                     name, out)))
         return err;
-    return uc_api_read_common_fields(call, *out, fields, &changed);
+    return uc_api_read_common_fields(call, *out, f->create_fields, &changed);
 }
 
 uc_error_t *uc_api_read_common_fields(uc_call_t *call, uc_securable_t *sec,

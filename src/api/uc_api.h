@@ -47,14 +47,12 @@ uc_visibility_t *uc_api_visibility(uc_call_t *call, int all, int all_full,
 /* A privilege set as a JSON array of stored keys, for SQL. */
 const char *uc_api_privilege_keys(uc_call_t *call, uc_privset_t set);
 
-/* The page of the objects of `kind` in the call's schema that the caller
- * may see: those on which it holds one of `visible` (in force there or
- * above) or that it owns; with include_browse and BROWSE on the catalog,
- * the others too, as metadata only. */
-uc_error_t *uc_api_list_objects(uc_call_t *call, uc_jw_t *out,
-                                const char *kind, const char *plural,
-                                uc_privset_t visible, uc_api_render_fn render,
-                                const void *context);
+
+/* What a listing across schemas shows the caller: everything to admins,
+ * else objects it owns or holds one of `object_privs` on (there or above)
+ * in schemas it may use of catalogs it may use. */
+const uc_nested_visibility_t *uc_api_nested_visibility(
+    uc_call_t *call, uc_privset_t object_privs);
 
 /* The key a listing across schemas resumes after, from the page token:
  * NULL for the first page. */
@@ -123,11 +121,54 @@ uc_error_t *uc_api_new_container(uc_call_t *call, const char *kind,
 uc_error_t *uc_api_read_common_fields(uc_call_t *call, uc_securable_t *sec,
                                       unsigned fields, int *changed);
 
-/* A new object of `kind` in the call's schema from a create body: its
- * name (at most `max_name` characters) and the common `fields`. */
-uc_error_t *uc_api_new_object(uc_call_t *call, const char *kind,
-                              apr_size_t max_name, unsigned fields,
+/* What the operations shared by the objects of a schema know of one kind
+ * of them. Renderers get the context the operations are given, or the
+ * call's uc_api_parents_t when that is NULL. */
+typedef struct uc_api_family {
+    const char *kind;              /* UC_KIND_... */
+    const char *label;             /* "Volume", for messages */
+    const char *plural;            /* the key of lists */
+    uc_privset_t read;             /* privileges that show an object */
+    int exists_status;             /* a taken name: 400 or 409, */
+    const char *exists_code;       /* with this error code */
+    unsigned create_fields;        /* UC_FIELD_* of create bodies */
+    unsigned update_fields;        /* UC_FIELD_* of update bodies */
+    apr_size_t max_name;
+    uc_api_render_fn render;
+} uc_api_family_t;
+
+/* A new object of the family in the call's schema from a create body: its
+ * name and the family's common fields. */
+uc_error_t *uc_api_new_object(uc_call_t *call, const uc_api_family_t *f,
                               uc_securable_t **out);
+/* The family's error for a name already taken in the call's schema. */
+uc_error_t *uc_api_name_taken(uc_call_t *call, const uc_api_family_t *f,
+                              const char *name);
+/* Stores it and answers it; a taken name is the family's error. */
+uc_error_t *uc_api_insert_object(uc_call_t *call, uc_jw_t *out,
+                                 const uc_api_family_t *f,
+                                 uc_securable_t *sec, const void *context);
+/* Answers the call's target (metadata only when BROWSE let it through). */
+uc_error_t *uc_api_get_object(uc_call_t *call, uc_jw_t *out,
+                              const uc_api_family_t *f, const void *context);
+/* Applies the family's update fields (and what the caller already changed
+ * of the target) and answers the result. */
+uc_error_t *uc_api_update_object(uc_call_t *call, uc_jw_t *out,
+                                 const uc_api_family_t *f, int changed,
+                                 const void *context);
+/* The page of the family's objects in the call's schema that the caller
+ * may see: those it owns or holds one of the family's read privileges on
+ * (in force there or above); with include_browse and BROWSE on the
+ * catalog, the others too, as metadata only. */
+uc_error_t *uc_api_list_objects(uc_call_t *call, uc_jw_t *out,
+                                const uc_api_family_t *f,
+                                const void *context);
+/* The end of an object's answer: stamps (without the user names when
+ * `omit_users`), the id under `id_key` (NULL: written earlier),
+ * metastore_id, browse_only, and the closing brace. */
+void uc_api_write_tail(uc_call_t *call, uc_jw_t *out,
+                       const uc_securable_t *sec, const char *id_key,
+                       int omit_users);
 
 /* The members every securable renders the same way, inside an object; a
  * row seen through BROWSE only shows no properties and no storage. */

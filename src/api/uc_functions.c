@@ -41,22 +41,15 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
     uc_jw_field_string(out, "comment", sec->comment);
     uc_jw_field_raw(out, "properties",
                     !browse && sec->properties ? sec->properties : "{}");
-    uc_api_write_stamps(out, sec, 0);
-    uc_jw_field_string(out, "function_id", sec->id);
-    uc_jw_field_string(out, "metastore_id",
-                       uc_store_metastore_id(call->store));
-    uc_jw_key(out, "browse_only");
-    uc_jw_bool(out, browse);
-    uc_jw_end_object(out);
+    uc_api_write_tail(call, out, sec, "function_id", 0);
 }
 
-static uc_error_t *already_exists(uc_call_t *call, const char *name)
-{
-    return uc_error_make(call->pool, 400, "RESOURCE_ALREADY_EXISTS",
-                         "Function already exists: %s",
-                         uc_api_full_name(call, uc_api_parents_of(call),
-                                          name));
-}
+/* Functions change owner only; a new definition is a new function. */
+static const uc_api_family_t functions = {
+    UC_KIND_FUNCTION, "Function", "functions", P(UC_PRIV_EXECUTE),
+    400, "RESOURCE_ALREADY_EXISTS",
+    UC_FIELD_COMMENT | UC_FIELD_OWNER, UC_FIELD_OWNER, UC_NAME_MAX, render
+};
 
 /* A map of strings, or the same as JSON text (the Java client's form). */
 static uc_error_t *read_properties(uc_call_t *call, uc_securable_t *sec)
@@ -130,8 +123,7 @@ static uc_error_t *create_function(uc_call_t *call, uc_jw_t *out)
     uc_securable_t *sec;
     uc_error_t *err;
 
-    if ((err = uc_api_new_object(call, UC_KIND_FUNCTION, UC_NAME_MAX,
-                                 UC_FIELD_COMMENT | UC_FIELD_OWNER, &sec)) ||
+    if ((err = uc_api_new_object(call, &functions, &sec)) ||
         (err = read_properties(call, sec)) ||
         (err = uc_json_enum_field(call->pool, call->body, "data_type",
                                   uc_column_type_names, 1, &data_type)) ||
@@ -189,40 +181,22 @@ static uc_error_t *create_function(uc_call_t *call, uc_jw_t *out)
         "specific_name", specific ? specific : sec->name,
         "routine_body_language", uc_json_string_or_null(language),
         "external_language", uc_json_string_or_null(language))));
-    err = uc_securable_insert(call->store, sec);
-    if (uc_store_is_duplicate(err))
-        return already_exists(call, sec->name);
-    if (err)
-        return err;
-    render(call, out, sec, uc_api_parents_of(call));
-    return NULL;
+    return uc_api_insert_object(call, out, &functions, sec, NULL);
 }
 
 static uc_error_t *list_functions(uc_call_t *call, uc_jw_t *out)
 {
-    return uc_api_list_objects(call, out, UC_KIND_FUNCTION, "functions",
-                               P(UC_PRIV_EXECUTE), render,
-                               uc_api_parents_of(call));
+    return uc_api_list_objects(call, out, &functions, NULL);
 }
 
 static uc_error_t *get_function(uc_call_t *call, uc_jw_t *out)
 {
-    uc_securable_t *sec = UC_TARGET_OF(call);
-
-    sec->browse_only = call->browse_only;
-    render(call, out, sec, uc_api_parents_of(call));
-    return NULL;
+    return uc_api_get_object(call, out, &functions, NULL);
 }
 
-/* Functions change owner only; a new definition is a new function. */
 static uc_error_t *update_function(uc_call_t *call, uc_jw_t *out)
 {
-    uc_error_t *err = uc_api_update_securable(call, UC_FIELD_OWNER,
-                                              UC_NAME_MAX, 0);
-    if (err)
-        return err;
-    render(call, out, UC_TARGET_OF(call), uc_api_parents_of(call));
-    return NULL;
+    return uc_api_update_object(call, out, &functions, 0, NULL);
 }
 
 /* force is accepted: a function holds nothing that could stop it going. */
@@ -234,21 +208,13 @@ static uc_error_t *delete_function(uc_call_t *call, uc_jw_t *out)
     return err ? err : uc_api_delete_object(call, out);
 }
 
-#define USE_C { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) }
-#define USE_S { UC_LEVEL_SCHEMA, P(UC_PRIV_USE_SCHEMA) }
-static const uc_rule_t create_rule = {
-    UC_TARGET_SCHEMA_FIELDS,
-    { USE_C, USE_S, { UC_LEVEL_SCHEMA, P(UC_PRIV_CREATE_FUNCTION) } } };
-static const uc_rule_t list_rule = {
-    UC_TARGET_SCHEMA_QUERY, { USE_C, USE_S }, .browse = 1 };
-static const uc_rule_t read_rule = {
-    UC_TARGET_OBJECT,
-    { USE_C, USE_S, { UC_LEVEL_OBJECT, P(UC_PRIV_EXECUTE) } },
-    UC_TYPE_FUNCTION, .browse = 1 };
-static const uc_rule_t manage_rule = {
-    UC_TARGET_OBJECT,
-    { USE_C, USE_S, { UC_LEVEL_OBJECT, P(UC_PRIV_MANAGE) } },
-    UC_TYPE_FUNCTION };
+static const uc_rule_t create_rule =
+    UC_RULE_CREATE_IN_SCHEMA(UC_PRIV_CREATE_FUNCTION);
+static const uc_rule_t list_rule = UC_RULE_LIST_IN_SCHEMA;
+static const uc_rule_t read_rule = UC_RULE_ON_OBJECT(
+    UC_TYPE_FUNCTION, P(UC_PRIV_EXECUTE), UC_BROWSE_ON_REQUEST);
+static const uc_rule_t manage_rule =
+    UC_RULE_ON_OBJECT(UC_TYPE_FUNCTION, P(UC_PRIV_MANAGE), 0);
 
 const uc_route_t uc_function_routes[] = {
     { UC_POST,   "/functions", create_function, UC_ROUTE_BODY | UC_ROUTE_TXN,

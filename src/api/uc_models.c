@@ -20,21 +20,20 @@
 static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
                    const void *context)
 {
-    int browse = sec->browse_only;
-
     uc_jw_begin_object(out);
     uc_api_write_names(call, out, context, sec);
     uc_jw_field_string(out, "storage_location",
-                       browse ? NULL : sec->storage_location);
+                       sec->browse_only ? NULL : sec->storage_location);
     uc_jw_field_string(out, "comment", sec->comment);
-    uc_api_write_stamps(out, sec, 0);
-    uc_jw_field_string(out, "id", sec->id);
-    uc_jw_field_string(out, "metastore_id",
-                       uc_store_metastore_id(call->store));
-    uc_jw_key(out, "browse_only");
-    uc_jw_bool(out, browse);
-    uc_jw_end_object(out);
+    uc_api_write_tail(call, out, sec, "id", 0);
 }
+
+static const uc_api_family_t models = {
+    UC_KIND_REGISTERED_MODEL, "Registered model", "registered_models",
+    P(UC_PRIV_EXECUTE), 409, "ALREADY_EXISTS",
+    UC_FIELD_COMMENT | UC_FIELD_OWNER,
+    UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME, UC_NAME_MAX, render
+};
 
 static const char *model_full_name(uc_call_t *call)
 {
@@ -42,40 +41,24 @@ static const char *model_full_name(uc_call_t *call)
                             UC_TARGET_OF(call)->name);
 }
 
-static uc_error_t *already_exists(uc_call_t *call, const char *name)
-{
-    return uc_error_make(call->pool, 409, "ALREADY_EXISTS",
-                         "Registered model already exists: %s",
-                         uc_api_full_name(call, uc_api_parents_of(call),
-                                          name));
-}
-
 static uc_error_t *create_model(uc_call_t *call, uc_jw_t *out)
 {
     uc_securable_t *sec;
     uc_error_t *err;
 
-    if ((err = uc_api_new_object(call, UC_KIND_REGISTERED_MODEL, UC_NAME_MAX,
-                                 UC_FIELD_COMMENT | UC_FIELD_OWNER, &sec)) ||
+    if ((err = uc_api_new_object(call, &models, &sec)) ||
         (err = uc_storage_managed_location(call, "models", sec->id,
                                            "registered model",
                                            &sec->storage_location)))
         return err;
     sec->details = "{\"max_version_number\":0}";
-    err = uc_securable_insert(call->store, sec);
-    if (uc_store_is_duplicate(err))
-        return already_exists(call, sec->name);
-    if (err)
-        return err;
-    render(call, out, sec, uc_api_parents_of(call));
-    return NULL;
+    return uc_api_insert_object(call, out, &models, sec, NULL);
 }
 
 /* Without catalog_name and schema_name: every model of the metastore the
  * caller may see, across catalogs. */
 static uc_error_t *list_all_models(uc_call_t *call, uc_jw_t *out)
 {
-    uc_nested_visibility_t vis;
     uc_nested_key_t *after;
     uc_page_t page;
     apr_array_header_t *rows;
@@ -85,17 +68,10 @@ static uc_error_t *list_all_models(uc_call_t *call, uc_jw_t *out)
     if ((err = uc_api_page(call, &page)) ||
         (err = uc_api_nested_after(call, &page, &after)))
         return err;
-    vis.all = call->who->admin;
-    vis.principals = call->who->json;
-    vis.catalog_privs = uc_api_privilege_keys(
-        call, P(UC_PRIV_USE_CATALOG) | P(UC_PRIV_ALL_PRIVILEGES));
-    vis.schema_privs = uc_api_privilege_keys(
-        call, P(UC_PRIV_USE_SCHEMA) | P(UC_PRIV_ALL_PRIVILEGES));
-    vis.object_privs = uc_api_privilege_keys(
-        call, P(UC_PRIV_EXECUTE) | P(UC_PRIV_ALL_PRIVILEGES));
     if ((err = uc_securables_across_schemas(
              call->store, call->pool, UC_KIND_REGISTERED_MODEL, NULL, "%",
-             "%", &vis, after, page.limit, &rows, &more)))
+             "%", uc_api_nested_visibility(call, models.read), after,
+             page.limit, &rows, &more)))
         return err;
     uc_jw_begin_object(out);
     uc_jw_key(out, "registered_models");
@@ -116,33 +92,17 @@ static uc_error_t *list_models(uc_call_t *call, uc_jw_t *out)
 {
     if (call->chain.n == UC_LEVEL_METASTORE + 1)
         return list_all_models(call, out);
-    return uc_api_list_objects(call, out, UC_KIND_REGISTERED_MODEL,
-                               "registered_models", P(UC_PRIV_EXECUTE),
-                               render, uc_api_parents_of(call));
+    return uc_api_list_objects(call, out, &models, NULL);
 }
 
 static uc_error_t *get_model(uc_call_t *call, uc_jw_t *out)
 {
-    uc_securable_t *sec = UC_TARGET_OF(call);
-
-    sec->browse_only = call->browse_only;
-    render(call, out, sec, uc_api_parents_of(call));
-    return NULL;
+    return uc_api_get_object(call, out, &models, NULL);
 }
 
 static uc_error_t *update_model(uc_call_t *call, uc_jw_t *out)
 {
-    uc_securable_t *sec = UC_TARGET_OF(call);
-    uc_error_t *err = uc_api_update_securable(
-        call, UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME,
-        UC_NAME_MAX, 0);
-
-    if (uc_store_is_duplicate(err))
-        return already_exists(call, sec->name);
-    if (err)
-        return err;
-    render(call, out, sec, uc_api_parents_of(call));
-    return NULL;
+    return uc_api_update_object(call, out, &models, 0, NULL);
 }
 
 /* Versions go with their model (force=true) or keep it (409 ABORTED). */
@@ -320,6 +280,20 @@ static uc_error_t *get_version(uc_call_t *call, uc_jw_t *out)
     return NULL;
 }
 
+/* Stores a changed version with a fresh update stamp and answers it. */
+static uc_error_t *store_version(uc_call_t *call, uc_jw_t *out,
+                                 uc_model_version_t *v)
+{
+    uc_error_t *err;
+
+    v->updated_at = uc_epoch_ms_text(call->pool, call->now);
+    v->updated_by = call->principal;
+    if ((err = uc_model_version_update(call->store, v)))
+        return err;
+    render_version(call, out, v, 0);
+    return NULL;
+}
+
 static uc_error_t *update_version(uc_call_t *call, uc_jw_t *out)
 {
     const char *comment = NULL;
@@ -332,15 +306,12 @@ static uc_error_t *update_version(uc_call_t *call, uc_jw_t *out)
         (err = uc_validate_text(call->pool, "comment", comment,
                                 UC_COMMENT_MAX)))
         return err;
-    if (comment) {
-        v->comment = comment;
-        v->updated_at = uc_epoch_ms_text(call->pool, call->now);
-        v->updated_by = call->principal;
-        if ((err = uc_model_version_update(call->store, v)))
-            return err;
+    if (!comment) {
+        render_version(call, out, v, 0);
+        return NULL;
     }
-    render_version(call, out, v, 0);
-    return NULL;
+    v->comment = comment;
+    return store_version(call, out, v);
 }
 
 static uc_error_t *delete_version(uc_call_t *call, uc_jw_t *out)
@@ -398,33 +369,23 @@ static uc_error_t *finalize_version(uc_call_t *call, uc_jw_t *out)
                              "state: %s/%s (it is %s)", model_full_name(call),
                              v->version, v->status);
     v->status = READY;
-    v->updated_at = uc_epoch_ms_text(call->pool, call->now);
-    v->updated_by = call->principal;
-    if ((err = uc_model_version_update(call->store, v)))
-        return err;
-    render_version(call, out, v, 0);
-    return NULL;
+    return store_version(call, out, v);
 }
 
-#define USE_C { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) }
-#define USE_S { UC_LEVEL_SCHEMA, P(UC_PRIV_USE_SCHEMA) }
-static const uc_rule_t create_rule = {
-    UC_TARGET_SCHEMA_FIELDS,
-    { USE_C, USE_S, { UC_LEVEL_SCHEMA, P(UC_PRIV_CREATE_MODEL) } } };
+static const uc_rule_t create_rule =
+    UC_RULE_CREATE_IN_SCHEMA(UC_PRIV_CREATE_MODEL);
 static const uc_rule_t list_rule = {
-    UC_TARGET_SCHEMA_QUERY_OR_METASTORE, { USE_C, USE_S }, .browse = 1 };
-static const uc_rule_t read_rule = {
-    UC_TARGET_OBJECT,
-    { USE_C, USE_S, { UC_LEVEL_OBJECT, P(UC_PRIV_EXECUTE) } },
-    UC_TYPE_REGISTERED_MODEL, .browse = 1 };
-static const uc_rule_t manage_rule = {
-    UC_TARGET_OBJECT,
-    { USE_C, USE_S, { UC_LEVEL_OBJECT, P(UC_PRIV_MANAGE) } },
-    UC_TYPE_REGISTERED_MODEL };
+    UC_TARGET_SCHEMA_QUERY_OR_METASTORE,
+    { UC_NEED_USE_CATALOG, UC_NEED_USE_SCHEMA }, .browse = 1 };
+static const uc_rule_t read_rule = UC_RULE_ON_OBJECT(
+    UC_TYPE_REGISTERED_MODEL, P(UC_PRIV_EXECUTE), UC_BROWSE_ON_REQUEST);
+static const uc_rule_t manage_rule =
+    UC_RULE_ON_OBJECT(UC_TYPE_REGISTERED_MODEL, P(UC_PRIV_MANAGE), 0);
 /* Versions are written by those who manage the model. */
 static const uc_rule_t create_version_rule = {
     UC_TARGET_OBJECT_FIELDS,
-    { USE_C, USE_S, { UC_LEVEL_OBJECT, P(UC_PRIV_MANAGE) } },
+    { UC_NEED_USE_CATALOG, UC_NEED_USE_SCHEMA,
+      { UC_LEVEL_OBJECT, P(UC_PRIV_MANAGE) } },
     UC_TYPE_REGISTERED_MODEL, "model_name" };
 
 const uc_route_t uc_model_routes[] = {

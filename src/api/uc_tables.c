@@ -67,23 +67,17 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
     if (!shape->omit_properties)
         uc_jw_field_raw(out, "properties",
                         !browse && sec->properties ? sec->properties : "{}");
-    uc_api_write_stamps(out, sec, shape->omit_users);
-    uc_jw_field_string(out, "table_id", sec->id);
-    uc_jw_field_string(out, "metastore_id",
-                       uc_store_metastore_id(call->store));
     uc_jw_field_string(out, "deleted_at", NULL);
-    uc_jw_key(out, "browse_only");
-    uc_jw_bool(out, browse);
-    uc_jw_end_object(out);
+    uc_api_write_tail(call, out, sec, "table_id", shape->omit_users);
 }
 
-static uc_error_t *already_exists(uc_call_t *call, const char *name)
-{
-    return uc_error_make(call->pool, 400, "TABLE_ALREADY_EXISTS",
-                         "Table already exists: %s",
-                         uc_api_full_name(call, uc_api_parents_of(call),
-                                          name));
-}
+/* Tables have no update: Unity Catalog changes them through Delta. */
+static const uc_api_family_t tables = {
+    UC_KIND_TABLE, "Table", "tables", P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY),
+    400, "TABLE_ALREADY_EXISTS",
+    UC_FIELD_COMMENT | UC_FIELD_PROPERTIES | UC_FIELD_OWNER, 0, UC_NAME_MAX,
+    render
+};
 
 /* The query flags every table answer takes; the Delta ones are accepted
  * and do not change the answer yet. */
@@ -205,9 +199,7 @@ static uc_error_t *create_table(uc_call_t *call, uc_jw_t *out)
     shape_t shape;
     uc_error_t *err;
 
-    if ((err = uc_api_new_object(call, UC_KIND_TABLE, UC_NAME_MAX,
-                                 UC_FIELD_COMMENT | UC_FIELD_PROPERTIES |
-                                 UC_FIELD_OWNER, &sec)) ||
+    if ((err = uc_api_new_object(call, &tables, &sec)) ||
         (err = uc_json_enum_field(call->pool, call->body, "table_type",
                                   table_types, 1, &type)) ||
         (err = uc_json_enum_field(call->pool, call->body,
@@ -245,13 +237,7 @@ static uc_error_t *create_table(uc_call_t *call, uc_jw_t *out)
         "view_dependencies",
         dependencies ? dependencies : uc_json_own(call->pool, json_null()),
         "storage_credential_name")));
-    err = uc_securable_insert(call->store, sec);
-    if (uc_store_is_duplicate(err))
-        return already_exists(call, sec->name);
-    if (err)
-        return err;
-    render(call, out, sec, &shape);
-    return NULL;
+    return uc_api_insert_object(call, out, &tables, sec, &shape);
 }
 
 static uc_error_t *list_tables(uc_call_t *call, uc_jw_t *out)
@@ -261,22 +247,15 @@ static uc_error_t *list_tables(uc_call_t *call, uc_jw_t *out)
 
     if (err)
         return err;
-    return uc_api_list_objects(call, out, UC_KIND_TABLE, "tables",
-                               P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY), render,
-                               &shape);
+    return uc_api_list_objects(call, out, &tables, &shape);
 }
 
 static uc_error_t *get_table(uc_call_t *call, uc_jw_t *out)
 {
-    uc_securable_t *sec = UC_TARGET_OF(call);
     shape_t shape;
     uc_error_t *err = read_flags(call, &shape, 0);
 
-    if (err)
-        return err;
-    sec->browse_only = call->browse_only;
-    render(call, out, sec, &shape);
-    return NULL;
+    return err ? err : uc_api_get_object(call, out, &tables, &shape);
 }
 
 /* True only for a table the caller could see: a missing table and one it
@@ -348,7 +327,7 @@ static uc_error_t *create_staging_table(uc_call_t *call, uc_jw_t *out)
                                 UC_KIND_TABLE, st.name, &existing)))
         return err;
     if (existing)
-        return already_exists(call, st.name);
+        return uc_api_name_taken(call, &tables, st.name);
     if (!(st.id = uc_uuid4(call->pool)))
         return uc_error_internal(call->pool);
     if ((err = uc_storage_managed_location(call, "tables", st.id,
@@ -386,8 +365,7 @@ static uc_error_t *like_pattern(uc_call_t *call, const char *field,
 
 static uc_error_t *table_summaries(uc_call_t *call, uc_jw_t *out)
 {
-    const char *schemas, *tables;
-    uc_nested_visibility_t vis;
+    const char *schemas, *names;
     uc_nested_key_t *after;
     uc_page_t page;
     apr_array_header_t *rows;
@@ -395,25 +373,17 @@ static uc_error_t *table_summaries(uc_call_t *call, uc_jw_t *out)
     uc_error_t *err;
 
     if ((err = like_pattern(call, "schema_name_pattern", &schemas)) ||
-        (err = like_pattern(call, "table_name_pattern", &tables)) ||
+        (err = like_pattern(call, "table_name_pattern", &names)) ||
         (err = uc_api_query_flag(call, "include_manifest_capabilities",
                                  &manifest)) ||
         (err = uc_api_page(call, &page)) ||
         (err = uc_api_nested_after(call, &page, &after)))
         return err;
-    vis.all = call->who->admin;
-    vis.principals = call->who->json;
-    vis.catalog_privs = uc_api_privilege_keys(
-        call, P(UC_PRIV_USE_CATALOG) | P(UC_PRIV_ALL_PRIVILEGES));
-    vis.schema_privs = uc_api_privilege_keys(
-        call, P(UC_PRIV_USE_SCHEMA) | P(UC_PRIV_ALL_PRIVILEGES));
-    vis.object_privs = uc_api_privilege_keys(
-        call, P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY) |
-              P(UC_PRIV_ALL_PRIVILEGES));
     if ((err = uc_securables_across_schemas(
              call->store, call->pool, UC_KIND_TABLE,
-             call->chain.sec[UC_LEVEL_CATALOG]->id, schemas, tables, &vis,
-             after, page.limit, &rows, &more)))
+             call->chain.sec[UC_LEVEL_CATALOG]->id, schemas, names,
+             uc_api_nested_visibility(call, tables.read), after, page.limit,
+             &rows, &more)))
         return err;
     uc_jw_begin_object(out);
     uc_jw_key(out, "tables");
@@ -435,26 +405,20 @@ static uc_error_t *table_summaries(uc_call_t *call, uc_jw_t *out)
     return NULL;
 }
 
-#define USE_C { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) }
-#define USE_S { UC_LEVEL_SCHEMA, P(UC_PRIV_USE_SCHEMA) }
-static const uc_rule_t create_rule = {
-    UC_TARGET_SCHEMA_FIELDS,
-    { USE_C, USE_S, { UC_LEVEL_SCHEMA, P(UC_PRIV_CREATE_TABLE) } } };
-static const uc_rule_t list_rule = {
-    UC_TARGET_SCHEMA_QUERY, { USE_C, USE_S }, .browse = 1 };
-static const uc_rule_t read_rule = {
-    UC_TARGET_OBJECT,
-    { USE_C, USE_S,
-      { UC_LEVEL_OBJECT, P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY) } },
-    UC_TYPE_TABLE, .browse = 1 };
-static const uc_rule_t manage_rule = {
-    UC_TARGET_OBJECT,
-    { USE_C, USE_S, { UC_LEVEL_OBJECT, P(UC_PRIV_MANAGE) } }, UC_TYPE_TABLE };
+static const uc_rule_t create_rule =
+    UC_RULE_CREATE_IN_SCHEMA(UC_PRIV_CREATE_TABLE);
+static const uc_rule_t list_rule = UC_RULE_LIST_IN_SCHEMA;
+static const uc_rule_t read_rule = UC_RULE_ON_OBJECT(
+    UC_TYPE_TABLE, P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY),
+    UC_BROWSE_ON_REQUEST);
+static const uc_rule_t manage_rule =
+    UC_RULE_ON_OBJECT(UC_TYPE_TABLE, P(UC_PRIV_MANAGE), 0);
 /* BROWSE answers existence without include_browse. */
 static const uc_rule_t exists_rule = {
-    UC_TARGET_OBJECT_SCHEMA, { USE_C, USE_S }, .browse = UC_BROWSE_ALWAYS };
+    UC_TARGET_OBJECT_SCHEMA, { UC_NEED_USE_CATALOG, UC_NEED_USE_SCHEMA },
+    .browse = UC_BROWSE_ALWAYS };
 static const uc_rule_t summaries_rule = {
-    UC_TARGET_CATALOG_QUERY, { USE_C } };
+    UC_TARGET_CATALOG_QUERY, { UC_NEED_USE_CATALOG } };
 
 const uc_route_t uc_table_routes[] = {
     { UC_POST,   "/staging-tables", create_staging_table,

@@ -20,30 +20,23 @@ static const char *const volume_types[] = {
 static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
                    const void *context)
 {
-    int browse = sec->browse_only;
-
     uc_jw_begin_object(out);
     uc_api_write_names(call, out, context, sec);
     uc_jw_members(out, sec->details, NULL);
     uc_jw_field_string(out, "storage_location",
-                       browse ? NULL : sec->storage_location);
+                       sec->browse_only ? NULL : sec->storage_location);
     uc_jw_field_string(out, "comment", sec->comment);
-    uc_api_write_stamps(out, sec, 0);
-    uc_jw_field_string(out, "volume_id", sec->id);
-    uc_jw_field_string(out, "metastore_id",
-                       uc_store_metastore_id(call->store));
-    uc_jw_key(out, "browse_only");
-    uc_jw_bool(out, browse);
-    uc_jw_end_object(out);
+    uc_api_write_tail(call, out, sec, "volume_id", 0);
 }
 
-static uc_error_t *already_exists(uc_call_t *call, const char *name)
-{
-    return uc_error_make(call->pool, 400, "RESOURCE_ALREADY_EXISTS",
-                         "Volume already exists: %s",
-                         uc_api_full_name(call, uc_api_parents_of(call),
-                                          name));
-}
+static const uc_api_family_t volumes = {
+    UC_KIND_VOLUME, "Volume", "volumes",
+    P(UC_PRIV_READ_VOLUME) | P(UC_PRIV_WRITE_VOLUME),
+    400, "RESOURCE_ALREADY_EXISTS",
+    UC_FIELD_COMMENT | UC_FIELD_OWNER,
+    UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME,
+    UC_NAME_MAX, render
+};
 
 static uc_error_t *create_volume(uc_call_t *call, uc_jw_t *out)
 {
@@ -51,8 +44,7 @@ static uc_error_t *create_volume(uc_call_t *call, uc_jw_t *out)
     uc_securable_t *sec;
     uc_error_t *err;
 
-    if ((err = uc_api_new_object(call, UC_KIND_VOLUME, UC_NAME_MAX,
-                                 UC_FIELD_COMMENT | UC_FIELD_OWNER, &sec)) ||
+    if ((err = uc_api_new_object(call, &volumes, &sec)) ||
         (err = uc_json_enum_field(call->pool, call->body, "volume_type",
                                   volume_types, 1, &type)) ||
         (err = uc_json_string_field(call->pool, call->body,
@@ -79,63 +71,32 @@ static uc_error_t *create_volume(uc_call_t *call, uc_jw_t *out)
         return err;
     uc_api_set_details(call, sec, uc_json_own(call->pool, json_pack(
         "{ss}", "volume_type", type)));
-    err = uc_securable_insert(call->store, sec);
-    if (uc_store_is_duplicate(err))
-        return already_exists(call, sec->name);
-    if (err)
-        return err;
-    render(call, out, sec, uc_api_parents_of(call));
-    return NULL;
+    return uc_api_insert_object(call, out, &volumes, sec, NULL);
 }
 
 static uc_error_t *list_volumes(uc_call_t *call, uc_jw_t *out)
 {
-    return uc_api_list_objects(call, out, UC_KIND_VOLUME, "volumes",
-                               P(UC_PRIV_READ_VOLUME) |
-                               P(UC_PRIV_WRITE_VOLUME), render,
-                               uc_api_parents_of(call));
+    return uc_api_list_objects(call, out, &volumes, NULL);
 }
 
 static uc_error_t *get_volume(uc_call_t *call, uc_jw_t *out)
 {
-    uc_securable_t *sec = UC_TARGET_OF(call);
-
-    sec->browse_only = call->browse_only;
-    render(call, out, sec, uc_api_parents_of(call));
-    return NULL;
+    return uc_api_get_object(call, out, &volumes, NULL);
 }
 
 static uc_error_t *update_volume(uc_call_t *call, uc_jw_t *out)
 {
-    uc_securable_t *sec = UC_TARGET_OF(call);
-    uc_error_t *err = uc_api_update_securable(
-        call, UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME,
-        UC_NAME_MAX, 0);
-
-    if (uc_store_is_duplicate(err))
-        return already_exists(call, sec->name);
-    if (err)
-        return err;
-    render(call, out, sec, uc_api_parents_of(call));
-    return NULL;
+    return uc_api_update_object(call, out, &volumes, 0, NULL);
 }
 
-#define USE_C { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) }
-#define USE_S { UC_LEVEL_SCHEMA, P(UC_PRIV_USE_SCHEMA) }
-static const uc_rule_t create_rule = {
-    UC_TARGET_SCHEMA_FIELDS,
-    { USE_C, USE_S, { UC_LEVEL_SCHEMA, P(UC_PRIV_CREATE_VOLUME) } } };
-static const uc_rule_t list_rule = {
-    UC_TARGET_SCHEMA_QUERY, { USE_C, USE_S }, .browse = 1 };
-static const uc_rule_t read_rule = {
-    UC_TARGET_OBJECT,
-    { USE_C, USE_S,
-      { UC_LEVEL_OBJECT, P(UC_PRIV_READ_VOLUME) | P(UC_PRIV_WRITE_VOLUME) } },
-    UC_TYPE_VOLUME, .browse = 1 };
-static const uc_rule_t manage_rule = {
-    UC_TARGET_OBJECT,
-    { USE_C, USE_S, { UC_LEVEL_OBJECT, P(UC_PRIV_MANAGE) } },
-    UC_TYPE_VOLUME };
+static const uc_rule_t create_rule =
+    UC_RULE_CREATE_IN_SCHEMA(UC_PRIV_CREATE_VOLUME);
+static const uc_rule_t list_rule = UC_RULE_LIST_IN_SCHEMA;
+static const uc_rule_t read_rule = UC_RULE_ON_OBJECT(
+    UC_TYPE_VOLUME, P(UC_PRIV_READ_VOLUME) | P(UC_PRIV_WRITE_VOLUME),
+    UC_BROWSE_ON_REQUEST);
+static const uc_rule_t manage_rule =
+    UC_RULE_ON_OBJECT(UC_TYPE_VOLUME, P(UC_PRIV_MANAGE), 0);
 
 const uc_route_t uc_volume_routes[] = {
     { UC_POST,   "/volumes", create_volume, UC_ROUTE_BODY | UC_ROUTE_TXN,

@@ -61,26 +61,25 @@ static uc_error_t *add_catalog(uc_call_t *call, const char *name,
 static uc_error_t *object_not_found(uc_call_t *call, uc_securable_type_t type,
                                     const char *full_name)
 {
-    switch (type) {
-    case UC_TYPE_TABLE:
-        return uc_error_make(call->pool, 404, "TABLE_NOT_FOUND",
-                             "Table not found: %s", full_name);
-    case UC_TYPE_VOLUME:
-        return uc_error_make(call->pool, 404, "NOT_FOUND",
-                             "Volume not found: %s", full_name);
-    case UC_TYPE_FUNCTION:
-        return uc_error_make(call->pool, 404, "NOT_FOUND",
-                             "Function not found: %s", full_name);
-    case UC_TYPE_REGISTERED_MODEL:
-        return uc_error_make(call->pool, 404, "NOT_FOUND",
-                             "Registered model not found: %s", full_name);
-    case UC_TYPE_AGENT:
-        return uc_error_make(call->pool, 404, "NOT_FOUND",
-                             "Agent not found: %s", full_name);
-    default:
-        return uc_error_make(call->pool, 404, "NOT_FOUND",
-                             "Agent skill not found: %s", full_name);
-    }
+    static const struct {
+        uc_securable_type_t type;
+        const char *code;
+        const char *label;
+    } names[] = {
+        { UC_TYPE_TABLE, "TABLE_NOT_FOUND", "Table" },
+        { UC_TYPE_VOLUME, "NOT_FOUND", "Volume" },
+        { UC_TYPE_FUNCTION, "NOT_FOUND", "Function" },
+        { UC_TYPE_REGISTERED_MODEL, "NOT_FOUND", "Registered model" },
+        { UC_TYPE_AGENT, "NOT_FOUND", "Agent" },
+        { UC_TYPE_AGENT_SKILL, "NOT_FOUND", "Agent skill" },
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(names) / sizeof(names[0]) - 1; i++)
+        if (names[i].type == type)
+            break;
+    return uc_error_make(call->pool, 404, names[i].code, "%s not found: %s",
+                         names[i].label, full_name);
 }
 
 static uc_error_t *add_schema_named(uc_call_t *call, const char *catalog,

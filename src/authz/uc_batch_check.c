@@ -43,8 +43,8 @@ typedef struct action {
 #define C UC_LEVEL_CATALOG
 #define S UC_LEVEL_SCHEMA
 #define T UC_LEVEL_OBJECT
-#define USE_C { C, P(UC_PRIV_USE_CATALOG) }
-#define USE_S { S, P(UC_PRIV_USE_SCHEMA) }
+#define USE_C UC_NEED_USE_CATALOG
+#define USE_S UC_NEED_USE_SCHEMA
 /* The table rules of the catalog API, by what the action does. */
 #define GET_TABLE { USE_C, USE_S, { T, P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY) } }
 #define READ_TABLE { USE_C, USE_S, { T, P(UC_PRIV_SELECT) } }

@@ -36,6 +36,10 @@ typedef struct uc_need {
     uc_privset_t any;          /* one of these, in force at `level` */
 } uc_need_t;
 
+/* What every route below a catalog or schema starts with. */
+#define UC_NEED_USE_CATALOG { UC_LEVEL_CATALOG, UC_PRIV(UC_PRIV_USE_CATALOG) }
+#define UC_NEED_USE_SCHEMA { UC_LEVEL_SCHEMA, UC_PRIV(UC_PRIV_USE_SCHEMA) }
+
 /* Allowed when the caller is a metastore admin, or owns the target or an
  * ancestor below the metastore at or above every need's level, or else
  * holds each need. A need at a level below the target does not apply.
@@ -53,5 +57,19 @@ typedef struct uc_rule {
     const char *field;         /* UC_TARGET_OBJECT_FIELDS: the name's field */
     int browse;
 } uc_rule_t;
+
+/* The rules of the objects of a schema: creating one with `priv` on the
+ * schema, listing them, and acting on one with one of `privs` on it. */
+#define UC_RULE_CREATE_IN_SCHEMA(priv) \
+    { UC_TARGET_SCHEMA_FIELDS, \
+      { UC_NEED_USE_CATALOG, UC_NEED_USE_SCHEMA, \
+        { UC_LEVEL_SCHEMA, UC_PRIV(priv) } } }
+#define UC_RULE_LIST_IN_SCHEMA \
+    { UC_TARGET_SCHEMA_QUERY, { UC_NEED_USE_CATALOG, UC_NEED_USE_SCHEMA }, \
+      .browse = UC_BROWSE_ON_REQUEST }
+#define UC_RULE_ON_OBJECT(type, privs, browse_) \
+    { UC_TARGET_OBJECT, \
+      { UC_NEED_USE_CATALOG, UC_NEED_USE_SCHEMA, \
+        { UC_LEVEL_OBJECT, (privs) } }, (type), .browse = (browse_) }
 
 #endif
