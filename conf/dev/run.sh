@@ -47,6 +47,8 @@ Users: admin/admin, alice/alice, bob/bob. Try:
   curl -u admin:admin -H 'Content-Type: application/json' -d '{"name":"main","comment":"first"}' $base/catalogs
   curl -u admin:admin -H 'Content-Type: application/json' -d '{"name":"sales","catalog_name":"main"}' $base/schemas
   curl -u admin:admin '$base/schemas?catalog_name=main'
+  curl -u admin:admin -H 'Content-Type: application/json' -d '{"name":"orders","catalog_name":"main","schema_name":"sales","table_type":"EXTERNAL","data_source_format":"DELTA","storage_location":"$var/data/orders","columns":[{"name":"id","type_text":"bigint","type_json":"{}","type_name":"LONG"}]}' $base/tables
+  curl -u admin:admin '$base/tables?catalog_name=main&schema_name=sales'
   curl -u admin:admin -X PATCH -H 'Content-Type: application/json' -d '{"changes":[{"principal":"alice","add":["USE CATALOG","USE SCHEMA"]}]}' $base/permissions/catalog/main
   curl -u alice:alice '$base/schemas?catalog_name=main'
   curl -u admin:admin -X DELETE '$base/catalogs/main?force=true'
