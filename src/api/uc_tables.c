@@ -273,7 +273,7 @@ static uc_error_t *table_exists(uc_call_t *call, uc_jw_t *out)
                                      3, names)) ||
         (err = uc_securable_get(call->store, call->pool,
                                 chain.sec[UC_LEVEL_SCHEMA]->id, UC_KIND_TABLE,
-                                names[2], &table)))
+                                names[2], UC_LOCK_SHARE, &table)))
         return err;
     if (table && call->browse_only)
         exists = 1;
@@ -324,7 +324,8 @@ static uc_error_t *create_staging_table(uc_call_t *call, uc_jw_t *out)
         (err = uc_validate_name(call->pool, "name", st.name, &st.name)) ||
         (err = uc_securable_get(call->store, call->pool,
                                 call->chain.sec[UC_LEVEL_SCHEMA]->id,
-                                UC_KIND_TABLE, st.name, &existing)))
+                                UC_KIND_TABLE, st.name, UC_LOCK_SHARE,
+                                &existing)))
         return err;
     if (existing)
         return uc_api_name_taken(call, &tables, st.name);

@@ -35,7 +35,7 @@ static uc_error_t *add_metastore(uc_call_t *call, uc_chain_t *chain)
 }
 
 static uc_error_t *add_catalog(uc_call_t *call, const char *name,
-                               uc_chain_t *chain)
+                               uc_row_lock_t lock, uc_chain_t *chain)
 {
     const char *lower;
     uc_securable_t *sec;
@@ -47,7 +47,7 @@ static uc_error_t *add_catalog(uc_call_t *call, const char *name,
         (err = add_metastore(call, chain)) ||
         (err = uc_securable_get(call->store, call->pool,
                                 chain->sec[UC_LEVEL_METASTORE]->id,
-                                UC_KIND_CATALOG, lower, &sec)))
+                                UC_KIND_CATALOG, lower, lock, &sec)))
         return err;
     if (!sec)
         return catalog_not_found(call, lower);
@@ -83,17 +83,18 @@ static uc_error_t *object_not_found(uc_call_t *call, uc_securable_type_t type,
 }
 
 static uc_error_t *add_schema_named(uc_call_t *call, const char *catalog,
-                                    const char *schema, uc_chain_t *chain)
+                                    const char *schema, uc_row_lock_t lock,
+                                    uc_chain_t *chain)
 {
     uc_securable_t *sec;
     uc_error_t *err;
 
-    if ((err = add_catalog(call, catalog, chain)) ||
+    if ((err = add_catalog(call, catalog, UC_LOCK_SHARE, chain)) ||
         (err = uc_validate_name(call->pool, "schema name", schema,
                                 &schema)) ||
         (err = uc_securable_get(call->store, call->pool,
                                 chain->sec[UC_LEVEL_CATALOG]->id,
-                                UC_KIND_SCHEMA, schema, &sec)))
+                                UC_KIND_SCHEMA, schema, lock, &sec)))
         return err;
     if (!sec)
         return schema_not_found(call, chain->sec[UC_LEVEL_CATALOG]->name,
@@ -105,28 +106,31 @@ static uc_error_t *add_schema_named(uc_call_t *call, const char *catalog,
 }
 
 static uc_error_t *add_schema(uc_call_t *call, const char *full_name,
-                              uc_chain_t *chain)
+                              uc_row_lock_t lock, uc_chain_t *chain)
 {
     const char *names[2];
     uc_error_t *err = uc_validate_full_name(call->pool, "schema full name",
                                             full_name, 2, names);
 
-    return err ? err : add_schema_named(call, names[0], names[1], chain);
+    return err ? err : add_schema_named(call, names[0], names[1], lock,
+                                        chain);
 }
 
 static uc_error_t *add_object_named(uc_call_t *call, const char *catalog,
                                     const char *schema, const char *name,
                                     uc_securable_type_t type,
-                                    uc_chain_t *chain)
+                                    uc_row_lock_t lock, uc_chain_t *chain)
 {
     uc_securable_t *sec;
     uc_error_t *err;
 
-    if ((err = add_schema_named(call, catalog, schema, chain)) ||
+    if ((err = add_schema_named(call, catalog, schema, UC_LOCK_SHARE,
+                                chain)) ||
         (err = uc_validate_name(call->pool, "name", name, &name)) ||
         (err = uc_securable_get(call->store, call->pool,
                                 chain->sec[UC_LEVEL_SCHEMA]->id,
-                                uc_securable_type_name(type), name, &sec)))
+                                uc_securable_type_name(type), name, lock,
+                                &sec)))
         return err;
     if (!sec)
         return object_not_found(call, type, apr_pstrcat(
@@ -139,7 +143,8 @@ static uc_error_t *add_object_named(uc_call_t *call, const char *catalog,
 }
 
 static uc_error_t *add_object(uc_call_t *call, const char *full_name,
-                              uc_securable_type_t type, uc_chain_t *chain)
+                              uc_securable_type_t type, uc_row_lock_t lock,
+                              uc_chain_t *chain)
 {
     const char *names[3];
     uc_error_t *err = uc_validate_full_name(
@@ -148,11 +153,12 @@ static uc_error_t *add_object(uc_call_t *call, const char *full_name,
         full_name, 3, names);
 
     return err ? err : add_object_named(call, names[0], names[1], names[2],
-                                        type, chain);
+                                        type, lock, chain);
 }
 
 uc_error_t *uc_authz_resolve(uc_call_t *call, const char *type,
-                             const char *full_name, uc_chain_t *out)
+                             const char *full_name, uc_row_lock_t lock,
+                             uc_chain_t *out)
 {
     int t = uc_securable_type_parse(type);
 
@@ -161,16 +167,17 @@ uc_error_t *uc_authz_resolve(uc_call_t *call, const char *type,
     case UC_TYPE_METASTORE:
         return add_metastore(call, out);
     case UC_TYPE_CATALOG:
-        return add_catalog(call, full_name, out);
+        return add_catalog(call, full_name, lock, out);
     case UC_TYPE_SCHEMA:
-        return add_schema(call, full_name, out);
+        return add_schema(call, full_name, lock, out);
     case UC_TYPE_TABLE:
     case UC_TYPE_VOLUME:
     case UC_TYPE_FUNCTION:
     case UC_TYPE_REGISTERED_MODEL:
     case UC_TYPE_AGENT:
     case UC_TYPE_AGENT_SKILL:
-        return add_object(call, full_name, (uc_securable_type_t)t, out);
+        return add_object(call, full_name, (uc_securable_type_t)t, lock,
+                          out);
     case -1:
         return uc_error_invalid(call->pool, "Unknown securable type '%s'.",
                                 type);
@@ -277,10 +284,20 @@ static uc_error_t *query_field(uc_call_t *call, const char *field,
     return NULL;
 }
 
+/* Calls that change or delete their target hold it for update; the others
+ * (reads, and additions below the target) share their rows. */
+static uc_row_lock_t target_lock(const uc_call_t *call, const uc_rule_t *rule)
+{
+    return call->method == UC_PATCH || call->method == UC_DELETE ||
+           rule->target == UC_TARGET_OBJECT_FIELDS
+           ? UC_LOCK_UPDATE : UC_LOCK_SHARE;
+}
+
 static uc_error_t *resolve_target(uc_call_t *call, const uc_rule_t *rule)
 {
     const char *catalog = NULL, *schema = NULL, *name = NULL;
     uc_chain_t *chain = &call->chain;
+    uc_row_lock_t lock = target_lock(call, rule);
     uc_error_t *err;
 
     memset(chain, 0, sizeof(*chain));
@@ -290,22 +307,22 @@ static uc_error_t *resolve_target(uc_call_t *call, const uc_rule_t *rule)
     case UC_TARGET_METASTORE:
         return add_metastore(call, chain);
     case UC_TARGET_CATALOG:
-        return add_catalog(call, call->params[0], chain);
+        return add_catalog(call, call->params[0], lock, chain);
     case UC_TARGET_CATALOG_FIELD:
         if ((err = body_field(call, "catalog_name", &catalog)))
             return err;
-        return add_catalog(call, catalog, chain);
+        return add_catalog(call, catalog, lock, chain);
     case UC_TARGET_CATALOG_QUERY:
         if ((err = query_field(call, "catalog_name", &catalog)))
             return err;
-        return add_catalog(call, catalog, chain);
+        return add_catalog(call, catalog, lock, chain);
     case UC_TARGET_SCHEMA:
-        return add_schema(call, call->params[0], chain);
+        return add_schema(call, call->params[0], lock, chain);
     case UC_TARGET_SCHEMA_FIELDS:
         if ((err = body_field(call, "catalog_name", &catalog)) ||
             (err = body_field(call, "schema_name", &schema)))
             return err;
-        return add_schema_named(call, catalog, schema, chain);
+        return add_schema_named(call, catalog, schema, lock, chain);
     case UC_TARGET_SCHEMA_QUERY_OR_METASTORE:
         if (!apr_table_get(call->query, "catalog_name") &&
             !apr_table_get(call->query, "schema_name"))
@@ -315,26 +332,26 @@ static uc_error_t *resolve_target(uc_call_t *call, const uc_rule_t *rule)
         if ((err = query_field(call, "catalog_name", &catalog)) ||
             (err = query_field(call, "schema_name", &schema)))
             return err;
-        return add_schema_named(call, catalog, schema, chain);
+        return add_schema_named(call, catalog, schema, lock, chain);
     case UC_TARGET_OBJECT_SCHEMA: {
         const char *names[3];
         if ((err = uc_validate_full_name(call->pool, "full name",
                                          call->params[0], 3, names)))
             return err;
-        return add_schema_named(call, names[0], names[1], chain);
+        return add_schema_named(call, names[0], names[1], lock, chain);
     }
     case UC_TARGET_OBJECT:
-        return add_object(call, call->params[0], rule->type, chain);
+        return add_object(call, call->params[0], rule->type, lock, chain);
     case UC_TARGET_OBJECT_FIELDS:
         if ((err = body_field(call, "catalog_name", &catalog)) ||
             (err = body_field(call, "schema_name", &schema)) ||
             (err = body_field(call, rule->field, &name)))
             return err;
         return add_object_named(call, catalog, schema, name, rule->type,
-                                chain);
+                                lock, chain);
     case UC_TARGET_SECURABLE:
         return uc_authz_resolve(call, call->params[0], call->params[1],
-                                chain);
+                                lock, chain);
     }
     return uc_error_internal(call->pool);
 }

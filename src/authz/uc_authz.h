@@ -30,9 +30,12 @@ int uc_access_has(const uc_access_t *a, int level, uc_privset_t any);
 /* Owns the object at `level` or an ancestor of it (admins count). */
 int uc_access_owns(const uc_access_t *a, int level);
 
-/* Resolves "catalog" + "main", "schema" + "main.sales", "metastore" + any
- * name into a chain; unknown types are a 400, missing objects a 404. */
+/* Resolves "catalog" + "main", "schema" + "main.sales", "table" +
+ * "main.sales.orders", "metastore" + any name into a chain; unknown types
+ * are a 400, missing objects a 404. Inside a transaction the target is
+ * held with `lock`, its ancestors shared. */
 uc_error_t *uc_authz_resolve(uc_call_t *call, const char *type,
-                             const char *full_name, uc_chain_t *out);
+                             const char *full_name, uc_row_lock_t lock,
+                             uc_chain_t *out);
 
 #endif

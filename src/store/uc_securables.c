@@ -27,15 +27,17 @@ static uc_securable_t *from_row(apr_pool_t *pool, const char *kind,
 
 uc_error_t *uc_securable_get(uc_store_t *store, apr_pool_t *pool,
                              const char *parent_id, const char *kind,
-                             const char *name, uc_securable_t **out)
+                             const char *name, uc_row_lock_t lock,
+                             uc_securable_t **out)
 {
     const char *args[] = { parent_id, kind, name };
     uc_rows_t rows;
-    uc_error_t *err = uc_store_select(store, pool,
-                                      store->txn
-                                      ? UC_STMT_SECURABLE_BY_NAME_FOR_UPDATE
-                                      : UC_STMT_SECURABLE_BY_NAME,
-                                      args, &rows);
+    uc_error_t *err = uc_store_select(
+        store, pool,
+        !store->txn ? UC_STMT_SECURABLE_BY_NAME
+        : lock == UC_LOCK_UPDATE ? UC_STMT_SECURABLE_BY_NAME_FOR_UPDATE
+        : UC_STMT_SECURABLE_BY_NAME_FOR_SHARE,
+        args, &rows);
     if (err)
         return err;
     *out = rows.nrows ? from_row(pool, kind, parent_id, rows.rows[0]) : NULL;

@@ -74,11 +74,17 @@ typedef struct uc_nested_key {
     const char *name;
 } uc_nested_key_t;
 
-/* *out is NULL when no such row exists. Inside a transaction the row stays
- * locked until the transaction ends. */
+/* How a lookup inside a transaction holds the row until the transaction
+ * ends, on PostgreSQL (SQLite's write transactions hold the whole file):
+ * shared, so that it cannot go or change while children are added, or for
+ * update, by a transaction that changes or deletes it. */
+typedef enum uc_row_lock { UC_LOCK_SHARE, UC_LOCK_UPDATE } uc_row_lock_t;
+
+/* *out is NULL when no such row exists. */
 uc_error_t *uc_securable_get(uc_store_t *store, apr_pool_t *pool,
                              const char *parent_id, const char *kind,
-                             const char *name, uc_securable_t **out);
+                             const char *name, uc_row_lock_t lock,
+                             uc_securable_t **out);
 
 /* One page of a parent's children of one kind that `vis` lets the caller
  * see, in name order. *more tells whether rows follow the page. */

@@ -20,6 +20,13 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "WHERE parent_id = %s AND kind = %s AND name = %s",
         "SELECT " UC_SECURABLE_COLUMNS " FROM securables "
         "WHERE parent_id = %s AND kind = %s AND name = %s FOR UPDATE" },
+    /* Parents of what a transaction adds: concurrent additions go on
+     * together, a rename or delete of the parent waits for them. */
+    [UC_STMT_SECURABLE_BY_NAME_FOR_SHARE] = {
+        "SELECT " UC_SECURABLE_COLUMNS " FROM securables "
+        "WHERE parent_id = %s AND kind = %s AND name = %s",
+        "SELECT " UC_SECURABLE_COLUMNS " FROM securables "
+        "WHERE parent_id = %s AND kind = %s AND name = %s FOR SHARE" },
     /* A page of children, filtered to what the caller may see: all of them
      * (first parameter '1'), those it owns (directly or through a group),
      * or those on which it holds one of the listed privileges. The extra

@@ -41,7 +41,7 @@ sub kinds {
 }
 
 my $NKINDS = () = kinds('c', 's', 'n');
-plan tests => 2 * $NKINDS + 6 + 3 * ($NKINDS - 1);
+plan tests => 2 * $NKINDS + 6 + 3 * ($NKINDS - 1) + 3;
 
 my $p = "o95_$$";
 my @cleanup;
@@ -108,3 +108,28 @@ for my $round (1 .. 3) {
                    @out);
     }
 }
+
+# --- different objects at once, and a force delete among them ------------------
+my @out = race(map { my $k = $_; sub { api(POST => $k->[0], body => $k->[1]) } }
+               grep { $_->[2] } map { kinds($race, 'sch', "distinct_$_") } 1 .. 2);
+ok(!grep({ $_ ne '200 -' } @out), 'distinct objects created at once all succeed')
+    or diag join ', ', @out;
+my (@bad, @left);
+for my $round (1 .. 3) {
+    my $s = "del_$round";
+    create_schema($race, $s);
+    my @jobs = map { my $k = $_; sub { api(POST => $k->[0], body => $k->[1]) } }
+               grep { $_->[2] } kinds($race, $s, 'obj');
+    splice @jobs, 2, 0, sub { api(DELETE => "/schemas/$race.$s",
+                                  query => { force => 'true' }) };
+    my @res = race(@jobs);
+    my $del = splice @res, 2, 1;
+    push @bad, "round $round delete: $del" unless $del eq '200 -';
+    push @bad, map { "round $round create: $_" }
+        grep { $_ ne '200 -' && $_ ne '404 SCHEMA_NOT_FOUND' } @res;
+    push @left, grep { api(GET => $_)->code != 404 }
+        map { $_->[2] } grep { $_->[2] } kinds($race, $s, 'obj');
+}
+ok(!@bad, 'force-delete of a schema racing creates: only 200 and 404')
+    or diag join "\n", @bad;
+ok(!@left, 'nothing survives its schema') or diag join "\n", @left;

@@ -132,7 +132,8 @@ static uc_securable_t *get(fx_t *fx, uc_store_t *store, const char *parent,
                            const char *kind, const char *name)
 {
     uc_securable_t *out = (uc_securable_t *)&out;
-    assert_ok(uc_securable_get(store, fx->pool, parent, kind, name, &out));
+    assert_ok(uc_securable_get(store, fx->pool, parent, kind, name,
+                               UC_LOCK_SHARE, &out));
     assert_ptr_not_equal(out, (uc_securable_t *)&out);
     return out;
 }
@@ -956,7 +957,7 @@ static void test_busy_begin_leaves_connection_clean(void **state)
     {
         uc_securable_t *out = NULL;
         assert_ok(uc_securable_get(s2, call2, ms, UC_KIND_CATALOG, "exists",
-                                   &out));
+                                   UC_LOCK_SHARE, &out));
         assert_non_null(out);
     }
     assert_ok(uc_securable_insert(s2, new_sec(call2, UC_KIND_CATALOG, ms,
