@@ -240,6 +240,38 @@ const char *uc_api_nested_token(uc_call_t *call,
                                      NULL));
 }
 
+uc_error_t *uc_api_list_across(uc_call_t *call, uc_jw_t *out,
+                               const uc_api_family_t *f,
+                               const char *catalog_id,
+                               const char *schema_pattern,
+                               const char *name_pattern,
+                               uc_api_nested_render_fn render)
+{
+    uc_nested_key_t *after;
+    uc_page_t page;
+    apr_array_header_t *rows;
+    int more, i;
+    uc_error_t *err;
+
+    if ((err = uc_api_page(call, &page)) ||
+        (err = uc_api_nested_after(call, &page, &after)) ||
+        (err = uc_securables_across_schemas(
+             call->store, call->pool, f->kind, catalog_id, schema_pattern,
+             name_pattern, uc_api_nested_visibility(call, f->read), after,
+             page.limit, &rows, &more)))
+        return err;
+    uc_jw_begin_object(out);
+    uc_jw_key(out, f->plural);
+    uc_jw_begin_array(out);
+    for (i = 0; i < rows->nelts; i++)
+        render(call, out, &APR_ARRAY_IDX(rows, i, uc_nested_row_t));
+    uc_jw_end_array(out);
+    uc_jw_field_string(out, "next_page_token",
+                       uc_api_nested_token(call, rows, more));
+    uc_jw_end_object(out);
+    return NULL;
+}
+
 const uc_api_parents_t *uc_api_parents_of(uc_call_t *call)
 {
     uc_api_parents_t *p = apr_palloc(call->pool, sizeof(*p));

@@ -163,6 +163,21 @@ uc_error_t *uc_api_update_object(uc_call_t *call, uc_jw_t *out,
 uc_error_t *uc_api_list_objects(uc_call_t *call, uc_jw_t *out,
                                 const uc_api_family_t *f,
                                 const void *context);
+/* Writes one row of a listing across schemas. */
+typedef void (*uc_api_nested_render_fn)(uc_call_t *call, uc_jw_t *out,
+                                        const uc_nested_row_t *row);
+
+/* A page of the family's objects across the schemas of a catalog (NULL:
+ * of every catalog) whose schema and object names match the LIKE
+ * patterns, filtered to what the caller may see, as
+ * {"<plural>": [...], "next_page_token": ...}. */
+uc_error_t *uc_api_list_across(uc_call_t *call, uc_jw_t *out,
+                               const uc_api_family_t *f,
+                               const char *catalog_id,
+                               const char *schema_pattern,
+                               const char *name_pattern,
+                               uc_api_nested_render_fn render);
+
 /* The end of an object's answer: stamps (without the user names when
  * `omit_users`), the id under `id_key` (NULL: written earlier),
  * metastore_id, browse_only, and the closing brace. */

@@ -55,43 +55,21 @@ static uc_error_t *create_model(uc_call_t *call, uc_jw_t *out)
     return uc_api_insert_object(call, out, &models, sec, NULL);
 }
 
-/* Without catalog_name and schema_name: every model of the metastore the
- * caller may see, across catalogs. */
-static uc_error_t *list_all_models(uc_call_t *call, uc_jw_t *out)
+static void render_across(uc_call_t *call, uc_jw_t *out,
+                          const uc_nested_row_t *row)
 {
-    uc_nested_key_t *after;
-    uc_page_t page;
-    apr_array_header_t *rows;
-    int more, i;
-    uc_error_t *err;
+    uc_api_parents_t parents = { row->catalog_name, row->schema_name };
 
-    if ((err = uc_api_page(call, &page)) ||
-        (err = uc_api_nested_after(call, &page, &after)))
-        return err;
-    if ((err = uc_securables_across_schemas(
-             call->store, call->pool, UC_KIND_REGISTERED_MODEL, NULL, "%",
-             "%", uc_api_nested_visibility(call, models.read), after,
-             page.limit, &rows, &more)))
-        return err;
-    uc_jw_begin_object(out);
-    uc_jw_key(out, "registered_models");
-    uc_jw_begin_array(out);
-    for (i = 0; i < rows->nelts; i++) {
-        const uc_nested_row_t *row = &APR_ARRAY_IDX(rows, i, uc_nested_row_t);
-        uc_api_parents_t parents = { row->catalog_name, row->schema_name };
-        render(call, out, row->sec, &parents);
-    }
-    uc_jw_end_array(out);
-    uc_jw_field_string(out, "next_page_token",
-                       uc_api_nested_token(call, rows, more));
-    uc_jw_end_object(out);
-    return NULL;
+    render(call, out, row->sec, &parents);
 }
 
 static uc_error_t *list_models(uc_call_t *call, uc_jw_t *out)
 {
+    /* Without catalog_name and schema_name: every model of the metastore
+     * the caller may see, across catalogs. */
     if (call->chain.n == UC_LEVEL_METASTORE + 1)
-        return list_all_models(call, out);
+        return uc_api_list_across(call, out, &models, NULL, "%", "%",
+                                  render_across);
     return uc_api_list_objects(call, out, &models, NULL);
 }
 

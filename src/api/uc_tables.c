@@ -364,46 +364,32 @@ static uc_error_t *like_pattern(uc_call_t *call, const char *field,
     return NULL;
 }
 
+static void render_summary(uc_call_t *call, uc_jw_t *out,
+                           const uc_nested_row_t *row)
+{
+    uc_jw_begin_object(out);
+    uc_jw_field_string(out, "full_name",
+                       apr_pstrcat(call->pool, row->catalog_name, ".",
+                                   row->schema_name, ".", row->sec->name,
+                                   NULL));
+    uc_jw_field_string(out, "table_type", row->table_type);
+    uc_jw_end_object(out);
+}
+
 static uc_error_t *table_summaries(uc_call_t *call, uc_jw_t *out)
 {
     const char *schemas, *names;
-    uc_nested_key_t *after;
-    uc_page_t page;
-    apr_array_header_t *rows;
-    int more, manifest, i;
+    int manifest;
     uc_error_t *err;
 
     if ((err = like_pattern(call, "schema_name_pattern", &schemas)) ||
         (err = like_pattern(call, "table_name_pattern", &names)) ||
         (err = uc_api_query_flag(call, "include_manifest_capabilities",
-                                 &manifest)) ||
-        (err = uc_api_page(call, &page)) ||
-        (err = uc_api_nested_after(call, &page, &after)))
+                                 &manifest)))
         return err;
-    if ((err = uc_securables_across_schemas(
-             call->store, call->pool, UC_KIND_TABLE,
-             call->chain.sec[UC_LEVEL_CATALOG]->id, schemas, names,
-             uc_api_nested_visibility(call, tables.read), after, page.limit,
-             &rows, &more)))
-        return err;
-    uc_jw_begin_object(out);
-    uc_jw_key(out, "tables");
-    uc_jw_begin_array(out);
-    for (i = 0; i < rows->nelts; i++) {
-        const uc_nested_row_t *row = &APR_ARRAY_IDX(rows, i, uc_nested_row_t);
-        uc_jw_begin_object(out);
-        uc_jw_field_string(out, "full_name",
-                           apr_pstrcat(call->pool, row->catalog_name, ".",
-                                       row->schema_name, ".", row->sec->name,
-                                       NULL));
-        uc_jw_field_string(out, "table_type", row->table_type);
-        uc_jw_end_object(out);
-    }
-    uc_jw_end_array(out);
-    uc_jw_field_string(out, "next_page_token",
-                       uc_api_nested_token(call, rows, more));
-    uc_jw_end_object(out);
-    return NULL;
+    return uc_api_list_across(call, out, &tables,
+                              call->chain.sec[UC_LEVEL_CATALOG]->id, schemas,
+                              names, render_summary);
 }
 
 static const uc_rule_t create_rule =
