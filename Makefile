@@ -12,25 +12,32 @@ CC        ?= cc
 WARN      := -Wall -Wextra -Wno-missing-field-initializers \
              -Werror=implicit-function-declaration
 comma     := ,
-PKGS      := apr-1 apr-util-1 jansson libcrypto sqlite3
-LIBS      := -ljansson -lcrypto -lsqlite3
+PKGS      := apr-1 apr-util-1 jansson libcrypto sqlite3 libcurl snappy libzstd \
+             liblz4 zlib libbrotlidec
+LIBS      := -ljansson -lcrypto -lsqlite3 -lcurl -lsnappy -lzstd -llz4 -lz \
+             -lbrotlidec
 
-CORE_SRC  := $(filter-out src/store/uc_migrations_gen.c,$(sort $(wildcard src/*/*.c))) src/store/uc_migrations_gen.c
+CORE_SRC  := $(filter-out src/store/uc_migrations_gen.c src/cli/%,$(sort $(wildcard src/*/*.c))) src/store/uc_migrations_gen.c
+# What unicat-delta needs of the core: no database, no HTTP.
+DELTA_SRC := $(sort $(wildcard src/core/*.c src/delta/*.c))
+CLI       := build/unicat-delta
 GLUE_SRC  := $(sort $(wildcard mod_unicat/*.c))
 HEADERS   := $(wildcard src/*/*.h mod_unicat/*.h)
 MIGRATIONS:= $(sort $(wildcard sql/sqlite/*.sql sql/postgres/*.sql))
 MODULE    := mod_unicat/.libs/mod_unicat.so
 MODULE_DIR = $(shell $(APXS) -q LIBEXECDIR)
+BINDIR    ?= /usr/local/bin
 
 # Debian packages the build, the server and the tests need.
 DEB_PKGS  := apache2 apache2-dev apache2-utils libapache2-mod-perl2 libaprutil1-dbd-sqlite3 \
              libaprutil1-dbd-pgsql libjansson-dev libcurl4-openssl-dev libssl-dev \
-             libcmocka-dev libsqlite3-dev sqlite3 postgresql pkg-config gcc make curl
+             libcmocka-dev libsqlite3-dev sqlite3 postgresql pkg-config gcc make curl \
+             libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev libbrotli-dev
 BENCH_PKGS:= wrk
 
 .PHONY: all deps deps-bench run test unit-test http-test bench install clean
 
-all: $(MODULE)
+all: $(MODULE) $(CLI)
 
 # Installs what is missing when run as root; otherwise names the one command.
 deps:
@@ -65,14 +72,20 @@ $(MODULE): $(CORE_SRC) $(GLUE_SRC) $(HEADERS)
 	$(APXS) -c -o mod_unicat/mod_unicat.la -Wc,-std=gnu11 $(patsubst %,-Wc$(comma)%,$(WARN)) \
 	  $(GLUE_SRC) $(CORE_SRC) $(LIBS)
 
+$(CLI): src/cli/unicat_delta.c $(DELTA_SRC) $(HEADERS)
+	@mkdir -p $(BUILD)
+	$(CC) -std=gnu11 -O2 -g $(WARN) $(shell pkg-config --cflags $(PKGS)) -o $@ \
+	  src/cli/unicat_delta.c $(DELTA_SRC) $(shell pkg-config --libs $(PKGS))
+
 run: deps $(MODULE)
 	@sh conf/dev/run.sh "$(PORT)"
 
-install: $(MODULE)
+install: $(MODULE) $(CLI)
 	install -d "$(DESTDIR)$(MODULE_DIR)"
 	$(APXS) -i -S LIBEXECDIR="$(DESTDIR)$(MODULE_DIR)" -n unicat mod_unicat/mod_unicat.la
 	install -d "$(DESTDIR)/etc/apache2/mods-available"
 	install -m 644 conf/unicat.load conf/unicat.conf "$(DESTDIR)/etc/apache2/mods-available/"
+	install -D -m 755 $(CLI) "$(DESTDIR)$(BINDIR)/unicat-delta"
 
 # --- tests -----------------------------------------------------------------
 BUILD     := build
@@ -85,8 +98,21 @@ $(BUILD)/%: t/unit/%.c $(wildcard t/unit/*.h) $(CORE_SRC) $(HEADERS)
 	@mkdir -p $(BUILD)
 	$(CC) $(UNIT_CFLAGS) -o $@ $< $(CORE_SRC) $(UNIT_LIBS)
 
-unit-test: $(UNIT_BIN)
-	@sh t/unit/run.sh $(UNIT_BIN)
+# The unit tests run twice: as built, and under ASan and UBSan. Both runs
+# have a local S3 (s3rver behind a SigV4-verifying proxy) for the s3://
+# tests.
+SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+              -fno-omit-frame-pointer
+SAN_BIN    := $(patsubst t/unit/%.c,$(BUILD)/san/%,$(UNIT_SRC))
+
+$(BUILD)/san/%: t/unit/%.c $(wildcard t/unit/*.h) $(CORE_SRC) $(HEADERS)
+	@mkdir -p $(BUILD)/san
+	$(CC) $(UNIT_CFLAGS) $(SAN_FLAGS) -o $@ $< $(CORE_SRC) $(UNIT_LIBS)
+
+unit-test: $(UNIT_BIN) $(SAN_BIN)
+	@sh t/s3/with-s3.sh sh t/unit/run.sh $(UNIT_BIN)
+	@ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  sh t/s3/with-s3.sh sh t/unit/run.sh $(SAN_BIN)
 
 http-test: $(MODULE)
 	@sh t/run-http.sh

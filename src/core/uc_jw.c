@@ -90,22 +90,35 @@ void uc_jw_end_object(uc_jw_t *w) { close_container(w, '}'); }
 void uc_jw_begin_array(uc_jw_t *w) { open_container(w, '['); }
 void uc_jw_end_array(uc_jw_t *w) { close_container(w, ']'); }
 
-static void put_escaped(uc_jw_t *w, const char *s)
+/* The length of the valid UTF-8 sequence at p, 0 when invalid or cut off
+ * by `end` (uc_utf8_sequence itself reads up to four bytes). */
+static apr_size_t utf8_sequence_before(const unsigned char *p,
+                                       const unsigned char *end)
+{
+    apr_size_t need = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : 2;
+
+    return need <= (apr_size_t)(end - p) ? uc_utf8_sequence(p) : 0;
+}
+
+/* Escapes `len` bytes: text from the log or from Parquet is not
+ * NUL-terminated and may hold NUL itself. */
+static void put_escaped(uc_jw_t *w, const char *s, apr_size_t len)
 {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *p = (const unsigned char *)s;
+    const unsigned char *end = p + len;
 
     put_char(w, '"');
-    while (*p) {
+    while (p < end) {
         const unsigned char *run = p;
         apr_size_t n;
 
         /* Plain ASCII runs are copied in one go. */
-        while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+        while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
             p++;
         if (p > run)
             put(w, (const char *)run, (apr_size_t)(p - run));
-        if (!*p)
+        if (p == end)
             break;
         if (*p == '"' || *p == '\\') {
             char esc[2] = { '\\', (char)*p };
@@ -122,7 +135,7 @@ static void put_escaped(uc_jw_t *w, const char *s)
             put(w, esc, 6);
             p++;
         }
-        else if ((n = uc_utf8_sequence(p)) > 0) {
+        else if ((n = utf8_sequence_before(p, end)) > 0) {
             put(w, (const char *)p, n);
             p += n;
         }
@@ -149,13 +162,41 @@ void uc_jw_key(uc_jw_t *w, const char *key)
     w->first[w->depth] = 1;
 }
 
+void uc_jw_key_n(uc_jw_t *w, const char *key, apr_size_t len)
+{
+    before_value(w);
+    put_escaped(w, key, len);
+    put_char(w, ':');
+    w->first[w->depth] = 1;
+}
+
+void uc_jw_real(uc_jw_t *w, double value)
+{
+    char text[32];
+    int n;
+
+    before_value(w);
+    if (value != value || value - value != 0) {
+        put(w, "null", 4);
+        return;
+    }
+    n = apr_snprintf(text, sizeof(text), "%.17g", value);
+    put(w, text, (apr_size_t)n);
+}
+
 void uc_jw_string(uc_jw_t *w, const char *s)
 {
     before_value(w);
     if (s)
-        put_escaped(w, s);
+        put_escaped(w, s, strlen(s));
     else
         put(w, "null", 4);
+}
+
+void uc_jw_string_n(uc_jw_t *w, const char *s, apr_size_t len)
+{
+    before_value(w);
+    put_escaped(w, s, len);
 }
 
 void uc_jw_null(uc_jw_t *w)

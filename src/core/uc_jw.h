@@ -33,12 +33,19 @@ void uc_jw_end_array(uc_jw_t *w);
  * spells itself (never client input), written without escaping. */
 void uc_jw_key(uc_jw_t *w, const char *key);
 
+/* A key from data (a map key read from a file), escaped. */
+void uc_jw_key_n(uc_jw_t *w, const char *key, apr_size_t len);
+
 /* Values, in an array or after uc_jw_key. Strings are escaped, invalid
  * UTF-8 becomes U+FFFD, NULL becomes null. */
 void uc_jw_string(uc_jw_t *w, const char *s);
+/* The same for `len` bytes that need not end in NUL. */
+void uc_jw_string_n(uc_jw_t *w, const char *s, apr_size_t len);
 void uc_jw_null(uc_jw_t *w);
 void uc_jw_bool(uc_jw_t *w, int value);
 void uc_jw_int(uc_jw_t *w, apr_int64_t value);
+/* NaN and infinities, which JSON cannot spell, become null. */
+void uc_jw_real(uc_jw_t *w, double value);
 /* A decimal integer held as text (as databases return it); NULL or text
  * that is not an integer becomes null. */
 void uc_jw_int_text(uc_jw_t *w, const char *text);

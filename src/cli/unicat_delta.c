@@ -1,0 +1,185 @@
+/* unicat-delta: prints a Delta table's snapshot or change data feed as
+ * JSON, for debugging a share and for tests.
+ *
+ *   unicat-delta [options] LOCATION
+ *     LOCATION            file:///dir, s3://bucket/prefix, or a local path
+ *     --version N         the snapshot at version N
+ *     --timestamp T       the snapshot as of T (ISO-8601 or epoch ms)
+ *     --changes S[:E]     the change data feed of versions S to E
+ *     --no-files          the snapshot without its file list
+ *     --region R, --endpoint URL, --path-style
+ *                         S3 addressing; keys come from AWS_ACCESS_KEY_ID,
+ *                         AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN
+ *
+ * Exit status: 0 on success, 1 when the table cannot be read (the error is
+ * printed as JSON on stderr), 2 for bad usage. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <apr_general.h>
+#include <apr_getopt.h>
+#include <apr_strings.h>
+#include <apr_file_info.h>
+
+#include "../core/uc_time.h"
+#include "../delta/uc_delta.h"
+#include "../delta/uc_delta_json.h"
+
+static const apr_getopt_option_t options[] = {
+    { "version", 'v', 1, "snapshot at version N" },
+    { "timestamp", 't', 1, "snapshot as of a timestamp" },
+    { "changes", 'c', 1, "change data feed S[:E]" },
+    { "no-files", 'n', 0, "omit the file list" },
+    { "region", 'r', 1, "S3 region" },
+    { "endpoint", 'e', 1, "S3 endpoint URL" },
+    { "path-style", 'p', 0, "S3 path-style addressing" },
+    { "help", 'h', 0, "this help" },
+    { NULL, 0, 0, NULL }
+};
+
+static int usage(const char *why)
+{
+    if (why)
+        fprintf(stderr, "unicat-delta: %s\n", why);
+    fprintf(stderr,
+            "usage: unicat-delta [--version N | --timestamp T | --changes "
+            "S[:E]] [--no-files]\n"
+            "                    [--region R] [--endpoint URL] "
+            "[--path-style] LOCATION\n");
+    return 2;
+}
+
+static int fail(apr_pool_t *pool, const uc_error_t *err)
+{
+    uc_jw_t *w = uc_jw_make(pool, 256);
+
+    uc_jw_begin_object(w);
+    uc_jw_field_string(w, "error_code", err->code);
+    uc_jw_field_string(w, "message", err->message);
+    uc_jw_end_object(w);
+    fprintf(stderr, "%s\n", uc_jw_text(w));
+    return 1;
+}
+
+static int parse_version(const char *s, apr_int64_t *v)
+{
+    char *end;
+
+    if (!*s)
+        return 0;
+    *v = apr_strtoi64(s, &end, 10);
+    return *end == '\0' && *v >= 0;
+}
+
+/* A bare path names a local table. */
+static const char *location_of(apr_pool_t *pool, const char *arg)
+{
+    char *abs;
+
+    if (strstr(arg, "://"))
+        return arg;
+    if (apr_filepath_merge(&abs, NULL, arg, APR_FILEPATH_TRUENAME, pool)
+        != APR_SUCCESS)
+        return apr_pstrcat(pool, "file://", arg, NULL);
+    return apr_pstrcat(pool, "file://", abs, NULL);
+}
+
+typedef struct request {
+    apr_int64_t version;
+    const char *timestamp;
+    const char *changes;
+    int with_files;
+    uc_objstore_config_t s3;
+} request_t;
+
+static int run(apr_pool_t *pool, const char *location, const request_t *rq)
+{
+    uc_delta_table_t *table;
+    uc_delta_snapshot_t *snapshot;
+    uc_jw_t *w = uc_jw_make(pool, 1 << 16);
+    uc_error_t *err;
+    apr_int64_t version = rq->version;
+
+    if ((err = uc_delta_table_open(pool, location, &rq->s3, &table)))
+        return fail(pool, err);
+    if (rq->changes) {
+        char *spec = apr_pstrdup(pool, rq->changes);
+        char *colon = strchr(spec, ':');
+        apr_int64_t start, end = UC_DELTA_LATEST;
+        uc_delta_changes_t *changes;
+
+        if (colon)
+            *colon = '\0';
+        if (!parse_version(spec, &start)
+            || (colon && !parse_version(colon + 1, &end)))
+            return usage("--changes takes START or START:END versions");
+        if ((err = uc_delta_changes(table, pool, start, end, &changes)))
+            return fail(pool, err);
+        uc_delta_write_changes(w, changes);
+        printf("%s\n", uc_jw_text(w));
+        return 0;
+    }
+    if (rq->timestamp) {
+        apr_int64_t ms;
+
+        if (!uc_time_parse_iso8601(rq->timestamp, &ms)
+            && !parse_version(rq->timestamp, &ms))
+            return usage("--timestamp takes ISO-8601 or epoch milliseconds");
+        if ((err = uc_delta_version_at(table, NULL, ms,
+                                       UC_DELTA_AT_OR_BEFORE, &version)))
+            return fail(pool, err);
+    }
+    if ((err = uc_delta_snapshot(table, version, &snapshot)))
+        return fail(pool, err);
+    uc_delta_write_snapshot(w, snapshot, rq->with_files);
+    uc_delta_snapshot_release(snapshot);
+    printf("%s\n", uc_jw_text(w));
+    return 0;
+}
+
+int main(int argc, const char *const *argv)
+{
+    apr_pool_t *pool;
+    apr_getopt_t *opt;
+    request_t rq;
+    const char *arg;
+    int ch, rc;
+    apr_status_t rv;
+
+    apr_app_initialize(&argc, &argv, NULL);
+    atexit(apr_terminate);
+    apr_pool_create(&pool, NULL);
+    memset(&rq, 0, sizeof(rq));
+    rq.version = UC_DELTA_LATEST;
+    rq.with_files = 1;
+    rq.s3.region = getenv("AWS_REGION");
+    rq.s3.endpoint = getenv("AWS_ENDPOINT_URL");
+    rq.s3.access_key_id = getenv("AWS_ACCESS_KEY_ID");
+    rq.s3.secret_access_key = getenv("AWS_SECRET_ACCESS_KEY");
+    rq.s3.session_token = getenv("AWS_SESSION_TOKEN");
+    apr_getopt_init(&opt, pool, argc, argv);
+    while ((rv = apr_getopt_long(opt, options, &ch, &arg)) == APR_SUCCESS) {
+        switch (ch) {
+        case 'v':
+            if (!parse_version(arg, &rq.version))
+                return usage("--version takes a non-negative integer");
+            break;
+        case 't': rq.timestamp = arg; break;
+        case 'c': rq.changes = arg; break;
+        case 'n': rq.with_files = 0; break;
+        case 'r': rq.s3.region = arg; break;
+        case 'e': rq.s3.endpoint = arg; break;
+        case 'p': rq.s3.path_style = 1; break;
+        default: return usage(NULL);
+        }
+    }
+    if (rv != APR_EOF)
+        return usage(NULL);
+    if (opt->ind != argc - 1)
+        return usage("one table location is needed");
+    if (!!rq.changes + !!rq.timestamp + (rq.version != UC_DELTA_LATEST) > 1)
+        return usage("give one of --version, --timestamp and --changes");
+    rc = run(pool, location_of(pool, argv[opt->ind]), &rq);
+    apr_pool_destroy(pool);
+    return rc;
+}

@@ -1,0 +1,21 @@
+/* Timestamps given by clients, and dates and times written out (Delta Sharing's `timestamp`,
+ * `startingTimestamp`), as epoch milliseconds. */
+#ifndef UC_TIME_H
+#define UC_TIME_H
+
+#include <apr.h>
+
+/* ISO-8601 date-times: "2022-01-01T00:00:00Z", with fractions of a second
+ * and "+hh:mm" offsets, a space instead of the T, or a date alone
+ * (midnight UTC); no zone means UTC. Returns 0 when `text` is not one. */
+int uc_time_parse_iso8601(const char *text, apr_int64_t *ms);
+
+/* Room for any date or timestamp these format. */
+#define UC_TIME_TEXT 40
+
+/* Epoch milliseconds as "2022-10-24T22:59:32.846Z". */
+void uc_time_format_iso8601(apr_int64_t ms, char out[UC_TIME_TEXT]);
+/* Days since 1970-01-01 as "2022-10-24". */
+void uc_time_format_date(apr_int64_t days, char out[UC_TIME_TEXT]);
+
+#endif

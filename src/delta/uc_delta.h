@@ -1,0 +1,169 @@
+/* Delta Lake tables read from their _delta_log: snapshots at the latest
+ * version, at a version or at a timestamp; the change data feed of a range
+ * of versions; a per-process cache of latest snapshots.
+ *
+ * A snapshot is immutable and reference counted, so threads share it; its
+ * memory is its own (not a request pool's). */
+#ifndef UC_DELTA_H
+#define UC_DELTA_H
+
+#include <apr_pools.h>
+#include <apr_hash.h>
+#include <apr_tables.h>
+#include <jansson.h>
+
+#include "../core/uc_error.h"
+#include "uc_objstore.h"
+
+/* Error codes, in the Delta Sharing vocabulary the sharing API answers. */
+#define UC_DELTA_ERR_CORRUPT "MALFORMED_DELTA_LOG"     /* 400 */
+#define UC_DELTA_ERR_UNSUPPORTED "UNSUPPORTED_OPERATION" /* 400 */
+#define UC_DELTA_ERR_NOT_FOUND "RESOURCE_DOES_NOT_EXIST" /* 404 */
+
+/* An absent optional number (baseRowId, ...). */
+#define UC_DELTA_NONE INT64_MIN
+
+/* One active data file. Text members are JSON exactly as a commit would
+ * spell them; all live in the snapshot's memory. */
+typedef struct uc_delta_file {
+    const char *path;               /* as in the log: a URI, maybe relative */
+    const char *partition_values;   /* JSON object */
+    const char *stats;              /* JSON text, or NULL */
+    const char *tags;               /* JSON object, or NULL */
+    const char *deletion_vector;    /* JSON object, or NULL */
+    const char *dv_id;              /* unique id of the DV, or NULL */
+    apr_int64_t size;
+    apr_int64_t modification_time;
+    apr_int64_t base_row_id;
+    apr_int64_t default_row_commit_version;
+    apr_uint64_t key_hash;          /* of (path, dv_id) */
+} uc_delta_file_t;
+
+typedef struct uc_delta_snapshot uc_delta_snapshot_t;
+
+/* What a reader must know of a table's protocol. */
+typedef struct uc_delta_features {
+    int min_reader_version;
+    int min_writer_version;
+    apr_array_header_t *reader_features;   /* const char *, may be empty */
+    apr_array_header_t *writer_features;
+    int in_commit_timestamps;       /* ICT enabled by the metadata */
+    apr_int64_t ict_enablement_version;
+    int change_data_feed;           /* delta.enableChangeDataFeed */
+    const char *column_mapping;     /* "none", "name" or "id" */
+} uc_delta_features_t;
+
+struct uc_delta_snapshot {
+    const char *location;
+    apr_int64_t version;
+    apr_int64_t timestamp;          /* ms of the version's commit */
+    apr_int64_t checkpoint_version; /* -1 when replayed from JSON alone */
+    const char *protocol;           /* compact JSON of the protocol action */
+    const char *metadata;           /* compact JSON of the metaData action */
+    uc_delta_features_t features;
+    const uc_delta_file_t *files;
+    apr_size_t num_files;
+    apr_hash_t *app_versions;       /* txn appId -> apr_int64_t * */
+    apr_hash_t *domains;            /* domain -> configuration text */
+    apr_size_t bytes;               /* memory held, for the cache budget */
+};
+
+/* Reference counting: a snapshot is freed when its last holder lets go. */
+void uc_delta_snapshot_retain(uc_delta_snapshot_t *snapshot);
+void uc_delta_snapshot_release(uc_delta_snapshot_t *snapshot);
+
+/* A table: a store plus what was learnt of its log in this use. */
+typedef struct uc_delta_table uc_delta_table_t;
+
+uc_error_t *uc_delta_table_open(apr_pool_t *pool, const char *location,
+                                const uc_objstore_config_t *config,
+                                uc_delta_table_t **out);
+const char *uc_delta_table_location(const uc_delta_table_t *table);
+
+#define UC_DELTA_LATEST (-1)
+
+/* The snapshot at `version` (UC_DELTA_LATEST for the newest), built from
+ * the log. The caller releases it. */
+uc_error_t *uc_delta_snapshot(uc_delta_table_t *table, apr_int64_t version,
+                              uc_delta_snapshot_t **out);
+
+/* The newest version of the table (one listing of the log). */
+uc_error_t *uc_delta_latest_version(uc_delta_table_t *table,
+                                    apr_int64_t *version);
+
+/* Version lookup by commit time (ms): the latest version committed at or
+ * before `timestamp` (snapshot "as of"), or the earliest at or after it
+ * (starting points of changes). 400 when there is none. */
+typedef enum {
+    UC_DELTA_AT_OR_BEFORE,
+    UC_DELTA_AT_OR_AFTER
+} uc_delta_time_match_t;
+
+/* `latest` (the table's latest snapshot, NULL to build it) tells whether
+ * commits carry In-Commit Timestamps. */
+uc_error_t *uc_delta_version_at(uc_delta_table_t *table,
+                                const uc_delta_snapshot_t *latest,
+                                apr_int64_t timestamp,
+                                uc_delta_time_match_t match,
+                                apr_int64_t *version);
+
+/* One change of the change data feed. */
+typedef enum {
+    UC_DELTA_CHANGE_CDC,            /* a _change_data file */
+    UC_DELTA_CHANGE_ADD,            /* a data file added (inserts) */
+    UC_DELTA_CHANGE_REMOVE          /* a data file removed (deletes) */
+} uc_delta_change_kind_t;
+
+typedef struct uc_delta_change {
+    uc_delta_change_kind_t kind;
+    apr_int64_t version;
+    apr_int64_t timestamp;
+    const char *path;
+    const char *partition_values;
+    apr_int64_t size;               /* UC_DELTA_NONE when the log omits it */
+    const char *stats;
+    const char *deletion_vector;
+} uc_delta_change_t;
+
+typedef struct uc_delta_changes {
+    apr_int64_t start_version;
+    apr_int64_t end_version;
+    const char *protocol;           /* as of start_version */
+    const char *metadata;
+    apr_array_header_t *changes;    /* uc_delta_change_t, in version order */
+    apr_array_header_t *metadata_versions; /* apr_int64_t: metaData in range */
+} uc_delta_changes_t;
+
+/* The change data feed of versions [start, end] (end UC_DELTA_LATEST = the
+ * newest), into `pool`. 400 when the range is out of bounds or CDF was not
+ * on for part of it. */
+uc_error_t *uc_delta_changes(uc_delta_table_t *table, apr_pool_t *pool,
+                             apr_int64_t start, apr_int64_t end,
+                             uc_delta_changes_t **out);
+
+/* The per-process cache of latest snapshots, bounded by `budget` bytes.
+ * Safe to share between threads. */
+typedef struct uc_delta_cache uc_delta_cache_t;
+
+uc_error_t *uc_delta_cache_create(apr_pool_t *pool, apr_size_t budget,
+                                  uc_delta_cache_t **out);
+/* The latest snapshot of the table: the cached one when the log has no
+ * newer commit, else the cached one advanced by the new commits (a cold
+ * build when nothing usable is cached). The caller releases it. */
+uc_error_t *uc_delta_cache_latest(uc_delta_cache_t *cache,
+                                  uc_delta_table_t *table,
+                                  uc_delta_snapshot_t **out);
+
+typedef struct uc_delta_cache_stats {
+    apr_size_t entries;
+    apr_size_t bytes;
+    apr_uint64_t hits;              /* served without reading a commit */
+    apr_uint64_t advances;          /* advanced by new commits */
+    apr_uint64_t builds;            /* built from the checkpoint */
+    apr_uint64_t evictions;
+} uc_delta_cache_stats_t;
+
+void uc_delta_cache_stats(uc_delta_cache_t *cache,
+                          uc_delta_cache_stats_t *stats);
+
+#endif

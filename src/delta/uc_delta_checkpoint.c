@@ -1,0 +1,276 @@
+/* Checkpoints as the base of a replay: classic and multi-part Parquet
+ * files, V2 manifests (JSON or Parquet) and their sidecars. File actions of
+ * Parquet checkpoints are read column by column straight into file entries;
+ * the few other rows go through the same JSON path as commits. */
+#include "uc_delta_replay.h"
+#include "uc_parquet.h"
+
+#include <string.h>
+#include <apr_strings.h>
+
+/* Checkpoints of millions of files stay far below this. */
+#define MAX_CHECKPOINT_BYTES ((apr_off_t)2 << 30)
+
+static const char *const other_actions[] = {
+    "metaData", "protocol", "txn", "domainMetadata", "sidecar", NULL
+};
+
+typedef struct add_columns {
+    const uc_pq_node_t *group;
+    const uc_pq_node_t *path;
+    const uc_pq_node_t *partition_values;
+    const uc_pq_node_t *size;
+    const uc_pq_node_t *modification_time;
+    const uc_pq_node_t *stats;
+    const uc_pq_node_t *stats_parsed;
+    const uc_pq_node_t *tags;
+    const uc_pq_node_t *dv;
+    const uc_pq_node_t *dv_type;
+    const uc_pq_node_t *dv_where;
+    const uc_pq_node_t *dv_offset;
+    const uc_pq_node_t *base_row_id;
+    const uc_pq_node_t *row_commit_version;
+} add_columns_t;
+
+static void find_add_columns(const uc_pq_file_t *pf, add_columns_t *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->group = uc_pq_find(pf, "add");
+    if (!c->group || c->group->kind != UC_PQ_STRUCT)
+        return;
+    c->path = uc_pq_find(pf, "add.path");
+    c->partition_values = uc_pq_find(pf, "add.partitionValues");
+    c->size = uc_pq_find(pf, "add.size");
+    c->modification_time = uc_pq_find(pf, "add.modificationTime");
+    c->stats = uc_pq_find(pf, "add.stats");
+    /* Writers with delta.checkpoint.writeStatsAsJson=false keep only the
+     * struct; it is turned back into the JSON a commit holds. */
+    if (!c->stats)
+        c->stats_parsed = uc_pq_find(pf, "add.stats_parsed");
+    c->tags = uc_pq_find(pf, "add.tags");
+    c->dv = uc_pq_find(pf, "add.deletionVector");
+    c->dv_type = uc_pq_find(pf, "add.deletionVector.storageType");
+    c->dv_where = uc_pq_find(pf, "add.deletionVector.pathOrInlineDv");
+    c->dv_offset = uc_pq_find(pf, "add.deletionVector.offset");
+    c->base_row_id = uc_pq_find(pf, "add.baseRowId");
+    c->row_commit_version = uc_pq_find(pf, "add.defaultRowCommitVersion");
+}
+
+/* The JSON text of a node of this row, in the reused writer. */
+static const char *written(uc_pq_rows_t *rows, const uc_pq_node_t *node,
+                           uc_jw_t *w, uc_error_t **err)
+{
+    uc_jw_reset(w);
+    if ((*err = uc_pq_rows_write(rows, node, w)))
+        return NULL;
+    return uc_jw_text(w);
+}
+
+static uc_error_t *add_from_row(uc_replay_t *r, uc_pq_rows_t *rows,
+                                const add_columns_t *c, uc_jw_t *w)
+{
+    uc_delta_file_t f;
+    uc_pq_bytes_t b, type, where;
+    apr_int64_t offset;
+    const char *text;
+    uc_error_t *err = NULL;
+
+    memset(&f, 0, sizeof(f));
+    if (!uc_pq_rows_bytes(rows, c->path, &b) || b.len == 0)
+        return uc_delta_corrupt(r->scratch, r->table, "a checkpoint add "
+                                "action has no path");
+    f.path = uc_arena_strndup(r->arena, b.ptr, b.len);
+    if (c->dv && uc_pq_rows_present(rows, c->dv)) {
+        if (!uc_pq_rows_bytes(rows, c->dv_type, &type)
+            || !uc_pq_rows_bytes(rows, c->dv_where, &where))
+            return uc_delta_corrupt(r->scratch, r->table, "a deletion "
+                                    "vector of '%s' has no storageType or "
+                                    "pathOrInlineDv", f.path);
+        f.dv_id = uc_pq_rows_int(rows, c->dv_offset, &offset)
+            ? apr_psprintf(r->arena->pool, "%.*s%.*s@%" APR_INT64_T_FMT,
+                           (int)type.len, type.ptr, (int)where.len,
+                           where.ptr, offset)
+            : apr_psprintf(r->arena->pool, "%.*s%.*s", (int)type.len,
+                           type.ptr, (int)where.len, where.ptr);
+        r->arena->bytes += strlen(f.dv_id) + 1;
+        if (!(text = written(rows, c->dv, w, &err)))
+            return err;
+        f.deletion_vector = uc_arena_strndup(r->arena, text, strlen(text));
+    }
+    f.key_hash = uc_delta_key_hash(f.path, f.dv_id);
+    f.partition_values = "{}";
+    if (c->partition_values && uc_pq_rows_present(rows, c->partition_values)) {
+        if (!(text = written(rows, c->partition_values, w, &err)))
+            return err;
+        f.partition_values = uc_replay_partition_text(r, text, strlen(text));
+    }
+    if (uc_pq_rows_bytes(rows, c->stats, &b))
+        f.stats = uc_arena_strndup(r->arena, b.ptr, b.len);
+    else if (c->stats_parsed && uc_pq_rows_present(rows, c->stats_parsed)) {
+        if (!(text = written(rows, c->stats_parsed, w, &err)))
+            return err;
+        f.stats = uc_arena_strndup(r->arena, text, strlen(text));
+    }
+    if (c->tags && uc_pq_rows_present(rows, c->tags)) {
+        if (!(text = written(rows, c->tags, w, &err)))
+            return err;
+        f.tags = uc_arena_strndup(r->arena, text, strlen(text));
+    }
+    if (!uc_pq_rows_int(rows, c->size, &f.size))
+        f.size = 0;
+    if (!uc_pq_rows_int(rows, c->modification_time, &f.modification_time))
+        f.modification_time = 0;
+    if (!uc_pq_rows_int(rows, c->base_row_id, &f.base_row_id))
+        f.base_row_id = UC_DELTA_NONE;
+    if (!uc_pq_rows_int(rows, c->row_commit_version,
+                        &f.default_row_commit_version))
+        f.default_row_commit_version = UC_DELTA_NONE;
+    uc_replay_base_file(r, &f);
+    return NULL;
+}
+
+/* A non-file row, as the JSON line a commit would hold. */
+static uc_error_t *other_from_row(uc_replay_t *r, uc_pq_rows_t *rows,
+                                  const uc_pq_node_t *group, uc_jw_t *w,
+                                  const char *name)
+{
+    json_t *action;
+    uc_error_t *err;
+
+    uc_jw_reset(w);
+    uc_jw_begin_object(w);
+    uc_jw_key(w, group->name);
+    if ((err = uc_pq_rows_write(rows, group, w)))
+        return err;
+    uc_jw_end_object(w);
+    action = json_loads(uc_jw_text(w), 0, NULL);
+    if (!action)
+        return uc_delta_corrupt(r->scratch, r->table, "a row of %s cannot be "
+                                "read", name);
+    err = uc_replay_action(r, action);
+    json_decref(action);
+    return err;
+}
+
+static uc_error_t *read_parquet(uc_replay_t *r, const char *key,
+                                const char *data, apr_size_t len)
+{
+    uc_pq_file_t *pf;
+    add_columns_t add;
+    const uc_pq_node_t *nodes[32], *others[8];
+    int num_nodes = 0, num_others = 0, rg, i;
+    uc_jw_t *w = uc_jw_make(r->scratch, 1024);
+    uc_error_t *err;
+
+    if ((err = uc_pq_open(r->scratch, key, data, len, &pf)))
+        return err;
+    find_add_columns(pf, &add);
+    if (add.group) {
+        const uc_pq_node_t *wanted[] = {
+            add.path, add.partition_values, add.size, add.modification_time,
+            add.stats, add.stats_parsed, add.tags, add.dv, add.base_row_id,
+            add.row_commit_version
+        };
+        if (!add.path)
+            return uc_delta_corrupt(r->scratch, r->table, "%s has an add "
+                                    "column without add.path", key);
+        for (i = 0; i < (int)(sizeof(wanted) / sizeof(*wanted)); i++)
+            if (wanted[i])
+                nodes[num_nodes++] = wanted[i];
+    }
+    for (i = 0; other_actions[i]; i++) {
+        const uc_pq_node_t *group = uc_pq_find(pf, other_actions[i]);
+
+        if (group && group->kind == UC_PQ_STRUCT) {
+            nodes[num_nodes++] = group;
+            others[num_others++] = group;
+        }
+    }
+    for (rg = 0; rg < pf->num_row_groups; rg++) {
+        apr_pool_t *columns;
+        uc_pq_rows_t *rows;
+
+        apr_pool_create(&columns, r->scratch);
+        if ((err = uc_pq_rows_open(pf, columns, rg, nodes, num_nodes,
+                                   &rows)))
+            return err;
+        while (uc_pq_rows_next(rows)) {
+            if (add.group && uc_pq_rows_present(rows, add.group)) {
+                if ((err = add_from_row(r, rows, &add, w)))
+                    return err;
+                continue;
+            }
+            for (i = 0; i < num_others; i++)
+                if (uc_pq_rows_present(rows, others[i])
+                    && (err = other_from_row(r, rows, others[i], w, key)))
+                    return err;
+        }
+        apr_pool_destroy(columns);
+    }
+    return NULL;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    apr_size_t n = strlen(s), m = strlen(suffix);
+
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static uc_error_t *read_part(uc_replay_t *r, const char *key)
+{
+    char *data;
+    apr_size_t len;
+    apr_array_header_t *actions;
+    uc_error_t *err;
+    int i;
+
+    if ((err = uc_objstore_read(r->table->store, r->scratch, key, 0,
+                                MAX_CHECKPOINT_BYTES, &data, &len))) {
+        if (err->status == 404)
+            return uc_delta_corrupt(r->scratch, r->table, "checkpoint file "
+                                    "%s is missing", key);
+        return err;
+    }
+    if (ends_with(key, ".parquet"))
+        return read_parquet(r, key, data, len);
+    if ((err = uc_delta_parse_lines(r->table, r->scratch, key, data, len,
+                                    &actions)))
+        return err;
+    for (i = 0; i < actions->nelts; i++)
+        if ((err = uc_replay_action(r, APR_ARRAY_IDX(actions, i, json_t *))))
+            return err;
+    return NULL;
+}
+
+/* Sidecars live in _delta_log/_sidecars; a manifest may name them by file
+ * name (the norm) or by a full URI ending in it. */
+static const char *sidecar_key(apr_pool_t *pool, const char *path)
+{
+    const char *name = strrchr(path, '/');
+
+    return apr_pstrcat(pool, UC_DELTA_SIDECAR_DIR, name ? name + 1 : path,
+                       NULL);
+}
+
+uc_error_t *uc_checkpoint_read(uc_replay_t *r, const uc_log_checkpoint_t *cp)
+{
+    uc_error_t *err;
+    int i;
+
+    r->in_base = 1;
+    for (i = 0; i < cp->num_parts; i++)
+        if ((err = read_part(r, apr_pstrcat(r->scratch, UC_DELTA_LOG_DIR,
+                                            cp->names[i], NULL))))
+            return err;
+    for (i = 0; i < r->sidecars->nelts; i++) {
+        const char *path = APR_ARRAY_IDX(r->sidecars, i, const char *);
+
+        if (strstr(path, "..") || *path == '\0')
+            return uc_delta_corrupt(r->scratch, r->table, "a sidecar path "
+                                    "'%s' is not allowed", path);
+        if ((err = read_part(r, sidecar_key(r->scratch, path))))
+            return err;
+    }
+    return NULL;
+}

@@ -1,0 +1,93 @@
+/* Shared between the files of the Delta log reader; not an interface. */
+#ifndef UC_DELTA_INTERNAL_H
+#define UC_DELTA_INTERNAL_H
+
+#include "uc_delta.h"
+
+#define UC_DELTA_LOG_DIR "_delta_log/"
+#define UC_DELTA_SIDECAR_DIR "_delta_log/_sidecars/"
+
+typedef enum {
+    UC_CHECKPOINT_CLASSIC,          /* <v>.checkpoint.parquet */
+    UC_CHECKPOINT_V2,               /* <v>.checkpoint.<uuid>.json|parquet */
+    UC_CHECKPOINT_MULTI_PART        /* <v>.checkpoint.<o>.<p>.parquet */
+} uc_checkpoint_kind_t;
+
+typedef struct uc_log_commit {
+    apr_int64_t version;
+    apr_int64_t mtime;
+    apr_int64_t timestamp;          /* mtime made monotonic */
+} uc_log_commit_t;
+
+typedef struct uc_log_checkpoint {
+    apr_int64_t version;
+    uc_checkpoint_kind_t kind;
+    int num_parts;
+    const char **names;             /* keys below _delta_log/, by part */
+    apr_int64_t mtime;
+} uc_log_checkpoint_t;
+
+/* What one listing of _delta_log showed. */
+typedef struct uc_delta_log {
+    apr_array_header_t *commits;    /* uc_log_commit_t, ascending */
+    apr_array_header_t *checkpoints;/* complete ones, ascending version */
+    apr_int64_t latest;             /* -1 for an empty log */
+    int complete;                   /* listed from the start, not a hint */
+} uc_delta_log_t;
+
+struct uc_delta_table {
+    apr_pool_t *pool;
+    uc_objstore_t *store;
+    const char *location;
+    uc_delta_log_t *full_log;       /* the whole listing, once needed */
+};
+
+/* Lists the log; with `use_hint`, from the version _last_checkpoint names
+ * (falling back to the whole log when the hint is unusable). */
+uc_error_t *uc_delta_list(uc_delta_table_t *table, apr_pool_t *pool,
+                          int use_hint, uc_delta_log_t **out);
+/* What the log holds after commit `version` (newer commits, and the
+ * checkpoints of newer versions). */
+uc_error_t *uc_delta_list_after(uc_delta_table_t *table, apr_pool_t *pool,
+                                apr_int64_t version, uc_delta_log_t **out);
+const uc_log_commit_t *uc_delta_log_commit(const uc_delta_log_t *log,
+                                           apr_int64_t version);
+const char *uc_delta_commit_key(apr_pool_t *pool, apr_int64_t version);
+
+/* Errors naming the table. */
+uc_error_t *uc_delta_corrupt(apr_pool_t *pool, const uc_delta_table_t *table,
+                             const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The ICT of a commit (its first action's commitInfo.inCommitTimestamp);
+ * 0 when the commit has none. */
+uc_error_t *uc_delta_read_ict(uc_delta_table_t *table, apr_pool_t *pool,
+                              apr_int64_t version, int *found,
+                              apr_int64_t *ict);
+
+/* Reads a commit's lines as JSON objects (jansson, owned by `pool`). */
+uc_error_t *uc_delta_read_commit(uc_delta_table_t *table, apr_pool_t *pool,
+                                 apr_int64_t version,
+                                 apr_array_header_t **actions);
+uc_error_t *uc_delta_parse_lines(uc_delta_table_t *table, apr_pool_t *pool,
+                                 const char *name, const char *data,
+                                 apr_size_t len,
+                                 apr_array_header_t **actions);
+
+/* Reader-side protocol checks and features of a protocol + metadata. */
+uc_error_t *uc_delta_read_features(apr_pool_t *pool,
+                                   const uc_delta_table_t *table,
+                                   json_t *protocol, json_t *metadata,
+                                   uc_delta_features_t *features);
+
+/* `base` advanced to `target` by the commits after it, which `log` lists. */
+uc_error_t *uc_delta_snapshot_advance(uc_delta_table_t *table,
+                                      const uc_delta_snapshot_t *base,
+                                      const uc_delta_log_t *log,
+                                      apr_int64_t target,
+                                      uc_delta_snapshot_t **out);
+
+/* The 64-bit hash of a file key (path, deletion vector id). */
+apr_uint64_t uc_delta_key_hash(const char *path, const char *dv_id);
+
+#endif

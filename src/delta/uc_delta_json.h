@@ -1,0 +1,13 @@
+/* Snapshots and change feeds as JSON: what `unicat-delta` prints and what
+ * tests compare. */
+#ifndef UC_DELTA_JSON_H
+#define UC_DELTA_JSON_H
+
+#include "../core/uc_jw.h"
+#include "uc_delta.h"
+
+void uc_delta_write_snapshot(uc_jw_t *w, const uc_delta_snapshot_t *s,
+                             int with_files);
+void uc_delta_write_changes(uc_jw_t *w, const uc_delta_changes_t *c);
+
+#endif

@@ -1,0 +1,325 @@
+/* Action reconciliation (PROTOCOL.md "Action Reconciliation"), replayed
+ * newest first so that each key is decided by the first action seen. */
+#include "uc_delta_replay.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <apr_atomic.h>
+#include <apr_strings.h>
+
+#include "../core/uc_json.h"
+
+uc_arena_t *uc_arena_create(void)
+{
+    apr_pool_t *pool;
+    uc_arena_t *arena;
+
+    if (apr_pool_create_unmanaged_ex(&pool, NULL, NULL) != APR_SUCCESS)
+        abort();
+    arena = apr_pcalloc(pool, sizeof(*arena));
+    arena->pool = pool;
+    arena->refs = 1;
+    return arena;
+}
+
+void uc_arena_retain(uc_arena_t *arena)
+{
+    apr_atomic_inc32(&arena->refs);
+}
+
+void uc_arena_release(uc_arena_t *arena)
+{
+    if (arena && apr_atomic_dec32(&arena->refs) == 0)
+        apr_pool_destroy(arena->pool);
+}
+
+char *uc_arena_strndup(uc_arena_t *arena, const char *s, apr_size_t len)
+{
+    char *copy = apr_palloc(arena->pool, len + 1);
+
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    arena->bytes += (len + 8) & ~(apr_size_t)7;
+    return copy;
+}
+
+/* A multiply-xorshift hash over 8-byte words: paths are long and hashed
+ * once per checkpoint row. */
+static apr_uint64_t hash_bytes(apr_uint64_t h, const char *s, apr_size_t n)
+{
+    const apr_uint64_t k = 0x9e3779b97f4a7c15ULL;
+
+    while (n >= 8) {
+        apr_uint64_t w;
+
+        memcpy(&w, s, 8);
+        h = (h ^ w) * k;
+        h ^= h >> 29;
+        s += 8;
+        n -= 8;
+    }
+    if (n) {
+        apr_uint64_t w = 0;
+
+        memcpy(&w, s, n);
+        h = (h ^ w ^ ((apr_uint64_t)n << 56)) * k;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+apr_uint64_t uc_delta_key_hash(const char *path, const char *dv_id)
+{
+    apr_uint64_t h = hash_bytes(0x2545f4914f6cdd1dULL, path, strlen(path));
+
+    if (dv_id)
+        h = hash_bytes(h ^ 0xff51afd7ed558ccdULL, dv_id, strlen(dv_id));
+    return h ? h : 1;
+}
+
+static int same_key(const uc_seen_t *s, apr_uint64_t hash, const char *path,
+                    const char *dv_id)
+{
+    return s->hash == hash && strcmp(s->path, path) == 0
+           && (s->dv_id == dv_id
+               || (s->dv_id && dv_id && strcmp(s->dv_id, dv_id) == 0));
+}
+
+static int seen_find(const uc_replay_t *r, apr_uint64_t hash,
+                     const char *path, const char *dv_id)
+{
+    apr_size_t i;
+
+    if (r->seen_count == 0)
+        return 0;
+    for (i = hash & (r->seen_cap - 1); r->seen[i].hash;
+         i = (i + 1) & (r->seen_cap - 1))
+        if (same_key(&r->seen[i], hash, path, dv_id))
+            return 1;
+    return 0;
+}
+
+static void seen_insert(uc_replay_t *r, apr_uint64_t hash, const char *path,
+                        const char *dv_id)
+{
+    apr_size_t i;
+
+    if (2 * (r->seen_count + 1) > r->seen_cap) {
+        apr_size_t old_cap = r->seen_cap, j;
+        uc_seen_t *old = r->seen;
+
+        r->seen_cap = old_cap ? old_cap * 2 : 64;
+        r->seen = apr_pcalloc(r->scratch, sizeof(uc_seen_t) * r->seen_cap);
+        for (j = 0; j < old_cap; j++)
+            if (old[j].hash) {
+                for (i = old[j].hash & (r->seen_cap - 1); r->seen[i].hash;
+                     i = (i + 1) & (r->seen_cap - 1))
+                    ;
+                r->seen[i] = old[j];
+            }
+    }
+    for (i = hash & (r->seen_cap - 1); r->seen[i].hash;
+         i = (i + 1) & (r->seen_cap - 1))
+        ;
+    r->seen[i].hash = hash;
+    r->seen[i].path = path;
+    r->seen[i].dv_id = dv_id;
+    r->seen_count++;
+}
+
+const char *uc_replay_partition_text(uc_replay_t *r, const char *text,
+                                     apr_size_t len)
+{
+    const char *interned;
+
+    if (len == 2 && text[0] == '{' && text[1] == '}')
+        return "{}";
+    interned = apr_hash_get(r->partition_texts, text, (apr_ssize_t)len);
+    if (!interned) {
+        interned = uc_arena_strndup(r->arena, text, len);
+        apr_hash_set(r->partition_texts, interned, (apr_ssize_t)len,
+                     interned);
+    }
+    return interned;
+}
+
+void uc_replay_base_file(uc_replay_t *r, const uc_delta_file_t *file)
+{
+    if (!seen_find(r, file->key_hash, file->path, file->dv_id))
+        *(uc_delta_file_t *)apr_array_push(r->files) = *file;
+}
+
+/* storageType + pathOrInlineDv [+ "@" offset] (PROTOCOL.md). */
+static const char *dv_id_of(apr_pool_t *pool, json_t *dv)
+{
+    json_t *type = json_object_get(dv, "storageType");
+    json_t *where = json_object_get(dv, "pathOrInlineDv");
+    json_t *offset = json_object_get(dv, "offset");
+
+    if (!json_is_string(type) || !json_is_string(where))
+        return NULL;
+    if (json_is_integer(offset))
+        return apr_psprintf(pool, "%s%s@%" APR_INT64_T_FMT,
+                            json_string_value(type), json_string_value(where),
+                            (apr_int64_t)json_integer_value(offset));
+    return apr_pstrcat(pool, json_string_value(type),
+                       json_string_value(where), NULL);
+}
+
+static const char *dump_in(uc_arena_t *arena, json_t *value)
+{
+    char *text = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
+    const char *copy;
+
+    if (!text)
+        return NULL;
+    copy = uc_arena_strndup(arena, text, strlen(text));
+    free(text);
+    return copy;
+}
+
+static apr_int64_t optional_int(json_t *obj, const char *key)
+{
+    json_t *v = json_object_get(obj, key);
+
+    return json_is_integer(v) ? (apr_int64_t)json_integer_value(v)
+                              : UC_DELTA_NONE;
+}
+
+static uc_error_t *file_action(uc_replay_t *r, json_t *action, int is_add)
+{
+    json_t *path = json_object_get(action, "path");
+    json_t *dv = json_object_get(action, "deletionVector");
+    const char *dv_id = NULL, *key_path;
+    apr_uint64_t hash;
+    uc_delta_file_t *f;
+    json_t *v;
+
+    if (!json_is_string(path) || json_string_length(path) == 0)
+        return uc_delta_corrupt(r->scratch, r->table, "an %s action has no "
+                                "path", is_add ? "add" : "remove");
+    if (json_is_object(dv) && !(dv_id = dv_id_of(r->scratch, dv)))
+        return uc_delta_corrupt(r->scratch, r->table, "a deletion vector of "
+                                "'%s' has no storageType or pathOrInlineDv",
+                                json_string_value(path));
+    key_path = json_string_value(path);
+    hash = uc_delta_key_hash(key_path, dv_id);
+    if (seen_find(r, hash, key_path, dv_id))
+        return NULL;
+    if (!is_add) {
+        seen_insert(r, hash, apr_pstrdup(r->scratch, key_path), dv_id);
+        return NULL;
+    }
+    f = apr_array_push(r->files);
+    memset(f, 0, sizeof(*f));
+    f->path = uc_arena_strndup(r->arena, key_path, json_string_length(path));
+    f->dv_id = dv_id ? uc_arena_strndup(r->arena, dv_id, strlen(dv_id)) : NULL;
+    f->key_hash = hash;
+    if (!r->in_base)
+        seen_insert(r, hash, f->path, f->dv_id);
+    v = json_object_get(action, "partitionValues");
+    if (json_is_object(v) && json_object_size(v) > 0) {
+        char *text = json_dumps(v, JSON_COMPACT);
+
+        f->partition_values = uc_replay_partition_text(r, text, strlen(text));
+        free(text);
+    }
+    else
+        f->partition_values = "{}";
+    v = json_object_get(action, "stats");
+    if (json_is_string(v))
+        f->stats = uc_arena_strndup(r->arena, json_string_value(v),
+                                    json_string_length(v));
+    v = json_object_get(action, "tags");
+    if (json_is_object(v))
+        f->tags = dump_in(r->arena, v);
+    if (json_is_object(dv))
+        f->deletion_vector = dump_in(r->arena, dv);
+    f->size = optional_int(action, "size");
+    if (f->size == UC_DELTA_NONE)
+        f->size = 0;
+    f->modification_time = optional_int(action, "modificationTime");
+    if (f->modification_time == UC_DELTA_NONE)
+        f->modification_time = 0;
+    f->base_row_id = optional_int(action, "baseRowId");
+    f->default_row_commit_version = optional_int(action,
+                                                 "defaultRowCommitVersion");
+    return NULL;
+}
+
+static void app_action(uc_replay_t *r, json_t *txn)
+{
+    json_t *app = json_object_get(txn, "appId");
+    json_t *version = json_object_get(txn, "version");
+    apr_int64_t *v;
+
+    if (!json_is_string(app) || !json_is_integer(version)
+        || apr_hash_get(r->apps, json_string_value(app), APR_HASH_KEY_STRING))
+        return;
+    v = apr_palloc(r->scratch, sizeof(*v));
+    *v = json_integer_value(version);
+    apr_hash_set(r->apps, apr_pstrdup(r->scratch, json_string_value(app)),
+                 APR_HASH_KEY_STRING, v);
+}
+
+static void domain_action(uc_replay_t *r, json_t *dm)
+{
+    json_t *domain = json_object_get(dm, "domain");
+    json_t *config = json_object_get(dm, "configuration");
+    json_t *removed = json_object_get(dm, "removed");
+
+    if (!json_is_string(domain)
+        || apr_hash_get(r->domains, json_string_value(domain),
+                        APR_HASH_KEY_STRING))
+        return;
+    apr_hash_set(r->domains, apr_pstrdup(r->scratch, json_string_value(domain)),
+                 APR_HASH_KEY_STRING,
+                 json_is_true(removed) || !json_is_string(config)
+                 ? "" : apr_pstrdup(r->scratch, json_string_value(config)));
+}
+
+uc_error_t *uc_replay_action(uc_replay_t *r, json_t *action)
+{
+    const char *kind;
+    json_t *body;
+    int first = r->first_action;
+
+    r->first_action = 0;
+    /* An action line has one member; unknown ones are ignored. */
+    json_object_foreach(action, kind, body) {
+        if (!json_is_object(body))
+            continue;
+        if (strcmp(kind, "add") == 0)
+            return file_action(r, body, 1);
+        if (strcmp(kind, "remove") == 0)
+            return r->in_base ? NULL : file_action(r, body, 0);
+        if (strcmp(kind, "metaData") == 0) {
+            if (!r->metadata)
+                r->metadata = uc_json_own(r->scratch, json_incref(body));
+        }
+        else if (strcmp(kind, "protocol") == 0) {
+            if (!r->protocol)
+                r->protocol = uc_json_own(r->scratch, json_incref(body));
+        }
+        else if (strcmp(kind, "txn") == 0)
+            app_action(r, body);
+        else if (strcmp(kind, "domainMetadata") == 0)
+            domain_action(r, body);
+        else if (strcmp(kind, "sidecar") == 0 && r->in_base) {
+            json_t *path = json_object_get(body, "path");
+
+            if (json_is_string(path))
+                APR_ARRAY_PUSH(r->sidecars, const char *)
+                    = apr_pstrdup(r->scratch, json_string_value(path));
+        }
+        else if (strcmp(kind, "commitInfo") == 0 && first && !r->have_ict) {
+            json_t *ict = json_object_get(body, "inCommitTimestamp");
+
+            if (json_is_integer(ict)) {
+                r->ict = json_integer_value(ict);
+                r->have_ict = 1;
+            }
+        }
+    }
+    return NULL;
+}

@@ -1,0 +1,453 @@
+/* Snapshots: built cold from the newest usable checkpoint and the commits
+ * after it, or advanced from a previous snapshot by the commits after that
+ * one. A snapshot owns its file array; the files' strings live in arenas it
+ * shares with the snapshots it was advanced from or to. */
+#include "uc_delta_replay.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <apr_atomic.h>
+#include <apr_strings.h>
+
+#include "../core/uc_json.h"
+
+/* Arenas a snapshot may collect by advancing before its strings are
+ * copied into one again (the removed files' strings are dropped then). */
+#define MAX_ARENAS 8
+
+typedef struct snapshot_impl {
+    uc_delta_snapshot_t pub;        /* first: the public view */
+    apr_pool_t *pool;
+    volatile apr_uint32_t refs;
+    uc_arena_t **arenas;
+    int num_arenas;
+} snapshot_impl_t;
+
+static void destroy(snapshot_impl_t *s)
+{
+    int i;
+
+    for (i = 0; i < s->num_arenas; i++)
+        uc_arena_release(s->arenas[i]);
+    apr_pool_destroy(s->pool);
+}
+
+void uc_delta_snapshot_retain(uc_delta_snapshot_t *snapshot)
+{
+    apr_atomic_inc32(&((snapshot_impl_t *)snapshot)->refs);
+}
+
+void uc_delta_snapshot_release(uc_delta_snapshot_t *snapshot)
+{
+    snapshot_impl_t *s = (snapshot_impl_t *)snapshot;
+
+    if (s && apr_atomic_dec32(&s->refs) == 0)
+        destroy(s);
+}
+
+static apr_pool_t *unmanaged_pool(void)
+{
+    apr_pool_t *pool;
+
+    if (apr_pool_create_unmanaged_ex(&pool, NULL, NULL) != APR_SUCCESS)
+        abort();
+    return pool;
+}
+
+static uc_replay_t *replay_make(uc_delta_table_t *table, apr_pool_t *scratch,
+                                uc_arena_t *arena, apr_size_t expected_files)
+{
+    uc_replay_t *r = apr_pcalloc(scratch, sizeof(*r));
+
+    r->table = table;
+    r->scratch = scratch;
+    r->arena = arena;
+    r->files = apr_array_make(scratch, (int)(expected_files + 16),
+                              sizeof(uc_delta_file_t));
+    r->apps = apr_hash_make(scratch);
+    r->domains = apr_hash_make(scratch);
+    r->partition_texts = apr_hash_make(scratch);
+    r->sidecars = apr_array_make(scratch, 4, sizeof(const char *));
+    return r;
+}
+
+/* Commits newest..oldest (inclusive), newest first. */
+static uc_error_t *replay_commits(uc_replay_t *r, apr_int64_t newest,
+                                  apr_int64_t oldest)
+{
+    apr_int64_t v;
+    uc_error_t *err;
+    int i;
+
+    for (v = newest; v >= oldest; v--) {
+        apr_array_header_t *actions;
+        apr_pool_t *commit_pool;
+
+        apr_pool_create(&commit_pool, r->scratch);
+        if ((err = uc_delta_read_commit(r->table, commit_pool, v, &actions)))
+            return err;
+        r->first_action = v == newest;
+        for (i = 0; i < actions->nelts; i++)
+            if ((err = uc_replay_action(r, APR_ARRAY_IDX(actions, i,
+                                                         json_t *))))
+                return err;
+        apr_pool_destroy(commit_pool);
+    }
+    return NULL;
+}
+
+static const char *dump(apr_pool_t *pool, json_t *value)
+{
+    char *text = json_dumps(value, JSON_COMPACT);
+    const char *copy = text ? apr_pstrdup(pool, text) : "{}";
+
+    free(text);
+    return copy;
+}
+
+static apr_hash_t *copy_apps(apr_pool_t *pool, apr_hash_t *apps)
+{
+    apr_hash_t *out = apr_hash_make(pool);
+    apr_hash_index_t *hi;
+
+    for (hi = apr_hash_first(NULL, apps); hi; hi = apr_hash_next(hi)) {
+        const char *app = apr_hash_this_key(hi);
+        apr_int64_t *v = apr_palloc(pool, sizeof(*v));
+
+        *v = *(apr_int64_t *)apr_hash_this_val(hi);
+        apr_hash_set(out, apr_pstrdup(pool, app), APR_HASH_KEY_STRING, v);
+    }
+    return out;
+}
+
+static apr_hash_t *copy_domains(apr_pool_t *pool, apr_hash_t *domains)
+{
+    apr_hash_t *out = apr_hash_make(pool);
+    apr_hash_index_t *hi;
+
+    for (hi = apr_hash_first(NULL, domains); hi; hi = apr_hash_next(hi)) {
+        const char *config = apr_hash_this_val(hi);
+
+        if (*config)
+            apr_hash_set(out, apr_pstrdup(pool, apr_hash_this_key(hi)),
+                         APR_HASH_KEY_STRING, apr_pstrdup(pool, config));
+    }
+    return out;
+}
+
+/* The snapshot a finished replay describes. */
+static uc_error_t *finish(uc_replay_t *r, apr_pool_t *err_pool,
+                          apr_int64_t version, apr_int64_t checkpoint_version,
+                          uc_arena_t **inherited, int num_inherited,
+                          snapshot_impl_t **out)
+{
+    apr_pool_t *pool = unmanaged_pool();
+    snapshot_impl_t *s = apr_pcalloc(pool, sizeof(*s));
+    uc_delta_file_t *files;
+    apr_size_t n = (apr_size_t)r->files->nelts;
+    uc_error_t *err;
+    int i;
+
+    s->pool = pool;
+    s->refs = 1;
+    if (!r->protocol || !r->metadata) {
+        apr_pool_destroy(pool);
+        return uc_delta_corrupt(err_pool, r->table, "no %s action is in the "
+                                "log at version %" APR_INT64_T_FMT,
+                                r->protocol ? "metaData" : "protocol",
+                                version);
+    }
+    if ((err = uc_delta_read_features(pool, r->table, r->protocol,
+                                      r->metadata, &s->pub.features))) {
+        uc_error_t *copy = uc_error_make(err_pool, err->status, err->code,
+                                         "%s", err->message);
+        apr_pool_destroy(pool);
+        return copy;
+    }
+    files = apr_palloc(pool, sizeof(uc_delta_file_t) * (n ? n : 1));
+    memcpy(files, r->files->elts, sizeof(uc_delta_file_t) * n);
+    s->arenas = apr_palloc(pool, sizeof(uc_arena_t *)
+                           * (apr_size_t)(num_inherited + 1));
+    for (i = 0; i < num_inherited; i++) {
+        uc_arena_retain(inherited[i]);
+        s->arenas[s->num_arenas++] = inherited[i];
+    }
+    s->arenas[s->num_arenas++] = r->arena;
+    s->pub.location = apr_pstrdup(pool, r->table->location);
+    s->pub.version = version;
+    s->pub.checkpoint_version = checkpoint_version;
+    s->pub.protocol = dump(pool, r->protocol);
+    s->pub.metadata = dump(pool, r->metadata);
+    s->pub.files = files;
+    s->pub.num_files = n;
+    s->pub.app_versions = copy_apps(pool, r->apps);
+    s->pub.domains = copy_domains(pool, r->domains);
+    s->pub.bytes = sizeof(uc_delta_file_t) * n + strlen(s->pub.metadata)
+                   + strlen(s->pub.protocol) + 1024;
+    for (i = 0; i < s->num_arenas; i++)
+        s->pub.bytes += s->arenas[i]->bytes;
+    *out = s;
+    return NULL;
+}
+
+/* The commit timestamp of the snapshot's version. */
+static uc_error_t *stamp(uc_delta_table_t *table, apr_pool_t *pool,
+                         const uc_delta_log_t *log, uc_replay_t *r,
+                         snapshot_impl_t *s, const uc_log_checkpoint_t *cp)
+{
+    const uc_delta_features_t *f = &s->pub.features;
+    apr_int64_t v = s->pub.version;
+    const uc_log_commit_t *commit = uc_delta_log_commit(log, v);
+
+    if (f->in_commit_timestamps && v >= f->ict_enablement_version) {
+        int found = 0;
+        uc_error_t *err;
+
+        if (r && r->have_ict) {
+            s->pub.timestamp = r->ict;
+            return NULL;
+        }
+        if (commit) {
+            if ((err = uc_delta_read_ict(table, pool, v, &found,
+                                         &s->pub.timestamp)))
+                return err;
+            if (found)
+                return NULL;
+        }
+    }
+    s->pub.timestamp = commit ? commit->timestamp : cp ? cp->mtime : 0;
+    return NULL;
+}
+
+static int commits_present(const uc_delta_log_t *log, apr_int64_t from,
+                           apr_int64_t to)
+{
+    apr_int64_t v;
+
+    for (v = from; v <= to; v++)
+        if (!uc_delta_log_commit(log, v))
+            return 0;
+    return 1;
+}
+
+static uc_error_t *not_reconstructable(apr_pool_t *pool,
+                                       const uc_delta_table_t *table,
+                                       const uc_delta_log_t *log,
+                                       apr_int64_t version)
+{
+    apr_int64_t oldest = log->commits->nelts
+        ? APR_ARRAY_IDX(log->commits, 0, uc_log_commit_t).version
+        : log->latest;
+
+    return uc_error_make(pool, 400, "INVALID_PARAMETER_VALUE",
+                         "Version %" APR_INT64_T_FMT " of the Delta table at "
+                         "'%s' cannot be reconstructed: its log keeps "
+                         "versions %" APR_INT64_T_FMT " to %" APR_INT64_T_FMT
+                         " only.", version, table->location, oldest,
+                         log->latest);
+}
+
+/* Ends a build: the error (if any) is copied out of the scratch pool,
+ * which goes. */
+static uc_error_t *settle(apr_pool_t *pool, apr_pool_t *scratch,
+                          uc_error_t *err)
+{
+    if (err)
+        err = uc_error_make(pool, err->status, err->code, "%s", err->message);
+    apr_pool_destroy(scratch);
+    return err;
+}
+
+/* One attempt: commits after `cp` (NULL = from version 0) and `cp`. */
+static uc_error_t *build_from(uc_delta_table_t *table, apr_pool_t *pool,
+                              const uc_delta_log_t *log, apr_int64_t target,
+                              const uc_log_checkpoint_t *cp,
+                              snapshot_impl_t **out)
+{
+    apr_pool_t *scratch = unmanaged_pool();
+    uc_arena_t *arena = uc_arena_create();
+    uc_replay_t *r = replay_make(table, scratch, arena, 0);
+    apr_int64_t oldest = cp ? cp->version + 1 : 0;
+    uc_error_t *err;
+
+    err = replay_commits(r, target, oldest);
+    if (!err && cp)
+        err = uc_checkpoint_read(r, cp);
+    if (!err) {
+        if ((err = finish(r, pool, target, cp ? cp->version : -1, NULL, 0,
+                          out)))
+            uc_arena_release(arena);
+    }
+    else
+        uc_arena_release(arena);
+    if (!err && (err = stamp(table, pool, log, r, *out, cp)))
+        uc_delta_snapshot_release(&(*out)->pub);
+    return settle(pool, scratch, err);
+}
+
+static uc_error_t *check_version(apr_pool_t *pool,
+                                 const uc_delta_table_t *table,
+                                 const uc_delta_log_t *log,
+                                 apr_int64_t version)
+{
+    if (version < 0)
+        return uc_error_make(pool, 400, "INVALID_PARAMETER_VALUE",
+                             "A table version cannot be negative.");
+    if (version > log->latest)
+        return uc_error_make(pool, 400, "INVALID_PARAMETER_VALUE",
+                             "Version %" APR_INT64_T_FMT " of the Delta table "
+                             "at '%s' does not exist: the latest version is %"
+                             APR_INT64_T_FMT ".", version, table->location,
+                             log->latest);
+    return NULL;
+}
+
+uc_error_t *uc_delta_snapshot(uc_delta_table_t *table, apr_int64_t version,
+                              uc_delta_snapshot_t **out)
+{
+    apr_pool_t *pool = table->pool;
+    const uc_delta_log_t *log;
+    uc_delta_log_t *listed;
+    apr_int64_t target;
+    snapshot_impl_t *s;
+    uc_error_t *err, *first_err = NULL;
+    int i;
+
+    if ((err = uc_delta_list(table, pool, version == UC_DELTA_LATEST,
+                             &listed)))
+        return err;
+    log = listed;
+    target = version == UC_DELTA_LATEST ? log->latest : version;
+    if ((err = check_version(pool, table, log, target)))
+        return err;
+    /* The newest checkpoint at or below the target whose commits after it
+     * are all there; an unreadable one gives way to the next older. */
+    for (i = log->checkpoints->nelts - 1; i >= 0; i--) {
+        const uc_log_checkpoint_t *cp
+            = &APR_ARRAY_IDX(log->checkpoints, i, uc_log_checkpoint_t);
+
+        if (cp->version > target)
+            continue;
+        if (!commits_present(log, cp->version + 1, target))
+            break;
+        err = build_from(table, pool, log, target, cp, &s);
+        if (!err) {
+            *out = &s->pub;
+            return NULL;
+        }
+        if (strcmp(err->code, UC_DELTA_ERR_CORRUPT) != 0)
+            return err;
+        if (!first_err)
+            first_err = err;
+    }
+    if (log->complete && commits_present(log, 0, target)) {
+        if ((err = build_from(table, pool, log, target, NULL, &s)))
+            return first_err ? first_err : err;
+        *out = &s->pub;
+        return NULL;
+    }
+    if (first_err)
+        return first_err;
+    if (!log->complete) {
+        /* The hint led to a listing that cannot serve: list everything. */
+        table->full_log = NULL;
+        if ((err = uc_delta_list(table, pool, 0, &listed)))
+            return err;
+        if (listed->complete)
+            return uc_delta_snapshot(table, target, out);
+    }
+    return not_reconstructable(pool, table, log, target);
+}
+
+uc_error_t *uc_delta_latest_version(uc_delta_table_t *table,
+                                    apr_int64_t *version)
+{
+    uc_delta_log_t *log;
+    uc_error_t *err;
+
+    if ((err = uc_delta_list(table, table->pool, 1, &log)))
+        return err;
+    *version = log->latest;
+    return NULL;
+}
+
+/* Copies the live files' strings into one arena, leaving the strings of
+ * removed files behind. */
+static void compact(uc_replay_t *r)
+{
+    uc_delta_file_t *f = (uc_delta_file_t *)r->files->elts;
+    int i;
+
+    for (i = 0; i < r->files->nelts; i++) {
+        f[i].path = uc_arena_strndup(r->arena, f[i].path, strlen(f[i].path));
+        if (f[i].dv_id)
+            f[i].dv_id = uc_arena_strndup(r->arena, f[i].dv_id,
+                                          strlen(f[i].dv_id));
+        if (strcmp(f[i].partition_values, "{}") != 0)
+            f[i].partition_values = uc_replay_partition_text(
+                r, f[i].partition_values, strlen(f[i].partition_values));
+        if (f[i].stats)
+            f[i].stats = uc_arena_strndup(r->arena, f[i].stats,
+                                          strlen(f[i].stats));
+        if (f[i].tags)
+            f[i].tags = uc_arena_strndup(r->arena, f[i].tags,
+                                         strlen(f[i].tags));
+        if (f[i].deletion_vector)
+            f[i].deletion_vector = uc_arena_strndup(
+                r->arena, f[i].deletion_vector, strlen(f[i].deletion_vector));
+    }
+}
+
+uc_error_t *uc_delta_snapshot_advance(uc_delta_table_t *table,
+                                      const uc_delta_snapshot_t *base,
+                                      const uc_delta_log_t *log,
+                                      apr_int64_t target,
+                                      uc_delta_snapshot_t **out)
+{
+    const snapshot_impl_t *b = (const snapshot_impl_t *)base;
+    apr_pool_t *scratch = unmanaged_pool();
+    uc_arena_t *arena = uc_arena_create();
+    uc_replay_t *r = replay_make(table, scratch, arena, base->num_files);
+    apr_hash_index_t *hi;
+    snapshot_impl_t *s;
+    uc_error_t *err;
+    apr_size_t i;
+    int compacting = b->num_arenas >= MAX_ARENAS;
+
+    err = replay_commits(r, target, base->version + 1);
+    if (!err) {
+        r->in_base = 1;
+        for (i = 0; i < base->num_files; i++)
+            uc_replay_base_file(r, &base->files[i]);
+        if (!r->protocol)
+            r->protocol = uc_json_own(scratch, json_loads(base->protocol, 0,
+                                                          NULL));
+        if (!r->metadata)
+            r->metadata = uc_json_own(scratch, json_loads(base->metadata, 0,
+                                                          NULL));
+        for (hi = apr_hash_first(scratch, base->app_versions); hi;
+             hi = apr_hash_next(hi))
+            if (!apr_hash_get(r->apps, apr_hash_this_key(hi),
+                              APR_HASH_KEY_STRING))
+                apr_hash_set(r->apps, apr_hash_this_key(hi),
+                             APR_HASH_KEY_STRING, apr_hash_this_val(hi));
+        for (hi = apr_hash_first(scratch, base->domains); hi;
+             hi = apr_hash_next(hi))
+            if (!apr_hash_get(r->domains, apr_hash_this_key(hi),
+                              APR_HASH_KEY_STRING))
+                apr_hash_set(r->domains, apr_hash_this_key(hi),
+                             APR_HASH_KEY_STRING, apr_hash_this_val(hi));
+        if (compacting)
+            compact(r);
+        if ((err = finish(r, table->pool, target, base->checkpoint_version,
+                          b->arenas, compacting ? 0 : b->num_arenas, &s)))
+            uc_arena_release(arena);
+    }
+    else
+        uc_arena_release(arena);
+    if (!err && (err = stamp(table, table->pool, log, r, s, NULL)))
+        uc_delta_snapshot_release(&s->pub);
+    if (!err)
+        *out = &s->pub;
+    return settle(table->pool, scratch, err);
+}

@@ -1,0 +1,88 @@
+/* Object stores holding Delta tables: a store is rooted at a table's
+ * location (file:///dir or s3://bucket/prefix) and names objects by keys
+ * relative to that root ("_delta_log/00000000000000000000.json").
+ *
+ * A store is created per use from a pool; it keeps no global state, so it is
+ * safe to use from several threads as long as each thread has its own store. */
+#ifndef UC_OBJSTORE_H
+#define UC_OBJSTORE_H
+
+#include <apr_pools.h>
+#include <apr_tables.h>
+
+#include "../core/uc_error.h"
+
+/* Credentials and addressing for s3:// locations. Every member may be NULL
+ * or 0; file:// ignores them all. */
+typedef struct uc_objstore_config {
+    const char *region;             /* default us-east-1 */
+    const char *access_key_id;
+    const char *secret_access_key;
+    const char *session_token;      /* temporary credentials */
+    const char *endpoint;           /* http(s)://host:port of an S3-compatible
+                                       server; NULL = AWS */
+    int path_style;                 /* bucket in the path, not the host */
+    long timeout_ms;                /* per request; 0 = 30 s */
+} uc_objstore_config_t;
+
+/* One listed object. */
+typedef struct uc_object {
+    const char *name;               /* key relative to the listed directory */
+    apr_int64_t size;
+    apr_int64_t mtime_ms;           /* last modification, ms since the epoch */
+} uc_object_t;
+
+typedef struct uc_objstore uc_objstore_t;
+
+/* Errors of every operation: 404 NOT_FOUND (no such object or table
+ * location), 400 for a malformed location, 502 STORAGE_ERROR when the store
+ * answered something unusable, 503 when it could not be reached. */
+#define UC_ERR_STORAGE "STORAGE_ERROR"
+
+/* Opens the store for `location`; the store lives as long as `pool`. */
+uc_error_t *uc_objstore_open(apr_pool_t *pool, const char *location,
+                             const uc_objstore_config_t *config,
+                             uc_objstore_t **out);
+
+/* The objects directly inside directory `dir` (a key prefix ending in '/',
+ * "" for the root), whose names sort after `start_after` (NULL = all), in
+ * ascending byte order of name. Subdirectories are not listed. Fills an
+ * array of uc_object_t allocated from `pool`. A missing directory is an empty
+ * listing, not an error. */
+uc_error_t *uc_objstore_list(uc_objstore_t *store, apr_pool_t *pool,
+                             const char *dir, const char *start_after,
+                             apr_array_header_t **objects);
+
+/* Reads `length` bytes of object `key` from `offset` (length < 0 = to the
+ * end) into memory from `pool`; the buffer is NUL-terminated beyond *len so
+ * text can be parsed in place. A read past the end returns what there is. */
+uc_error_t *uc_objstore_read(uc_objstore_t *store, apr_pool_t *pool,
+                             const char *key, apr_off_t offset,
+                             apr_off_t length, char **data, apr_size_t *len);
+
+/* The location the store was opened at, normalised (no trailing '/'). */
+const char *uc_objstore_location(const uc_objstore_t *store);
+
+/* Backend operations; uc_objstore.c dispatches on the location's scheme. */
+typedef struct uc_objstore_ops {
+    uc_error_t *(*list)(uc_objstore_t *store, apr_pool_t *pool,
+                        const char *dir, const char *start_after,
+                        apr_array_header_t **objects);
+    uc_error_t *(*read)(uc_objstore_t *store, apr_pool_t *pool,
+                        const char *key, apr_off_t offset, apr_off_t length,
+                        char **data, apr_size_t *len);
+} uc_objstore_ops_t;
+
+struct uc_objstore {
+    const uc_objstore_ops_t *ops;
+    const char *location;
+    void *backend;
+};
+
+uc_error_t *uc_objstore_file_open(apr_pool_t *pool, const char *location,
+                                  uc_objstore_t *store);
+uc_error_t *uc_objstore_s3_open(apr_pool_t *pool, const char *location,
+                                const uc_objstore_config_t *config,
+                                uc_objstore_t *store);
+
+#endif

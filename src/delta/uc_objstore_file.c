@@ -1,0 +1,204 @@
+/* file:// tables: keys are paths below the table directory. Listing sorts
+ * by name itself because readdir order is arbitrary. */
+#include "uc_objstore.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <apr_file_io.h>
+#include <apr_lib.h>
+#include <apr_strings.h>
+
+typedef struct file_store {
+    const char *root;          /* directory, no trailing '/' */
+} file_store_t;
+
+/* A Delta object is never this large; a bigger request is a corrupt length. */
+#define MAX_READ ((apr_off_t)2 << 30)
+
+static uc_error_t *file_error(apr_pool_t *pool, apr_status_t rv,
+                              const char *key)
+{
+    char msg[120];
+
+    if (APR_STATUS_IS_ENOENT(rv) || APR_STATUS_IS_ENOTDIR(rv))
+        return uc_error_make(pool, 404, "NOT_FOUND",
+                             "'%s' does not exist in the table location.",
+                             key);
+    apr_strerror(rv, msg, sizeof(msg));
+    return uc_error_make(pool, 502, UC_ERR_STORAGE,
+                         "Cannot read '%s' from the table location: %s.",
+                         key, msg);
+}
+
+/* Keys come from the log (sidecar names, checkpoint names); none may climb
+ * out of the table directory. */
+static int key_is_safe(const char *key)
+{
+    const char *p = key;
+
+    if (*key == '/')
+        return 0;
+    while (*p) {
+        const char *end = strchr(p, '/');
+        apr_size_t n = end ? (apr_size_t)(end - p) : strlen(p);
+
+        if (n == 2 && p[0] == '.' && p[1] == '.')
+            return 0;
+        p += n;
+        if (*p == '/')
+            p++;
+    }
+    return 1;
+}
+
+static int compare_objects(const void *a, const void *b)
+{
+    return strcmp(((const uc_object_t *)a)->name,
+                  ((const uc_object_t *)b)->name);
+}
+
+static uc_error_t *file_list(uc_objstore_t *store, apr_pool_t *pool,
+                             const char *dir, const char *start_after,
+                             apr_array_header_t **objects)
+{
+    file_store_t *fs = store->backend;
+    const char *path;
+    apr_array_header_t *out = apr_array_make(pool, 32, sizeof(uc_object_t));
+    apr_dir_t *handle;
+    apr_finfo_t info;
+    apr_status_t rv;
+
+    if (!key_is_safe(dir))
+        return uc_error_invalid(pool, "Invalid directory '%s'.", dir);
+    path = *dir ? apr_pstrcat(pool, fs->root, "/", dir, NULL) : fs->root;
+    rv = apr_dir_open(&handle, path, pool);
+    if (rv != APR_SUCCESS) {
+        if (APR_STATUS_IS_ENOENT(rv) || APR_STATUS_IS_ENOTDIR(rv)) {
+            *objects = out;
+            return NULL;
+        }
+        return file_error(pool, rv, dir);
+    }
+    /* Names first: only the entries after start_after are stat'ed, so a
+     * check for new commits in a long log stays cheap. */
+    while ((rv = apr_dir_read(&info, APR_FINFO_NAME | APR_FINFO_TYPE,
+                              handle)) == APR_SUCCESS
+           || rv == APR_INCOMPLETE) {
+        uc_object_t *obj;
+        apr_finfo_t st;
+        const char *name = info.name;
+
+        if (name == NULL || (start_after && strcmp(name, start_after) <= 0)
+            || (info.valid & APR_FINFO_TYPE && info.filetype != APR_REG
+                && info.filetype != APR_LNK))
+            continue;
+        if (apr_stat(&st, apr_pstrcat(pool, path, "/", name, NULL),
+                     APR_FINFO_TYPE | APR_FINFO_SIZE | APR_FINFO_MTIME, pool)
+                != APR_SUCCESS || st.filetype != APR_REG)
+            continue;
+        obj = apr_array_push(out);
+        obj->name = apr_pstrdup(pool, name);
+        obj->size = st.size;
+        obj->mtime_ms = apr_time_as_msec(st.mtime);
+    }
+    apr_dir_close(handle);
+    if (!APR_STATUS_IS_ENOENT(rv))
+        return file_error(pool, rv, dir);
+    qsort(out->elts, out->nelts, sizeof(uc_object_t), compare_objects);
+    *objects = out;
+    return NULL;
+}
+
+static uc_error_t *file_read(uc_objstore_t *store, apr_pool_t *pool,
+                             const char *key, apr_off_t offset,
+                             apr_off_t length, char **data, apr_size_t *len)
+{
+    file_store_t *fs = store->backend;
+    apr_file_t *file;
+    apr_finfo_t info;
+    apr_status_t rv;
+    apr_size_t want, got = 0;
+    char *buf;
+
+    if (!key_is_safe(key))
+        return uc_error_invalid(pool, "Invalid object name '%s'.", key);
+    rv = apr_file_open(&file, apr_pstrcat(pool, fs->root, "/", key, NULL),
+                       APR_FOPEN_READ | APR_FOPEN_BINARY, 0, pool);
+    if (rv == APR_SUCCESS)
+        rv = apr_file_info_get(&info, APR_FINFO_SIZE | APR_FINFO_TYPE, file);
+    if (rv != APR_SUCCESS)
+        return file_error(pool, rv, key);
+    if (info.filetype != APR_REG) {
+        apr_file_close(file);
+        return file_error(pool, APR_ENOENT, key);
+    }
+    if (offset >= info.size)
+        length = 0;
+    else if (length < 0 || length > info.size - offset)
+        length = info.size - offset;
+    if (length > MAX_READ) {
+        apr_file_close(file);
+        return uc_error_make(pool, 502, UC_ERR_STORAGE,
+                             "'%s' is too large to read.", key);
+    }
+    want = (apr_size_t)length;
+    buf = apr_palloc(pool, want + 1);
+    if (want > 0) {
+        apr_off_t at = offset;
+
+        rv = apr_file_seek(file, APR_SET, &at);
+        if (rv == APR_SUCCESS)
+            rv = apr_file_read_full(file, buf, want, &got);
+        if (rv != APR_SUCCESS && !(APR_STATUS_IS_EOF(rv) && got > 0)) {
+            apr_file_close(file);
+            return file_error(pool, rv, key);
+        }
+    }
+    apr_file_close(file);
+    buf[got] = '\0';
+    *data = buf;
+    *len = got;
+    return NULL;
+}
+
+static const uc_objstore_ops_t file_ops = { file_list, file_read };
+
+/* file:///abs/path; "file:/abs/path" (Hadoop's spelling) is accepted too.
+ * Percent-escapes in the location are decoded once. */
+uc_error_t *uc_objstore_file_open(apr_pool_t *pool, const char *location,
+                                  uc_objstore_t *store)
+{
+    file_store_t *fs = apr_pcalloc(pool, sizeof(*fs));
+    const char *p = location + 5;
+    char *root, *w;
+    apr_size_t n;
+
+    if (strncmp(p, "//", 2) == 0) {
+        p += 2;
+        if (strncmp(p, "localhost/", 10) == 0)
+            p += 9;
+    }
+    if (*p != '/')
+        return uc_error_invalid(pool, "A file:// location needs an absolute "
+                                "path: '%s'.", location);
+    root = w = apr_pstrdup(pool, p);
+    for (; *p; p++) {
+        if (p[0] == '%' && apr_isxdigit(p[1]) && apr_isxdigit(p[2])) {
+            char hex[3] = { p[1], p[2], 0 };
+            *w++ = (char)strtol(hex, NULL, 16);
+            p += 2;
+        }
+        else
+            *w++ = *p;
+    }
+    *w = '\0';
+    n = strlen(root);
+    while (n > 1 && root[n - 1] == '/')
+        root[--n] = '\0';
+    fs->root = root;
+    store->ops = &file_ops;
+    store->backend = fs;
+    store->location = apr_pstrcat(pool, "file://", root, NULL);
+    return NULL;
+}

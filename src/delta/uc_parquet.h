@@ -1,0 +1,157 @@
+/* A Parquet reader for what Delta checkpoints hold: the footer and schema,
+ * column chunks decoded leaf by leaf (data pages v1 and v2, dictionary
+ * pages, PLAIN, RLE/bit-packed, dictionary and DELTA_* encodings, the
+ * codecs Delta writers use), and rows assembled from the leaves of a group.
+ *
+ * The file is one buffer in memory that must outlive everything read from
+ * it. Every length in the file is checked against that buffer: a truncated,
+ * corrupt or hostile file is a 400 error (a permanent fault of the table, not of the server), never a crash. */
+#ifndef UC_PARQUET_H
+#define UC_PARQUET_H
+
+#include <apr_pools.h>
+#include <apr_tables.h>
+
+#include "../core/uc_error.h"
+#include "../core/uc_jw.h"
+
+/* Physical types (parquet.thrift Type). */
+enum {
+    UC_PQ_BOOLEAN = 0,
+    UC_PQ_INT32 = 1,
+    UC_PQ_INT64 = 2,
+    UC_PQ_INT96 = 3,
+    UC_PQ_FLOAT = 4,
+    UC_PQ_DOUBLE = 5,
+    UC_PQ_BYTE_ARRAY = 6,
+    UC_PQ_FIXED_LEN_BYTE_ARRAY = 7
+};
+
+/* How a node assembles (from converted and logical types). */
+typedef enum {
+    UC_PQ_LEAF,
+    UC_PQ_STRUCT,
+    UC_PQ_MAP,                 /* group with one repeated key/value child */
+    UC_PQ_LIST                 /* group with one repeated child */
+} uc_pq_kind_t;
+
+enum { UC_PQ_REQUIRED = 0, UC_PQ_OPTIONAL = 1, UC_PQ_REPEATED = 2 };
+
+/* How a leaf's values are spelt in JSON, the way Delta writes statistics:
+ * dates and timestamps (UTC, milliseconds) as ISO-8601 strings, decimals as
+ * numbers with their scale. */
+typedef enum {
+    UC_PQ_VALUE_PLAIN,
+    UC_PQ_VALUE_DECIMAL,
+    UC_PQ_VALUE_DATE,
+    UC_PQ_VALUE_TIMESTAMP_MILLIS,
+    UC_PQ_VALUE_TIMESTAMP_MICROS,
+    UC_PQ_VALUE_TIMESTAMP_NANOS      /* and INT96 */
+} uc_pq_value_kind_t;
+
+typedef struct uc_pq_node uc_pq_node_t;
+struct uc_pq_node {
+    const char *name;
+    const char *path;          /* dotted from the root's children */
+    uc_pq_kind_t kind;
+    int type;                  /* physical type of a leaf, -1 for groups */
+    int type_length;           /* FIXED_LEN_BYTE_ARRAY */
+    int repetition;
+    int converted_type;        /* -1 when absent */
+    int logical_type;          /* LogicalType union field id, 0 = none */
+    uc_pq_value_kind_t value_kind;
+    int scale;                 /* of decimals */
+    int max_def;
+    int max_rep;
+    int leaf_index;            /* -1 for groups */
+    int first_leaf;            /* leaves [first_leaf, end_leaf) are below */
+    int end_leaf;
+    int num_children;
+    uc_pq_node_t **children;
+    uc_pq_node_t *parent;
+};
+
+typedef struct uc_pq_chunk {
+    int codec;
+    apr_int64_t num_values;
+    apr_int64_t data_page_offset;
+    apr_int64_t dictionary_page_offset;    /* -1 when absent */
+    apr_int64_t total_compressed_size;
+} uc_pq_chunk_t;
+
+typedef struct uc_pq_row_group {
+    apr_int64_t num_rows;
+    uc_pq_chunk_t *chunks;     /* one per leaf, in leaf order */
+} uc_pq_row_group_t;
+
+typedef struct uc_pq_file {
+    const unsigned char *data;
+    apr_size_t size;
+    uc_pq_node_t *root;
+    uc_pq_node_t **leaves;
+    int num_leaves;
+    uc_pq_row_group_t *row_groups;
+    int num_row_groups;
+    apr_int64_t num_rows;
+    const char *created_by;
+    const char *name;          /* for error messages */
+} uc_pq_file_t;
+
+/* A BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY or INT96 value. */
+typedef struct uc_pq_bytes {
+    const char *ptr;
+    apr_size_t len;
+} uc_pq_bytes_t;
+
+/* One leaf of one row group, decoded: its levels and non-null values. */
+typedef struct uc_pq_column {
+    const uc_pq_node_t *leaf;
+    apr_size_t num_levels;
+    unsigned char *def;        /* NULL when max_def == 0 */
+    unsigned char *rep;        /* NULL when max_rep == 0 */
+    apr_size_t num_values;
+    apr_int64_t *ints;         /* BOOLEAN, INT32, INT64 */
+    double *reals;             /* FLOAT, DOUBLE */
+    uc_pq_bytes_t *bytes;      /* BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 */
+} uc_pq_column_t;
+
+#define UC_PQ_ERR "MALFORMED_DELTA_LOG"
+
+/* Parses the footer of `size` bytes at `data`; `name` labels errors. */
+uc_error_t *uc_pq_open(apr_pool_t *pool, const char *name, const void *data,
+                       apr_size_t size, uc_pq_file_t **out);
+
+/* The node at a dotted path ("add.deletionVector.offset"), or NULL. */
+const uc_pq_node_t *uc_pq_find(const uc_pq_file_t *file, const char *path);
+
+/* Decodes one leaf of one row group into memory from `pool`. */
+uc_error_t *uc_pq_read_column(const uc_pq_file_t *file, apr_pool_t *pool,
+                              int row_group, const uc_pq_node_t *leaf,
+                              uc_pq_column_t *column);
+
+/* Rows of one row group, assembled from decoded leaves. Only the subtrees
+ * passed to uc_pq_rows_open are decoded; a row is read through the nodes of
+ * those subtrees while it is current. */
+typedef struct uc_pq_rows uc_pq_rows_t;
+
+uc_error_t *uc_pq_rows_open(const uc_pq_file_t *file, apr_pool_t *pool,
+                            int row_group, const uc_pq_node_t *const *nodes,
+                            int num_nodes, uc_pq_rows_t **out);
+apr_int64_t uc_pq_rows_count(const uc_pq_rows_t *rows);
+/* Moves to the next row; returns 0 after the last. The first call moves
+ * to the first row. */
+int uc_pq_rows_next(uc_pq_rows_t *rows);
+/* Whether `node` (any node of a decoded subtree) is non-null in this row. */
+int uc_pq_rows_present(const uc_pq_rows_t *rows, const uc_pq_node_t *node);
+/* The value of a non-repeated leaf in this row; 0 when null. */
+int uc_pq_rows_int(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
+                   apr_int64_t *value);
+int uc_pq_rows_bytes(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
+                     uc_pq_bytes_t *value);
+/* Writes `node` of this row as JSON the way a Delta commit spells it:
+ * structs as objects without their null fields, maps as objects, lists as
+ * arrays, strings and numbers as such; null when the node is null. */
+uc_error_t *uc_pq_rows_write(const uc_pq_rows_t *rows,
+                             const uc_pq_node_t *node, uc_jw_t *w);
+
+#endif

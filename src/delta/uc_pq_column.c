@@ -1,0 +1,426 @@
+/* One column chunk decoded: page headers walked, pages decompressed, levels
+ * and values decoded into arrays sized exactly from what the pages hold. */
+#include "uc_pq_internal.h"
+#include "uc_thrift.h"
+
+#include <string.h>
+#include <apr_strings.h>
+
+enum { PAGE_DATA = 0, PAGE_INDEX = 1, PAGE_DICTIONARY = 2, PAGE_DATA_V2 = 3 };
+
+/* Far beyond any checkpoint (a row per file action), small enough that a
+ * hostile count cannot exhaust memory. */
+#define MAX_LEVELS ((apr_size_t)1 << 27)
+#define MAX_PAGE_BYTES ((apr_size_t)1 << 30)
+#define MAX_PAGES 1000000
+
+typedef struct page {
+    int type;
+    apr_size_t num_levels;
+    int encoding;
+    int def_encoding;
+    int rep_encoding;
+    apr_size_t uncompressed_size;
+    apr_size_t compressed_size;
+    const unsigned char *body;        /* compressed body in the file */
+    /* V2 */
+    apr_size_t def_bytes;
+    apr_size_t rep_bytes;
+    int is_compressed;
+    /* Filled by decoding. */
+    const unsigned char *values;      /* the value section, uncompressed */
+    apr_size_t values_len;
+    apr_size_t num_values;            /* non-null */
+} page_t;
+
+typedef struct chunk_reader {
+    const uc_pq_file_t *file;
+    const uc_pq_node_t *leaf;
+    const uc_pq_chunk_t *chunk;
+    apr_pool_t *pool;
+} chunk_reader_t;
+
+static uc_error_t *chunk_error(const chunk_reader_t *cr, const char *what)
+{
+    return uc_error_make(cr->pool, 400, UC_PQ_ERR,
+                         "'%s' is not a readable Parquet file: column '%s': "
+                         "%s.", cr->file->name, cr->leaf->path, what);
+}
+
+static void read_data_header(uc_thrift_t *t, page_t *pg, int v2)
+{
+    uc_thrift_struct_t s;
+    int id, type;
+
+    pg->is_compressed = 1;
+    uc_thrift_struct_begin(t, &s);
+    while ((type = uc_thrift_field(t, &s, &id)) != UC_THRIFT_STOP) {
+        if (id == 1)
+            pg->num_levels = (apr_size_t)uc_thrift_int(t, type);
+        else if (!v2 && id == 2)
+            pg->encoding = (int)uc_thrift_int(t, type);
+        else if (!v2 && id == 3)
+            pg->def_encoding = (int)uc_thrift_int(t, type);
+        else if (!v2 && id == 4)
+            pg->rep_encoding = (int)uc_thrift_int(t, type);
+        else if (v2 && id == 4)
+            pg->encoding = (int)uc_thrift_int(t, type);
+        else if (v2 && id == 5)
+            pg->def_bytes = (apr_size_t)uc_thrift_int(t, type);
+        else if (v2 && id == 6)
+            pg->rep_bytes = (apr_size_t)uc_thrift_int(t, type);
+        else if (v2 && id == 7 && (type == UC_THRIFT_TRUE
+                                   || type == UC_THRIFT_FALSE))
+            pg->is_compressed = uc_thrift_bool(type);
+        else
+            uc_thrift_skip(t, type);
+    }
+    uc_thrift_struct_end(t);
+}
+
+/* Parses the page header at *p and moves *p past the page. */
+static uc_error_t *read_page_header(const chunk_reader_t *cr,
+                                    const unsigned char **p,
+                                    const unsigned char *end, page_t *pg)
+{
+    uc_thrift_t t;
+    uc_thrift_struct_t s;
+    int id, type;
+    apr_int64_t uncompressed = -1, compressed = -1;
+
+    memset(pg, 0, sizeof(*pg));
+    pg->type = -1;
+    uc_thrift_init(&t, *p, (apr_size_t)(end - *p));
+    uc_thrift_struct_begin(&t, &s);
+    while ((type = uc_thrift_field(&t, &s, &id)) != UC_THRIFT_STOP) {
+        switch (id) {
+        case 1: pg->type = (int)uc_thrift_int(&t, type); break;
+        case 2: uncompressed = uc_thrift_int(&t, type); break;
+        case 3: compressed = uc_thrift_int(&t, type); break;
+        case 5:
+        case 8:
+            if (type != UC_THRIFT_STRUCT) {
+                t.failed = 1;
+                break;
+            }
+            read_data_header(&t, pg, id == 8);
+            break;
+        case 7:
+            if (type != UC_THRIFT_STRUCT) {
+                t.failed = 1;
+                break;
+            }
+            read_data_header(&t, pg, 0);
+            break;
+        default: uc_thrift_skip(&t, type);
+        }
+    }
+    uc_thrift_struct_end(&t);
+    if (t.failed || uncompressed < 0 || compressed < 0)
+        return chunk_error(cr, "bad page header");
+    if ((apr_uint64_t)compressed > (apr_uint64_t)(end - t.p))
+        return chunk_error(cr, "page runs past its column chunk");
+    if ((apr_uint64_t)uncompressed > MAX_PAGE_BYTES)
+        return chunk_error(cr, "page too large");
+    pg->uncompressed_size = (apr_size_t)uncompressed;
+    pg->compressed_size = (apr_size_t)compressed;
+    pg->body = t.p;
+    *p = t.p + compressed;
+    return NULL;
+}
+
+/* The page's body uncompressed; pages stored uncompressed are used where
+ * they lie in the file. */
+static uc_error_t *inflate_section(const chunk_reader_t *cr,
+                                   const unsigned char *src,
+                                   apr_size_t src_len, apr_size_t dst_len,
+                                   int compressed,
+                                   const unsigned char **out)
+{
+    unsigned char *dst;
+    const char *why;
+
+    if (!compressed || cr->chunk->codec == 0) {
+        if (src_len != dst_len)
+            return chunk_error(cr, "uncompressed page of the wrong size");
+        *out = src;
+        return NULL;
+    }
+    dst = apr_palloc(cr->pool, dst_len ? dst_len : 1);
+    if ((why = uc_pq_decompress(cr->chunk->codec, src, src_len, dst,
+                                dst_len)))
+        return chunk_error(cr, why);
+    *out = dst;
+    return NULL;
+}
+
+static int bit_width(int max_level)
+{
+    int w = 0;
+
+    while (max_level >> w)
+        w++;
+    return w;
+}
+
+/* V1 level block: 4-byte length + hybrid, or the old BIT_PACKED form. */
+static const char *v1_levels(const unsigned char **p, const unsigned char *end,
+                             int encoding, int max_level, apr_size_t count,
+                             unsigned char *out)
+{
+    apr_size_t len, used;
+    const char *why;
+
+    if (encoding == UC_PQ_BIT_PACKED) {
+        why = uc_pq_decode_bit_packed_levels(*p, (apr_size_t)(end - *p),
+                                             bit_width(max_level), count, out,
+                                             &used);
+        if (!why)
+            *p += used;
+        return why;
+    }
+    if (encoding != UC_PQ_RLE)
+        return "unsupported level encoding";
+    if (end - *p < 4)
+        return "truncated levels";
+    len = (apr_size_t)(*p)[0] | (apr_size_t)(*p)[1] << 8
+          | (apr_size_t)(*p)[2] << 16 | (apr_size_t)(*p)[3] << 24;
+    *p += 4;
+    if (len > (apr_size_t)(end - *p))
+        return "levels run past their page";
+    why = uc_pq_decode_levels(*p, len, bit_width(max_level), count, out);
+    *p += len;
+    return why;
+}
+
+static apr_size_t count_present(const unsigned char *def, apr_size_t n,
+                                int max_def)
+{
+    apr_size_t i, present = 0;
+
+    if (!def)
+        return n;
+    for (i = 0; i < n; i++)
+        present += def[i] == max_def;
+    return present;
+}
+
+/* Decodes a data page's levels into the column at `at` and finds its
+ * value section. */
+static uc_error_t *decode_page_levels(const chunk_reader_t *cr, page_t *pg,
+                                      uc_pq_column_t *col, apr_size_t at)
+{
+    const uc_pq_node_t *leaf = cr->leaf;
+    unsigned char *def = col->def ? col->def + at : NULL;
+    unsigned char *rep = col->rep ? col->rep + at : NULL;
+    const unsigned char *data, *end;
+    const char *why = NULL;
+    uc_error_t *err;
+
+    if (pg->type == PAGE_DATA) {
+        if ((err = inflate_section(cr, pg->body, pg->compressed_size,
+                                   pg->uncompressed_size, 1, &data)))
+            return err;
+        end = data + pg->uncompressed_size;
+        if (rep)
+            why = v1_levels(&data, end, pg->rep_encoding, leaf->max_rep,
+                            pg->num_levels, rep);
+        if (!why && def)
+            why = v1_levels(&data, end, pg->def_encoding, leaf->max_def,
+                            pg->num_levels, def);
+        if (why)
+            return chunk_error(cr, why);
+        pg->values = data;
+        pg->values_len = (apr_size_t)(end - data);
+    }
+    else {
+        apr_size_t levels = pg->rep_bytes + pg->def_bytes;
+
+        if (pg->rep_bytes > pg->compressed_size
+            || pg->def_bytes > pg->compressed_size - pg->rep_bytes
+            || levels > pg->uncompressed_size)
+            return chunk_error(cr, "V2 levels larger than their page");
+        if (rep)
+            why = uc_pq_decode_levels(pg->body, pg->rep_bytes,
+                                      bit_width(leaf->max_rep),
+                                      pg->num_levels, rep);
+        if (!why && def)
+            why = uc_pq_decode_levels(pg->body + pg->rep_bytes, pg->def_bytes,
+                                      bit_width(leaf->max_def),
+                                      pg->num_levels, def);
+        if (why)
+            return chunk_error(cr, why);
+        if ((err = inflate_section(cr, pg->body + levels,
+                                   pg->compressed_size - levels,
+                                   pg->uncompressed_size - levels,
+                                   pg->is_compressed, &data)))
+            return err;
+        pg->values = data;
+        pg->values_len = pg->uncompressed_size - levels;
+    }
+    pg->num_values = count_present(def, pg->num_levels, leaf->max_def);
+    return NULL;
+}
+
+static void values_sink(uc_pq_values_t *v, const uc_pq_node_t *leaf)
+{
+    memset(v, 0, sizeof(*v));
+    v->type = leaf->type;
+    v->type_length = leaf->type_length;
+}
+
+static void allocate_values(apr_pool_t *pool, uc_pq_values_t *v,
+                            apr_size_t n)
+{
+    apr_size_t room = n ? n : 1;
+
+    switch (v->type) {
+    case UC_PQ_BOOLEAN: case UC_PQ_INT32: case UC_PQ_INT64:
+        v->ints = apr_palloc(pool, sizeof(apr_int64_t) * room);
+        break;
+    case UC_PQ_FLOAT: case UC_PQ_DOUBLE:
+        v->reals = apr_palloc(pool, sizeof(double) * room);
+        break;
+    default:
+        v->bytes = apr_palloc(pool, sizeof(uc_pq_bytes_t) * room);
+    }
+}
+
+static uc_error_t *read_dictionary(const chunk_reader_t *cr, page_t *pg,
+                                   uc_pq_values_t *dict, apr_size_t *count)
+{
+    const unsigned char *data;
+    const char *why;
+    uc_error_t *err;
+
+    if (pg->encoding != UC_PQ_PLAIN && pg->encoding != UC_PQ_PLAIN_DICTIONARY)
+        return chunk_error(cr, "dictionary page not PLAIN encoded");
+    if (cr->leaf->type == UC_PQ_BOOLEAN)
+        return chunk_error(cr, "dictionary on a boolean column");
+    if (pg->num_levels > pg->uncompressed_size * 8 + 8)
+        return chunk_error(cr, "dictionary count larger than its page");
+    if ((err = inflate_section(cr, pg->body, pg->compressed_size,
+                               pg->uncompressed_size, 1, &data)))
+        return err;
+    values_sink(dict, cr->leaf);
+    allocate_values(cr->pool, dict, pg->num_levels);
+    if ((why = uc_pq_decode_values(cr->pool, UC_PQ_PLAIN, data,
+                                   pg->uncompressed_size, pg->num_levels,
+                                   dict)))
+        return chunk_error(cr, why);
+    *count = pg->num_levels;
+    return NULL;
+}
+
+uc_error_t *uc_pq_read_column(const uc_pq_file_t *file, apr_pool_t *pool,
+                              int row_group, const uc_pq_node_t *leaf,
+                              uc_pq_column_t *col)
+{
+    chunk_reader_t cr;
+    const uc_pq_chunk_t *chunk;
+    apr_int64_t start;
+    const unsigned char *p, *end;
+    apr_array_header_t *pages;
+    apr_size_t levels = 0, values = 0, at = 0, dict_count = 0;
+    uc_pq_values_t dict, sink;
+    int have_dict = 0, i;
+    uc_error_t *err;
+
+    if (row_group < 0 || row_group >= file->num_row_groups
+        || leaf->leaf_index < 0)
+        return uc_error_make(pool, 500, "INTERNAL_ERROR",
+                             "No such Parquet column chunk.");
+    chunk = &file->row_groups[row_group].chunks[leaf->leaf_index];
+    cr.file = file;
+    cr.leaf = leaf;
+    cr.chunk = chunk;
+    cr.pool = pool;
+    start = chunk->data_page_offset;
+    if (chunk->dictionary_page_offset >= 4
+        && chunk->dictionary_page_offset < start)
+        start = chunk->dictionary_page_offset;
+    if ((apr_uint64_t)start >= file->size
+        || (apr_uint64_t)chunk->total_compressed_size
+           > file->size - (apr_size_t)start)
+        return chunk_error(&cr, "column chunk outside the file");
+    p = file->data + start;
+    end = p + chunk->total_compressed_size;
+
+    /* Pass 1: page headers, so the level arrays are allocated once. */
+    pages = apr_array_make(pool, 4, sizeof(page_t));
+    while (p < end && levels < (apr_size_t)chunk->num_values) {
+        page_t *pg = apr_array_push(pages);
+
+        if (pages->nelts > MAX_PAGES)
+            return chunk_error(&cr, "too many pages");
+        if ((err = read_page_header(&cr, &p, end, pg)))
+            return err;
+        if (pg->type == PAGE_DATA || pg->type == PAGE_DATA_V2) {
+            if (pg->num_levels > MAX_LEVELS - levels)
+                return chunk_error(&cr, "too many values");
+            levels += pg->num_levels;
+        }
+    }
+    if (levels != (apr_size_t)chunk->num_values)
+        return chunk_error(&cr, "pages hold another number of values than "
+                           "the column chunk");
+
+    memset(col, 0, sizeof(*col));
+    col->leaf = leaf;
+    col->num_levels = levels;
+    if (leaf->max_def > 0)
+        col->def = apr_palloc(pool, levels ? levels : 1);
+    if (leaf->max_rep > 0)
+        col->rep = apr_palloc(pool, levels ? levels : 1);
+
+    /* Pass 2: levels, which tell how many values each page holds. */
+    for (i = 0; i < pages->nelts; i++) {
+        page_t *pg = &((page_t *)pages->elts)[i];
+
+        if (pg->type == PAGE_DICTIONARY) {
+            if (have_dict || i != 0)
+                return chunk_error(&cr, "dictionary page out of place");
+            if ((err = read_dictionary(&cr, pg, &dict, &dict_count)))
+                return err;
+            have_dict = 1;
+        }
+        else if (pg->type == PAGE_DATA || pg->type == PAGE_DATA_V2) {
+            if ((err = decode_page_levels(&cr, pg, col, at)))
+                return err;
+            at += pg->num_levels;
+            values += pg->num_values;
+        }
+    }
+
+    /* Pass 3: values. */
+    values_sink(&sink, leaf);
+    allocate_values(pool, &sink, values);
+    for (i = 0; i < pages->nelts; i++) {
+        page_t *pg = &((page_t *)pages->elts)[i];
+        const char *why;
+
+        if (pg->type != PAGE_DATA && pg->type != PAGE_DATA_V2)
+            continue;
+        if (pg->encoding == UC_PQ_PLAIN_DICTIONARY
+            || pg->encoding == UC_PQ_RLE_DICTIONARY) {
+            if (!have_dict)
+                return chunk_error(&cr, "dictionary indices without a "
+                                   "dictionary page");
+            why = uc_pq_decode_dictionary(pool, pg->values, pg->values_len,
+                                          pg->num_values, &dict, dict_count,
+                                          &sink);
+        }
+        else
+            why = uc_pq_decode_values(pool, pg->encoding, pg->values,
+                                      pg->values_len, pg->num_values, &sink);
+        if (why)
+            return chunk_error(&cr, why);
+    }
+    col->num_values = values;
+    col->ints = sink.ints;
+    col->reals = sink.reals;
+    col->bytes = sink.bytes;
+    if (col->rep && levels > 0 && col->rep[0] != 0)
+        return chunk_error(&cr, "column chunk starts inside a row");
+    return NULL;
+}

@@ -1,0 +1,63 @@
+/* Shared between the files of the Parquet reader; not an interface. */
+#ifndef UC_PQ_INTERNAL_H
+#define UC_PQ_INTERNAL_H
+
+#include "uc_parquet.h"
+
+/* Encodings (parquet.thrift Encoding). */
+enum {
+    UC_PQ_PLAIN = 0,
+    UC_PQ_PLAIN_DICTIONARY = 2,
+    UC_PQ_RLE = 3,
+    UC_PQ_BIT_PACKED = 4,
+    UC_PQ_DELTA_BINARY_PACKED = 5,
+    UC_PQ_DELTA_LENGTH_BYTE_ARRAY = 6,
+    UC_PQ_DELTA_BYTE_ARRAY = 7,
+    UC_PQ_RLE_DICTIONARY = 8,
+    UC_PQ_BYTE_STREAM_SPLIT = 9
+};
+
+/* A value sink: where decoded values of one physical type go. Decoders
+ * append `count` values at `at` (room is reserved by the caller). */
+typedef struct uc_pq_values {
+    int type;
+    int type_length;
+    apr_int64_t *ints;
+    double *reals;
+    uc_pq_bytes_t *bytes;
+    apr_size_t at;
+} uc_pq_values_t;
+
+uc_error_t *uc_pq_corrupt(apr_pool_t *pool, const uc_pq_file_t *file,
+                          const char *what);
+
+/* Each decoder returns NULL on success, or a static description of what is
+ * wrong with the data (turned into an error naming the file and column). */
+const char *uc_pq_decode_levels(const unsigned char *p, apr_size_t len,
+                                int bit_width, apr_size_t count,
+                                unsigned char *out);
+const char *uc_pq_decode_bit_packed_levels(const unsigned char *p,
+                                           apr_size_t len, int bit_width,
+                                           apr_size_t count,
+                                           unsigned char *out,
+                                           apr_size_t *used);
+/* RLE/bit-packed hybrid indices (dictionary pages, RLE booleans). */
+const char *uc_pq_decode_hybrid(const unsigned char *p, apr_size_t len,
+                                int bit_width, apr_size_t count,
+                                apr_uint32_t *out);
+const char *uc_pq_decode_values(apr_pool_t *pool, int encoding,
+                                const unsigned char *p, apr_size_t len,
+                                apr_size_t count, uc_pq_values_t *out);
+/* Dictionary indices into `dict`, copied into `out`. */
+const char *uc_pq_decode_dictionary(apr_pool_t *pool, const unsigned char *p,
+                                    apr_size_t len, apr_size_t count,
+                                    const uc_pq_values_t *dict,
+                                    apr_size_t dict_count,
+                                    uc_pq_values_t *out);
+
+/* Decompresses exactly `dst_len` bytes; NULL or what went wrong. */
+const char *uc_pq_decompress(int codec, const unsigned char *src,
+                             apr_size_t src_len, unsigned char *dst,
+                             apr_size_t dst_len);
+
+#endif

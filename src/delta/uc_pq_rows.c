@@ -1,0 +1,439 @@
+/* Rows assembled from decoded leaves (the record-shredding of Dremel run
+ * backwards), restricted to one level of repetition inside each repeated
+ * node: the maps and lists of Delta actions. Each decoded leaf keeps a
+ * cursor at the current row's first level entry. */
+#include "uc_pq_internal.h"
+
+#include <string.h>
+#include <apr_strings.h>
+
+#include "../core/uc_time.h"
+
+typedef struct cursor {
+    uc_pq_column_t col;
+    apr_size_t pos;            /* level entry */
+    apr_size_t vpos;           /* value of that entry, when non-null */
+    int decoded;
+} cursor_t;
+
+struct uc_pq_rows {
+    const uc_pq_file_t *file;
+    apr_pool_t *pool;
+    cursor_t *cursors;         /* by leaf index */
+    int *decoded;              /* leaf indexes that were decoded */
+    int num_decoded;
+    apr_int64_t num_rows;
+    apr_int64_t row;           /* -1 before the first */
+};
+
+static void advance(cursor_t *c)
+{
+    if (!c->col.def || c->col.def[c->pos] == c->col.leaf->max_def)
+        c->vpos++;
+    c->pos++;
+}
+
+static uc_error_t *decode_subtree(uc_pq_rows_t *rows, int row_group,
+                                  const uc_pq_node_t *node)
+{
+    int i;
+    uc_error_t *err;
+
+    for (i = node->first_leaf; i < node->end_leaf; i++) {
+        cursor_t *c = &rows->cursors[i];
+        apr_size_t starts = 0, k;
+
+        if (c->decoded)
+            continue;
+        if ((err = uc_pq_read_column(rows->file, rows->pool, row_group,
+                                     rows->file->leaves[i], &c->col)))
+            return err;
+        if (c->col.rep) {
+            for (k = 0; k < c->col.num_levels; k++)
+                starts += c->col.rep[k] == 0;
+        }
+        else
+            starts = c->col.num_levels;
+        if ((apr_int64_t)starts != rows->num_rows)
+            return uc_pq_corrupt(rows->pool, rows->file, apr_psprintf(
+                rows->pool, "column '%s' has another number of rows than "
+                "its row group", rows->file->leaves[i]->path));
+        c->decoded = 1;
+        rows->decoded[rows->num_decoded++] = i;
+    }
+    return NULL;
+}
+
+uc_error_t *uc_pq_rows_open(const uc_pq_file_t *file, apr_pool_t *pool,
+                            int row_group, const uc_pq_node_t *const *nodes,
+                            int num_nodes, uc_pq_rows_t **out)
+{
+    uc_pq_rows_t *rows = apr_pcalloc(pool, sizeof(*rows));
+    int i;
+    uc_error_t *err;
+
+    rows->file = file;
+    rows->pool = pool;
+    rows->cursors = apr_pcalloc(pool, sizeof(cursor_t)
+                                * (apr_size_t)(file->num_leaves + 1));
+    rows->decoded = apr_palloc(pool, sizeof(int)
+                               * (apr_size_t)(file->num_leaves + 1));
+    rows->num_rows = file->row_groups[row_group].num_rows;
+    rows->row = -1;
+    for (i = 0; i < num_nodes; i++)
+        if (nodes[i] && (err = decode_subtree(rows, row_group, nodes[i])))
+            return err;
+    *out = rows;
+    return NULL;
+}
+
+apr_int64_t uc_pq_rows_count(const uc_pq_rows_t *rows)
+{
+    return rows->num_rows;
+}
+
+int uc_pq_rows_next(uc_pq_rows_t *rows)
+{
+    int i;
+
+    if (rows->row >= rows->num_rows)
+        return 0;
+    if (rows->row >= 0)
+        for (i = 0; i < rows->num_decoded; i++) {
+            cursor_t *c = &rows->cursors[rows->decoded[i]];
+
+            advance(c);
+            while (c->col.rep && c->pos < c->col.num_levels
+                   && c->col.rep[c->pos] > 0)
+                advance(c);
+        }
+    return ++rows->row < rows->num_rows;
+}
+
+/* A decoded leaf below `node`, whose levels also tell about `node`. */
+static const cursor_t *witness(const uc_pq_rows_t *rows,
+                               const uc_pq_node_t *node)
+{
+    int i;
+
+    for (i = node->first_leaf; i < node->end_leaf; i++)
+        if (rows->cursors[i].decoded)
+            return &rows->cursors[i];
+    return NULL;
+}
+
+static int current_def(const cursor_t *c)
+{
+    return c->col.def ? c->col.def[c->pos] : 0;
+}
+
+int uc_pq_rows_present(const uc_pq_rows_t *rows, const uc_pq_node_t *node)
+{
+    const cursor_t *c;
+
+    if (!node || rows->row < 0 || rows->row >= rows->num_rows
+        || !(c = witness(rows, node)))
+        return 0;
+    return current_def(c) >= node->max_def;
+}
+
+int uc_pq_rows_int(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
+                   apr_int64_t *value)
+{
+    const cursor_t *c;
+
+    if (!leaf || leaf->leaf_index < 0 || !uc_pq_rows_present(rows, leaf))
+        return 0;
+    c = &rows->cursors[leaf->leaf_index];
+    if (!c->col.ints)
+        return 0;
+    *value = c->col.ints[c->vpos];
+    return 1;
+}
+
+int uc_pq_rows_bytes(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
+                     uc_pq_bytes_t *value)
+{
+    const cursor_t *c;
+
+    if (!leaf || leaf->leaf_index < 0 || !uc_pq_rows_present(rows, leaf))
+        return 0;
+    c = &rows->cursors[leaf->leaf_index];
+    if (!c->col.bytes)
+        return 0;
+    *value = c->col.bytes[c->vpos];
+    return 1;
+}
+
+/* Julian day of 1970-01-01, for INT96 timestamps (nanoseconds of the day,
+ * then the Julian day, little-endian). */
+#define JULIAN_EPOCH 2440588
+
+static void write_time(uc_jw_t *w, apr_int64_t ms)
+{
+    char text[UC_TIME_TEXT];
+
+    uc_time_format_iso8601(ms, text);
+    uc_jw_string(w, text);
+}
+
+static apr_int64_t int96_ms(const uc_pq_bytes_t *b)
+{
+    apr_uint64_t nanos = 0;
+    apr_uint32_t day = 0;
+    int i;
+
+    for (i = 0; i < 8; i++)
+        nanos |= (apr_uint64_t)(unsigned char)b->ptr[i] << (8 * i);
+    for (i = 0; i < 4; i++)
+        day |= (apr_uint32_t)(unsigned char)b->ptr[8 + i] << (8 * i);
+    return ((apr_int64_t)day - JULIAN_EPOCH) * 86400000
+           + (apr_int64_t)(nanos / 1000000);
+}
+
+/* An unscaled decimal: an int, or big-endian two's complement bytes. */
+static int decimal_value(const cursor_t *c, __int128 *v)
+{
+    const uc_pq_bytes_t *b;
+    apr_size_t i;
+
+    if (c->col.ints) {
+        *v = c->col.ints[c->vpos];
+        return 1;
+    }
+    b = &c->col.bytes[c->vpos];
+    if (b->len == 0 || b->len > 16)
+        return 0;
+    *v = (signed char)b->ptr[0];
+    for (i = 1; i < b->len; i++)
+        *v = *v * 256 + (unsigned char)b->ptr[i];
+    return 1;
+}
+
+static void write_decimal(uc_jw_t *w, __int128 v, int scale)
+{
+    char digits[48], text[52];
+    unsigned __int128 u = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
+    int n = 0, i, o = 0;
+
+    do {
+        digits[n++] = (char)('0' + (int)(u % 10));
+        u /= 10;
+    } while (u);
+    while (n <= scale)
+        digits[n++] = '0';
+    if (v < 0)
+        text[o++] = '-';
+    for (i = n - 1; i >= 0; i--) {
+        text[o++] = digits[i];
+        if (i == scale && scale > 0)
+            text[o++] = '.';
+    }
+    text[o] = '\0';
+    uc_jw_raw(w, text);
+}
+
+static void write_leaf(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
+                       uc_jw_t *w)
+{
+    const cursor_t *c = &rows->cursors[leaf->leaf_index];
+    apr_int64_t i = c->col.ints ? c->col.ints[c->vpos] : 0;
+    char text[UC_TIME_TEXT];
+    __int128 d;
+
+    switch (leaf->value_kind) {
+    case UC_PQ_VALUE_DATE:
+        uc_time_format_date(i, text);
+        uc_jw_string(w, text);
+        return;
+    case UC_PQ_VALUE_TIMESTAMP_MILLIS:
+        write_time(w, i);
+        return;
+    case UC_PQ_VALUE_TIMESTAMP_MICROS:
+        write_time(w, i / 1000 - (i % 1000 < 0));
+        return;
+    case UC_PQ_VALUE_TIMESTAMP_NANOS:
+        if (c->col.bytes && c->col.bytes[c->vpos].len == 12)
+            write_time(w, int96_ms(&c->col.bytes[c->vpos]));
+        else if (c->col.ints)
+            write_time(w, i / 1000000 - (i % 1000000 < 0));
+        else
+            uc_jw_null(w);
+        return;
+    case UC_PQ_VALUE_DECIMAL:
+        if (leaf->scale >= 0 && leaf->scale <= 38 && decimal_value(c, &d))
+            write_decimal(w, d, leaf->scale);
+        else
+            uc_jw_null(w);
+        return;
+    default:
+        break;
+    }
+    switch (leaf->type) {
+    case UC_PQ_BOOLEAN:
+        uc_jw_bool(w, (int)i);
+        break;
+    case UC_PQ_INT32:
+    case UC_PQ_INT64:
+        uc_jw_int(w, i);
+        break;
+    case UC_PQ_FLOAT:
+    case UC_PQ_DOUBLE:
+        uc_jw_real(w, c->col.reals[c->vpos]);
+        break;
+    default:
+        uc_jw_string_n(w, c->col.bytes[c->vpos].ptr,
+                       c->col.bytes[c->vpos].len);
+    }
+}
+
+static void write_key(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
+                      uc_jw_t *w)
+{
+    const cursor_t *c = &rows->cursors[leaf->leaf_index];
+    char text[24];
+
+    if (c->col.bytes) {
+        uc_jw_key_n(w, c->col.bytes[c->vpos].ptr, c->col.bytes[c->vpos].len);
+        return;
+    }
+    if (c->col.ints)
+        apr_snprintf(text, sizeof(text), "%" APR_INT64_T_FMT,
+                     c->col.ints[c->vpos]);
+    else
+        apr_snprintf(text, sizeof(text), "%.17g", c->col.reals[c->vpos]);
+    uc_jw_key_n(w, text, strlen(text));
+}
+
+static uc_error_t *write_node(const uc_pq_rows_t *rows,
+                              const uc_pq_node_t *node, uc_jw_t *w);
+
+/* Whether the repeated node has another element in this row. */
+static int has_next_element(const uc_pq_rows_t *rows,
+                            const uc_pq_node_t *repeated)
+{
+    const cursor_t *c = witness(rows, repeated);
+
+    return c->pos + 1 < c->col.num_levels
+           && c->col.rep[c->pos + 1] == repeated->max_rep;
+}
+
+static void next_element(uc_pq_rows_t *rows, const uc_pq_node_t *repeated)
+{
+    int i;
+
+    for (i = repeated->first_leaf; i < repeated->end_leaf; i++)
+        if (rows->cursors[i].decoded)
+            advance(&rows->cursors[i]);
+}
+
+/* The elements of a repeated node, each written by `element`; the cursors
+ * are put back afterwards so a row can be read again. */
+static uc_error_t *write_repeated(const uc_pq_rows_t *rows,
+                                  const uc_pq_node_t *repeated,
+                                  const uc_pq_node_t *key,
+                                  const uc_pq_node_t *value, uc_jw_t *w)
+{
+    uc_pq_rows_t *mutable_rows = (uc_pq_rows_t *)rows;
+    apr_size_t saved[2 * 64];
+    int i, n = repeated->end_leaf - repeated->first_leaf;
+    uc_error_t *err = NULL;
+
+    for (i = repeated->first_leaf; i < repeated->end_leaf; i++)
+        if (rows->cursors[i].decoded
+            && rows->file->leaves[i]->max_rep != repeated->max_rep)
+            return uc_pq_corrupt(rows->pool, rows->file, apr_psprintf(
+                rows->pool, "'%s' nests repeated fields, which is not "
+                "supported", repeated->path));
+    if (n > 64)
+        return uc_pq_corrupt(rows->pool, rows->file, "too many fields in a "
+                             "repeated group");
+    for (i = 0; i < n; i++) {
+        saved[2 * i] = rows->cursors[repeated->first_leaf + i].pos;
+        saved[2 * i + 1] = rows->cursors[repeated->first_leaf + i].vpos;
+    }
+    if (uc_pq_rows_present(rows, repeated))
+        for (;;) {
+            if (key) {
+                if (!uc_pq_rows_present(rows, key)) {
+                    err = uc_pq_corrupt(rows->pool, rows->file,
+                                        "a map entry without a key");
+                    break;
+                }
+                write_key(rows, key, w);
+                if (value)
+                    err = write_node(rows, value, w);
+                else
+                    uc_jw_null(w);
+            }
+            else
+                err = write_node(rows, value, w);
+            if (err || !has_next_element(rows, repeated))
+                break;
+            next_element(mutable_rows, repeated);
+        }
+    for (i = 0; i < n; i++) {
+        mutable_rows->cursors[repeated->first_leaf + i].pos = saved[2 * i];
+        mutable_rows->cursors[repeated->first_leaf + i].vpos
+            = saved[2 * i + 1];
+    }
+    return err;
+}
+
+static uc_error_t *write_node(const uc_pq_rows_t *rows,
+                              const uc_pq_node_t *node, uc_jw_t *w)
+{
+    const uc_pq_node_t *repeated, *element;
+    uc_error_t *err;
+    int i;
+
+    if (!witness(rows, node) || !uc_pq_rows_present(rows, node)) {
+        uc_jw_null(w);
+        return NULL;
+    }
+    switch (node->kind) {
+    case UC_PQ_LEAF:
+        write_leaf(rows, node, w);
+        return NULL;
+    case UC_PQ_MAP:
+        repeated = node->children[0];
+        uc_jw_begin_object(w);
+        err = write_repeated(rows, repeated, repeated->children[0],
+                             repeated->num_children > 1
+                             ? repeated->children[1] : NULL, w);
+        uc_jw_end_object(w);
+        return err;
+    case UC_PQ_LIST:
+        repeated = node->children[0];
+        /* Legacy two-level lists repeat the element itself. */
+        element = repeated->kind == UC_PQ_LEAF || repeated->num_children > 1
+                  ? repeated : repeated->children[0];
+        uc_jw_begin_array(w);
+        err = write_repeated(rows, repeated, NULL, element, w);
+        uc_jw_end_array(w);
+        return err;
+    default:
+        uc_jw_begin_object(w);
+        for (i = 0; i < node->num_children; i++) {
+            const uc_pq_node_t *child = node->children[i];
+
+            if (!witness(rows, child) || !uc_pq_rows_present(rows, child))
+                continue;
+            if (child->repetition == UC_PQ_REPEATED)
+                return uc_pq_corrupt(rows->pool, rows->file,
+                                     "repeated fields outside of a map or "
+                                     "list are not supported");
+            uc_jw_key_n(w, child->name, strlen(child->name));
+            if ((err = write_node(rows, child, w)))
+                return err;
+        }
+        uc_jw_end_object(w);
+        return NULL;
+    }
+}
+
+uc_error_t *uc_pq_rows_write(const uc_pq_rows_t *rows,
+                             const uc_pq_node_t *node, uc_jw_t *w)
+{
+    return write_node(rows, node, w);
+}

@@ -1,0 +1,182 @@
+// A reverse proxy in front of s3rver that checks every request's AWS
+// Signature Version 4 on its own, with the aws4 package and the known test
+// credentials: s3rver's own V4 support is incomplete, and the point is a
+// second implementation that disagrees with the client when the client is
+// wrong. Rejected requests get an S3-style XML error (403 like S3); accepted
+// ones are forwarded without their Authorization header.
+//
+//   node sigv4-proxy.mjs --upstream http://127.0.0.1:PORT --key ID
+//        --secret SECRET --region REGION --log FILE --ready FILE
+//        [--session-token TOKEN] [--port N]
+//
+// The log has one line per request, written before the answer is sent:
+//   VERDICT METHOD STYLE HOST URL TOKEN
+// VERDICT is "verified" or "rejected:<S3 error code>", STYLE "path" or
+// "vhost" (bucket in the host name), TOKEN "token:none", "token:signed" or
+// "token:unsigned" (an x-amz-security-token header missing from
+// SignedHeaders). A client that takes the proxy for an HTTP proxy (the
+// tests point https_proxy here to see which AWS host a store would
+// contact) is logged as "tunnel CONNECT - HOST:PORT - token:none" and
+// refused.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import { parseArgs, die, nodeRequire, errorXml } from './lib.mjs';
+
+const args = parseArgs({ port: '0', 'session-token': '' });
+for (const k of ['upstream', 'key', 'secret', 'region', 'log', 'ready'])
+  if (!args[k]) die(`--${k} is required`);
+const aws4 = nodeRequire()('aws4');
+const upstream = new URL(args.upstream);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+const logFd = fs.openSync(args.log, 'a');
+const MAX_SKEW_MS = 15 * 60 * 1000;
+const sha256 = buf => crypto.createHash('sha256').update(buf).digest('hex');
+
+class Reject extends Error {
+  constructor(code, message, status = 403) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+// Throws a Reject unless the request carries a valid signature by the test
+// credentials over its method, path, query, signed headers and body.
+function verify(req, body) {
+  const h = req.headers;
+  const auth = h.authorization;
+  if (!auth)
+    throw new Reject('AccessDenied', 'Anonymous access is refused.');
+  const m = /^AWS4-HMAC-SHA256 Credential=([^/,\s]+)\/(\d{8})\/([^/,\s]+)\/([^/,\s]+)\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/.exec(auth);
+  if (!m)
+    throw new Reject('AuthorizationHeaderMalformed',
+                     'The authorization header is malformed.', 400);
+  const [, keyId, date, region, service, signedList, signature] = m;
+  if (keyId !== args.key)
+    throw new Reject('InvalidAccessKeyId', 'The access key id is unknown.');
+  if (region !== args.region || service !== 's3')
+    throw new Reject('AuthorizationHeaderMalformed',
+                     `The credential scope must be ${args.region}/s3.`, 400);
+  const amzDate = h['x-amz-date'] || '';
+  const dm = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(amzDate);
+  if (!dm || amzDate.slice(0, 8) !== date)
+    throw new Reject('AccessDenied',
+                     'x-amz-date is missing or does not match the scope.');
+  const when = Date.UTC(+dm[1], +dm[2] - 1, +dm[3], +dm[4], +dm[5], +dm[6]);
+  if (Math.abs(Date.now() - when) > MAX_SKEW_MS)
+    throw new Reject('RequestTimeTooSkewed', 'The request time is skewed.');
+
+  const signed = signedList.split(';');
+  for (const name of ['host', 'x-amz-date', 'x-amz-content-sha256'])
+    if (!signed.includes(name))
+      throw new Reject('AccessDenied', `The header ${name} is not signed.`);
+  for (const name of Object.keys(h))
+    if (name.startsWith('x-amz-') && !signed.includes(name))
+      throw new Reject('AccessDenied',
+                       `The header ${name} is present but not signed.`);
+  for (const name of signed)
+    if (h[name] === undefined)
+      throw new Reject('AccessDenied', `The signed header ${name} is absent.`);
+
+  const payload = h['x-amz-content-sha256'];
+  if (payload !== 'UNSIGNED-PAYLOAD' && payload !== sha256(body))
+    throw new Reject('XAmzContentSHA256Mismatch',
+                     'x-amz-content-sha256 does not match the body.', 400);
+  if (h['x-amz-security-token'] !== undefined && args['session-token']
+      && h['x-amz-security-token'] !== args['session-token'])
+    throw new Reject('InvalidToken', 'The session token is invalid.', 400);
+
+  // Recompute from exactly the signed headers, with the request's own date.
+  const headers = {};
+  const include = {};
+  for (const name of signed) {
+    headers[name] = h[name];
+    include[name] = true;
+  }
+  const expected = aws4.sign({
+    method: req.method,
+    host: h.host,
+    path: req.url,
+    service: 's3',
+    region: args.region,
+    headers,
+    extraHeadersToInclude: include,
+  }, { accessKeyId: args.key, secretAccessKey: args.secret });
+  const em = /SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
+    expected.headers.Authorization);
+  if (!em || em[1] !== signedList
+      || !crypto.timingSafeEqual(Buffer.from(em[2]), Buffer.from(signature)))
+    throw new Reject('SignatureDoesNotMatch',
+                     'The request signature we calculated does not match '
+                     + 'the signature you provided.');
+}
+
+// Virtual-hosted requests name the bucket in front of ".localhost"; s3rver
+// is asked path-style.
+function upstreamPath(req) {
+  const host = (req.headers.host || '').replace(/:\d+$/, '');
+  const vm = /^(.+)\.localhost$/.exec(host);
+  if (!vm) return { style: 'path', path: req.url };
+  const rest = req.url === '/' ? '' : req.url.startsWith('/?')
+    ? req.url.slice(1) : req.url;
+  return { style: 'vhost', path: '/' + vm[1] + rest };
+}
+
+function log(verdict, req, style) {
+  const sm = /SignedHeaders=([a-z0-9;-]+)/.exec(req.headers.authorization || '');
+  const token = req.headers['x-amz-security-token'] === undefined ? 'token:none'
+    : sm && sm[1].split(';').includes('x-amz-security-token') ? 'token:signed'
+    : 'token:unsigned';
+  fs.writeSync(logFd, [verdict, req.method, style, req.headers.host || '-',
+                       req.url, token].join(' ') + '\n');
+}
+
+const server = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', c => chunks.push(c));
+  req.on('end', () => {
+    const body = Buffer.concat(chunks);
+    const { style, path } = upstreamPath(req);
+    try {
+      verify(req, body);
+    } catch (e) {
+      if (!(e instanceof Reject)) throw e;
+      log('rejected:' + e.code, req, style);
+      const xml = errorXml(e.code, e.message);
+      res.writeHead(e.status, { 'content-type': 'application/xml',
+                                'content-length': Buffer.byteLength(xml) });
+      res.end(req.method === 'HEAD' ? undefined : xml);
+      return;
+    }
+    log('verified', req, style);
+    const headers = { ...req.headers, host: upstream.host };
+    delete headers.authorization;
+    const up = http.request({
+      host: upstream.hostname, port: upstream.port, method: req.method,
+      path, headers, agent,
+    }, upRes => {
+      res.writeHead(upRes.statusCode, upRes.headers);
+      upRes.pipe(res);
+    });
+    up.on('error', err => {
+      const xml = errorXml('InternalError', 'upstream: ' + err.message);
+      if (!res.headersSent)
+        res.writeHead(502, { 'content-type': 'application/xml' });
+      res.end(xml);
+    });
+    up.end(body);
+  });
+});
+server.on('connect', (req, socket) => {
+  fs.writeSync(logFd, `tunnel CONNECT - ${req.url} - token:none\n`);
+  socket.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
+});
+server.keepAliveTimeout = 30000;
+server.listen(Number(args.port), '127.0.0.1', () => {
+  fs.writeFileSync(args.ready + '.tmp', String(server.address().port));
+  fs.renameSync(args.ready + '.tmp', args.ready);
+});
+const stop = () => server.close(() => process.exit(0));
+process.on('SIGTERM', () => { stop(); setTimeout(() => process.exit(0), 500); });
+process.on('SIGINT', () => { stop(); setTimeout(() => process.exit(0), 500); });

@@ -1,0 +1,118 @@
+// Fills the test bucket through the verifying proxy with signed PUTs, then
+// checks that the proxy tells good signatures from bad ones. Exits non-zero
+// on any failure, so with-s3.sh never runs tests against a broken harness.
+//   node upload.mjs --endpoint http://127.0.0.1:PROXY_PORT --bucket B
+//        --key ID --secret SECRET --region R --session-token T
+//        --fixtures DIR
+// Objects: DIR/** under fixtures/; paging/obj-0000..1099 (more than one
+// ListObjectsV2 page), paging/sub/nested (a common prefix between the
+// pages), paging/ (a directory marker); special/... (keys needing escapes).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { parseArgs, die, nodeRequire, encodeKey } from './lib.mjs';
+
+const args = parseArgs();
+for (const k of ['endpoint', 'bucket', 'key', 'secret', 'region',
+                 'session-token', 'fixtures'])
+  if (!args[k]) die(`--${k} is required`);
+const aws4 = nodeRequire()('aws4');
+const endpoint = new URL(args.endpoint);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+const creds = { accessKeyId: args.key, secretAccessKey: args.secret };
+const sha256 = buf => crypto.createHash('sha256').update(buf).digest('hex');
+
+const PAGING_COUNT = 1100;
+const SPECIAL_KEYS = ['special/plus+sign é ~x.txt',
+                             'special/quote\'s (1)*!.txt'];
+
+function send({ method, path: p, body = Buffer.alloc(0), headers = {} }) {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: endpoint.hostname, port: endpoint.port,
+                               method, path: p, headers, agent }, res => {
+      const chunks = [];
+      res.on('data', c => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode,
+                                    body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+// A request signed by aws4 with `secret` (the right one unless told).
+function signed(method, p, body = Buffer.alloc(0), opts = {}) {
+  const headers = { 'x-amz-content-sha256': sha256(body),
+                    'content-length': String(body.length) };
+  const r = aws4.sign({ method, host: endpoint.host, path: p, service: 's3',
+                        region: args.region, headers },
+                      { ...creds, ...(opts.creds || {}) });
+  return { method, path: p, body, headers: r.headers };
+}
+
+async function must(req, status, what) {
+  const res = await send(req);
+  if (res.status !== status)
+    die(`${what}: expected HTTP ${status}, got ${res.status}: ${res.body}`);
+  return res;
+}
+
+async function putObject(key, body) {
+  await must(signed('PUT', `/${args.bucket}/${encodeKey(key)}`, body), 200,
+             `PUT ${key}`);
+}
+
+function* walkFiles(dir, rel = '') {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const r = rel ? rel + '/' + e.name : e.name;
+    if (e.isDirectory()) yield* walkFiles(path.join(dir, e.name), r);
+    else if (e.isFile()) yield r;
+  }
+}
+
+async function pool(items, n, fn) {
+  let i = 0;
+  await Promise.all(Array.from({ length: n }, async () => {
+    while (i < items.length) await fn(items[i++]);
+  }));
+}
+
+await must(signed('PUT', `/${args.bucket}`), 200, 'create bucket');
+
+const jobs = [];
+for (const rel of walkFiles(args.fixtures))
+  jobs.push(['fixtures/' + rel, () => fs.readFileSync(path.join(args.fixtures,
+                                                               rel))]);
+for (let i = 0; i < PAGING_COUNT; i++) {
+  const name = 'obj-' + String(i).padStart(4, '0');
+  jobs.push(['paging/' + name, () => Buffer.from(name + '\n')]);
+}
+jobs.push(['paging/sub/nested', () => Buffer.from('nested\n')]);
+jobs.push(['paging/', () => Buffer.alloc(0)]);
+for (const k of SPECIAL_KEYS) jobs.push([k, () => Buffer.from(k + '\n')]);
+await pool(jobs, 8, ([key, body]) => putObject(key, body()));
+
+// The proxy must refuse what a broken client would send.
+const probe = `/${args.bucket}/${encodeKey('fixtures/simple_table/_delta_log/00000000000000000000.json')}`;
+await must(signed('GET', probe), 200, 'self-check: good signature');
+let r = await must(signed('GET', probe, undefined,
+                          { creds: { secretAccessKey: 'not-the-secret' } }),
+                   403, 'self-check: wrong secret');
+if (!r.body.includes('<Code>SignatureDoesNotMatch</Code>'))
+  die('self-check: wrong secret not reported as SignatureDoesNotMatch');
+await must({ method: 'GET', path: probe }, 403, 'self-check: unsigned');
+const tampered = signed('GET', probe);
+tampered.path = probe.replace('00000000000000000000', '00000000000000000001');
+await must(tampered, 403, 'self-check: path changed after signing');
+const unsignedToken = signed('GET', probe);
+unsignedToken.headers['x-amz-security-token'] = args['session-token'];
+await must(unsignedToken, 403, 'self-check: unsigned session token');
+await must(signed('GET', probe, undefined,
+                  { creds: { sessionToken: args['session-token'] } }),
+           200, 'self-check: signed session token');
+await must(signed('GET', probe, undefined,
+                  { creds: { sessionToken: 'some-other-token' } }),
+           400, 'self-check: wrong session token');
+agent.destroy();
+process.stdout.write(`uploaded ${jobs.length} objects; proxy self-check ok\n`);

@@ -1,0 +1,152 @@
+#!/bin/sh
+# Runs CMD against a local S3: s3rver behind a proxy that verifies every
+# request's SigV4 signature independently (sigv4-proxy.mjs), with a bucket
+# filled by upload.mjs. Exits with CMD's status, or non-zero when the
+# harness cannot be brought up.
+#
+# Usage: sh t/s3/with-s3.sh CMD [ARG...]
+#
+# CMD sees:
+#   UNICAT_S3_ENDPOINT       http://127.0.0.1:PORT (the proxy)
+#   UNICAT_S3_BUCKET         the bucket
+#   UNICAT_S3_KEY / _SECRET  credentials the proxy accepts
+#   UNICAT_S3_REGION         the region they are scoped to
+#   UNICAT_S3_SESSION_TOKEN  the one session token the proxy accepts
+#   UNICAT_S3_PROXY_LOG      the proxy's log, one line per request
+#   UNICAT_DELTA_FIXTURES    the fixture directory uploaded under fixtures/
+#
+# Environment read:
+#   UNICAT_DELTA_FIXTURES      default: ../shared/fixtures/delta from the repo
+#   UNICAT_S3_NODE_DIR         npm prefix for the tools, default build/node-s3
+#   UNICAT_S3_INJECT_BAD_SECRET=1  hands CMD a wrong secret (the proxy keeps
+#                              the right one): every signed request of CMD
+#                              must then be refused with SignatureDoesNotMatch
+set -eu
+
+if [ $# -eq 0 ]; then
+    echo "usage: $0 CMD [ARG...]" >&2
+    exit 2
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+fixtures=${UNICAT_DELTA_FIXTURES:-$root/../shared/fixtures/delta}
+node_dir=${UNICAT_S3_NODE_DIR:-$root/build/node-s3}
+bucket=unicat-test
+key=AKIDUNICATTEST
+secret=unicat-test-secret/With+Chars=
+region=us-east-1
+token=unicat-test-session-token/With+Chars==
+
+fail() {
+    echo "with-s3.sh: $*" >&2
+    exit 1
+}
+
+command -v node >/dev/null 2>&1 || fail "node is not installed"
+command -v npm >/dev/null 2>&1 || fail "npm is not installed"
+[ -d "$fixtures" ] \
+    || fail "no Delta fixtures at $fixtures (set UNICAT_DELTA_FIXTURES)"
+fixtures=$(cd "$fixtures" && pwd)
+
+# npm ci again whenever the committed lock file changed.
+if ! cmp -s "$here/package-lock.json" "$node_dir/package-lock.json" \
+   || [ ! -d "$node_dir/node_modules/s3rver" ] \
+   || [ ! -d "$node_dir/node_modules/aws4" ]; then
+    mkdir -p "$node_dir"
+    cp "$here/package.json" "$here/package-lock.json" "$node_dir/"
+    npm ci --prefix "$node_dir" --no-audit --no-fund --loglevel=error \
+        >&2 || fail "npm ci failed in $node_dir"
+fi
+node_dir=$(cd "$node_dir" && pwd)
+export UNICAT_S3_NODE_DIR="$node_dir"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/unicat-s3.XXXXXX")
+s3rver_pid=
+proxy_pid=
+cleanup() {
+    for pid in $proxy_pid $s3rver_pid; do
+        kill "$pid" 2>/dev/null || :
+    done
+    for pid in $proxy_pid $s3rver_pid; do
+        wait "$pid" 2>/dev/null || :
+    done
+    proxy_pid=
+    s3rver_pid=
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# running PID: the process exists and has not exited (an exited child of
+# this shell stays a zombie until waited for, and kill -0 still succeeds).
+running() {
+    kill -0 "$1" 2>/dev/null || return 1
+    [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != Z ]
+}
+
+# wait_ready FILE PID NAME LOG: the port the server wrote to FILE.
+wait_ready() {
+    i=0
+    while [ ! -s "$1" ]; do
+        if ! running "$2"; then
+            cat "$4" >&2 || :
+            fail "$3 exited before listening"
+        fi
+        i=$((i + 1))
+        if [ $i -gt 150 ]; then
+            cat "$4" >&2 || :
+            fail "$3 did not listen within 15 s"
+        fi
+        sleep 0.1
+    done
+    cat "$1"
+}
+
+# s3rver's continuation tokens are DES-encrypted, a cipher OpenSSL 3 keeps
+# in its legacy provider.
+node --openssl-legacy-provider "$here/s3rver.mjs" --dir "$work/data" \
+    --ready "$work/s3rver.port" >"$work/s3rver.out" 2>&1 &
+s3rver_pid=$!
+s3_port=$(wait_ready "$work/s3rver.port" "$s3rver_pid" s3rver \
+    "$work/s3rver.out")
+
+: >"$work/proxy.log"
+node "$here/sigv4-proxy.mjs" --upstream "http://127.0.0.1:$s3_port" \
+    --key "$key" --secret "$secret" --region "$region" \
+    --session-token "$token" --log "$work/proxy.log" \
+    --ready "$work/proxy.port" >"$work/proxy.out" 2>&1 &
+proxy_pid=$!
+proxy_port=$(wait_ready "$work/proxy.port" "$proxy_pid" "SigV4 proxy" \
+    "$work/proxy.out")
+
+node "$here/upload.mjs" --endpoint "http://127.0.0.1:$proxy_port" \
+    --bucket "$bucket" --key "$key" --secret "$secret" --region "$region" \
+    --session-token "$token" --fixtures "$fixtures" >&2 \
+    || { cat "$work/proxy.out" "$work/s3rver.out" >&2
+         fail "upload failed"; }
+
+export UNICAT_S3_ENDPOINT="http://127.0.0.1:$proxy_port"
+export UNICAT_S3_BUCKET="$bucket"
+export UNICAT_S3_KEY="$key"
+export UNICAT_S3_SECRET="$secret"
+export UNICAT_S3_REGION="$region"
+export UNICAT_S3_SESSION_TOKEN="$token"
+export UNICAT_S3_PROXY_LOG="$work/proxy.log"
+export UNICAT_DELTA_FIXTURES="$fixtures"
+# An http_proxy of the environment must not see loopback requests.
+export no_proxy="127.0.0.1,localhost,.localhost${no_proxy:+,$no_proxy}"
+if [ "${UNICAT_S3_INJECT_BAD_SECRET:-}" = 1 ]; then
+    export UNICAT_S3_SECRET="not-$secret"
+fi
+
+set +e
+"$@"
+rc=$?
+set -e
+if [ $rc -ne 0 ]; then
+    echo "with-s3.sh: '$*' exited with $rc; last proxy log lines:" >&2
+    tail -n 20 "$work/proxy.log" >&2 || :
+fi
+cleanup
+exit $rc
