@@ -35,7 +35,7 @@ DEB_PKGS  := apache2 apache2-dev apache2-utils libapache2-mod-perl2 libaprutil1-
              libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev libbrotli-dev
 BENCH_PKGS:= wrk
 
-.PHONY: all deps deps-bench run test unit-test http-test bench install clean
+.PHONY: all deps deps-bench run test unit-test http-test bench bench-delta install clean
 
 all: $(MODULE) $(CLI)
 
@@ -109,9 +109,24 @@ $(BUILD)/san/%: t/unit/%.c $(wildcard t/unit/*.h) $(CORE_SRC) $(HEADERS)
 	@mkdir -p $(BUILD)/san
 	$(CC) $(UNIT_CFLAGS) $(SAN_FLAGS) -o $@ $< $(CORE_SRC) $(UNIT_LIBS)
 
-unit-test: $(UNIT_BIN) $(SAN_BIN)
-	@sh t/s3/with-s3.sh sh t/unit/run.sh $(UNIT_BIN)
-	@ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+# Synthetic Delta tables and Parquet files from npm's Parquet writers, and
+# fixture checkpoints as an independent reader sees them.
+DELTA_DATA := $(BUILD)/delta-data
+GEN_SRC    := $(wildcard t/delta/gen/*.mjs t/delta/gen/lib/*.mjs) \
+              t/delta/gen/package-lock.json t/delta/make-test-data.sh
+
+$(DELTA_DATA)/.made: $(GEN_SRC)
+	sh t/delta/make-test-data.sh $(DELTA_DATA)
+	@touch $@
+
+UNIT_ENV = UNICAT_DELTA_SYNTHETIC=$(CURDIR)/$(DELTA_DATA)/tables \
+           UNICAT_PARQUET_SYNTHETIC=$(CURDIR)/$(DELTA_DATA)/parquet \
+           UNICAT_PARQUET_DUMPS=$(CURDIR)/$(DELTA_DATA)/dumps
+
+unit-test: $(UNIT_BIN) $(SAN_BIN) $(DELTA_DATA)/.made
+	@$(UNIT_ENV) sh t/s3/with-s3.sh sh t/unit/run.sh $(UNIT_BIN)
+	@$(UNIT_ENV) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1 \
 	  sh t/s3/with-s3.sh sh t/unit/run.sh $(SAN_BIN)
 
 http-test: $(MODULE)
@@ -122,8 +137,17 @@ test: deps
 	@$(MAKE) --no-print-directory all unit-test http-test
 
 bench: deps
-	@$(MAKE) --no-print-directory EXTRA_PKGS="$(BENCH_PKGS)" deps all
+	@$(MAKE) --no-print-directory EXTRA_PKGS="$(BENCH_PKGS)" deps all $(BUILD)/delta_bench
 	@sh t/bench/run.sh
+	@sh t/bench/delta.sh
+
+bench-delta: all $(BUILD)/delta_bench
+	@sh t/bench/delta.sh
+
+$(BUILD)/delta_bench: t/bench/delta_bench.c $(DELTA_SRC) $(HEADERS)
+	@mkdir -p $(BUILD)
+	$(CC) -std=gnu11 -O2 -g $(WARN) $(shell pkg-config --cflags $(PKGS)) -o $@ \
+	  t/bench/delta_bench.c $(DELTA_SRC) $(shell pkg-config --libs $(PKGS))
 
 clean:
 	rm -rf $(BUILD) mod_unicat/.libs src/*/.libs src/store/uc_migrations_gen.c

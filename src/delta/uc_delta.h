@@ -23,21 +23,32 @@
 /* An absent optional number (baseRowId, ...). */
 #define UC_DELTA_NONE INT64_MIN
 
+/* What few files carry, kept apart so that files without it cost less
+ * (a snapshot holds one uc_delta_file_t per active file). */
+typedef struct uc_delta_file_extras {
+    const char *tags;               /* JSON object, or NULL */
+    const char *deletion_vector;    /* JSON object, or NULL */
+    const char *dv_id;              /* unique id of the DV, or NULL */
+    apr_int64_t base_row_id;        /* UC_DELTA_NONE when absent */
+    apr_int64_t default_row_commit_version;
+} uc_delta_file_extras_t;
+
 /* One active data file. Text members are JSON exactly as a commit would
  * spell them; all live in the snapshot's memory. */
 typedef struct uc_delta_file {
     const char *path;               /* as in the log: a URI, maybe relative */
     const char *partition_values;   /* JSON object */
     const char *stats;              /* JSON text, or NULL */
-    const char *tags;               /* JSON object, or NULL */
-    const char *deletion_vector;    /* JSON object, or NULL */
-    const char *dv_id;              /* unique id of the DV, or NULL */
+    const uc_delta_file_extras_t *extras;   /* NULL when it has none */
     apr_int64_t size;
     apr_int64_t modification_time;
-    apr_int64_t base_row_id;
-    apr_int64_t default_row_commit_version;
     apr_uint64_t key_hash;          /* of (path, dv_id) */
 } uc_delta_file_t;
+
+static inline const char *uc_delta_file_dv_id(const uc_delta_file_t *f)
+{
+    return f->extras ? f->extras->dv_id : NULL;
+}
 
 typedef struct uc_delta_snapshot uc_delta_snapshot_t;
 
@@ -140,6 +151,10 @@ typedef struct uc_delta_changes {
 uc_error_t *uc_delta_changes(uc_delta_table_t *table, apr_pool_t *pool,
                              apr_int64_t start, apr_int64_t end,
                              uc_delta_changes_t **out);
+
+/* How many threads decode the columns of a large checkpoint at once
+ * (default 2; 1 = the calling thread alone). Set once at start-up. */
+void uc_delta_set_decode_threads(int threads);
 
 /* The per-process cache of latest snapshots, bounded by `budget` bytes.
  * Safe to share between threads. */

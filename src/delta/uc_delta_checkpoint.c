@@ -11,6 +11,13 @@
 /* Checkpoints of millions of files stay far below this. */
 #define MAX_CHECKPOINT_BYTES ((apr_off_t)2 << 30)
 
+static int decode_threads = 2;
+
+void uc_delta_set_decode_threads(int threads)
+{
+    decode_threads = threads < 1 ? 1 : threads;
+}
+
 static const char *const other_actions[] = {
     "metaData", "protocol", "txn", "domainMetadata", "sidecar", NULL
 };
@@ -70,6 +77,8 @@ static uc_error_t *add_from_row(uc_replay_t *r, uc_pq_rows_t *rows,
                                 const add_columns_t *c, uc_jw_t *w)
 {
     uc_delta_file_t f;
+    uc_delta_file_extras_t x = { NULL, NULL, NULL, UC_DELTA_NONE,
+                                 UC_DELTA_NONE };
     uc_pq_bytes_t b, type, where;
     apr_int64_t offset;
     const char *text;
@@ -79,25 +88,25 @@ static uc_error_t *add_from_row(uc_replay_t *r, uc_pq_rows_t *rows,
     if (!uc_pq_rows_bytes(rows, c->path, &b) || b.len == 0)
         return uc_delta_corrupt(r->scratch, r->table, "a checkpoint add "
                                 "action has no path");
-    f.path = uc_arena_strndup(r->arena, b.ptr, b.len);
+    f.path = b.ptr;
     if (c->dv && uc_pq_rows_present(rows, c->dv)) {
         if (!uc_pq_rows_bytes(rows, c->dv_type, &type)
             || !uc_pq_rows_bytes(rows, c->dv_where, &where))
             return uc_delta_corrupt(r->scratch, r->table, "a deletion "
                                     "vector of '%s' has no storageType or "
                                     "pathOrInlineDv", f.path);
-        f.dv_id = uc_pq_rows_int(rows, c->dv_offset, &offset)
+        x.dv_id = uc_pq_rows_int(rows, c->dv_offset, &offset)
             ? apr_psprintf(r->arena->pool, "%.*s%.*s@%" APR_INT64_T_FMT,
                            (int)type.len, type.ptr, (int)where.len,
                            where.ptr, offset)
             : apr_psprintf(r->arena->pool, "%.*s%.*s", (int)type.len,
                            type.ptr, (int)where.len, where.ptr);
-        r->arena->bytes += strlen(f.dv_id) + 1;
+        r->arena->bytes += strlen(x.dv_id) + 1;
         if (!(text = written(rows, c->dv, w, &err)))
             return err;
-        f.deletion_vector = uc_arena_strndup(r->arena, text, strlen(text));
+        x.deletion_vector = uc_arena_strndup(r->arena, text, strlen(text));
     }
-    f.key_hash = uc_delta_key_hash(f.path, f.dv_id);
+    f.key_hash = uc_delta_key_hash(f.path, x.dv_id);
     f.partition_values = "{}";
     if (c->partition_values && uc_pq_rows_present(rows, c->partition_values)) {
         if (!(text = written(rows, c->partition_values, w, &err)))
@@ -105,7 +114,7 @@ static uc_error_t *add_from_row(uc_replay_t *r, uc_pq_rows_t *rows,
         f.partition_values = uc_replay_partition_text(r, text, strlen(text));
     }
     if (uc_pq_rows_bytes(rows, c->stats, &b))
-        f.stats = uc_arena_strndup(r->arena, b.ptr, b.len);
+        f.stats = b.ptr;
     else if (c->stats_parsed && uc_pq_rows_present(rows, c->stats_parsed)) {
         if (!(text = written(rows, c->stats_parsed, w, &err)))
             return err;
@@ -114,19 +123,36 @@ static uc_error_t *add_from_row(uc_replay_t *r, uc_pq_rows_t *rows,
     if (c->tags && uc_pq_rows_present(rows, c->tags)) {
         if (!(text = written(rows, c->tags, w, &err)))
             return err;
-        f.tags = uc_arena_strndup(r->arena, text, strlen(text));
+        x.tags = uc_arena_strndup(r->arena, text, strlen(text));
     }
     if (!uc_pq_rows_int(rows, c->size, &f.size))
         f.size = 0;
     if (!uc_pq_rows_int(rows, c->modification_time, &f.modification_time))
         f.modification_time = 0;
-    if (!uc_pq_rows_int(rows, c->base_row_id, &f.base_row_id))
-        f.base_row_id = UC_DELTA_NONE;
+    if (!uc_pq_rows_int(rows, c->base_row_id, &x.base_row_id))
+        x.base_row_id = UC_DELTA_NONE;
     if (!uc_pq_rows_int(rows, c->row_commit_version,
-                        &f.default_row_commit_version))
-        f.default_row_commit_version = UC_DELTA_NONE;
+                        &x.default_row_commit_version))
+        x.default_row_commit_version = UC_DELTA_NONE;
+    f.extras = uc_replay_extras(r, &x);
     uc_replay_base_file(r, &f);
     return NULL;
+}
+
+/* Room for `more` files at once, in the snapshot's own pool, rather than
+ * growth by doubling and a copy at the end. */
+static void reserve_files(uc_replay_t *r, apr_size_t more)
+{
+    apr_size_t room = (apr_size_t)r->files->nelts + more;
+    apr_array_header_t *files;
+
+    if ((apr_size_t)r->files->nalloc >= room || room > (apr_size_t)1 << 27)
+        return;
+    if (room < 2 * (apr_size_t)r->files->nalloc)
+        room = 2 * (apr_size_t)r->files->nalloc;
+    files = apr_array_make(r->result, (int)room, sizeof(uc_delta_file_t));
+    apr_array_cat(files, r->files);
+    r->files = files;
 }
 
 /* A non-file row, as the JSON line a commit would hold. */
@@ -160,11 +186,18 @@ static uc_error_t *read_parquet(uc_replay_t *r, const char *key,
     const uc_pq_node_t *nodes[32], *others[8];
     int num_nodes = 0, num_others = 0, rg, i;
     uc_jw_t *w = uc_jw_make(r->scratch, 1024);
+    const uc_pq_node_t *kept[2];
+    uc_pq_rows_options_t options = { r->arena->pool, kept, 2,
+                                     decode_threads };
     uc_error_t *err;
 
     if ((err = uc_pq_open(r->scratch, key, data, len, &pf)))
         return err;
     find_add_columns(pf, &add);
+    /* Paths and stats are the bulk of a snapshot: they stay in the pages
+     * they were decompressed into, which the arena keeps. */
+    kept[0] = add.path;
+    kept[1] = add.stats;
     if (add.group) {
         const uc_pq_node_t *wanted[] = {
             add.path, add.partition_values, add.size, add.modification_time,
@@ -191,9 +224,12 @@ static uc_error_t *read_parquet(uc_replay_t *r, const char *key,
         uc_pq_rows_t *rows;
 
         apr_pool_create(&columns, r->scratch);
-        if ((err = uc_pq_rows_open(pf, columns, rg, nodes, num_nodes,
-                                   &rows)))
+        if ((err = uc_pq_rows_open_ex(pf, columns, rg, nodes, num_nodes,
+                                      &options, &rows)))
             return err;
+        r->arena->bytes += uc_pq_rows_kept_bytes(rows);
+        if (add.group)
+            reserve_files(r, uc_pq_rows_values(rows, add.path));
         while (uc_pq_rows_next(rows)) {
             if (add.group && uc_pq_rows_present(rows, add.group)) {
                 if ((err = add_from_row(r, rows, &add, w)))
@@ -219,28 +255,33 @@ static int ends_with(const char *s, const char *suffix)
 
 static uc_error_t *read_part(uc_replay_t *r, const char *key)
 {
-    char *data;
+    const char *data;
+    char *text;
     apr_size_t len;
     apr_array_header_t *actions;
     uc_error_t *err;
     int i;
 
-    if ((err = uc_objstore_read(r->table->store, r->scratch, key, 0,
-                                MAX_CHECKPOINT_BYTES, &data, &len))) {
-        if (err->status == 404)
-            return uc_delta_corrupt(r->scratch, r->table, "checkpoint file "
-                                    "%s is missing", key);
-        return err;
+    if (ends_with(key, ".parquet")) {
+        err = uc_objstore_map(r->table->store, r->scratch, key, &data, &len);
+        if (!err)
+            return read_parquet(r, key, data, len);
     }
-    if (ends_with(key, ".parquet"))
-        return read_parquet(r, key, data, len);
-    if ((err = uc_delta_parse_lines(r->table, r->scratch, key, data, len,
-                                    &actions)))
-        return err;
-    for (i = 0; i < actions->nelts; i++)
-        if ((err = uc_replay_action(r, APR_ARRAY_IDX(actions, i, json_t *))))
+    else if (!(err = uc_objstore_read(r->table->store, r->scratch, key, 0,
+                                      MAX_CHECKPOINT_BYTES, &text, &len))) {
+        if ((err = uc_delta_parse_lines(r->table, r->scratch, key, text, len,
+                                        &actions)))
             return err;
-    return NULL;
+        for (i = 0; i < actions->nelts; i++)
+            if ((err = uc_replay_action(r, APR_ARRAY_IDX(actions, i,
+                                                         json_t *))))
+                return err;
+        return NULL;
+    }
+    if (err->status == 404)
+        return uc_delta_corrupt(r->scratch, r->table, "checkpoint file %s "
+                                "is missing", key);
+    return err;
 }
 
 /* Sidecars live in _delta_log/_sidecars; a manifest may name them by file

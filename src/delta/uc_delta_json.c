@@ -55,12 +55,15 @@ static void write_file(uc_jw_t *w, const uc_delta_file_t *f)
     uc_jw_int(w, f->modification_time);
     if (f->stats)
         uc_jw_field_string(w, "stats", f->stats);
-    if (f->tags)
-        uc_jw_field_raw(w, "tags", f->tags);
-    if (f->deletion_vector)
-        uc_jw_field_raw(w, "deletionVector", f->deletion_vector);
-    optional_int(w, "baseRowId", f->base_row_id);
-    optional_int(w, "defaultRowCommitVersion", f->default_row_commit_version);
+    if (f->extras) {
+        if (f->extras->tags)
+            uc_jw_field_raw(w, "tags", f->extras->tags);
+        if (f->extras->deletion_vector)
+            uc_jw_field_raw(w, "deletionVector", f->extras->deletion_vector);
+        optional_int(w, "baseRowId", f->extras->base_row_id);
+        optional_int(w, "defaultRowCommitVersion",
+                     f->extras->default_row_commit_version);
+    }
     uc_jw_end_object(w);
 }
 

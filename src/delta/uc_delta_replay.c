@@ -143,9 +143,23 @@ const char *uc_replay_partition_text(uc_replay_t *r, const char *text,
     return interned;
 }
 
+const uc_delta_file_extras_t *uc_replay_extras(uc_replay_t *r,
+                                               const uc_delta_file_extras_t *x)
+{
+    uc_delta_file_extras_t *copy;
+
+    if (!x->tags && !x->deletion_vector && x->base_row_id == UC_DELTA_NONE
+        && x->default_row_commit_version == UC_DELTA_NONE)
+        return NULL;
+    copy = apr_palloc(r->arena->pool, sizeof(*copy));
+    r->arena->bytes += sizeof(*copy);
+    *copy = *x;
+    return copy;
+}
+
 void uc_replay_base_file(uc_replay_t *r, const uc_delta_file_t *file)
 {
-    if (!seen_find(r, file->key_hash, file->path, file->dv_id))
+    if (!seen_find(r, file->key_hash, file->path, uc_delta_file_dv_id(file)))
         *(uc_delta_file_t *)apr_array_push(r->files) = *file;
 }
 
@@ -193,6 +207,8 @@ static uc_error_t *file_action(uc_replay_t *r, json_t *action, int is_add)
     const char *dv_id = NULL, *key_path;
     apr_uint64_t hash;
     uc_delta_file_t *f;
+    uc_delta_file_extras_t x = { NULL, NULL, NULL, UC_DELTA_NONE,
+                                 UC_DELTA_NONE };
     json_t *v;
 
     if (!json_is_string(path) || json_string_length(path) == 0)
@@ -213,10 +229,10 @@ static uc_error_t *file_action(uc_replay_t *r, json_t *action, int is_add)
     f = apr_array_push(r->files);
     memset(f, 0, sizeof(*f));
     f->path = uc_arena_strndup(r->arena, key_path, json_string_length(path));
-    f->dv_id = dv_id ? uc_arena_strndup(r->arena, dv_id, strlen(dv_id)) : NULL;
+    x.dv_id = dv_id ? uc_arena_strndup(r->arena, dv_id, strlen(dv_id)) : NULL;
     f->key_hash = hash;
     if (!r->in_base)
-        seen_insert(r, hash, f->path, f->dv_id);
+        seen_insert(r, hash, f->path, x.dv_id);
     v = json_object_get(action, "partitionValues");
     if (json_is_object(v) && json_object_size(v) > 0) {
         char *text = json_dumps(v, JSON_COMPACT);
@@ -232,18 +248,19 @@ static uc_error_t *file_action(uc_replay_t *r, json_t *action, int is_add)
                                     json_string_length(v));
     v = json_object_get(action, "tags");
     if (json_is_object(v))
-        f->tags = dump_in(r->arena, v);
+        x.tags = dump_in(r->arena, v);
     if (json_is_object(dv))
-        f->deletion_vector = dump_in(r->arena, dv);
+        x.deletion_vector = dump_in(r->arena, dv);
     f->size = optional_int(action, "size");
     if (f->size == UC_DELTA_NONE)
         f->size = 0;
     f->modification_time = optional_int(action, "modificationTime");
     if (f->modification_time == UC_DELTA_NONE)
         f->modification_time = 0;
-    f->base_row_id = optional_int(action, "baseRowId");
-    f->default_row_commit_version = optional_int(action,
-                                                 "defaultRowCommitVersion");
+    x.base_row_id = optional_int(action, "baseRowId");
+    x.default_row_commit_version = optional_int(action,
+                                                "defaultRowCommitVersion");
+    f->extras = uc_replay_extras(r, &x);
     return NULL;
 }
 
@@ -278,13 +295,22 @@ static void domain_action(uc_replay_t *r, json_t *dm)
                  ? "" : apr_pstrdup(r->scratch, json_string_value(config)));
 }
 
+void uc_replay_commit_info(uc_replay_t *r, json_t *action)
+{
+    json_t *ict = json_object_get(json_object_get(action, "commitInfo"),
+                                  "inCommitTimestamp");
+
+    if (json_is_integer(ict)) {
+        r->ict = json_integer_value(ict);
+        r->have_ict = 1;
+    }
+}
+
 uc_error_t *uc_replay_action(uc_replay_t *r, json_t *action)
 {
     const char *kind;
     json_t *body;
-    int first = r->first_action;
 
-    r->first_action = 0;
     /* An action line has one member; unknown ones are ignored. */
     json_object_foreach(action, kind, body) {
         if (!json_is_object(body))
@@ -311,14 +337,6 @@ uc_error_t *uc_replay_action(uc_replay_t *r, json_t *action)
             if (json_is_string(path))
                 APR_ARRAY_PUSH(r->sidecars, const char *)
                     = apr_pstrdup(r->scratch, json_string_value(path));
-        }
-        else if (strcmp(kind, "commitInfo") == 0 && first && !r->have_ict) {
-            json_t *ict = json_object_get(body, "inCommitTimestamp");
-
-            if (json_is_integer(ict)) {
-                r->ict = json_integer_value(ict);
-                r->have_ict = 1;
-            }
         }
     }
     return NULL;

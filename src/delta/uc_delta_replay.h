@@ -30,6 +30,7 @@ typedef struct uc_replay {
     uc_delta_table_t *table;
     apr_pool_t *scratch;
     uc_arena_t *arena;
+    apr_pool_t *result;             /* the snapshot's pool, once made */
     uc_seen_t *seen;                /* open addressing, power of two */
     apr_size_t seen_cap;
     apr_size_t seen_count;
@@ -41,15 +42,19 @@ typedef struct uc_replay {
     apr_hash_t *domains;            /* domain -> text, "" = removed */
     apr_hash_t *partition_texts;    /* interned partition values */
     apr_array_header_t *sidecars;   /* keys of V2 sidecar files */
-    int first_action;               /* set before the newest commit */
     int have_ict;
     apr_int64_t ict;                /* of the newest commit replayed */
 } uc_replay_t;
 
+/* The first action of the newest commit: its In-Commit Timestamp. */
+void uc_replay_commit_info(uc_replay_t *r, json_t *action);
 /* One action line of a commit or a JSON checkpoint part. */
 uc_error_t *uc_replay_action(uc_replay_t *r, json_t *action);
 /* A file of the base (strings already in r->arena). */
 void uc_replay_base_file(uc_replay_t *r, const uc_delta_file_t *file);
+/* The extras of a file, in the arena; NULL when there are none. */
+const uc_delta_file_extras_t *uc_replay_extras(uc_replay_t *r,
+                                               const uc_delta_file_extras_t *x);
 /* Interns a partition-values object text in the arena. */
 const char *uc_replay_partition_text(uc_replay_t *r, const char *text,
                                      apr_size_t len);

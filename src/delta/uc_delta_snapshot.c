@@ -54,6 +54,9 @@ static apr_pool_t *unmanaged_pool(void)
     return pool;
 }
 
+/* A replay: its scratch memory, the arena its new strings go to, and the
+ * pool of the snapshot it will make (where a large file array is made in
+ * place rather than copied at the end). */
 static uc_replay_t *replay_make(uc_delta_table_t *table, apr_pool_t *scratch,
                                 uc_arena_t *arena, apr_size_t expected_files)
 {
@@ -62,7 +65,9 @@ static uc_replay_t *replay_make(uc_delta_table_t *table, apr_pool_t *scratch,
     r->table = table;
     r->scratch = scratch;
     r->arena = arena;
-    r->files = apr_array_make(scratch, (int)(expected_files + 16),
+    r->result = unmanaged_pool();
+    r->files = apr_array_make(expected_files ? r->result : scratch,
+                              (int)(expected_files + 16),
                               sizeof(uc_delta_file_t));
     r->apps = apr_hash_make(scratch);
     r->domains = apr_hash_make(scratch);
@@ -86,8 +91,12 @@ static uc_error_t *replay_commits(uc_replay_t *r, apr_int64_t newest,
         apr_pool_create(&commit_pool, r->scratch);
         if ((err = uc_delta_read_commit(r->table, commit_pool, v, &actions)))
             return err;
-        r->first_action = v == newest;
-        for (i = 0; i < actions->nelts; i++)
+        if (v == newest && actions->nelts > 0)
+            uc_replay_commit_info(r, APR_ARRAY_IDX(actions, 0, json_t *));
+        /* Last action first: within a commit too, the later action on a
+         * key decides (a writer that adds and removes one path in a
+         * commit means the remove). */
+        for (i = actions->nelts - 1; i >= 0; i--)
             if ((err = uc_replay_action(r, APR_ARRAY_IDX(actions, i,
                                                          json_t *))))
                 return err;
@@ -135,13 +144,14 @@ static apr_hash_t *copy_domains(apr_pool_t *pool, apr_hash_t *domains)
     return out;
 }
 
-/* The snapshot a finished replay describes. */
+/* The snapshot a finished replay describes; it takes the replay's result
+ * pool, or destroys it when it fails. */
 static uc_error_t *finish(uc_replay_t *r, apr_pool_t *err_pool,
                           apr_int64_t version, apr_int64_t checkpoint_version,
                           uc_arena_t **inherited, int num_inherited,
                           snapshot_impl_t **out)
 {
-    apr_pool_t *pool = unmanaged_pool();
+    apr_pool_t *pool = r->result;
     snapshot_impl_t *s = apr_pcalloc(pool, sizeof(*s));
     uc_delta_file_t *files;
     apr_size_t n = (apr_size_t)r->files->nelts;
@@ -164,8 +174,12 @@ static uc_error_t *finish(uc_replay_t *r, apr_pool_t *err_pool,
         apr_pool_destroy(pool);
         return copy;
     }
-    files = apr_palloc(pool, sizeof(uc_delta_file_t) * (n ? n : 1));
-    memcpy(files, r->files->elts, sizeof(uc_delta_file_t) * n);
+    if (r->files->pool == pool)
+        files = (uc_delta_file_t *)r->files->elts;
+    else {
+        files = apr_palloc(pool, sizeof(uc_delta_file_t) * (n ? n : 1));
+        memcpy(files, r->files->elts, sizeof(uc_delta_file_t) * n);
+    }
     s->arenas = apr_palloc(pool, sizeof(uc_arena_t *)
                            * (apr_size_t)(num_inherited + 1));
     for (i = 0; i < num_inherited; i++) {
@@ -278,8 +292,10 @@ static uc_error_t *build_from(uc_delta_table_t *table, apr_pool_t *pool,
                           out)))
             uc_arena_release(arena);
     }
-    else
+    else {
+        apr_pool_destroy(r->result);
         uc_arena_release(arena);
+    }
     if (!err && (err = stamp(table, pool, log, r, *out, cp)))
         uc_delta_snapshot_release(&(*out)->pub);
     return settle(pool, scratch, err);
@@ -371,6 +387,11 @@ uc_error_t *uc_delta_latest_version(uc_delta_table_t *table,
     return NULL;
 }
 
+static const char *copy_text(uc_arena_t *arena, const char *text)
+{
+    return text ? uc_arena_strndup(arena, text, strlen(text)) : NULL;
+}
+
 /* Copies the live files' strings into one arena, leaving the strings of
  * removed files behind. */
 static void compact(uc_replay_t *r)
@@ -379,22 +400,19 @@ static void compact(uc_replay_t *r)
     int i;
 
     for (i = 0; i < r->files->nelts; i++) {
-        f[i].path = uc_arena_strndup(r->arena, f[i].path, strlen(f[i].path));
-        if (f[i].dv_id)
-            f[i].dv_id = uc_arena_strndup(r->arena, f[i].dv_id,
-                                          strlen(f[i].dv_id));
+        f[i].path = copy_text(r->arena, f[i].path);
         if (strcmp(f[i].partition_values, "{}") != 0)
             f[i].partition_values = uc_replay_partition_text(
                 r, f[i].partition_values, strlen(f[i].partition_values));
-        if (f[i].stats)
-            f[i].stats = uc_arena_strndup(r->arena, f[i].stats,
-                                          strlen(f[i].stats));
-        if (f[i].tags)
-            f[i].tags = uc_arena_strndup(r->arena, f[i].tags,
-                                         strlen(f[i].tags));
-        if (f[i].deletion_vector)
-            f[i].deletion_vector = uc_arena_strndup(
-                r->arena, f[i].deletion_vector, strlen(f[i].deletion_vector));
+        f[i].stats = copy_text(r->arena, f[i].stats);
+        if (f[i].extras) {
+            uc_delta_file_extras_t x = *f[i].extras;
+
+            x.tags = copy_text(r->arena, x.tags);
+            x.deletion_vector = copy_text(r->arena, x.deletion_vector);
+            x.dv_id = copy_text(r->arena, x.dv_id);
+            f[i].extras = uc_replay_extras(r, &x);
+        }
     }
 }
 
@@ -443,8 +461,10 @@ uc_error_t *uc_delta_snapshot_advance(uc_delta_table_t *table,
                           b->arenas, compacting ? 0 : b->num_arenas, &s)))
             uc_arena_release(arena);
     }
-    else
+    else {
+        apr_pool_destroy(r->result);
         uc_arena_release(arena);
+    }
     if (!err && (err = stamp(table, table->pool, log, r, s, NULL)))
         uc_delta_snapshot_release(&s->pub);
     if (!err)

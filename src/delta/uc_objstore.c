@@ -44,6 +44,21 @@ uc_error_t *uc_objstore_read(uc_objstore_t *store, apr_pool_t *pool,
     return store->ops->read(store, pool, key, offset, length, data, len);
 }
 
+uc_error_t *uc_objstore_map(uc_objstore_t *store, apr_pool_t *pool,
+                            const char *key, const char **data,
+                            apr_size_t *len)
+{
+    char *copy;
+    uc_error_t *err;
+
+    if (store->ops->map)
+        return store->ops->map(store, pool, key, data, len);
+    if ((err = store->ops->read(store, pool, key, 0, -1, &copy, len)))
+        return err;
+    *data = copy;
+    return NULL;
+}
+
 const char *uc_objstore_location(const uc_objstore_t *store)
 {
     return store->location;

@@ -60,6 +60,14 @@ uc_error_t *uc_objstore_read(uc_objstore_t *store, apr_pool_t *pool,
                              const char *key, apr_off_t offset,
                              apr_off_t length, char **data, apr_size_t *len);
 
+/* The whole of object `key`, read-only, for binary formats: a mapping of
+ * the file where the store has files (no copy, no NUL after it), else what
+ * uc_objstore_read returns. It stays valid as long as `pool`. Delta never
+ * rewrites a file in place, so a mapped object does not change under it. */
+uc_error_t *uc_objstore_map(uc_objstore_t *store, apr_pool_t *pool,
+                            const char *key, const char **data,
+                            apr_size_t *len);
+
 /* The location the store was opened at, normalised (no trailing '/'). */
 const char *uc_objstore_location(const uc_objstore_t *store);
 
@@ -71,6 +79,9 @@ typedef struct uc_objstore_ops {
     uc_error_t *(*read)(uc_objstore_t *store, apr_pool_t *pool,
                         const char *key, apr_off_t offset, apr_off_t length,
                         char **data, apr_size_t *len);
+    /* NULL: mapping is reading. */
+    uc_error_t *(*map)(uc_objstore_t *store, apr_pool_t *pool,
+                       const char *key, const char **data, apr_size_t *len);
 } uc_objstore_ops_t;
 
 struct uc_objstore {

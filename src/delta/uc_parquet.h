@@ -63,6 +63,7 @@ struct uc_pq_node {
     int scale;                 /* of decimals */
     int max_def;
     int max_rep;
+    int index;                 /* depth-first, among all nodes */
     int leaf_index;            /* -1 for groups */
     int first_leaf;            /* leaves [first_leaf, end_leaf) are below */
     int end_leaf;
@@ -90,6 +91,7 @@ typedef struct uc_pq_file {
     uc_pq_node_t *root;
     uc_pq_node_t **leaves;
     int num_leaves;
+    int num_nodes;
     uc_pq_row_group_t *row_groups;
     int num_row_groups;
     apr_int64_t num_rows;
@@ -107,12 +109,15 @@ typedef struct uc_pq_bytes {
 typedef struct uc_pq_column {
     const uc_pq_node_t *leaf;
     apr_size_t num_levels;
+    apr_size_t num_rows;       /* entries starting a row */
     unsigned char *def;        /* NULL when max_def == 0 */
     unsigned char *rep;        /* NULL when max_rep == 0 */
     apr_size_t num_values;
     apr_int64_t *ints;         /* BOOLEAN, INT32, INT64 */
     double *reals;             /* FLOAT, DOUBLE */
     uc_pq_bytes_t *bytes;      /* BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 */
+    int terminated;            /* byte values are C strings */
+    apr_size_t kept_bytes;     /* what they take where they are kept */
 } uc_pq_column_t;
 
 #define UC_PQ_ERR "MALFORMED_DELTA_LOG"
@@ -129,6 +134,14 @@ uc_error_t *uc_pq_read_column(const uc_pq_file_t *file, apr_pool_t *pool,
                               int row_group, const uc_pq_node_t *leaf,
                               uc_pq_column_t *column);
 
+/* The same, with the BYTE_ARRAY values (and the pages they lie in) in
+ * `keep`, each value NUL-terminated: strings that outlive the decoding
+ * without a copy. */
+uc_error_t *uc_pq_read_column_kept(const uc_pq_file_t *file, apr_pool_t *pool,
+                                   apr_pool_t *keep, int row_group,
+                                   const uc_pq_node_t *leaf,
+                                   uc_pq_column_t *column);
+
 /* Rows of one row group, assembled from decoded leaves. Only the subtrees
  * passed to uc_pq_rows_open are decoded; a row is read through the nodes of
  * those subtrees while it is current. */
@@ -137,6 +150,28 @@ typedef struct uc_pq_rows uc_pq_rows_t;
 uc_error_t *uc_pq_rows_open(const uc_pq_file_t *file, apr_pool_t *pool,
                             int row_group, const uc_pq_node_t *const *nodes,
                             int num_nodes, uc_pq_rows_t **out);
+
+/* How rows are decoded: which leaves keep their strings (in `keep`, as
+ * uc_pq_read_column_kept does), and how many threads decode leaves at once
+ * when the row group is large. */
+typedef struct uc_pq_rows_options {
+    apr_pool_t *keep;
+    const uc_pq_node_t *const *kept_leaves;
+    int num_kept_leaves;
+    int threads;
+} uc_pq_rows_options_t;
+
+uc_error_t *uc_pq_rows_open_ex(const uc_pq_file_t *file, apr_pool_t *pool,
+                               int row_group,
+                               const uc_pq_node_t *const *nodes,
+                               int num_nodes,
+                               const uc_pq_rows_options_t *options,
+                               uc_pq_rows_t **out);
+/* The non-null values of a decoded leaf in the whole row group. */
+apr_size_t uc_pq_rows_values(const uc_pq_rows_t *rows,
+                             const uc_pq_node_t *leaf);
+/* Bytes kept for the strings of the decoded leaves. */
+apr_size_t uc_pq_rows_kept_bytes(const uc_pq_rows_t *rows);
 apr_int64_t uc_pq_rows_count(const uc_pq_rows_t *rows);
 /* Moves to the next row; returns 0 after the last. The first call moves
  * to the first row. */

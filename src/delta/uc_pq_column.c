@@ -38,6 +38,8 @@ typedef struct chunk_reader {
     const uc_pq_node_t *leaf;
     const uc_pq_chunk_t *chunk;
     apr_pool_t *pool;
+    apr_pool_t *keep;          /* where string values live, or NULL */
+    apr_size_t kept;           /* bytes allocated there */
 } chunk_reader_t;
 
 static uc_error_t *chunk_error(const chunk_reader_t *cr, const char *what)
@@ -130,8 +132,9 @@ static uc_error_t *read_page_header(const chunk_reader_t *cr,
 }
 
 /* The page's body uncompressed; pages stored uncompressed are used where
- * they lie in the file. */
-static uc_error_t *inflate_section(const chunk_reader_t *cr,
+ * they lie in the file, unless their strings are kept: then the page is
+ * copied where they are kept, with a byte to spare for the last NUL. */
+static uc_error_t *inflate_section(chunk_reader_t *cr,
                                    const unsigned char *src,
                                    apr_size_t src_len, apr_size_t dst_len,
                                    int compressed,
@@ -143,10 +146,23 @@ static uc_error_t *inflate_section(const chunk_reader_t *cr,
     if (!compressed || cr->chunk->codec == 0) {
         if (src_len != dst_len)
             return chunk_error(cr, "uncompressed page of the wrong size");
-        *out = src;
+        if (!cr->keep) {
+            *out = src;
+            return NULL;
+        }
+    }
+    if (cr->keep) {
+        dst = apr_palloc(cr->keep, dst_len + 1);
+        cr->kept += dst_len + 1;
+        dst[dst_len] = '\0';
+    }
+    else
+        dst = apr_palloc(cr->pool, dst_len ? dst_len : 1);
+    if (!compressed || cr->chunk->codec == 0) {
+        memcpy(dst, src, dst_len);
+        *out = dst;
         return NULL;
     }
-    dst = apr_palloc(cr->pool, dst_len ? dst_len : 1);
     if ((why = uc_pq_decompress(cr->chunk->codec, src, src_len, dst,
                                 dst_len)))
         return chunk_error(cr, why);
@@ -166,17 +182,21 @@ static int bit_width(int max_level)
 /* V1 level block: 4-byte length + hybrid, or the old BIT_PACKED form. */
 static const char *v1_levels(const unsigned char **p, const unsigned char *end,
                              int encoding, int max_level, apr_size_t count,
-                             unsigned char *out)
+                             unsigned char *out, unsigned match,
+                             apr_size_t *matches)
 {
-    apr_size_t len, used;
+    apr_size_t len, used, i;
     const char *why;
 
     if (encoding == UC_PQ_BIT_PACKED) {
         why = uc_pq_decode_bit_packed_levels(*p, (apr_size_t)(end - *p),
                                              bit_width(max_level), count, out,
                                              &used);
-        if (!why)
+        if (!why) {
             *p += used;
+            for (i = 0; i < count; i++)
+                *matches += out[i] == match;
+        }
         return why;
     }
     if (encoding != UC_PQ_RLE)
@@ -188,26 +208,15 @@ static const char *v1_levels(const unsigned char **p, const unsigned char *end,
     *p += 4;
     if (len > (apr_size_t)(end - *p))
         return "levels run past their page";
-    why = uc_pq_decode_levels(*p, len, bit_width(max_level), count, out);
+    why = uc_pq_decode_levels(*p, len, bit_width(max_level), count, out,
+                              match, matches);
     *p += len;
     return why;
 }
 
-static apr_size_t count_present(const unsigned char *def, apr_size_t n,
-                                int max_def)
-{
-    apr_size_t i, present = 0;
-
-    if (!def)
-        return n;
-    for (i = 0; i < n; i++)
-        present += def[i] == max_def;
-    return present;
-}
-
 /* Decodes a data page's levels into the column at `at` and finds its
  * value section. */
-static uc_error_t *decode_page_levels(const chunk_reader_t *cr, page_t *pg,
+static uc_error_t *decode_page_levels(chunk_reader_t *cr, page_t *pg,
                                       uc_pq_column_t *col, apr_size_t at)
 {
     const uc_pq_node_t *leaf = cr->leaf;
@@ -215,6 +224,7 @@ static uc_error_t *decode_page_levels(const chunk_reader_t *cr, page_t *pg,
     unsigned char *rep = col->rep ? col->rep + at : NULL;
     const unsigned char *data, *end;
     const char *why = NULL;
+    apr_size_t present = 0, rows = 0;
     uc_error_t *err;
 
     if (pg->type == PAGE_DATA) {
@@ -224,10 +234,11 @@ static uc_error_t *decode_page_levels(const chunk_reader_t *cr, page_t *pg,
         end = data + pg->uncompressed_size;
         if (rep)
             why = v1_levels(&data, end, pg->rep_encoding, leaf->max_rep,
-                            pg->num_levels, rep);
+                            pg->num_levels, rep, 0, &rows);
         if (!why && def)
             why = v1_levels(&data, end, pg->def_encoding, leaf->max_def,
-                            pg->num_levels, def);
+                            pg->num_levels, def, (unsigned)leaf->max_def,
+                            &present);
         if (why)
             return chunk_error(cr, why);
         pg->values = data;
@@ -243,11 +254,12 @@ static uc_error_t *decode_page_levels(const chunk_reader_t *cr, page_t *pg,
         if (rep)
             why = uc_pq_decode_levels(pg->body, pg->rep_bytes,
                                       bit_width(leaf->max_rep),
-                                      pg->num_levels, rep);
+                                      pg->num_levels, rep, 0, &rows);
         if (!why && def)
             why = uc_pq_decode_levels(pg->body + pg->rep_bytes, pg->def_bytes,
                                       bit_width(leaf->max_def),
-                                      pg->num_levels, def);
+                                      pg->num_levels, def,
+                                      (unsigned)leaf->max_def, &present);
         if (why)
             return chunk_error(cr, why);
         if ((err = inflate_section(cr, pg->body + levels,
@@ -258,7 +270,8 @@ static uc_error_t *decode_page_levels(const chunk_reader_t *cr, page_t *pg,
         pg->values = data;
         pg->values_len = pg->uncompressed_size - levels;
     }
-    pg->num_values = count_present(def, pg->num_levels, leaf->max_def);
+    pg->num_values = def ? present : pg->num_levels;
+    col->num_rows += rep ? rows : pg->num_levels;
     return NULL;
 }
 
@@ -286,7 +299,34 @@ static void allocate_values(apr_pool_t *pool, uc_pq_values_t *v,
     }
 }
 
-static uc_error_t *read_dictionary(const chunk_reader_t *cr, page_t *pg,
+/* Makes the string values [from, v->at) C strings where they are kept.
+ * PLAIN values are followed by the next value's length, already read, or
+ * by the spare byte at the end of their page: their NUL goes there. Other
+ * encodings pack values back to back, so those are copied. */
+static void terminate(chunk_reader_t *cr, uc_pq_values_t *v, apr_size_t from,
+                      int encoding)
+{
+    apr_size_t i, total = 0;
+    char *buf;
+
+    if (encoding == UC_PQ_PLAIN) {
+        for (i = from; i < v->at; i++)
+            ((char *)v->bytes[i].ptr)[v->bytes[i].len] = '\0';
+        return;
+    }
+    for (i = from; i < v->at; i++)
+        total += v->bytes[i].len + 1;
+    buf = apr_palloc(cr->keep, total ? total : 1);
+    cr->kept += total;
+    for (i = from; i < v->at; i++) {
+        memcpy(buf, v->bytes[i].ptr, v->bytes[i].len);
+        buf[v->bytes[i].len] = '\0';
+        v->bytes[i].ptr = buf;
+        buf += v->bytes[i].len + 1;
+    }
+}
+
+static uc_error_t *read_dictionary(chunk_reader_t *cr, page_t *pg,
                                    uc_pq_values_t *dict, apr_size_t *count)
 {
     const unsigned char *data;
@@ -308,6 +348,8 @@ static uc_error_t *read_dictionary(const chunk_reader_t *cr, page_t *pg,
                                    pg->uncompressed_size, pg->num_levels,
                                    dict)))
         return chunk_error(cr, why);
+    if (cr->keep)
+        terminate(cr, dict, 0, UC_PQ_PLAIN);
     *count = pg->num_levels;
     return NULL;
 }
@@ -315,6 +357,14 @@ static uc_error_t *read_dictionary(const chunk_reader_t *cr, page_t *pg,
 uc_error_t *uc_pq_read_column(const uc_pq_file_t *file, apr_pool_t *pool,
                               int row_group, const uc_pq_node_t *leaf,
                               uc_pq_column_t *col)
+{
+    return uc_pq_read_column_kept(file, pool, NULL, row_group, leaf, col);
+}
+
+uc_error_t *uc_pq_read_column_kept(const uc_pq_file_t *file, apr_pool_t *pool,
+                                   apr_pool_t *keep, int row_group,
+                                   const uc_pq_node_t *leaf,
+                                   uc_pq_column_t *col)
 {
     chunk_reader_t cr;
     const uc_pq_chunk_t *chunk;
@@ -335,6 +385,8 @@ uc_error_t *uc_pq_read_column(const uc_pq_file_t *file, apr_pool_t *pool,
     cr.leaf = leaf;
     cr.chunk = chunk;
     cr.pool = pool;
+    cr.keep = leaf->type == UC_PQ_BYTE_ARRAY ? keep : NULL;
+    cr.kept = 0;
     start = chunk->data_page_offset;
     if (chunk->dictionary_page_offset >= 4
         && chunk->dictionary_page_offset < start)
@@ -397,6 +449,7 @@ uc_error_t *uc_pq_read_column(const uc_pq_file_t *file, apr_pool_t *pool,
     allocate_values(pool, &sink, values);
     for (i = 0; i < pages->nelts; i++) {
         page_t *pg = &((page_t *)pages->elts)[i];
+        apr_size_t first = sink.at;
         const char *why;
 
         if (pg->type != PAGE_DATA && pg->type != PAGE_DATA_V2)
@@ -415,8 +468,13 @@ uc_error_t *uc_pq_read_column(const uc_pq_file_t *file, apr_pool_t *pool,
                                       pg->values_len, pg->num_values, &sink);
         if (why)
             return chunk_error(&cr, why);
+        if (cr.keep && pg->encoding != UC_PQ_PLAIN_DICTIONARY
+            && pg->encoding != UC_PQ_RLE_DICTIONARY)
+            terminate(&cr, &sink, first, pg->encoding);
     }
     col->num_values = values;
+    col->terminated = cr.keep != NULL;
+    col->kept_bytes = cr.kept;
     col->ints = sink.ints;
     col->reals = sink.reals;
     col->bytes = sink.bytes;

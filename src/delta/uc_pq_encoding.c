@@ -57,10 +57,12 @@ static apr_uint64_t unpack(const unsigned char *p, apr_size_t len,
     return bit_width == 64 ? lo : lo & (((apr_uint64_t)1 << bit_width) - 1);
 }
 
-/* The hybrid decoder, storing into 8- or 32-bit outputs. */
+/* The hybrid decoder, storing into 8- or 32-bit outputs; for 8-bit ones
+ * it also counts the values equal to `match` (runs at once). */
 static const char *hybrid(const unsigned char *p, apr_size_t len,
                           int bit_width, apr_size_t count,
-                          unsigned char *out8, apr_uint32_t *out32)
+                          unsigned char *out8, apr_uint32_t *out32,
+                          apr_uint32_t match, apr_size_t *matches)
 {
     const unsigned char *end = p + len;
     apr_size_t n = 0;
@@ -95,6 +97,7 @@ static const char *hybrid(const unsigned char *p, apr_size_t len,
                     if (v > 255)
                         return "level out of range";
                     out8[n++] = (unsigned char)v;
+                    *matches += v == match;
                 }
                 else
                     out32[n++] = v;
@@ -122,6 +125,8 @@ static const char *hybrid(const unsigned char *p, apr_size_t len,
                     return "level out of range";
                 memset(out8 + n, (int)v, (apr_size_t)run);
                 n += (apr_size_t)run;
+                if (v == match)
+                    *matches += (apr_size_t)run;
             }
             else
                 while (run--)
@@ -133,16 +138,17 @@ static const char *hybrid(const unsigned char *p, apr_size_t len,
 
 const char *uc_pq_decode_levels(const unsigned char *p, apr_size_t len,
                                 int bit_width, apr_size_t count,
-                                unsigned char *out)
+                                unsigned char *out, unsigned match,
+                                apr_size_t *matches)
 {
-    return hybrid(p, len, bit_width, count, out, NULL);
+    return hybrid(p, len, bit_width, count, out, NULL, match, matches);
 }
 
 const char *uc_pq_decode_hybrid(const unsigned char *p, apr_size_t len,
                                 int bit_width, apr_size_t count,
                                 apr_uint32_t *out)
 {
-    return hybrid(p, len, bit_width, count, NULL, out);
+    return hybrid(p, len, bit_width, count, NULL, out, 0, NULL);
 }
 
 /* The deprecated BIT_PACKED level encoding packs MSB first. */

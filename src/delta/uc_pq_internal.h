@@ -33,9 +33,12 @@ uc_error_t *uc_pq_corrupt(apr_pool_t *pool, const uc_pq_file_t *file,
 
 /* Each decoder returns NULL on success, or a static description of what is
  * wrong with the data (turned into an error naming the file and column). */
+/* Levels, counting into *matches those equal to `match` (the present
+ * values of definition levels, the rows of repetition levels). */
 const char *uc_pq_decode_levels(const unsigned char *p, apr_size_t len,
                                 int bit_width, apr_size_t count,
-                                unsigned char *out);
+                                unsigned char *out, unsigned match,
+                                apr_size_t *matches);
 const char *uc_pq_decode_bit_packed_levels(const unsigned char *p,
                                            apr_size_t len, int bit_width,
                                            apr_size_t count,

@@ -194,6 +194,7 @@ static uc_pq_node_t *build_node(schema_builder_t *b, uc_pq_node_t *parent,
         || e->repetition < 0 || e->repetition > UC_PQ_REPEATED)
         return NULL;
     node = apr_pcalloc(b->pool, sizeof(*node));
+    node->index = b->next - 1;
     node->name = e->name;
     node->parent = parent;
     node->repetition = parent ? e->repetition : UC_PQ_REQUIRED;
@@ -261,6 +262,7 @@ static uc_error_t *read_schema(uc_thrift_t *t, apr_pool_t *pool,
         return uc_pq_corrupt(pool, file, "inconsistent schema tree");
     file->leaves = (uc_pq_node_t **)b.leaves->elts;
     file->num_leaves = b.leaves->nelts;
+    file->num_nodes = b.count;
     return NULL;
 }
 

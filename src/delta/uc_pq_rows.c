@@ -1,16 +1,20 @@
 /* Rows assembled from decoded leaves (the record-shredding of Dremel run
  * backwards), restricted to one level of repetition inside each repeated
- * node: the maps and lists of Delta actions. Each decoded leaf keeps a
- * cursor at the current row's first level entry. */
+ * node: the maps and lists of Delta actions. Each decoded leaf has a
+ * cursor that is brought to the current row only when the leaf is read,
+ * so rows where a group is null cost nothing for the group's leaves. */
 #include "uc_pq_internal.h"
 
 #include <string.h>
+#include <apr_atomic.h>
 #include <apr_strings.h>
+#include <apr_thread_proc.h>
 
 #include "../core/uc_time.h"
 
 typedef struct cursor {
     uc_pq_column_t col;
+    apr_int64_t row;           /* the row pos is in */
     apr_size_t pos;            /* level entry */
     apr_size_t vpos;           /* value of that entry, when non-null */
     int decoded;
@@ -24,6 +28,8 @@ struct uc_pq_rows {
     int num_decoded;
     apr_int64_t num_rows;
     apr_int64_t row;           /* -1 before the first */
+    apr_size_t kept_bytes;
+    int *witness;              /* by node index: a decoded leaf below */
 };
 
 static void advance(cursor_t *c)
@@ -33,43 +39,141 @@ static void advance(cursor_t *c)
     c->pos++;
 }
 
-static uc_error_t *decode_subtree(uc_pq_rows_t *rows, int row_group,
-                                  const uc_pq_node_t *node)
-{
-    int i;
+/* Row groups smaller than this are decoded by the calling thread alone:
+ * starting threads would cost more than they save. */
+#define PARALLEL_BYTES ((apr_int64_t)4 << 20)
+#define MAX_THREADS 8
+
+/* Leaves decoded by threads in parallel, each taking the next leaf. */
+typedef struct decode_job {
+    uc_pq_rows_t *rows;
+    int row_group;
+    const int *leaves;
+    const unsigned char *kept;      /* by leaf index */
+    int num_leaves;
+    volatile apr_uint32_t next;
+} decode_job_t;
+
+typedef struct worker {
+    decode_job_t *job;
+    apr_pool_t *pool;               /* this thread's columns */
+    apr_pool_t *keep;               /* this thread's kept strings */
     uc_error_t *err;
+} worker_t;
 
-    for (i = node->first_leaf; i < node->end_leaf; i++) {
-        cursor_t *c = &rows->cursors[i];
-        apr_size_t starts = 0, k;
+static void decode_leaves(worker_t *w)
+{
+    decode_job_t *job = w->job;
+    apr_uint32_t k;
 
-        if (c->decoded)
-            continue;
-        if ((err = uc_pq_read_column(rows->file, rows->pool, row_group,
-                                     rows->file->leaves[i], &c->col)))
-            return err;
-        if (c->col.rep) {
-            for (k = 0; k < c->col.num_levels; k++)
-                starts += c->col.rep[k] == 0;
-        }
-        else
-            starts = c->col.num_levels;
-        if ((apr_int64_t)starts != rows->num_rows)
-            return uc_pq_corrupt(rows->pool, rows->file, apr_psprintf(
-                rows->pool, "column '%s' has another number of rows than "
-                "its row group", rows->file->leaves[i]->path));
-        c->decoded = 1;
-        rows->decoded[rows->num_decoded++] = i;
+    while (!w->err && (k = apr_atomic_inc32(&job->next))
+                      < (apr_uint32_t)job->num_leaves) {
+        int leaf = job->leaves[k];
+
+        w->err = uc_pq_read_column_kept(job->rows->file, w->pool,
+                                        job->kept[leaf] ? w->keep : NULL,
+                                        job->row_group,
+                                        job->rows->file->leaves[leaf],
+                                        &job->rows->cursors[leaf].col);
     }
+}
+
+static void *APR_THREAD_FUNC decode_thread(apr_thread_t *thread, void *data)
+{
+    (void)thread;
+    decode_leaves(data);
     return NULL;
 }
 
-uc_error_t *uc_pq_rows_open(const uc_pq_file_t *file, apr_pool_t *pool,
-                            int row_group, const uc_pq_node_t *const *nodes,
-                            int num_nodes, uc_pq_rows_t **out)
+static apr_status_t destroy_pool(void *data)
+{
+    apr_pool_destroy(data);
+    return APR_SUCCESS;
+}
+
+/* A pool of a thread's own (pools are not shared between threads), freed
+ * with `owner`. */
+static apr_pool_t *thread_pool(apr_pool_t *owner)
+{
+    apr_pool_t *pool;
+
+    if (apr_pool_create_unmanaged_ex(&pool, NULL, NULL) != APR_SUCCESS)
+        return NULL;
+    apr_pool_cleanup_register(owner, pool, destroy_pool,
+                              apr_pool_cleanup_null);
+    return pool;
+}
+
+static uc_error_t *decode_parallel(decode_job_t *job, int threads,
+                                   apr_pool_t *keep)
+{
+    worker_t workers[MAX_THREADS];
+    apr_thread_t *handles[MAX_THREADS];
+    apr_pool_t *pool = job->rows->pool;
+    int i, started = 0;
+
+    for (i = 0; i < threads; i++) {
+        workers[i].job = job;
+        workers[i].err = NULL;
+        workers[i].pool = thread_pool(pool);
+        workers[i].keep = keep ? thread_pool(keep) : NULL;
+        if (!workers[i].pool || (keep && !workers[i].keep))
+            return uc_error_internal(pool);
+    }
+    for (i = 1; i < threads; i++, started++)
+        if (apr_thread_create(&handles[i], NULL, decode_thread, &workers[i],
+                              pool) != APR_SUCCESS)
+            break;
+    decode_leaves(&workers[0]);
+    for (i = 1; i <= started; i++) {
+        apr_status_t rv;
+
+        apr_thread_join(&rv, handles[i]);
+    }
+    for (i = 0; i < threads; i++)
+        if (workers[i].err)
+            return uc_error_make(pool, workers[i].err->status,
+                                 workers[i].err->code, "%s",
+                                 workers[i].err->message);
+    return NULL;
+}
+
+/* For each node, the first decoded leaf below it, whose levels also tell
+ * whether the node is present. */
+static int find_witnesses(uc_pq_rows_t *rows, const uc_pq_node_t *node)
+{
+    int i, first = -1;
+
+    if (node->leaf_index >= 0)
+        first = rows->cursors[node->leaf_index].decoded ? node->leaf_index
+                                                         : -1;
+    for (i = 0; i < node->num_children; i++) {
+        int w = find_witnesses(rows, node->children[i]);
+
+        if (first < 0)
+            first = w;
+    }
+    rows->witness[node->index] = first;
+    return first;
+}
+
+uc_error_t *uc_pq_rows_open_ex(const uc_pq_file_t *file, apr_pool_t *pool,
+                               int row_group,
+                               const uc_pq_node_t *const *nodes,
+                               int num_nodes,
+                               const uc_pq_rows_options_t *options,
+                               uc_pq_rows_t **out)
 {
     uc_pq_rows_t *rows = apr_pcalloc(pool, sizeof(*rows));
-    int i;
+    unsigned char *wanted = apr_pcalloc(pool, (apr_size_t)file->num_leaves
+                                        + 1);
+    unsigned char *kept = apr_pcalloc(pool, (apr_size_t)file->num_leaves + 1);
+    int *leaves = apr_palloc(pool, sizeof(int)
+                             * (apr_size_t)(file->num_leaves + 1));
+    decode_job_t job = { rows, row_group, leaves, kept, 0, 0 };
+    apr_int64_t bytes = 0;
+    int i, j, threads = options ? options->threads : 1;
+    apr_pool_t *keep = options ? options->keep : NULL;
     uc_error_t *err;
 
     rows->file = file;
@@ -78,13 +182,74 @@ uc_error_t *uc_pq_rows_open(const uc_pq_file_t *file, apr_pool_t *pool,
                                 * (apr_size_t)(file->num_leaves + 1));
     rows->decoded = apr_palloc(pool, sizeof(int)
                                * (apr_size_t)(file->num_leaves + 1));
+    rows->witness = apr_palloc(pool, sizeof(int)
+                               * (apr_size_t)(file->num_nodes + 1));
     rows->num_rows = file->row_groups[row_group].num_rows;
     rows->row = -1;
     for (i = 0; i < num_nodes; i++)
-        if (nodes[i] && (err = decode_subtree(rows, row_group, nodes[i])))
-            return err;
+        if (nodes[i])
+            for (j = nodes[i]->first_leaf; j < nodes[i]->end_leaf; j++)
+                wanted[j] = 1;
+    for (i = 0; keep && i < options->num_kept_leaves; i++)
+        if (options->kept_leaves[i]
+            && options->kept_leaves[i]->leaf_index >= 0)
+            kept[options->kept_leaves[i]->leaf_index] = 1;
+    for (i = 0; i < file->num_leaves; i++)
+        if (wanted[i]) {
+            leaves[job.num_leaves++] = i;
+            bytes += file->row_groups[row_group].chunks[i]
+                     .total_compressed_size;
+        }
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    if (threads > job.num_leaves)
+        threads = job.num_leaves;
+    if (threads > 1 && bytes >= PARALLEL_BYTES)
+        err = decode_parallel(&job, threads, keep);
+    else {
+        worker_t self = { &job, pool, keep, NULL };
+
+        decode_leaves(&self);
+        err = self.err;
+    }
+    if (err)
+        return err;
+    for (i = 0; i < job.num_leaves; i++) {
+        cursor_t *c = &rows->cursors[leaves[i]];
+
+        if ((apr_int64_t)c->col.num_rows != rows->num_rows)
+            return uc_pq_corrupt(pool, file, apr_psprintf(pool,
+                "column '%s' has another number of rows than its row group",
+                file->leaves[leaves[i]]->path));
+        c->decoded = 1;
+        rows->decoded[rows->num_decoded++] = leaves[i];
+        rows->kept_bytes += c->col.kept_bytes;
+    }
+    find_witnesses(rows, file->root);
     *out = rows;
     return NULL;
+}
+
+uc_error_t *uc_pq_rows_open(const uc_pq_file_t *file, apr_pool_t *pool,
+                            int row_group, const uc_pq_node_t *const *nodes,
+                            int num_nodes, uc_pq_rows_t **out)
+{
+    return uc_pq_rows_open_ex(file, pool, row_group, nodes, num_nodes, NULL,
+                              out);
+}
+
+apr_size_t uc_pq_rows_values(const uc_pq_rows_t *rows,
+                             const uc_pq_node_t *leaf)
+{
+    if (!leaf || leaf->leaf_index < 0
+        || !rows->cursors[leaf->leaf_index].decoded)
+        return 0;
+    return rows->cursors[leaf->leaf_index].col.num_values;
+}
+
+apr_size_t uc_pq_rows_kept_bytes(const uc_pq_rows_t *rows)
+{
+    return rows->kept_bytes;
 }
 
 apr_int64_t uc_pq_rows_count(const uc_pq_rows_t *rows)
@@ -94,32 +259,49 @@ apr_int64_t uc_pq_rows_count(const uc_pq_rows_t *rows)
 
 int uc_pq_rows_next(uc_pq_rows_t *rows)
 {
-    int i;
-
     if (rows->row >= rows->num_rows)
         return 0;
-    if (rows->row >= 0)
-        for (i = 0; i < rows->num_decoded; i++) {
-            cursor_t *c = &rows->cursors[rows->decoded[i]];
-
-            advance(c);
-            while (c->col.rep && c->pos < c->col.num_levels
-                   && c->col.rep[c->pos] > 0)
-                advance(c);
-        }
     return ++rows->row < rows->num_rows;
 }
 
-/* A decoded leaf below `node`, whose levels also tell about `node`. */
-static const cursor_t *witness(const uc_pq_rows_t *rows,
-                               const uc_pq_node_t *node)
+/* The cursor of a leaf, moved to the first entry of the current row. */
+static cursor_t *synced(const uc_pq_rows_t *rows, int leaf_index)
 {
-    int i;
+    cursor_t *c = &rows->cursors[leaf_index];
+    apr_int64_t behind = rows->row - c->row;
 
-    for (i = node->first_leaf; i < node->end_leaf; i++)
-        if (rows->cursors[i].decoded)
-            return &rows->cursors[i];
-    return NULL;
+    if (behind <= 0)
+        return c;
+    if (!c->col.rep) {
+        apr_size_t k = (apr_size_t)behind, i, present = 0;
+        const unsigned char *def = c->col.def;
+        unsigned char max = (unsigned char)c->col.leaf->max_def;
+
+        if (def) {
+            for (i = c->pos; i < c->pos + k; i++)
+                present += def[i] == max;
+        }
+        else
+            present = k;
+        c->vpos += present;
+        c->pos += k;
+    }
+    else
+        while (behind--) {
+            advance(c);
+            while (c->pos < c->col.num_levels && c->col.rep[c->pos] > 0)
+                advance(c);
+        }
+    c->row = rows->row;
+    return c;
+}
+
+/* The cursor of a decoded leaf below `node`, at the current row. */
+static cursor_t *witness(const uc_pq_rows_t *rows, const uc_pq_node_t *node)
+{
+    int leaf = rows->witness[node->index];
+
+    return leaf < 0 ? NULL : synced(rows, leaf);
 }
 
 static int current_def(const cursor_t *c)
@@ -144,7 +326,7 @@ int uc_pq_rows_int(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
 
     if (!leaf || leaf->leaf_index < 0 || !uc_pq_rows_present(rows, leaf))
         return 0;
-    c = &rows->cursors[leaf->leaf_index];
+    c = synced(rows, leaf->leaf_index);
     if (!c->col.ints)
         return 0;
     *value = c->col.ints[c->vpos];
@@ -158,7 +340,7 @@ int uc_pq_rows_bytes(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
 
     if (!leaf || leaf->leaf_index < 0 || !uc_pq_rows_present(rows, leaf))
         return 0;
-    c = &rows->cursors[leaf->leaf_index];
+    c = synced(rows, leaf->leaf_index);
     if (!c->col.bytes)
         return 0;
     *value = c->col.bytes[c->vpos];
@@ -236,7 +418,7 @@ static void write_decimal(uc_jw_t *w, __int128 v, int scale)
 static void write_leaf(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
                        uc_jw_t *w)
 {
-    const cursor_t *c = &rows->cursors[leaf->leaf_index];
+    const cursor_t *c = synced(rows, leaf->leaf_index);
     apr_int64_t i = c->col.ints ? c->col.ints[c->vpos] : 0;
     char text[UC_TIME_TEXT];
     __int128 d;
@@ -290,7 +472,7 @@ static void write_leaf(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
 static void write_key(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
                       uc_jw_t *w)
 {
-    const cursor_t *c = &rows->cursors[leaf->leaf_index];
+    const cursor_t *c = synced(rows, leaf->leaf_index);
     char text[24];
 
     if (c->col.bytes) {
@@ -318,7 +500,8 @@ static int has_next_element(const uc_pq_rows_t *rows,
            && c->col.rep[c->pos + 1] == repeated->max_rep;
 }
 
-static void next_element(uc_pq_rows_t *rows, const uc_pq_node_t *repeated)
+static void next_element(const uc_pq_rows_t *rows,
+                         const uc_pq_node_t *repeated)
 {
     int i;
 
@@ -334,11 +517,12 @@ static uc_error_t *write_repeated(const uc_pq_rows_t *rows,
                                   const uc_pq_node_t *key,
                                   const uc_pq_node_t *value, uc_jw_t *w)
 {
-    uc_pq_rows_t *mutable_rows = (uc_pq_rows_t *)rows;
     apr_size_t saved[2 * 64];
     int i, n = repeated->end_leaf - repeated->first_leaf;
     uc_error_t *err = NULL;
 
+    if (!uc_pq_rows_present(rows, repeated))
+        return NULL;
     for (i = repeated->first_leaf; i < repeated->end_leaf; i++)
         if (rows->cursors[i].decoded
             && rows->file->leaves[i]->max_rep != repeated->max_rep)
@@ -349,33 +533,35 @@ static uc_error_t *write_repeated(const uc_pq_rows_t *rows,
         return uc_pq_corrupt(rows->pool, rows->file, "too many fields in a "
                              "repeated group");
     for (i = 0; i < n; i++) {
-        saved[2 * i] = rows->cursors[repeated->first_leaf + i].pos;
-        saved[2 * i + 1] = rows->cursors[repeated->first_leaf + i].vpos;
+        const cursor_t *c = rows->cursors[repeated->first_leaf + i].decoded
+                            ? synced(rows, repeated->first_leaf + i)
+                            : &rows->cursors[repeated->first_leaf + i];
+
+        saved[2 * i] = c->pos;
+        saved[2 * i + 1] = c->vpos;
     }
-    if (uc_pq_rows_present(rows, repeated))
-        for (;;) {
-            if (key) {
-                if (!uc_pq_rows_present(rows, key)) {
-                    err = uc_pq_corrupt(rows->pool, rows->file,
-                                        "a map entry without a key");
-                    break;
-                }
-                write_key(rows, key, w);
-                if (value)
-                    err = write_node(rows, value, w);
-                else
-                    uc_jw_null(w);
-            }
-            else
-                err = write_node(rows, value, w);
-            if (err || !has_next_element(rows, repeated))
+    for (;;) {
+        if (key) {
+            if (!uc_pq_rows_present(rows, key)) {
+                err = uc_pq_corrupt(rows->pool, rows->file,
+                                    "a map entry without a key");
                 break;
-            next_element(mutable_rows, repeated);
+            }
+            write_key(rows, key, w);
+            if (value)
+                err = write_node(rows, value, w);
+            else
+                uc_jw_null(w);
         }
+        else
+            err = write_node(rows, value, w);
+        if (err || !has_next_element(rows, repeated))
+            break;
+        next_element(rows, repeated);
+    }
     for (i = 0; i < n; i++) {
-        mutable_rows->cursors[repeated->first_leaf + i].pos = saved[2 * i];
-        mutable_rows->cursors[repeated->first_leaf + i].vpos
-            = saved[2 * i + 1];
+        rows->cursors[repeated->first_leaf + i].pos = saved[2 * i];
+        rows->cursors[repeated->first_leaf + i].vpos = saved[2 * i + 1];
     }
     return err;
 }

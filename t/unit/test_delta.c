@@ -10,6 +10,7 @@
 #include <apr_file_info.h>
 #include <apr_file_io.h>
 #include <apr_thread_proc.h>
+#include <openssl/evp.h>
 
 #include "../../src/core/uc_json.h"
 #include "../../src/delta/uc_delta.h"
@@ -227,7 +228,7 @@ static json_t *parsed(apr_pool_t *pool, const char *text)
 
 static const char *snapshot_key(apr_pool_t *pool, const uc_delta_file_t *f)
 {
-    json_t *dv = parsed(pool, f->deletion_vector);
+    json_t *dv = parsed(pool, f->extras ? f->extras->deletion_vector : NULL);
 
     if (!dv)
         return f->path;
@@ -294,14 +295,15 @@ static void assert_matches(apr_pool_t *pool, const uc_delta_snapshot_t *s,
             fail_msg("%s: stats of %s: %s", label, f->path, f->stats);
         else if (json_is_string(stats) && !f->stats)
             fail_msg("%s: %s lost its stats", label, f->path);
-        if (!same_json(parsed(pool, f->deletion_vector),
+        if (!same_json(parsed(pool, f->extras ? f->extras->deletion_vector
+                                              : NULL),
                        json_is_object(json_object_get(want, "deletionVector"))
                        ? json_object_get(want, "deletionVector") : NULL))
             fail_msg("%s: deletion vector of %s", label, f->path);
         if (json_is_object(json_object_get(want, "tags"))
-            && !same_json(parsed(pool, f->tags),
+            && !same_json(parsed(pool, f->extras ? f->extras->tags : NULL),
                           json_object_get(want, "tags")))
-            fail_msg("%s: tags of %s: %s", label, f->path, f->tags);
+            fail_msg("%s: tags of %s", label, f->path);
     }
     if (!json_equal(without_nulls(pool, parsed(pool, s->protocol)),
                     without_nulls(pool, e->protocol)))
@@ -479,7 +481,8 @@ static void test_checkpoint_only_log(void **state)
                                  APR_HASH_KEY_STRING));
     assert_true(s->num_files > 0);
     for (i = 0; i < s->num_files; i++)
-        with_row_ids += s->files[i].base_row_id != UC_DELTA_NONE;
+        with_row_ids += s->files[i].extras
+                        && s->files[i].extras->base_row_id != UC_DELTA_NONE;
     assert_int_equal(with_row_ids, s->num_files);
     assert_string_equal(APR_ARRAY_IDX(s->features.reader_features, 0,
                                       const char *), "deletionVectors");
@@ -1093,6 +1096,102 @@ static void test_cache_under_threads(void **state)
     }
 }
 
+/* --- synthetic tables ------------------------------------------------------ */
+
+static int by_string(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* SHA-256 of the sorted live paths, each followed by a newline: how the
+ * generator summarises a version's live set. */
+static const char *live_paths_sha256(apr_pool_t *pool,
+                                     const uc_delta_snapshot_t *s)
+{
+    const char **paths = apr_palloc(pool, sizeof(char *) * (s->num_files + 1));
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int md_len, i;
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    char *hex;
+    apr_size_t k;
+
+    for (k = 0; k < s->num_files; k++)
+        paths[k] = s->files[k].path;
+    qsort(paths, s->num_files, sizeof(char *), by_string);
+    EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+    for (k = 0; k < s->num_files; k++) {
+        EVP_DigestUpdate(ctx, paths[k], strlen(paths[k]));
+        EVP_DigestUpdate(ctx, "\n", 1);
+    }
+    EVP_DigestFinal_ex(ctx, md, &md_len);
+    EVP_MD_CTX_free(ctx);
+    hex = apr_palloc(pool, 2 * md_len + 1);
+    for (i = 0; i < md_len; i++)
+        apr_snprintf(hex + 2 * i, 3, "%02x", md[i]);
+    return hex;
+}
+
+/* Tables written by an independent Parquet writer with every codec, page
+ * version and checkpoint kind; the generator records each version's live
+ * set, protocol, metadata and commit time. */
+static void test_synthetic_tables(void **state)
+{
+    apr_pool_t *pool = test_pool(state);
+    const char *root = getenv("UNICAT_DELTA_SYNTHETIC");
+    apr_dir_t *dir;
+    apr_finfo_t info;
+    int tables = 0, versions = 0;
+
+    if (!root)
+        fail_msg("UNICAT_DELTA_SYNTHETIC is not set: run through make "
+                 "unit-test, which generates the tables");
+    assert_int_equal(apr_dir_open(&dir, root, pool), APR_SUCCESS);
+    while (apr_dir_read(&info, APR_FINFO_TYPE | APR_FINFO_NAME, dir)
+           == APR_SUCCESS) {
+        const char *table;
+        json_t *expected, *v;
+        size_t i;
+
+        if (info.filetype != APR_DIR || info.name[0] == '.')
+            continue;
+        table = apr_pstrcat(pool, root, "/", info.name, NULL);
+        expected = parsed(pool, read_text(pool, apr_pstrcat(pool, table,
+                                          "/expected.json", NULL), NULL));
+        assert_non_null(expected);
+        json_array_foreach(json_object_get(expected, "versions"), i, v) {
+            apr_pool_t *sub;
+            uc_delta_snapshot_t *s;
+            apr_int64_t version = json_integer_value(json_object_get(
+                                                     v, "version"));
+
+            apr_pool_create(&sub, pool);
+            s = snapshot_of(sub, table, version);
+            if (s->num_files != (apr_size_t)json_integer_value(
+                                    json_object_get(v, "numFiles"))
+                || strcmp(live_paths_sha256(sub, s), json_string_value(
+                              json_object_get(v, "livePathsSha256"))) != 0)
+                fail_msg("%s v%" APR_INT64_T_FMT ": %zu files, not the "
+                         "expected set", info.name, version, s->num_files);
+            if (!json_equal(parsed(sub, s->metadata),
+                            json_object_get(v, "metaData"))
+                || !json_equal(parsed(sub, s->protocol),
+                               json_object_get(v, "protocol")))
+                fail_msg("%s v%" APR_INT64_T_FMT ": protocol or metadata",
+                         info.name, version);
+            assert_int_equal(s->timestamp, json_integer_value(
+                                               json_object_get(v,
+                                                               "timestamp")));
+            uc_delta_snapshot_release(s);
+            apr_pool_destroy(sub);
+            versions++;
+        }
+        tables++;
+    }
+    apr_dir_close(dir);
+    assert_true(tables >= 8);
+    assert_true(versions >= 40);
+}
+
 /* --- s3:// ------------------------------------------------------------------ */
 
 /* The same snapshot through the local S3 as from the files themselves. */
@@ -1156,6 +1255,7 @@ static const struct CMUnitTest tests[] = {
     UC_POOL_TEST(test_cache_advances_by_new_commits),
     UC_POOL_TEST(test_cache_budget),
     UC_POOL_TEST(test_cache_under_threads),
+    UC_POOL_TEST(test_synthetic_tables),
     UC_POOL_TEST(test_snapshots_over_s3),
 };
 
