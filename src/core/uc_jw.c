@@ -1,5 +1,6 @@
 #include "uc_jw.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <apr_strings.h>
 
@@ -180,7 +181,9 @@ void uc_jw_real(uc_jw_t *w, double value)
         put(w, "null", 4);
         return;
     }
-    n = apr_snprintf(text, sizeof(text), "%.17g", value);
+    /* The C library's: apr_snprintf's %g drops the 0 before the point
+     * (".1", invalid JSON) and loses digits ("-0.e+79" for -1e300). */
+    n = snprintf(text, sizeof(text), "%.17g", value);
     put(w, text, (apr_size_t)n);
 }
 

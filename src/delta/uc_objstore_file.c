@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <apr_file_io.h>
-#include <apr_lib.h>
 #include <apr_strings.h>
 
 typedef struct file_store {
@@ -229,13 +228,13 @@ static uc_error_t *file_map(uc_objstore_t *store, apr_pool_t *pool,
 static const uc_objstore_ops_t file_ops = { file_list, file_read, file_map };
 
 /* file:///abs/path; "file:/abs/path" (Hadoop's spelling) is accepted too.
- * Percent-escapes in the location are decoded once. */
+ * Percent-escapes in the location are decoded once, as for s3://. */
 uc_error_t *uc_objstore_file_open(apr_pool_t *pool, const char *location,
                                   uc_objstore_t *store)
 {
     file_store_t *fs = apr_pcalloc(pool, sizeof(*fs));
     const char *p = location + 5;
-    char *root, *w;
+    char *root;
     apr_size_t n;
 
     if (strncmp(p, "//", 2) == 0) {
@@ -246,17 +245,9 @@ uc_error_t *uc_objstore_file_open(apr_pool_t *pool, const char *location,
     if (*p != '/')
         return uc_error_invalid(pool, "A file:// location needs an absolute "
                                 "path: '%s'.", location);
-    root = w = apr_pstrdup(pool, p);
-    for (; *p; p++) {
-        if (p[0] == '%' && apr_isxdigit(p[1]) && apr_isxdigit(p[2])) {
-            char hex[3] = { p[1], p[2], 0 };
-            *w++ = (char)strtol(hex, NULL, 16);
-            p += 2;
-        }
-        else
-            *w++ = *p;
-    }
-    *w = '\0';
+    if (!(root = uc_objstore_unescape(pool, p)))
+        return uc_error_invalid(pool, "The location '%s' has an invalid "
+                                "path.", location);
     n = strlen(root);
     while (n > 1 && root[n - 1] == '/')
         root[--n] = '\0';

@@ -658,7 +658,11 @@ uc_error_t *uc_objstore_s3_open(apr_pool_t *pool, const char *location,
         return uc_error_invalid(pool, "The location '%s' does not name a "
                                 "valid S3 bucket.", location);
     s3->bucket = apr_pstrmemdup(pool, rest, blen);
-    root = apr_pstrdup(pool, slash ? slash + 1 : "");
+    /* The location is a URI: its path is decoded once, as file:// is. */
+    root = uc_objstore_unescape(pool, slash ? slash + 1 : "");
+    if (!root)
+        return uc_error_invalid(pool, "The location '%s' has an invalid "
+                                "path.", location);
     rlen = strlen(root);
     while (rlen > 0 && root[rlen - 1] == '/')
         root[--rlen] = '\0';

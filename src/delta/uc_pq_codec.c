@@ -50,18 +50,20 @@ static const char *gzip(const unsigned char *src, apr_size_t src_len,
     z.avail_in = (uInt)src_len;
     z.next_out = dst;
     z.avail_out = (uInt)dst_len;
-    while (z.avail_out > 0) {
+    /* Until the last member ends: a full output buffer alone does not
+     * mean the stream (and its CRC) was read, nor that it ends there. */
+    for (;;) {
         rc = inflate(&z, Z_NO_FLUSH);
         if (rc == Z_STREAM_END) {
             if (z.avail_in == 0 || z.avail_out == 0)
                 break;
-            rc = inflateReset(&z);
+            rc = inflateReset(&z);        /* another member follows */
         }
         if (rc != Z_OK)
             break;
     }
     inflateEnd(&z);
-    if ((rc != Z_OK && rc != Z_STREAM_END) || z.avail_out != 0)
+    if (rc != Z_STREAM_END || z.avail_out != 0)
         return "corrupt GZIP page";
     return NULL;
 }

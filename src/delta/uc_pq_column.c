@@ -214,6 +214,21 @@ static const char *v1_levels(const unsigned char **p, const unsigned char *end,
     return why;
 }
 
+/* Levels above their maximum (which a bit width can spell unless the
+ * maximum is all ones) would read as present where no value is. */
+static const char *check_levels(const unsigned char *lv, apr_size_t n,
+                                int max_level)
+{
+    apr_size_t i;
+
+    if (max_level == (1 << bit_width(max_level)) - 1)
+        return NULL;
+    for (i = 0; i < n; i++)
+        if (lv[i] > max_level)
+            return "level above its maximum";
+    return NULL;
+}
+
 /* Decodes a data page's levels into the column at `at` and finds its
  * value section. */
 static uc_error_t *decode_page_levels(chunk_reader_t *cr, page_t *pg,
@@ -270,6 +285,9 @@ static uc_error_t *decode_page_levels(chunk_reader_t *cr, page_t *pg,
         pg->values = data;
         pg->values_len = pg->uncompressed_size - levels;
     }
+    if ((rep && (why = check_levels(rep, pg->num_levels, leaf->max_rep)))
+        || (def && (why = check_levels(def, pg->num_levels, leaf->max_def))))
+        return chunk_error(cr, why);
     pg->num_values = def ? present : pg->num_levels;
     col->num_rows += rep ? rows : pg->num_levels;
     return NULL;

@@ -163,7 +163,8 @@ const char *uc_pq_decode_bit_packed_levels(const unsigned char *p,
 
     if (bit_width < 0 || bit_width > 8)
         return "bit width over 8 for levels";
-    if ((bits + 7) / 8 > len)
+    if ((bit_width && count > len * 8 / (apr_size_t)bit_width)
+        || (bits + 7) / 8 > len)
         return "truncated bit-packed levels";
     for (i = 0, bit = 0; i < count; i++) {
         unsigned v = 0;
@@ -238,7 +239,7 @@ static const char *decode_plain(const unsigned char *p, apr_size_t len,
     apr_size_t i, width;
 
     if (out->type == UC_PQ_BOOLEAN) {
-        if ((count + 7) / 8 > len)
+        if (count > len * 8)
             return "truncated PLAIN booleans";
         for (i = 0; i < count; i++)
             out->ints[out->at++] = (p[i >> 3] >> (i & 7)) & 1;

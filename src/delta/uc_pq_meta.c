@@ -412,7 +412,8 @@ static uc_error_t *read_file_metadata(uc_thrift_t *t, apr_pool_t *pool,
     while ((type = uc_thrift_field(t, &s, &id)) != UC_THRIFT_STOP) {
         switch (id) {
         case 2:
-            if (type != UC_THRIFT_LIST)
+            /* Row groups are matched to the leaves of the first. */
+            if (type != UC_THRIFT_LIST || have_schema)
                 return uc_pq_corrupt(pool, file, "bad schema");
             if ((err = read_schema(t, pool, file)))
                 return err;

@@ -5,6 +5,7 @@
  * so rows where a group is null cost nothing for the group's leaves. */
 #include "uc_pq_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <apr_atomic.h>
 #include <apr_strings.h>
@@ -176,6 +177,9 @@ uc_error_t *uc_pq_rows_open_ex(const uc_pq_file_t *file, apr_pool_t *pool,
     apr_pool_t *keep = options ? options->keep : NULL;
     uc_error_t *err;
 
+    if (row_group < 0 || row_group >= file->num_row_groups)
+        return uc_error_make(pool, 500, "INTERNAL_ERROR",
+                             "No such Parquet row group.");
     rows->file = file;
     rows->pool = pool;
     rows->cursors = apr_pcalloc(pool, sizeof(cursor_t)
@@ -483,7 +487,7 @@ static void write_key(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
         apr_snprintf(text, sizeof(text), "%" APR_INT64_T_FMT,
                      c->col.ints[c->vpos]);
     else
-        apr_snprintf(text, sizeof(text), "%.17g", c->col.reals[c->vpos]);
+        snprintf(text, sizeof(text), "%.17g", c->col.reals[c->vpos]);
     uc_jw_key_n(w, text, strlen(text));
 }
 
@@ -500,14 +504,25 @@ static int has_next_element(const uc_pq_rows_t *rows,
            && c->col.rep[c->pos + 1] == repeated->max_rep;
 }
 
-static void next_element(const uc_pq_rows_t *rows,
-                         const uc_pq_node_t *repeated)
+/* Moves the decoded leaves below the repeated node to its next element;
+ * 0 when one of them has none there (its levels disagree with the
+ * witness's), which would move it past its row or its levels. */
+static int next_element(const uc_pq_rows_t *rows,
+                        const uc_pq_node_t *repeated)
 {
     int i;
 
+    for (i = repeated->first_leaf; i < repeated->end_leaf; i++) {
+        const cursor_t *c = &rows->cursors[i];
+
+        if (c->decoded && (c->pos + 1 >= c->col.num_levels
+                           || c->col.rep[c->pos + 1] != repeated->max_rep))
+            return 0;
+    }
     for (i = repeated->first_leaf; i < repeated->end_leaf; i++)
         if (rows->cursors[i].decoded)
             advance(&rows->cursors[i]);
+    return 1;
 }
 
 /* The elements of a repeated node, each written by `element`; the cursors
@@ -557,7 +572,12 @@ static uc_error_t *write_repeated(const uc_pq_rows_t *rows,
             err = write_node(rows, value, w);
         if (err || !has_next_element(rows, repeated))
             break;
-        next_element(rows, repeated);
+        if (!next_element(rows, repeated)) {
+            err = uc_pq_corrupt(rows->pool, rows->file, apr_psprintf(
+                rows->pool, "the columns of '%s' disagree on its elements",
+                repeated->path));
+            break;
+        }
     }
     for (i = 0; i < n; i++) {
         rows->cursors[repeated->first_leaf + i].pos = saved[2 * i];

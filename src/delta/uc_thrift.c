@@ -62,6 +62,11 @@ int uc_thrift_field(uc_thrift_t *t, uc_thrift_struct_t *s, int *id)
         return UC_THRIFT_STOP;
     type = b & 0x0f;
     delta = b >> 4;
+    if (type == UC_THRIFT_STOP) {
+        /* A field id without a type: not a STOP, not a field. */
+        t->failed = 1;
+        return UC_THRIFT_STOP;
+    }
     if (delta)
         s->last_id += delta;
     else
