@@ -156,6 +156,10 @@ uc_error_t *uc_delta_changes(uc_delta_table_t *table, apr_pool_t *pool,
  * (default 2; 1 = the calling thread alone). Set once at start-up. */
 void uc_delta_set_decode_threads(int threads);
 
+/* How much freed memory the reader keeps for its next builds (default
+ * 64 MiB, 0 = none) instead of returning it to the system. */
+void uc_delta_set_retained_memory(apr_size_t bytes);
+
 /* The per-process cache of latest snapshots, bounded by `budget` bytes.
  * Safe to share between threads. */
 typedef struct uc_delta_cache uc_delta_cache_t;

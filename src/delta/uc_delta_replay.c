@@ -8,15 +8,13 @@
 #include <apr_strings.h>
 
 #include "../core/uc_json.h"
+#include "uc_delta_memory.h"
 
 uc_arena_t *uc_arena_create(void)
 {
-    apr_pool_t *pool;
-    uc_arena_t *arena;
+    apr_pool_t *pool = uc_delta_pool_create();
+    uc_arena_t *arena = apr_pcalloc(pool, sizeof(*arena));
 
-    if (apr_pool_create_unmanaged_ex(&pool, NULL, NULL) != APR_SUCCESS)
-        abort();
-    arena = apr_pcalloc(pool, sizeof(*arena));
     arena->pool = pool;
     arena->refs = 1;
     return arena;
@@ -182,14 +180,10 @@ static const char *dv_id_of(apr_pool_t *pool, json_t *dv)
 
 static const char *dump_in(uc_arena_t *arena, json_t *value)
 {
-    char *text = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
-    const char *copy;
+    const char *text = uc_json_dump(arena->pool, value);
 
-    if (!text)
-        return NULL;
-    copy = uc_arena_strndup(arena, text, strlen(text));
-    free(text);
-    return copy;
+    arena->bytes += strlen(text) + 1;
+    return text;
 }
 
 static apr_int64_t optional_int(json_t *obj, const char *key)
@@ -235,10 +229,9 @@ static uc_error_t *file_action(uc_replay_t *r, json_t *action, int is_add)
         seen_insert(r, hash, f->path, x.dv_id);
     v = json_object_get(action, "partitionValues");
     if (json_is_object(v) && json_object_size(v) > 0) {
-        char *text = json_dumps(v, JSON_COMPACT);
+        const char *text = uc_json_dump(r->scratch, v);
 
         f->partition_values = uc_replay_partition_text(r, text, strlen(text));
-        free(text);
     }
     else
         f->partition_values = "{}";

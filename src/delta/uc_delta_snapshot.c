@@ -10,6 +10,7 @@
 #include <apr_strings.h>
 
 #include "../core/uc_json.h"
+#include "uc_delta_memory.h"
 
 /* Arenas a snapshot may collect by advancing before its strings are
  * copied into one again (the removed files' strings are dropped then). */
@@ -45,14 +46,6 @@ void uc_delta_snapshot_release(uc_delta_snapshot_t *snapshot)
         destroy(s);
 }
 
-static apr_pool_t *unmanaged_pool(void)
-{
-    apr_pool_t *pool;
-
-    if (apr_pool_create_unmanaged_ex(&pool, NULL, NULL) != APR_SUCCESS)
-        abort();
-    return pool;
-}
 
 /* A replay: its scratch memory, the arena its new strings go to, and the
  * pool of the snapshot it will make (where a large file array is made in
@@ -65,7 +58,7 @@ static uc_replay_t *replay_make(uc_delta_table_t *table, apr_pool_t *scratch,
     r->table = table;
     r->scratch = scratch;
     r->arena = arena;
-    r->result = unmanaged_pool();
+    r->result = uc_delta_pool_create();
     r->files = apr_array_make(expected_files ? r->result : scratch,
                               (int)(expected_files + 16),
                               sizeof(uc_delta_file_t));
@@ -103,15 +96,6 @@ static uc_error_t *replay_commits(uc_replay_t *r, apr_int64_t newest,
         apr_pool_destroy(commit_pool);
     }
     return NULL;
-}
-
-static const char *dump(apr_pool_t *pool, json_t *value)
-{
-    char *text = json_dumps(value, JSON_COMPACT);
-    const char *copy = text ? apr_pstrdup(pool, text) : "{}";
-
-    free(text);
-    return copy;
 }
 
 static apr_hash_t *copy_apps(apr_pool_t *pool, apr_hash_t *apps)
@@ -190,8 +174,8 @@ static uc_error_t *finish(uc_replay_t *r, apr_pool_t *err_pool,
     s->pub.location = apr_pstrdup(pool, r->table->location);
     s->pub.version = version;
     s->pub.checkpoint_version = checkpoint_version;
-    s->pub.protocol = dump(pool, r->protocol);
-    s->pub.metadata = dump(pool, r->metadata);
+    s->pub.protocol = uc_json_dump(pool, r->protocol);
+    s->pub.metadata = uc_json_dump(pool, r->metadata);
     s->pub.files = files;
     s->pub.num_files = n;
     s->pub.app_versions = copy_apps(pool, r->apps);
@@ -278,7 +262,7 @@ static uc_error_t *build_from(uc_delta_table_t *table, apr_pool_t *pool,
                               const uc_log_checkpoint_t *cp,
                               snapshot_impl_t **out)
 {
-    apr_pool_t *scratch = unmanaged_pool();
+    apr_pool_t *scratch = uc_delta_pool_create();
     uc_arena_t *arena = uc_arena_create();
     uc_replay_t *r = replay_make(table, scratch, arena, 0);
     apr_int64_t oldest = cp ? cp->version + 1 : 0;
@@ -423,7 +407,7 @@ uc_error_t *uc_delta_snapshot_advance(uc_delta_table_t *table,
                                       uc_delta_snapshot_t **out)
 {
     const snapshot_impl_t *b = (const snapshot_impl_t *)base;
-    apr_pool_t *scratch = unmanaged_pool();
+    apr_pool_t *scratch = uc_delta_pool_create();
     uc_arena_t *arena = uc_arena_create();
     uc_replay_t *r = replay_make(table, scratch, arena, base->num_files);
     apr_hash_index_t *hi;

@@ -427,7 +427,6 @@ static const char *delta_byte_array(apr_pool_t *pool, const unsigned char *p,
             return "DELTA_BYTE_ARRAY expands too far";
     }
     buf = apr_palloc(pool, total ? total : 1);
-    prev_len = 0;
     for (i = 0; i < count; i++) {
         apr_size_t pre = (apr_size_t)prefixes[i];
         apr_size_t suf = (apr_size_t)suffixes[i];
@@ -444,8 +443,7 @@ static const char *delta_byte_array(apr_pool_t *pool, const unsigned char *p,
         out->bytes[out->at].ptr = buf;
         out->bytes[out->at++].len = pre + suf;
         prev = buf;
-        prev_len = pre + suf;
-        buf += prev_len;
+        buf += pre + suf;
     }
     return NULL;
 }

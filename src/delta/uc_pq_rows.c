@@ -4,6 +4,7 @@
  * cursor that is brought to the current row only when the leaf is read,
  * so rows where a group is null cost nothing for the group's leaves. */
 #include "uc_pq_internal.h"
+#include "uc_delta_memory.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -92,14 +93,12 @@ static apr_status_t destroy_pool(void *data)
     return APR_SUCCESS;
 }
 
-/* A pool of a thread's own (pools are not shared between threads), freed
- * with `owner`. */
+/* A pool of a thread's own (pools are not shared between threads), from
+ * the reader's thread-safe allocator, freed with `owner`. */
 static apr_pool_t *thread_pool(apr_pool_t *owner)
 {
-    apr_pool_t *pool;
+    apr_pool_t *pool = uc_delta_pool_create();
 
-    if (apr_pool_create_unmanaged_ex(&pool, NULL, NULL) != APR_SUCCESS)
-        return NULL;
     apr_pool_cleanup_register(owner, pool, destroy_pool,
                               apr_pool_cleanup_null);
     return pool;
@@ -118,8 +117,6 @@ static uc_error_t *decode_parallel(decode_job_t *job, int threads,
         workers[i].err = NULL;
         workers[i].pool = thread_pool(pool);
         workers[i].keep = keep ? thread_pool(keep) : NULL;
-        if (!workers[i].pool || (keep && !workers[i].keep))
-            return uc_error_internal(pool);
     }
     for (i = 1; i < threads; i++, started++)
         if (apr_thread_create(&handles[i], NULL, decode_thread, &workers[i],
