@@ -23,14 +23,19 @@ static const char *fixtures_root(void)
     return env ? env : "../shared/fixtures/delta";
 }
 
-static const char *fixture_dir(apr_pool_t *pool, const char *name)
+static const char *fixtures_root_abs(apr_pool_t *pool)
 {
     char *abs;
 
     assert_int_equal(apr_filepath_merge(&abs, NULL, fixtures_root(),
                                         APR_FILEPATH_TRUENAME, pool),
                      APR_SUCCESS);
-    return apr_pstrcat(pool, abs, "/", name, NULL);
+    return abs;
+}
+
+static const char *fixture_dir(apr_pool_t *pool, const char *name)
+{
+    return apr_pstrcat(pool, fixtures_root_abs(pool), "/", name, NULL);
 }
 
 static const char *file_url(apr_pool_t *pool, const char *dir)
@@ -649,6 +654,13 @@ static void test_special_partition_paths(void **state)
     for (i = 0, slash = 0; i < s->num_files; i++)
         slash += strcmp(s->files[i].partition_values, "{\"k\":null}") == 0;
     assert_int_equal(slash, 1);
+    uc_delta_snapshot_release(s);
+
+    /* A location is a URI: its escapes are decoded once. */
+    s = snapshot_of(pool, apr_pstrcat(pool, fixtures_root_abs(pool),
+                                      "/simple%5Ftable", NULL), 4);
+    assert_int_equal(s->num_files, 5);
+    assert_non_null(strstr(s->location, "/simple_table"));
     uc_delta_snapshot_release(s);
 }
 

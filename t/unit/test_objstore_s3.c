@@ -214,13 +214,32 @@ static void assert_sorted_unique(apr_array_header_t *objs)
                      obj_at(objs, i - 1)->name, obj_at(objs, i)->name);
 }
 
+/* A key as the path of an s3:// location, which is a URI: a literal '%'
+ * is spelled %25. */
+static const char *uri_path(apr_pool_t *pool, const char *key)
+{
+    char *out = apr_palloc(pool, 3 * strlen(key) + 1), *w = out;
+
+    for (; *key; key++) {
+        if (*key == '%') {
+            memcpy(w, "%25", 3);
+            w += 3;
+        }
+        else
+            *w++ = *key;
+    }
+    *w = '\0';
+    return out;
+}
+
 /* The listing of `dir` in the store at fixtures/<table> equals the local
  * directory: same names in order, same sizes, mtimes of the upload. */
 static void check_listing_matches(apr_pool_t *pool, const char *table,
                                   const char *dir)
 {
     uc_objstore_t *store = open_at(pool, apr_pstrcat(pool, "/fixtures/",
-                                                     table, NULL));
+                                                     uri_path(pool, table),
+                                                     NULL));
     const char *local = fixture_path(pool, apr_pstrcat(pool, table, "/", dir,
                                                        NULL));
     apr_array_header_t *want = local_files(pool, local), *objs = NULL;
