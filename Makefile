@@ -32,10 +32,12 @@ BINDIR    ?= /usr/local/bin
 DEB_PKGS  := apache2 apache2-dev apache2-utils libapache2-mod-perl2 libaprutil1-dbd-sqlite3 \
              libaprutil1-dbd-pgsql libjansson-dev libcurl4-openssl-dev libssl-dev \
              libcmocka-dev libsqlite3-dev sqlite3 postgresql pkg-config gcc make curl \
-             libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev libbrotli-dev
+             libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev libbrotli-dev \
+             clang libclang-rt-14-dev
 BENCH_PKGS:= wrk
 
-.PHONY: all deps deps-bench run test unit-test http-test bench bench-delta install clean
+.PHONY: all deps deps-bench run test unit-test http-test fuzz fuzz-regressions bench \
+        bench-delta install clean
 
 all: $(MODULE) $(CLI)
 
@@ -134,7 +136,16 @@ http-test: $(MODULE)
 
 test: deps
 	@sh t/check-directives.sh
-	@$(MAKE) --no-print-directory all unit-test http-test
+	@$(MAKE) --no-print-directory all unit-test fuzz-regressions http-test
+
+# libFuzzer targets (clang): `make fuzz` fuzzes each for FUZZ_SECONDS (60)
+# after replaying the findings kept in t/fuzz/regressions, which make test
+# replays too.
+fuzz: deps
+	@sh t/fuzz/run.sh
+
+fuzz-regressions:
+	@sh t/fuzz/run.sh --replay-only
 
 bench: deps
 	@$(MAKE) --no-print-directory EXTRA_PKGS="$(BENCH_PKGS)" deps all $(BUILD)/delta_bench

@@ -115,25 +115,39 @@ static apr_int64_t floor_div(apr_int64_t a, apr_int64_t b)
     return a / b - (a % b != 0 && (a < 0) != (b < 0));
 }
 
-void uc_time_format_date(apr_int64_t days, char out[UC_TIME_TEXT])
+/* Days (since 1970-01-01) of -9999-01-01 and 9999-12-31: beyond them
+ * dates mean nothing, and the arithmetic would overflow. */
+#define MIN_DAYS ((apr_int64_t)-4371587)
+#define MAX_DAYS ((apr_int64_t)2932896)
+#define DAY_MS ((apr_int64_t)86400000)
+
+int uc_time_format_date(apr_int64_t days, char out[UC_TIME_TEXT])
 {
     apr_int64_t y;
     int m, d;
 
+    if (days > MAX_DAYS || days < MIN_DAYS)
+        return 0;
     civil_from_days(days, &y, &m, &d);
     apr_snprintf(out, UC_TIME_TEXT, "%04" APR_INT64_T_FMT "-%02d-%02d", y, m,
                  d);
+    return 1;
 }
 
-void uc_time_format_iso8601(apr_int64_t ms, char out[UC_TIME_TEXT])
+int uc_time_format_iso8601(apr_int64_t ms, char out[UC_TIME_TEXT])
 {
-    apr_int64_t days = floor_div(ms, 86400000), y;
-    apr_int64_t in_day = ms - days * 86400000;
+    apr_int64_t days, y, in_day;
     int m, d;
+
+    if (ms >= (MAX_DAYS + 1) * DAY_MS || ms < MIN_DAYS * DAY_MS)
+        return 0;
+    days = floor_div(ms, 86400000);
+    in_day = ms - days * 86400000;
 
     civil_from_days(days, &y, &m, &d);
     apr_snprintf(out, UC_TIME_TEXT, "%04" APR_INT64_T_FMT
                  "-%02d-%02dT%02d:%02d:%02d.%03dZ", y, m, d,
                  (int)(in_day / 3600000), (int)(in_day / 60000 % 60),
                  (int)(in_day / 1000 % 60), (int)(in_day % 1000));
+    return 1;
 }

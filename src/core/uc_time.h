@@ -13,9 +13,10 @@ int uc_time_parse_iso8601(const char *text, apr_int64_t *ms);
 /* Room for any date or timestamp these format. */
 #define UC_TIME_TEXT 40
 
-/* Epoch milliseconds as "2022-10-24T22:59:32.846Z". */
-void uc_time_format_iso8601(apr_int64_t ms, char out[UC_TIME_TEXT]);
-/* Days since 1970-01-01 as "2022-10-24". */
-void uc_time_format_date(apr_int64_t days, char out[UC_TIME_TEXT]);
+/* Epoch milliseconds as "2022-10-24T22:59:32.846Z"; 0 (and nothing
+ * written) outside the years -9999 to 9999. */
+int uc_time_format_iso8601(apr_int64_t ms, char out[UC_TIME_TEXT]);
+/* Days since 1970-01-01 as "2022-10-24"; 0 outside those years. */
+int uc_time_format_date(apr_int64_t days, char out[UC_TIME_TEXT]);
 
 #endif

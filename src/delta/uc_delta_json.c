@@ -1,5 +1,6 @@
 #include "uc_delta_json.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,8 +75,11 @@ void uc_delta_write_snapshot(uc_jw_t *w, const uc_delta_snapshot_t *s,
     apr_int64_t total = 0;
     apr_size_t i;
 
+    /* Sizes come from the log: the sum saturates rather than overflow. */
     for (i = 0; i < s->num_files; i++)
-        total += s->files[i].size;
+        if (s->files[i].size > 0)
+            total = s->files[i].size > INT64_MAX - total
+                    ? INT64_MAX : total + s->files[i].size;
     uc_jw_begin_object(w);
     uc_jw_field_string(w, "location", s->location);
     uc_jw_key(w, "version");

@@ -39,11 +39,18 @@ typedef struct schema_element {
 /* How a leaf's values read as JSON, from either annotation. */
 static uc_pq_value_kind_t value_kind(const schema_element_t *e)
 {
+    int integer = e->type == UC_PQ_INT32 || e->type == UC_PQ_INT64;
+
     if (e->type == UC_PQ_INT96)
         return UC_PQ_VALUE_TIMESTAMP_NANOS;
+    /* Annotations on physical types they do not apply to are ignored. */
     if (e->logical_type == LOGICAL_DECIMAL
         || e->converted_type == CONVERTED_DECIMAL)
-        return UC_PQ_VALUE_DECIMAL;
+        return integer || e->type == UC_PQ_BYTE_ARRAY
+               || e->type == UC_PQ_FIXED_LEN_BYTE_ARRAY
+               ? UC_PQ_VALUE_DECIMAL : UC_PQ_VALUE_PLAIN;
+    if (!integer)
+        return UC_PQ_VALUE_PLAIN;
     if (e->logical_type == LOGICAL_DATE || e->converted_type == CONVERTED_DATE)
         return UC_PQ_VALUE_DATE;
     if (e->logical_type == LOGICAL_TIMESTAMP)

@@ -352,12 +352,15 @@ int uc_pq_rows_bytes(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
  * then the Julian day, little-endian). */
 #define JULIAN_EPOCH 2440588
 
+/* A time no calendar spells is written as the number it is. */
 static void write_time(uc_jw_t *w, apr_int64_t ms)
 {
     char text[UC_TIME_TEXT];
 
-    uc_time_format_iso8601(ms, text);
-    uc_jw_string(w, text);
+    if (uc_time_format_iso8601(ms, text))
+        uc_jw_string(w, text);
+    else
+        uc_jw_int(w, ms);
 }
 
 static apr_int64_t int96_ms(const uc_pq_bytes_t *b)
@@ -370,6 +373,8 @@ static apr_int64_t int96_ms(const uc_pq_bytes_t *b)
         nanos |= (apr_uint64_t)(unsigned char)b->ptr[i] << (8 * i);
     for (i = 0; i < 4; i++)
         day |= (apr_uint32_t)(unsigned char)b->ptr[8 + i] << (8 * i);
+    /* A day count of 32 bits and nanoseconds of 64 stay far from
+     * overflow here. */
     return ((apr_int64_t)day - JULIAN_EPOCH) * 86400000
            + (apr_int64_t)(nanos / 1000000);
 }
@@ -426,8 +431,10 @@ static void write_leaf(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
 
     switch (leaf->value_kind) {
     case UC_PQ_VALUE_DATE:
-        uc_time_format_date(i, text);
-        uc_jw_string(w, text);
+        if (uc_time_format_date(i, text))
+            uc_jw_string(w, text);
+        else
+            uc_jw_int(w, i);
         return;
     case UC_PQ_VALUE_TIMESTAMP_MILLIS:
         write_time(w, i);

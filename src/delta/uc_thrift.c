@@ -1,5 +1,7 @@
 #include "uc_thrift.h"
 
+#include <stdint.h>
+
 void uc_thrift_init(uc_thrift_t *t, const void *data, apr_size_t len)
 {
     t->p = data;
@@ -67,10 +69,18 @@ int uc_thrift_field(uc_thrift_t *t, uc_thrift_struct_t *s, int *id)
         t->failed = 1;
         return UC_THRIFT_STOP;
     }
+    /* Field ids are i16s; one outside their range is hostile. */
     if (delta)
         s->last_id += delta;
-    else
-        s->last_id = (int)zigzag(read_varint(t));
+    else {
+        apr_int64_t id = zigzag(read_varint(t));
+
+        if (id < INT16_MIN || id > INT16_MAX)
+            t->failed = 1;
+        s->last_id = (int)id;
+    }
+    if (s->last_id > INT16_MAX)
+        t->failed = 1;
     if (type > UC_THRIFT_UUID)
         t->failed = 1;
     *id = s->last_id;

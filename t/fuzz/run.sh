@@ -1,0 +1,274 @@
+#!/bin/sh
+# libFuzzer targets of the Parquet, Thrift and Delta log readers.
+#
+#   sh t/fuzz/run.sh [TARGET...]     build, replay regressions, fuzz
+#   sh t/fuzz/run.sh --build-only    build the targets only
+#   sh t/fuzz/run.sh --replay-only   build and replay t/fuzz/regressions/
+#
+# Targets: parquet thrift pages delta_log checkpoint (default: all).
+# Environment:
+#   FUZZ_SECONDS   seconds of fuzzing per target (default 60)
+#   FUZZ_JOBS      targets fuzzed at once (default 1)
+#   FUZZ_FLAGS     extra libFuzzer flags
+#   CLANG          compiler (default clang, else clang-14)
+#   FUZZ_SRC       the reader's source tree (default src; a patched copy
+#                  to fuzz on past a known finding), built into
+#                  build/fuzz (or FUZZ_OUT)
+#
+# Seeds come from the fixtures at run time (nothing binary is committed
+# but the minimized reproducers in t/fuzz/regressions/<target>/, which are
+# replayed first). Exits non-zero when a regression input fails or a target
+# finds a crash, leak, timeout or out-of-memory; the reproducer is named.
+set -u
+
+cd "$(dirname "$0")/../.." || exit 2
+ROOT=$(pwd)
+OUT=${FUZZ_OUT:-$ROOT/build/fuzz}
+SRC=${FUZZ_SRC:-src}
+FIXTURES=${FIXTURES:-$ROOT/../shared/fixtures/delta}
+[ -d "$FIXTURES" ] || FIXTURES=/work/shared/fixtures/delta
+SECONDS_EACH=${FUZZ_SECONDS:-60}
+JOBS=${FUZZ_JOBS:-1}
+ALL_TARGETS="parquet thrift pages delta_log checkpoint"
+PKGS="apr-1 apr-util-1 jansson libcurl snappy libzstd liblz4 zlib libbrotlidec libcrypto"
+
+mode=fuzz
+targets=""
+for arg in "$@"; do
+    case $arg in
+    --build-only) mode=build ;;
+    --replay-only) mode=replay ;;
+    -*) echo "run.sh: unknown option $arg" >&2; exit 2 ;;
+    *) targets="$targets $arg" ;;
+    esac
+done
+[ -n "$targets" ] || targets=$ALL_TARGETS
+for t in $targets; do
+    case " $ALL_TARGETS " in
+    *" $t "*) ;;
+    *) echo "run.sh: unknown target $t (one of: $ALL_TARGETS)" >&2; exit 2 ;;
+    esac
+done
+
+CC=${CLANG:-}
+if [ -z "$CC" ]; then
+    for c in clang clang-14; do
+        if command -v $c >/dev/null 2>&1; then CC=$c; break; fi
+    done
+fi
+if [ -z "$CC" ]; then
+    echo "run.sh: clang is needed (apt-get install clang libclang-rt-14-dev)" >&2
+    exit 2
+fi
+
+# --- build -----------------------------------------------------------------
+CFLAGS="-std=gnu11 -g -O1 -fno-omit-frame-pointer \
+ -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+ -Wall -Wextra -Wno-missing-field-initializers"
+SOURCES=$(ls "$SRC"/core/*.c "$SRC"/delta/*.c)
+mkdir -p "$OUT"
+build_failed=0
+for t in $ALL_TARGETS; do
+    bin=$OUT/fuzz_$t
+    # Rebuilt when any source or header of the reader or the harness is newer.
+    if [ -x "$bin" ] && [ -z "$(find "$SRC"/core "$SRC"/delta t/fuzz -newer "$bin" \
+            \( -name '*.c' -o -name '*.h' \) 2>/dev/null | head -1)" ]; then
+        continue
+    fi
+    echo "build $bin"
+    # shellcheck disable=SC2086,SC2046
+    if ! $CC $CFLAGS -I"$SRC" $(pkg-config --cflags $PKGS) -o "$bin" \
+            t/fuzz/fuzz_$t.c t/fuzz/fuzz_common.c $SOURCES \
+            $(pkg-config --libs $PKGS) -ldl; then
+        echo "run.sh: building fuzz_$t failed" >&2
+        build_failed=1
+    fi
+done
+[ $build_failed = 0 ] || exit 1
+[ $mode = build ] && exit 0
+
+# Sanitizers: leaks are findings; UBSan stops at the first report.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:allocator_may_return_null=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+
+max_len() {
+    case $1 in
+    parquet|checkpoint) echo 1048576 ;;
+    pages) echo 262144 ;;
+    thrift) echo 65536 ;;
+    delta_log) echo 131072 ;;
+    esac
+}
+
+# --- regressions ------------------------------------------------------------
+# Each input on its own, so every failing one is named.
+status=0
+for t in $targets; do
+    dir=t/fuzz/regressions/$t
+    [ -d "$dir" ] || continue
+    passed=0
+    failed=0
+    log=$OUT/regressions-$t.log
+    : > "$log"
+    for f in $(find "$dir" -type f ! -name '*.md' ! -name '.*' | sort); do
+        if "$OUT/fuzz_$t" -rss_limit_mb=2048 -timeout=10 "$f" >> "$log" 2>&1
+        then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+            echo "regression $t: FAILED $f" >&2
+            grep -E 'ERROR|runtime error' "$log" | tail -1 >&2
+        fi
+    done
+    echo "regressions $t: $passed passed, $failed failed"
+    [ $failed = 0 ] || status=1
+done
+[ $mode = replay ] && exit $status
+
+# --- seeds ------------------------------------------------------------------
+# Each seed is named after its table, so files of the same name in
+# different tables stay apart.
+seed_name() {   # fixture path -> <table>-<file>
+    rel=${1#"$FIXTURES"/}
+    echo "$rel" | sed 's|/_delta_log/|-|; s|/|-|g'
+}
+
+seed_parquet() {    # every Parquet file under a _delta_log
+    find "$FIXTURES" -path '*/_delta_log/*' -name '*.parquet' -type f \
+        | while read -r f; do cp -f "$f" "$1/$(seed_name "$f")"; done
+}
+
+# delta_log inputs: a flags byte, then NUL-separated sections: commit 0,
+# commit 1, _last_checkpoint, commit 2 (see fuzz_delta_log.c).
+seed_delta_log() {
+    for table in "$FIXTURES"/*/; do
+        table=${table%/}
+        log=$table/_delta_log
+        [ -d "$log" ] || continue
+        name=$(basename "$table")
+        c0=$log/00000000000000000000.json
+        c1=$log/00000000000000000001.json
+        c2=$log/00000000000000000002.json
+        lc=$log/_last_checkpoint
+        if [ -f "$c0" ]; then
+            for flags in 0 8; do
+                {
+                    printf '%b' "\\0$(printf %03o "$flags")"
+                    cat "$c0"
+                    if [ -f "$c1" ]; then printf '\000'; cat "$c1"; fi
+                    if [ -f "$c1" ] && [ -f "$c2" ]; then
+                        printf '\000'
+                        [ -f "$lc" ] && cat "$lc"
+                        printf '\000'; cat "$c2"
+                    fi
+                } > "$1/$name-log-$flags"
+            done
+        fi
+        # Every commit alone, behind the fixed protocol and metaData, with
+        # and without change data feed.
+        find "$log" -maxdepth 1 -name '*.json' -type f | while read -r f; do
+            { printf '\001'; cat "$f"; } > "$1/$(seed_name "$f")-p"
+            { printf '\003'; cat "$f"; } > "$1/$(seed_name "$f")-cdf"
+        done
+        if [ -f "$lc" ]; then
+            { printf '\001'; printf '\000\000'; cat "$lc"; } \
+                > "$1/$name-last_checkpoint"
+        fi
+        # V2 JSON checkpoint manifests as the fifth section.
+        find "$log" -maxdepth 1 -name '*.checkpoint.*.json' -type f \
+            | while read -r f; do
+            {
+                printf '\001\000\000'
+                [ -f "$lc" ] && cat "$lc"
+                printf '\000\000'; cat "$f"
+            } > "$1/$(seed_name "$f")-v2"
+        done
+    done
+}
+
+seed_pages() {
+    # shellcheck disable=SC2046
+    "$OUT/seed_pages" "$1" $(find "$FIXTURES" -path '*/_delta_log/*' \
+        -name '*.parquet' -type f) >/dev/null
+}
+
+seed_thrift() {     # footers of the Parquet seeds, and page headers
+    # shellcheck disable=SC2046
+    "$OUT/seed_pages" --thrift "$1" $(find "$FIXTURES" -path \
+        '*/_delta_log/*' -name '*.parquet' -type f) >/dev/null
+}
+
+if [ ! -x "$OUT/seed_pages" ] || [ -n "$(find "$SRC"/core "$SRC"/delta t/fuzz \
+        -newer "$OUT/seed_pages" -name '*.[ch]' 2>/dev/null | head -1)" ]; then
+    # shellcheck disable=SC2086,SC2046
+    $CC -std=gnu11 -g -O1 -I"$SRC" $(pkg-config --cflags $PKGS) -o "$OUT/seed_pages" \
+        t/fuzz/seed_pages.c t/fuzz/fuzz_common.c $SOURCES \
+        $(pkg-config --libs $PKGS) -ldl || exit 1
+fi
+
+# --- fuzzing ----------------------------------------------------------------
+fuzz_one() {
+    t=$1
+    corpus=$OUT/corpus-$t
+    artifacts=$OUT/artifacts-$t
+    mkdir -p "$corpus" "$artifacts"
+    case $t in
+    parquet|checkpoint) seed_parquet "$corpus" ;;
+    pages) seed_pages "$corpus" ;;
+    thrift) seed_thrift "$corpus" ;;
+    delta_log) seed_delta_log "$corpus" ;;
+    esac
+    dict=""
+    [ -f "t/fuzz/$t.dict" ] && dict="-dict=t/fuzz/$t.dict"
+    log=$OUT/fuzz-$t.log
+    before=$(find "$artifacts" -type f | wc -l)
+    # shellcheck disable=SC2086
+    "$OUT/fuzz_$t" -max_total_time="$SECONDS_EACH" -max_len="$(max_len $t)" \
+        -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+        -artifact_prefix="$artifacts/" $dict ${FUZZ_FLAGS:-} "$corpus" \
+        > "$log" 2>&1
+    rc=$?
+    after=$(find "$artifacts" -type f | wc -l)
+    stats=$(grep -E '^#[0-9]+' "$log" | tail -1)
+    eps=$(grep -E 'stat::average_exec_per_sec' "$log" | awk '{print $2}')
+    echo "fuzz $t: rc=$rc ${SECONDS_EACH}s exec/s=${eps:-?} $stats"
+    if [ $rc != 0 ] || [ "$after" -gt "$before" ]; then
+        echo "fuzz $t: FINDING (log: $log)" >&2
+        grep -E '==ERROR|runtime error|SUMMARY|ALARM|out-of-memory|leak' \
+            "$log" | head -5 >&2
+        grep -o "Test unit written to [^ ]*" "$log" | awk '{print $5}' \
+            | while read -r a; do
+            echo "fuzz $t: reproducer $a" >&2
+            echo "  replay:   $OUT/fuzz_$t $a" >&2
+            echo "  minimize: $OUT/fuzz_$t -minimize_crash=1 -runs=20000 -exact_artifact_path=$a.min $a" >&2
+        done
+        return 1
+    fi
+    return 0
+}
+
+if [ "$JOBS" -le 1 ]; then
+    for t in $targets; do
+        fuzz_one "$t" || status=1
+    done
+else
+    # A few at a time; each reports into its own file.
+    running=0
+    pids=""
+    for t in $targets; do
+        ( fuzz_one "$t" > "$OUT/result-$t" 2>&1 ) &
+        pids="$pids $!"
+        running=$((running + 1))
+        if [ $running -ge "$JOBS" ]; then
+            for p in $pids; do wait "$p"; done
+            pids=""
+            running=0
+        fi
+    done
+    for p in $pids; do wait "$p"; done
+    for t in $targets; do
+        cat "$OUT/result-$t"
+        grep -q FINDING "$OUT/result-$t" && status=1
+    done
+fi
+exit $status
