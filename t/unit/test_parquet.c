@@ -371,14 +371,20 @@ static void test_thrift_field_ids(void **state)
         0x05, 0x44, 0x00,             /* long form, zigzag 68: id 34 */
         0x05, 0x0a, 0x00,             /* long form, backwards: id 5 */
         0x15, 0x00,                   /* delta 1 from 5: id 6 */
-        0x05, 0xfe, 0xff, 0x03, 0x00, /* long form: id 32767 */
-        0x1c,                         /* delta 1: id 32768, a struct */
+        0x05, 0xfc, 0xff, 0x03, 0x00, /* long form: id 32766 */
+        0x1c,                         /* delta 1: id 32767, a struct */
         0x15, 0x00,                   /*   whose ids start again: id 1 */
         0x00,
-        0x16, 0x00,                   /* after the struct: id 32769 */
         0x00
     };
-    static const int want[] = { 1, 3, 18, 34, 5, 6, 32767, 32768, 32769 };
+    static const int want[] = { 1, 3, 18, 34, 5, 6, 32766, 32767 };
+    /* Ids are i16s: none goes past 32767, by a delta or the long form. */
+    static const unsigned char past_delta[] = {
+        0x05, 0xfe, 0xff, 0x03, 0x00, 0x15, 0x00, 0x00
+    };
+    static const unsigned char past_long[] = {
+        0x05, 0x80, 0x80, 0x04, 0x00, 0x00
+    };
     uc_thrift_t t;
     uc_thrift_struct_t s, inner;
     int id, type, n = 0, inner_id = 0;
@@ -402,9 +408,21 @@ static void test_thrift_field_ids(void **state)
         n++;
     }
     uc_thrift_struct_end(&t);
-    assert_int_equal(n, 9);
+    assert_int_equal(n, 8);
     assert_false(t.failed);
     assert_int_equal(t.depth, 0);
+
+    thrift_on(&t, pool, past_delta, sizeof(past_delta));
+    uc_thrift_struct_begin(&t, &s);
+    assert_int_equal(uc_thrift_field(&t, &s, &id), UC_THRIFT_I32);
+    assert_int_equal(id, 32767);
+    uc_thrift_int(&t, UC_THRIFT_I32);
+    assert_int_equal(uc_thrift_field(&t, &s, &id), UC_THRIFT_STOP);
+    assert_true(t.failed);
+    thrift_on(&t, pool, past_long, sizeof(past_long));
+    uc_thrift_struct_begin(&t, &s);
+    assert_int_equal(uc_thrift_field(&t, &s, &id), UC_THRIFT_STOP);
+    assert_true(t.failed);
 
     /* Type nibbles past UUID are not Thrift. */
     {
