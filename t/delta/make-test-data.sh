@@ -12,7 +12,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 out=$1
-fixtures=${UNICAT_DELTA_FIXTURES:-$top/../shared/fixtures/delta}
+fixtures=${UNICAT_DELTA_FIXTURES:-$top/t/delta/fixtures}
 gen="sh $here/gen/run.sh"
 
 rm -rf "$out.tmp"

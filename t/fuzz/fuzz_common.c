@@ -5,17 +5,18 @@
  * neighbour, not in a redzone. Unless FUZZ_REAL_POOLS=1, this file
  * interposes apr_palloc (every caller's, libapr's own included) with one
  * malloc per allocation, freed by a cleanup of the pool, so each block has
- * exact bounds (and the blocks of a pool that is never destroyed are
- * reachable, not leaks: see `live`). apr_pcalloc is a macro over apr_palloc; apr_psprintf and
- * the pool's bookkeeping keep using pool memory, as they must. */
+ * exact bounds; the blocks of a pool that is never destroyed stay
+ * reachable, not leaks (see `live`). apr_pcalloc is a macro over
+ * apr_palloc; apr_psprintf and the pool's bookkeeping keep using pool
+ * memory, as they must. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include "fuzz_common.h"
 
 #include <dlfcn.h>
-#include <pthread.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -551,7 +552,8 @@ int fuzz_pages_file(const uint8_t *data, size_t size, fuzz_buf_t *file)
     {
         unsigned char tail[8] = {
             (unsigned char)footer_len, (unsigned char)(footer_len >> 8),
-            (unsigned char)(footer_len >> 16), (unsigned char)(footer_len >> 24),
+            (unsigned char)(footer_len >> 16),
+            (unsigned char)(footer_len >> 24),
             'P', 'A', 'R', '1'
         };
         fuzz_buf_put(file, tail, 8);

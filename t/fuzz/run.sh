@@ -25,8 +25,7 @@ cd "$(dirname "$0")/../.." || exit 2
 ROOT=$(pwd)
 OUT=${FUZZ_OUT:-$ROOT/build/fuzz}
 SRC=${FUZZ_SRC:-src}
-FIXTURES=${FIXTURES:-$ROOT/../shared/fixtures/delta}
-[ -d "$FIXTURES" ] || FIXTURES=/work/shared/fixtures/delta
+FIXTURES=${FIXTURES:-${UNICAT_DELTA_FIXTURES:-$ROOT/t/delta/fixtures}}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-1}
 ALL_TARGETS="parquet thrift pages delta_log checkpoint"

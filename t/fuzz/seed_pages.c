@@ -111,7 +111,8 @@ static void pages_seeds(const char *dir, const char *base,
             if (leaf->logical_type == 8)        /* TIMESTAMP */
                 s.timestamp_unit
                     = leaf->value_kind == UC_PQ_VALUE_TIMESTAMP_MILLIS ? 1
-                      : leaf->value_kind == UC_PQ_VALUE_TIMESTAMP_NANOS ? 3 : 2;
+                      : leaf->value_kind == UC_PQ_VALUE_TIMESTAMP_NANOS ? 3
+                      : 2;
             s.logical_decimal = leaf->logical_type == 5;
             if (c->num_values > 65535 || g->num_rows > 65535
                 || s.type_length > 255 || !chunk_bytes(pf, c, &p, &len))
@@ -217,7 +218,8 @@ int main(int argc, char **argv)
         size_t len;
         FILE *f;
 
-        if (!(data = slurp(argv[2], &len)) || !fuzz_pages_file(data, len, &file)
+        if (!(data = slurp(argv[2], &len))
+            || !fuzz_pages_file(data, len, &file)
             || !(f = fopen(argv[3], "wb")))
             return 1;
         fwrite(file.p, 1, file.len, f);

@@ -16,7 +16,7 @@
 #   UNICAT_DELTA_FIXTURES    the fixture directory uploaded under fixtures/
 #
 # Environment read:
-#   UNICAT_DELTA_FIXTURES      default: ../shared/fixtures/delta from the repo
+#   UNICAT_DELTA_FIXTURES      default: t/delta/fixtures
 #   UNICAT_S3_NODE_DIR         npm prefix for the tools, default build/node-s3
 #   UNICAT_S3_INJECT_BAD_SECRET=1  hands CMD a wrong secret (the proxy keeps
 #                              the right one): every signed request of CMD
@@ -29,7 +29,7 @@ if [ $# -eq 0 ]; then
 fi
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-fixtures=${UNICAT_DELTA_FIXTURES:-$root/../shared/fixtures/delta}
+fixtures=${UNICAT_DELTA_FIXTURES:-$root/t/delta/fixtures}
 node_dir=${UNICAT_S3_NODE_DIR:-$root/build/node-s3}
 bucket=unicat-test
 key=AKIDUNICATTEST

@@ -20,7 +20,7 @@ static const char *fixtures_root(void)
 {
     const char *env = getenv("UNICAT_DELTA_FIXTURES");
 
-    return env ? env : "../shared/fixtures/delta";
+    return env ? env : "t/delta/fixtures";
 }
 
 static const char *fixtures_root_abs(apr_pool_t *pool)

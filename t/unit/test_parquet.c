@@ -9,7 +9,7 @@
  *
  * Environment:
  *   UNICAT_DELTA_FIXTURES     the fixture tables (by default
- *                             ../shared/fixtures/delta)
+ *                             t/delta/fixtures)
  *   UNICAT_PARQUET_DUMPS      hyparquet dumps of the fixture checkpoints: one
  *                             file per checkpoint, named after its path under
  *                             the fixture root with '/' as '_', plus .jsonl
@@ -3217,7 +3217,7 @@ static const char *fixture_root(void)
 {
     const char *root = getenv("UNICAT_DELTA_FIXTURES");
 
-    return root && *root ? root : "../shared/fixtures/delta";
+    return root && *root ? root : "t/delta/fixtures";
 }
 
 static int ends_with(const char *s, const char *suffix)
