@@ -13,6 +13,12 @@ enum { PAGE_DATA = 0, PAGE_INDEX = 1, PAGE_DICTIONARY = 2, PAGE_DATA_V2 = 3 };
 #define MAX_LEVELS ((apr_size_t)1 << 27)
 #define MAX_PAGE_BYTES ((apr_size_t)1 << 30)
 #define MAX_PAGES 1000000
+/* Values a column chunk may declare per byte of its file, beyond a first
+ * million: run-length encoding lets a few bytes claim millions of nulls,
+ * but no real file holds more than a handful of values per byte. More is
+ * a decompression bomb. */
+#define VALUES_PER_FILE_BYTE 256
+#define VALUES_ANYWAY ((apr_int64_t)1 << 20)
 
 typedef struct page {
     int type;
@@ -413,6 +419,9 @@ uc_error_t *uc_pq_read_column_kept(const uc_pq_file_t *file, apr_pool_t *pool,
         || (apr_uint64_t)chunk->total_compressed_size
            > file->size - (apr_size_t)start)
         return chunk_error(&cr, "column chunk outside the file");
+    if (chunk->num_values > VALUES_ANYWAY
+        + (apr_int64_t)file->size * VALUES_PER_FILE_BYTE)
+        return chunk_error(&cr, "more values than the file could hold");
     p = file->data + start;
     end = p + chunk->total_compressed_size;
 

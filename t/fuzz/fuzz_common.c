@@ -17,6 +17,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,35 @@ static void remove_dirs(void)
         remove_tree(dirs[i]);
 }
 
+/* Directories of processes that are gone: a crash ends libFuzzer
+ * without the atexit handlers. */
+static void remove_stale(const char *base)
+{
+    apr_pool_t *pool;
+    apr_dir_t *dir;
+    apr_finfo_t info;
+
+    if (apr_pool_create_unmanaged_ex(&pool, NULL, NULL) != APR_SUCCESS)
+        return;
+    if (apr_dir_open(&dir, base, pool) == APR_SUCCESS) {
+        while (apr_dir_read(&info, APR_FINFO_NAME | APR_FINFO_TYPE, dir)
+               == APR_SUCCESS) {
+            const char *dash;
+            long pid;
+
+            if (info.filetype != APR_DIR
+                || strncmp(info.name, "uc-fuzz-", 8) != 0
+                || !(dash = strchr(info.name + 8, '-')))
+                continue;
+            pid = strtol(dash + 1, NULL, 10);
+            if (pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+                remove_tree(apr_pstrcat(pool, base, "/", info.name, NULL));
+        }
+        apr_dir_close(dir);
+    }
+    apr_pool_destroy(pool);
+}
+
 const char *fuzz_table_dir(const char *tag)
 {
     const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm"
@@ -173,7 +203,10 @@ const char *fuzz_table_dir(const char *tag)
 
     if (num_dirs >= MAX_DIRS)
         abort();
-    snprintf(path, sizeof(path), "%s/uc-fuzz-%s-XXXXXX", base, tag);
+    if (num_dirs == 0)
+        remove_stale(base);
+    snprintf(path, sizeof(path), "%s/uc-fuzz-%s-%ld-XXXXXX", base, tag,
+             (long)getpid());
     if (!(dir = mkdtemp(path))) {
         perror("mkdtemp");
         abort();

@@ -15,7 +15,8 @@ apr_pool_t *fuzz_root_pool(void);
 void fuzz_report(const char *what, const void *err);
 
 /* A fresh directory under /dev/shm (or TMPDIR) for the life of the
- * process, with `_delta_log/_sidecars/` inside; removed at exit. */
+ * process, with `_delta_log/_sidecars/` inside; removed at exit (and,
+ * after a crash, by the next process that makes one). */
 const char *fuzz_table_dir(const char *tag);
 
 /* Writes `len` bytes to `dir`/`rel` (replacing it); `data` NULL removes the

@@ -3961,6 +3961,20 @@ static void test_hostile_metadata(void **state)
 /* A second schema list after the row groups: the chunks were matched to
  * the first one's leaves, so reading the second one's leaves would index
  * past the chunks of the row group. */
+/* 124 bytes that declare 2^27 values in two RLE runs (found by
+ * t/fuzz): refused before anything is allocated for them. */
+static void test_hostile_values_bomb(void **state)
+{
+    apr_pool_t *pool = *state;
+    size_t size;
+    unsigned char *data = read_whole(pool, "t/fuzz/regressions/parquet/"
+                                     "levels-bomb.parquet", &size);
+
+    assert_non_null(data);
+    expect_bad_bytes(pool, data, size, "more values than the file could hold",
+                     "levels bomb");
+}
+
 static void test_hostile_second_schema(void **state)
 {
     apr_pool_t *pool = *state;
@@ -4721,6 +4735,7 @@ int main(void)
         UC_POOL_TEST(test_synthetic_files),
         UC_POOL_TEST(test_hostile_framing),
         UC_POOL_TEST(test_hostile_metadata),
+        UC_POOL_TEST(test_hostile_values_bomb),
         UC_POOL_TEST(test_hostile_second_schema),
         UC_POOL_TEST(test_hostile_schema_depth),
         UC_POOL_TEST(test_hostile_pages),
