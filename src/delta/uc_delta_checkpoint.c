@@ -108,7 +108,8 @@ static uc_error_t *add_from_row(uc_replay_t *r, uc_pq_rows_t *rows,
     }
     f.key_hash = uc_delta_key_hash(f.path, x.dv_id);
     f.partition_values = "{}";
-    if (c->partition_values && uc_pq_rows_present(rows, c->partition_values)) {
+    if (c->partition_values && uc_pq_rows_present(rows, c->partition_values)
+        && !uc_pq_rows_empty(rows, c->partition_values)) {
         if (!(text = written(rows, c->partition_values, w, &err)))
             return err;
         f.partition_values = uc_replay_partition_text(r, text, strlen(text));

@@ -178,6 +178,8 @@ apr_int64_t uc_pq_rows_count(const uc_pq_rows_t *rows);
 int uc_pq_rows_next(uc_pq_rows_t *rows);
 /* Whether `node` (any node of a decoded subtree) is non-null in this row. */
 int uc_pq_rows_present(const uc_pq_rows_t *rows, const uc_pq_node_t *node);
+/* Whether a map or list node is present in this row with no elements. */
+int uc_pq_rows_empty(const uc_pq_rows_t *rows, const uc_pq_node_t *node);
 /* The value of a non-repeated leaf in this row; 0 when null. */
 int uc_pq_rows_int(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
                    apr_int64_t *value);

@@ -273,7 +273,13 @@ static cursor_t *synced(const uc_pq_rows_t *rows, int leaf_index)
 
     if (behind <= 0)
         return c;
-    if (!c->col.rep) {
+    if (behind == 1 && !c->col.rep) {
+        /* The common step: a leaf read row after row. */
+        c->vpos += !c->col.def
+                   || c->col.def[c->pos] == c->col.leaf->max_def;
+        c->pos++;
+    }
+    else if (!c->col.rep) {
         apr_size_t k = (apr_size_t)behind, i, present = 0;
         const unsigned char *def = c->col.def;
         unsigned char max = (unsigned char)c->col.leaf->max_def;
@@ -320,15 +326,33 @@ int uc_pq_rows_present(const uc_pq_rows_t *rows, const uc_pq_node_t *node)
     return current_def(c) >= node->max_def;
 }
 
-int uc_pq_rows_int(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
-                   apr_int64_t *value)
+int uc_pq_rows_empty(const uc_pq_rows_t *rows, const uc_pq_node_t *node)
+{
+    return (node->kind == UC_PQ_MAP || node->kind == UC_PQ_LIST)
+           && uc_pq_rows_present(rows, node)
+           && !uc_pq_rows_present(rows, node->children[0]);
+}
+
+/* The cursor of a decoded leaf whose value is there in this row. */
+static const cursor_t *leaf_value(const uc_pq_rows_t *rows,
+                                  const uc_pq_node_t *leaf)
 {
     const cursor_t *c;
 
-    if (!leaf || leaf->leaf_index < 0 || !uc_pq_rows_present(rows, leaf))
-        return 0;
+    if (!leaf || leaf->leaf_index < 0 || rows->row < 0
+        || rows->row >= rows->num_rows
+        || !rows->cursors[leaf->leaf_index].decoded)
+        return NULL;
     c = synced(rows, leaf->leaf_index);
-    if (!c->col.ints)
+    return current_def(c) >= leaf->max_def ? c : NULL;
+}
+
+int uc_pq_rows_int(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
+                   apr_int64_t *value)
+{
+    const cursor_t *c = leaf_value(rows, leaf);
+
+    if (!c || !c->col.ints)
         return 0;
     *value = c->col.ints[c->vpos];
     return 1;
@@ -337,12 +361,9 @@ int uc_pq_rows_int(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
 int uc_pq_rows_bytes(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
                      uc_pq_bytes_t *value)
 {
-    const cursor_t *c;
+    const cursor_t *c = leaf_value(rows, leaf);
 
-    if (!leaf || leaf->leaf_index < 0 || !uc_pq_rows_present(rows, leaf))
-        return 0;
-    c = synced(rows, leaf->leaf_index);
-    if (!c->col.bytes)
+    if (!c || !c->col.bytes)
         return 0;
     *value = c->col.bytes[c->vpos];
     return 1;
