@@ -98,32 +98,33 @@ static uc_error_t *replay_commits(uc_replay_t *r, apr_int64_t newest,
     return NULL;
 }
 
-static apr_hash_t *copy_apps(apr_pool_t *pool, apr_hash_t *apps)
+static void *copy_version(apr_pool_t *pool, const void *value)
 {
-    apr_hash_t *out = apr_hash_make(pool);
-    apr_hash_index_t *hi;
+    apr_int64_t *v = apr_palloc(pool, sizeof(*v));
 
-    for (hi = apr_hash_first(NULL, apps); hi; hi = apr_hash_next(hi)) {
-        const char *app = apr_hash_this_key(hi);
-        apr_int64_t *v = apr_palloc(pool, sizeof(*v));
-
-        *v = *(apr_int64_t *)apr_hash_this_val(hi);
-        apr_hash_set(out, apr_pstrdup(pool, app), APR_HASH_KEY_STRING, v);
-    }
-    return out;
+    *v = *(const apr_int64_t *)value;
+    return v;
 }
 
-static apr_hash_t *copy_domains(apr_pool_t *pool, apr_hash_t *domains)
+/* Removed domains ("") are left out. */
+static void *copy_configuration(apr_pool_t *pool, const void *value)
+{
+    return *(const char *)value ? apr_pstrdup(pool, value) : NULL;
+}
+
+/* A string-keyed hash of the replay's scratch, copied into the snapshot. */
+static apr_hash_t *copy_hash(apr_pool_t *pool, apr_hash_t *from,
+                             void *(*copy)(apr_pool_t *, const void *))
 {
     apr_hash_t *out = apr_hash_make(pool);
     apr_hash_index_t *hi;
 
-    for (hi = apr_hash_first(NULL, domains); hi; hi = apr_hash_next(hi)) {
-        const char *config = apr_hash_this_val(hi);
+    for (hi = apr_hash_first(NULL, from); hi; hi = apr_hash_next(hi)) {
+        void *value = copy(pool, apr_hash_this_val(hi));
 
-        if (*config)
+        if (value)
             apr_hash_set(out, apr_pstrdup(pool, apr_hash_this_key(hi)),
-                         APR_HASH_KEY_STRING, apr_pstrdup(pool, config));
+                         APR_HASH_KEY_STRING, value);
     }
     return out;
 }
@@ -178,8 +179,8 @@ static uc_error_t *finish(uc_replay_t *r, apr_pool_t *err_pool,
     s->pub.metadata = uc_json_dump(pool, r->metadata);
     s->pub.files = files;
     s->pub.num_files = n;
-    s->pub.app_versions = copy_apps(pool, r->apps);
-    s->pub.domains = copy_domains(pool, r->domains);
+    s->pub.app_versions = copy_hash(pool, r->apps, copy_version);
+    s->pub.domains = copy_hash(pool, r->domains, copy_configuration);
     s->pub.bytes = sizeof(uc_delta_file_t) * n + strlen(s->pub.metadata)
                    + strlen(s->pub.protocol) + 1024;
     for (i = 0; i < s->num_arenas; i++)
