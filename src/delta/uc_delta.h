@@ -89,7 +89,6 @@ typedef struct uc_delta_table uc_delta_table_t;
 uc_error_t *uc_delta_table_open(apr_pool_t *pool, const char *location,
                                 const uc_objstore_config_t *config,
                                 uc_delta_table_t **out);
-const char *uc_delta_table_location(const uc_delta_table_t *table);
 
 #define UC_DELTA_LATEST (-1)
 
@@ -97,10 +96,6 @@ const char *uc_delta_table_location(const uc_delta_table_t *table);
  * the log. The caller releases it. */
 uc_error_t *uc_delta_snapshot(uc_delta_table_t *table, apr_int64_t version,
                               uc_delta_snapshot_t **out);
-
-/* The newest version of the table (one listing of the log). */
-uc_error_t *uc_delta_latest_version(uc_delta_table_t *table,
-                                    apr_int64_t *version);
 
 /* Version lookup by commit time (ms): the latest version committed at or
  * before `timestamp` (snapshot "as of"), or the earliest at or after it

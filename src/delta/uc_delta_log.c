@@ -45,11 +45,6 @@ uc_error_t *uc_delta_table_open(apr_pool_t *pool, const char *location,
     return NULL;
 }
 
-const char *uc_delta_table_location(const uc_delta_table_t *table)
-{
-    return table->location;
-}
-
 const char *uc_delta_commit_key(apr_pool_t *pool, apr_int64_t version)
 {
     return apr_psprintf(pool, UC_DELTA_LOG_DIR "%020" APR_INT64_T_FMT ".json",

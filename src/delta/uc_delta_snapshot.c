@@ -360,18 +360,6 @@ uc_error_t *uc_delta_snapshot(uc_delta_table_t *table, apr_int64_t version,
     return not_reconstructable(pool, table, log, target);
 }
 
-uc_error_t *uc_delta_latest_version(uc_delta_table_t *table,
-                                    apr_int64_t *version)
-{
-    uc_delta_log_t *log;
-    uc_error_t *err;
-
-    if ((err = uc_delta_list(table, table->pool, 1, &log)))
-        return err;
-    *version = log->latest;
-    return NULL;
-}
-
 static const char *copy_text(uc_arena_t *arena, const char *text)
 {
     return text ? uc_arena_strndup(arena, text, strlen(text)) : NULL;

@@ -197,8 +197,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             write_snapshot(pool, s);
             uc_delta_snapshot_release(s);
         }
-        err = uc_delta_latest_version(table, &version);
-        fuzz_report("latest version", err);
     }
 
     /* The change data feed of every version. */
