@@ -60,6 +60,7 @@ typedef struct uc_delta_features {
     apr_array_header_t *writer_features;
     int in_commit_timestamps;       /* ICT enabled by the metadata */
     apr_int64_t ict_enablement_version;
+    apr_int64_t ict_enablement_timestamp;   /* UC_DELTA_NONE when unset */
     int change_data_feed;           /* delta.enableChangeDataFeed */
     const char *column_mapping;     /* "none", "name" or "id" */
 } uc_delta_features_t;

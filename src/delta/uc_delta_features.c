@@ -108,5 +108,8 @@ uc_error_t *uc_delta_read_features(apr_pool_t *pool,
         && config_true(metadata, "delta.enableInCommitTimestamps");
     since = config_value(metadata, "delta.inCommitTimestampEnablementVersion");
     f->ict_enablement_version = since ? apr_atoi64(since) : 0;
+    since = config_value(metadata,
+                         "delta.inCommitTimestampEnablementTimestamp");
+    f->ict_enablement_timestamp = since ? apr_atoi64(since) : UC_DELTA_NONE;
     return NULL;
 }

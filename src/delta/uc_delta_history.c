@@ -8,20 +8,6 @@
 
 #include "../core/uc_json.h"
 
-static uc_error_t *invalid(apr_pool_t *pool, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static uc_error_t *invalid(apr_pool_t *pool, const char *fmt, ...)
-{
-    va_list ap;
-    const char *msg;
-
-    va_start(ap, fmt);
-    msg = apr_pvsprintf(pool, fmt, ap);
-    va_end(ap);
-    return uc_error_make(pool, 400, "INVALID_PARAMETER_VALUE", "%s", msg);
-}
-
 /* Whether version v's timestamp is its ICT under these features. */
 static int uses_ict(const uc_delta_features_t *f, apr_int64_t v)
 {
@@ -98,7 +84,7 @@ uc_error_t *uc_delta_version_at(uc_delta_table_t *table,
     uc_delta_snapshot_t *own = NULL;
     const uc_delta_features_t *f;
     const uc_log_commit_t *c;
-    int n, lo = 0, hi, index, split = -1;
+    int n, lo = 0, hi, index = -1, split = -1;
     uc_error_t *err;
 
     if ((err = uc_delta_list(table, pool, 0, &log)))
@@ -115,17 +101,11 @@ uc_error_t *uc_delta_version_at(uc_delta_table_t *table,
     /* With ICT turned on later, versions before and after the enablement
      * are searched apart: their clocks differ. */
     if (f->in_commit_timestamps && f->ict_enablement_version > 0) {
-        const char *since = NULL;
-        json_t *meta = json_loads(latest->metadata, 0, NULL);
-        json_t *v = json_object_get(json_object_get(meta, "configuration"),
-                                    "delta.inCommitTimestampEnablementTimestamp");
-        if (json_is_string(v))
-            since = apr_pstrdup(pool, json_string_value(v));
-        json_decref(meta);
         for (split = 0; split < n
              && c[split].version < f->ict_enablement_version; split++)
             ;
-        if (since && timestamp >= apr_atoi64(since))
+        if (f->ict_enablement_timestamp != UC_DELTA_NONE
+            && timestamp >= f->ict_enablement_timestamp)
             lo = split;
         else
             hi = split - 1;
@@ -136,8 +116,6 @@ uc_error_t *uc_delta_version_at(uc_delta_table_t *table,
         uc_delta_snapshot_release(own);
     if (err)
         return err;
-    if (n == 0)
-        index = -1;
     /* Before the ICT enablement but after every older commit: the first
      * ICT commit is the earliest at or after it. */
     if (index < 0 && match == UC_DELTA_AT_OR_AFTER && split >= 0
@@ -145,10 +123,12 @@ uc_error_t *uc_delta_version_at(uc_delta_table_t *table,
         index = split;
     if (index < 0)
         return match == UC_DELTA_AT_OR_BEFORE
-            ? invalid(pool, "The provided timestamp (%" APR_INT64_T_FMT " ms)"
+            ? uc_error_invalid(pool,
+                      "The provided timestamp (%" APR_INT64_T_FMT " ms)"
                       " is before the earliest version available of the "
                       "Delta table at '%s'.", timestamp, table->location)
-            : invalid(pool, "The provided timestamp (%" APR_INT64_T_FMT " ms)"
+            : uc_error_invalid(pool,
+                      "The provided timestamp (%" APR_INT64_T_FMT " ms)"
                       " is after the latest version available of the Delta "
                       "table at '%s'.", timestamp, table->location);
     *version = c[index].version;
@@ -261,22 +241,27 @@ static uc_error_t *check_range(apr_pool_t *pool, const uc_delta_table_t *table,
     apr_int64_t v;
 
     if (start < 0 || end < 0)
-        return invalid(pool, "Change data versions cannot be negative.");
+        return uc_error_invalid(pool,
+                   "Change data versions cannot be negative.");
     if (start > log->latest)
-        return invalid(pool, "Provided start version (%" APR_INT64_T_FMT ") "
+        return uc_error_invalid(pool,
+                       "Provided start version (%" APR_INT64_T_FMT ") "
                        "cannot be greater than the latest version of the "
                        "table (%" APR_INT64_T_FMT ").", start, log->latest);
     if (end > log->latest)
-        return invalid(pool, "Provided end version (%" APR_INT64_T_FMT ") "
+        return uc_error_invalid(pool,
+                       "Provided end version (%" APR_INT64_T_FMT ") "
                        "cannot be greater than the latest version of the "
                        "table (%" APR_INT64_T_FMT ").", end, log->latest);
     if (start > end)
-        return invalid(pool, "The start version (%" APR_INT64_T_FMT ") is "
+        return uc_error_invalid(pool,
+                       "The start version (%" APR_INT64_T_FMT ") is "
                        "after the end version (%" APR_INT64_T_FMT ").",
                        start, end);
     for (v = start; v <= end; v++)
         if (!uc_delta_log_commit(log, v))
-            return invalid(pool, "The changes of version %" APR_INT64_T_FMT
+            return uc_error_invalid(pool,
+                           "The changes of version %" APR_INT64_T_FMT
                            " of the Delta table at '%s' are no longer in its "
                            "log.", v, table->location);
     return NULL;
@@ -330,7 +315,8 @@ uc_error_t *uc_delta_changes(uc_delta_table_t *table, apr_pool_t *pool,
             metadata = new_metadata;
         }
         if (!features.change_data_feed)
-            return invalid(pool, "Error getting change data for range [%"
+            return uc_error_invalid(pool,
+                           "Error getting change data for range [%"
                            APR_INT64_T_FMT ", %" APR_INT64_T_FMT "] as change "
                            "data was not recorded for version [%"
                            APR_INT64_T_FMT "].", start, end, v);

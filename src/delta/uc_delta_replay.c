@@ -282,7 +282,8 @@ static void domain_action(uc_replay_t *r, json_t *dm)
         || apr_hash_get(r->domains, json_string_value(domain),
                         APR_HASH_KEY_STRING))
         return;
-    apr_hash_set(r->domains, apr_pstrdup(r->scratch, json_string_value(domain)),
+    apr_hash_set(r->domains,
+                 apr_pstrdup(r->scratch, json_string_value(domain)),
                  APR_HASH_KEY_STRING,
                  json_is_true(removed) || !json_is_string(config)
                  ? "" : apr_pstrdup(r->scratch, json_string_value(config)));

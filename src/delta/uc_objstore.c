@@ -59,6 +59,24 @@ uc_error_t *uc_objstore_map(uc_objstore_t *store, apr_pool_t *pool,
     return NULL;
 }
 
+int uc_objstore_key_is_safe(const char *key)
+{
+    const char *p = key;
+
+    if (*key == '/')
+        return 0;
+    while (*p) {
+        apr_size_t n = strcspn(p, "/");
+
+        if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+            return 0;
+        p += n;
+        if (*p == '/')
+            p++;
+    }
+    return 1;
+}
+
 static int hex_value(char c)
 {
     return c >= '0' && c <= '9' ? c - '0'

@@ -68,6 +68,11 @@ uc_error_t *uc_objstore_map(uc_objstore_t *store, apr_pool_t *pool,
                             const char *key, const char **data,
                             apr_size_t *len);
 
+/* Whether a key stays below the store's root: not absolute, no "." or
+ * ".." segment (keys come from the log: sidecar and checkpoint names). An
+ * empty key is the root itself. */
+int uc_objstore_key_is_safe(const char *key);
+
 /* A location's path or a log's file path as bytes: %XX escapes decoded
  * once (Delta paths are URIs). NULL when an escape decodes to NUL. */
 char *uc_objstore_unescape(apr_pool_t *pool, const char *s);

@@ -34,27 +34,6 @@ static uc_error_t *file_error(apr_pool_t *pool, apr_status_t rv,
                          key, msg);
 }
 
-/* Keys come from the log (sidecar names, checkpoint names); none may climb
- * out of the table directory. */
-static int key_is_safe(const char *key)
-{
-    const char *p = key;
-
-    if (*key == '/')
-        return 0;
-    while (*p) {
-        const char *end = strchr(p, '/');
-        apr_size_t n = end ? (apr_size_t)(end - p) : strlen(p);
-
-        if (n == 2 && p[0] == '.' && p[1] == '.')
-            return 0;
-        p += n;
-        if (*p == '/')
-            p++;
-    }
-    return 1;
-}
-
 static int compare_objects(const void *a, const void *b)
 {
     return strcmp(((const uc_object_t *)a)->name,
@@ -72,7 +51,7 @@ static uc_error_t *file_list(uc_objstore_t *store, apr_pool_t *pool,
     apr_finfo_t info;
     apr_status_t rv;
 
-    if (!key_is_safe(dir))
+    if (!uc_objstore_key_is_safe(dir))
         return uc_error_invalid(pool, "Invalid directory '%s'.", dir);
     path = *dir ? apr_pstrcat(pool, fs->root, "/", dir, NULL) : fs->root;
     rv = apr_dir_open(&handle, path, pool);
@@ -124,7 +103,7 @@ static uc_error_t *file_read(uc_objstore_t *store, apr_pool_t *pool,
     apr_size_t want, got = 0;
     char *buf;
 
-    if (!key_is_safe(key))
+    if (!uc_objstore_key_is_safe(key))
         return uc_error_invalid(pool, "Invalid object name '%s'.", key);
     rv = apr_file_open(&file, apr_pstrcat(pool, fs->root, "/", key, NULL),
                        APR_FOPEN_READ | APR_FOPEN_BINARY, 0, pool);
@@ -190,7 +169,7 @@ static uc_error_t *file_map(uc_objstore_t *store, apr_pool_t *pool,
     mapping_t *m;
     int fd, flags = MAP_PRIVATE;
 
-    if (!key_is_safe(key))
+    if (!uc_objstore_key_is_safe(key))
         return uc_error_invalid(pool, "Invalid object name '%s'.", key);
     path = apr_pstrcat(pool, fs->root, "/", key, NULL);
     if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)

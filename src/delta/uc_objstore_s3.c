@@ -194,26 +194,6 @@ static uc_error_t *s3_build_urls(apr_pool_t *pool, const char *endpoint,
     return NULL;
 }
 
-/* Keys come from the log; curl removes "." and ".." segments from URL
- * paths, so such a key would address an object outside the table. */
-static int key_is_safe(const char *key)
-{
-    const char *p = key;
-
-    if (*key == '/' || *key == '\0')
-        return 0;
-    while (*p) {
-        apr_size_t n = strcspn(p, "/");
-
-        if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
-            return 0;
-        p += n;
-        if (*p == '/')
-            p++;
-    }
-    return 1;
-}
-
 /* The full object key of `key` (relative to the table root). */
 static const char *full_key(apr_pool_t *pool, const s3_store_t *s3,
                             const char *key)
@@ -530,7 +510,7 @@ static uc_error_t *s3_list(uc_objstore_t *store, apr_pool_t *pool,
 
     if (dir == NULL)
         dir = "";
-    if (*dir && !key_is_safe(dir))
+    if (!uc_objstore_key_is_safe(dir))
         return uc_error_invalid(pool, "Invalid directory '%s'.", dir);
     if (*dir && dir[strlen(dir) - 1] != '/')
         dir = apr_pstrcat(pool, dir, "/", NULL);
@@ -581,7 +561,7 @@ static uc_error_t *s3_read(uc_objstore_t *store, apr_pool_t *pool,
     apr_size_t blen;
     uc_error_t *err;
 
-    if (key == NULL || !key_is_safe(key))
+    if (key == NULL || *key == '\0' || !uc_objstore_key_is_safe(key))
         return uc_error_invalid(pool, "Invalid object name '%s'.",
                                 key ? key : "");
     fkey = full_key(pool, s3, key);
@@ -666,7 +646,7 @@ uc_error_t *uc_objstore_s3_open(apr_pool_t *pool, const char *location,
     rlen = strlen(root);
     while (rlen > 0 && root[rlen - 1] == '/')
         root[--rlen] = '\0';
-    if (*root && !key_is_safe(root))
+    if (!uc_objstore_key_is_safe(root))
         return uc_error_invalid(pool, "The location '%s' has an invalid "
                                 "path.", location);
     s3->root = root;

@@ -962,14 +962,11 @@ static void test_cache_advances_by_new_commits(void **state)
         "00000000000000000010.checkpoint.parquet", NULL),
         apr_pstrcat(pool, dir, "/moved.parquet", NULL), pool), APR_SUCCESS);
     for (v = 11; v <= 23; v++) {
-        apr_array_header_t *none;
-
         append_file(pool, dir, v, v % 2 ? apr_psprintf(pool,
                     "new-%" APR_INT64_T_FMT ".parquet", v - 1) : NULL);
         s = cached(pool, cache, dir);
         assert_int_equal(s->version, v);
         assert_int_equal(s->checkpoint_version, 10);
-        (void)none;
         uc_delta_snapshot_release(s);
     }
     uc_delta_cache_stats(cache, &st);
