@@ -4,8 +4,10 @@
  * the few other rows go through the same JSON path as commits. */
 #include "uc_delta_replay.h"
 #include "uc_parquet.h"
+#include "uc_delta_memory.h"
 
 #include <string.h>
+#include <apr_thread_proc.h>
 #include <apr_strings.h>
 
 /* Checkpoints of millions of files stay far below this. */
@@ -79,16 +81,16 @@ static uc_error_t *add_from_row(uc_replay_t *r, uc_pq_rows_t *rows,
     uc_delta_file_t f;
     uc_delta_file_extras_t x = { NULL, NULL, NULL, UC_DELTA_NONE,
                                  UC_DELTA_NONE };
-    uc_pq_bytes_t b, type, where;
+    uc_pq_bytes_t path, b, type, where;
     apr_int64_t offset;
     const char *text;
     uc_error_t *err = NULL;
 
     memset(&f, 0, sizeof(f));
-    if (!uc_pq_rows_bytes(rows, c->path, &b) || b.len == 0)
+    if (!uc_pq_rows_bytes(rows, c->path, &path) || path.len == 0)
         return uc_delta_corrupt(r->scratch, r->table, "a checkpoint add "
                                 "action has no path");
-    f.path = b.ptr;
+    f.path = path.ptr;
     if (c->dv && uc_pq_rows_present(rows, c->dv)) {
         if (!uc_pq_rows_bytes(rows, c->dv_type, &type)
             || !uc_pq_rows_bytes(rows, c->dv_where, &where))
@@ -106,7 +108,7 @@ static uc_error_t *add_from_row(uc_replay_t *r, uc_pq_rows_t *rows,
             return err;
         x.deletion_vector = uc_arena_strndup(r->arena, text, strlen(text));
     }
-    f.key_hash = uc_delta_key_hash(f.path, x.dv_id);
+    f.key_hash = uc_delta_key_hash_n(path.ptr, path.len, x.dv_id);
     f.partition_values = "{}";
     if (c->partition_values && uc_pq_rows_present(rows, c->partition_values)
         && !uc_pq_rows_empty(rows, c->partition_values)) {
@@ -145,15 +147,21 @@ static uc_error_t *add_from_row(uc_replay_t *r, uc_pq_rows_t *rows,
 static void reserve_files(uc_replay_t *r, apr_size_t more)
 {
     apr_size_t room = (apr_size_t)r->files->nelts + more;
-    apr_array_header_t *files;
+    apr_array_header_t *files = r->files;
+    void *elts;
 
-    if ((apr_size_t)r->files->nalloc >= room || room > (apr_size_t)1 << 27)
+    if ((apr_size_t)files->nalloc >= room || room > (apr_size_t)1 << 27)
         return;
-    if (room < 2 * (apr_size_t)r->files->nalloc)
-        room = 2 * (apr_size_t)r->files->nalloc;
-    files = apr_array_make(r->result, (int)room, sizeof(uc_delta_file_t));
-    apr_array_cat(files, r->files);
-    r->files = files;
+    if (room < 2 * (apr_size_t)files->nalloc)
+        room = 2 * (apr_size_t)files->nalloc;
+    /* Not apr_array_make, which would zero what the rows are about to
+     * fill, in memory the next build could not reuse. */
+    elts = uc_delta_alloc(r->result, room * sizeof(uc_delta_file_t));
+    memcpy(elts, files->elts, (apr_size_t)files->nelts
+                              * sizeof(uc_delta_file_t));
+    files->elts = elts;
+    files->nalloc = (int)room;
+    files->pool = r->result;
 }
 
 /* A non-file row, as the JSON line a commit would hold. */
@@ -179,6 +187,176 @@ static uc_error_t *other_from_row(uc_replay_t *r, uc_pq_rows_t *rows,
     return err;
 }
 
+/* A share of the rows of a row group, read by one thread. A share of
+ * several has a replay of its own, with the seen set of the real one
+ * (only read while the base is replayed), files going into slots of the
+ * real one's array, and strings going into a pool of its own that lives
+ * as long as the arena. Rows of other actions are left for later, by
+ * number, as they change the replay. */
+typedef struct rows_share {
+    uc_replay_t *r;
+    uc_replay_t own;
+    uc_arena_t arena;
+    apr_array_header_t slots;
+    uc_pq_rows_t *rows;
+    const add_columns_t *add;
+    apr_array_header_t *others;     /* row numbers, for a share of several */
+    uc_jw_t *w;
+    uc_error_t *err;
+} rows_share_t;
+
+/* Row groups of fewer rows are read by one thread. */
+#define SHARED_ROWS 16384
+
+static uc_error_t *other_rows(uc_replay_t *r, uc_pq_rows_t *rows,
+                              const uc_pq_node_t *const *others,
+                              int num_others, uc_jw_t *w, const char *key)
+{
+    uc_error_t *err;
+    int i;
+
+    for (i = 0; i < num_others; i++)
+        if (uc_pq_rows_present(rows, others[i])
+            && (err = other_from_row(r, rows, others[i], w, key)))
+            return err;
+    return NULL;
+}
+
+static void read_share(rows_share_t *sh)
+{
+    while (!sh->err && uc_pq_rows_next(sh->rows)) {
+        if (sh->add->group && uc_pq_rows_present(sh->rows, sh->add->group))
+            sh->err = add_from_row(sh->r, sh->rows, sh->add, sh->w);
+        else
+            *(apr_int64_t *)apr_array_push(sh->others)
+                = uc_pq_rows_number(sh->rows);
+    }
+}
+
+static void *APR_THREAD_FUNC share_thread(apr_thread_t *thread, void *data)
+{
+    (void)thread;
+    read_share(data);
+    return NULL;
+}
+
+static void share_init(rows_share_t *sh, uc_replay_t *r, uc_pq_rows_t *rows,
+                       const add_columns_t *add)
+{
+    apr_pool_t *pool = uc_delta_pool_owned(r->arena->pool);
+
+    memset(sh, 0, sizeof(*sh));
+    sh->rows = rows;
+    sh->add = add;
+    sh->own = *r;
+    sh->own.scratch = pool;
+    sh->own.arena = &sh->arena;
+    sh->arena.pool = pool;
+    sh->own.partition_texts = apr_hash_make(pool);
+    sh->own.files = &sh->slots;
+    sh->r = &sh->own;
+    sh->others = apr_array_make(pool, 4, sizeof(apr_int64_t));
+    sh->w = uc_jw_make(pool, 1024);
+}
+
+/* The shares' files, moved together after the files already there. */
+static void gather_files(uc_replay_t *r, rows_share_t *shares, int n)
+{
+    uc_delta_file_t *files = (uc_delta_file_t *)r->files->elts;
+    apr_size_t at = (apr_size_t)r->files->nelts;
+    int k;
+
+    for (k = 0; k < n; k++) {
+        memmove(files + at, shares[k].slots.elts,
+                (apr_size_t)shares[k].slots.nelts * sizeof(uc_delta_file_t));
+        at += (apr_size_t)shares[k].slots.nelts;
+        r->arena->bytes += shares[k].arena.bytes;
+    }
+    r->files->nelts = (int)at;
+}
+
+/* Reads the rows in `n` shares at once, the calling thread taking the
+ * first. */
+static uc_error_t *read_shared(uc_replay_t *r, uc_pq_rows_t *rows,
+                               const add_columns_t *add,
+                               rows_share_t *shares, int n)
+{
+    uc_pq_rows_t **parts = uc_pq_rows_split(rows, r->scratch, n);
+    apr_thread_t *handles[8];
+    uc_delta_file_t *slots;
+    apr_int64_t first = 0;
+    int k, started = 1;
+
+    reserve_files(r, (apr_size_t)uc_pq_rows_count(rows));
+    slots = (uc_delta_file_t *)r->files->elts + r->files->nelts;
+    for (k = 0; k < n; k++) {
+        apr_int64_t end = uc_pq_rows_count(rows) * (k + 1) / n;
+
+        share_init(&shares[k], r, parts[k], add);
+        shares[k].slots.pool = shares[k].own.scratch;
+        shares[k].slots.elt_size = sizeof(uc_delta_file_t);
+        shares[k].slots.nalloc = (int)(end - first);
+        shares[k].slots.elts = (char *)(slots + first);
+        first = end;
+    }
+    for (; started < n; started++)
+        if (apr_thread_create(&handles[started], NULL, share_thread,
+                              &shares[started], r->scratch) != APR_SUCCESS)
+            break;
+    read_share(&shares[0]);
+    for (k = 1; k < started; k++) {
+        apr_status_t rv;
+
+        apr_thread_join(&rv, handles[k]);
+    }
+    for (k = started; k < n; k++)
+        read_share(&shares[k]);
+    for (k = 0; k < n; k++)
+        if (shares[k].err)
+            return uc_error_make(r->scratch, shares[k].err->status,
+                                 shares[k].err->code, "%s",
+                                 shares[k].err->message);
+    gather_files(r, shares, n);
+    return NULL;
+}
+
+/* The rows of one row group: file actions straight into file entries
+ * (by several threads when there are many), the other actions in row
+ * order. */
+static uc_error_t *read_rows(uc_replay_t *r, uc_pq_rows_t *rows,
+                             const add_columns_t *add,
+                             const uc_pq_node_t *const *others,
+                             int num_others, const char *key)
+{
+    rows_share_t shares[8];
+    int n = decode_threads > 8 ? 8 : decode_threads, k, j;
+    uc_jw_t *w = uc_jw_make(r->scratch, 1024);
+    uc_error_t *err;
+
+    if (n > 1 && add->group && uc_pq_rows_count(rows) >= SHARED_ROWS) {
+        if ((err = read_shared(r, rows, add, shares, n)))
+            return err;
+        for (k = 0; k < n; k++)
+            for (j = 0; j < shares[k].others->nelts; j++)
+                if (uc_pq_rows_seek(rows, APR_ARRAY_IDX(shares[k].others, j,
+                                                        apr_int64_t))
+                    && (err = other_rows(r, rows, others, num_others, w,
+                                         key)))
+                    return err;
+        return NULL;
+    }
+    if (add->group)
+        reserve_files(r, uc_pq_rows_values(rows, add->path));
+    while (uc_pq_rows_next(rows))
+        if (add->group && uc_pq_rows_present(rows, add->group)) {
+            if ((err = add_from_row(r, rows, add, w)))
+                return err;
+        }
+        else if ((err = other_rows(r, rows, others, num_others, w, key)))
+            return err;
+    return NULL;
+}
+
 static uc_error_t *read_parquet(uc_replay_t *r, const char *key,
                                 const char *data, apr_size_t len)
 {
@@ -186,7 +364,6 @@ static uc_error_t *read_parquet(uc_replay_t *r, const char *key,
     add_columns_t add;
     const uc_pq_node_t *nodes[32], *others[8];
     int num_nodes = 0, num_others = 0, rg, i;
-    uc_jw_t *w = uc_jw_make(r->scratch, 1024);
     const uc_pq_node_t *kept[2];
     uc_pq_rows_options_t options = { r->arena->pool, kept, 2,
                                      decode_threads };
@@ -229,19 +406,8 @@ static uc_error_t *read_parquet(uc_replay_t *r, const char *key,
                                       &options, &rows)))
             return err;
         r->arena->bytes += uc_pq_rows_kept_bytes(rows);
-        if (add.group)
-            reserve_files(r, uc_pq_rows_values(rows, add.path));
-        while (uc_pq_rows_next(rows)) {
-            if (add.group && uc_pq_rows_present(rows, add.group)) {
-                if ((err = add_from_row(r, rows, &add, w)))
-                    return err;
-                continue;
-            }
-            for (i = 0; i < num_others; i++)
-                if (uc_pq_rows_present(rows, others[i])
-                    && (err = other_from_row(r, rows, others[i], w, key)))
-                    return err;
-        }
+        if ((err = read_rows(r, rows, &add, others, num_others, key)))
+            return err;
         apr_pool_destroy(columns);
     }
     return NULL;

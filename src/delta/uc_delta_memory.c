@@ -9,6 +9,9 @@
 /* Enough for the scratch of a checkpoint of about 100,000 files. */
 #define DEFAULT_RETAINED ((apr_size_t)64 << 20)
 
+/* Where the C library's own large-block handling starts paying. */
+#define LARGE_BLOCK ((apr_size_t)128 << 10)
+
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static apr_allocator_t *allocator;
 static apr_size_t retained = DEFAULT_RETAINED;
@@ -53,4 +56,38 @@ apr_pool_t *uc_delta_pool_create(void)
         != APR_SUCCESS)
         abort();
     return pool;
+}
+
+static apr_status_t destroy_pool(void *pool)
+{
+    apr_pool_destroy(pool);
+    return APR_SUCCESS;
+}
+
+apr_pool_t *uc_delta_pool_owned(apr_pool_t *owner)
+{
+    apr_pool_t *pool = uc_delta_pool_create();
+
+    apr_pool_cleanup_register(owner, pool, destroy_pool,
+                              apr_pool_cleanup_null);
+    return pool;
+}
+
+static apr_status_t free_block(void *block)
+{
+    free(block);
+    return APR_SUCCESS;
+}
+
+void *uc_delta_alloc(apr_pool_t *pool, apr_size_t size)
+{
+    void *block;
+
+    if (size < LARGE_BLOCK)
+        return apr_palloc(pool, size);
+    block = malloc(size);
+    if (block == NULL)
+        abort();
+    apr_pool_cleanup_register(pool, block, free_block, apr_pool_cleanup_null);
+    return block;
 }

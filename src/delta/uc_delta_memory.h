@@ -14,4 +14,17 @@
  * as APR pools do. */
 apr_pool_t *uc_delta_pool_create(void);
 
+/* The same, destroyed with `owner`: a pool for one thread's share of
+ * work whose results live as long as `owner` (pools are not shared
+ * between threads). */
+apr_pool_t *uc_delta_pool_owned(apr_pool_t *owner);
+
+/* A block of `size` bytes (not zeroed) freed with `pool`, like
+ * apr_palloc, except that large blocks (decompressed pages, file arrays)
+ * come from the C library: APR's allocator hands a large free node to the
+ * first request it fits, so a large block rarely finds one again and
+ * comes back as fresh pages, while the C library keeps freed large blocks
+ * for blocks of their size. */
+void *uc_delta_alloc(apr_pool_t *pool, apr_size_t size);
+
 #endif

@@ -41,38 +41,52 @@ char *uc_arena_strndup(uc_arena_t *arena, const char *s, apr_size_t len)
     return copy;
 }
 
-/* A multiply-xorshift hash over 8-byte words: paths are long and hashed
- * once per checkpoint row. */
+/* A multiply-xorshift hash over 8-byte words, in two lanes so that the
+ * multiplications of one do not wait for the other's: paths are long and
+ * hashed once per checkpoint row. */
+static apr_uint64_t mix(apr_uint64_t h, apr_uint64_t w)
+{
+    h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+    return h ^ (h >> 29);
+}
+
 static apr_uint64_t hash_bytes(apr_uint64_t h, const char *s, apr_size_t n)
 {
-    const apr_uint64_t k = 0x9e3779b97f4a7c15ULL;
+    apr_uint64_t other = h ^ 0xc2b2ae3d27d4eb4fULL, w, v;
+    apr_size_t len = n;
 
-    while (n >= 8) {
-        apr_uint64_t w;
-
+    while (n >= 16) {
         memcpy(&w, s, 8);
-        h = (h ^ w) * k;
-        h ^= h >> 29;
+        memcpy(&v, s + 8, 8);
+        h = mix(h, w);
+        other = mix(other, v);
+        s += 16;
+        n -= 16;
+    }
+    if (n >= 8) {
+        memcpy(&w, s, 8);
+        h = mix(h, w);
         s += 8;
         n -= 8;
     }
-    if (n) {
-        apr_uint64_t w = 0;
-
-        memcpy(&w, s, n);
-        h = (h ^ w ^ ((apr_uint64_t)n << 56)) * k;
-        h ^= h >> 29;
-    }
-    return h;
+    w = 0;
+    memcpy(&w, s, n);
+    return mix(mix(h, w ^ ((apr_uint64_t)len << 56)), other);
 }
 
-apr_uint64_t uc_delta_key_hash(const char *path, const char *dv_id)
+apr_uint64_t uc_delta_key_hash_n(const char *path, apr_size_t len,
+                                 const char *dv_id)
 {
-    apr_uint64_t h = hash_bytes(0x2545f4914f6cdd1dULL, path, strlen(path));
+    apr_uint64_t h = hash_bytes(0x2545f4914f6cdd1dULL, path, len);
 
     if (dv_id)
         h = hash_bytes(h ^ 0xff51afd7ed558ccdULL, dv_id, strlen(dv_id));
     return h ? h : 1;
+}
+
+apr_uint64_t uc_delta_key_hash(const char *path, const char *dv_id)
+{
+    return uc_delta_key_hash_n(path, strlen(path), dv_id);
 }
 
 static int same_key(const uc_seen_t *s, apr_uint64_t hash, const char *path,

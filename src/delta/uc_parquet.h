@@ -176,6 +176,16 @@ apr_int64_t uc_pq_rows_count(const uc_pq_rows_t *rows);
 /* Moves to the next row; returns 0 after the last. The first call moves
  * to the first row. */
 int uc_pq_rows_next(uc_pq_rows_t *rows);
+/* The current row, within the row group. */
+apr_int64_t uc_pq_rows_number(const uc_pq_rows_t *rows);
+/* Moves forward to `row`; returns 0 when it is not ahead or past the
+ * last. */
+int uc_pq_rows_seek(uc_pq_rows_t *rows, apr_int64_t row);
+/* `parts` readers of consecutive ranges of the rows of `rows`, made before
+ * `rows` is read, over the same decoded leaves: each may be read by a
+ * thread of its own while `rows` lives. */
+uc_pq_rows_t **uc_pq_rows_split(const uc_pq_rows_t *rows, apr_pool_t *pool,
+                                int parts);
 /* Whether `node` (any node of a decoded subtree) is non-null in this row. */
 int uc_pq_rows_present(const uc_pq_rows_t *rows, const uc_pq_node_t *node);
 /* Whether a map or list node is present in this row with no elements. */

@@ -33,12 +33,18 @@ typedef struct page {
     apr_size_t def_bytes;
     apr_size_t rep_bytes;
     int is_compressed;
+    apr_size_t first_level;           /* of the column, from the headers */
     /* Filled by decoding. */
     const unsigned char *values;      /* the value section, uncompressed */
     apr_size_t values_len;
     apr_size_t num_values;            /* non-null */
+    apr_size_t num_rows;
+    apr_size_t first_value;           /* of the column */
+    apr_size_t kept;                  /* bytes kept for its strings */
 } page_t;
 
+/* What one step of the decoding works with: the chunk, and the pools of
+ * the thread that takes the step. */
 typedef struct chunk_reader {
     const uc_pq_file_t *file;
     const uc_pq_node_t *leaf;
@@ -47,6 +53,18 @@ typedef struct chunk_reader {
     apr_pool_t *keep;          /* where string values live, or NULL */
     apr_size_t kept;           /* bytes allocated there */
 } chunk_reader_t;
+
+struct uc_pq_chunk_decode {
+    chunk_reader_t base;       /* in the pool of the column */
+    int keeps;                 /* string values are kept */
+    page_t *pages;
+    int num_pages;
+    uc_pq_column_t *col;
+    uc_pq_values_t dict;
+    apr_size_t dict_count;
+    int have_dict;
+    uc_pq_values_t sink;
+};
 
 static uc_error_t *chunk_error(const chunk_reader_t *cr, const char *what)
 {
@@ -238,11 +256,11 @@ static const char *check_levels(const unsigned char *lv, apr_size_t n,
 /* Decodes a data page's levels into the column at `at` and finds its
  * value section. */
 static uc_error_t *decode_page_levels(chunk_reader_t *cr, page_t *pg,
-                                      uc_pq_column_t *col, apr_size_t at)
+                                      uc_pq_column_t *col)
 {
     const uc_pq_node_t *leaf = cr->leaf;
-    unsigned char *def = col->def ? col->def + at : NULL;
-    unsigned char *rep = col->rep ? col->rep + at : NULL;
+    unsigned char *def = col->def ? col->def + pg->first_level : NULL;
+    unsigned char *rep = col->rep ? col->rep + pg->first_level : NULL;
     const unsigned char *data, *end;
     const char *why = NULL;
     apr_size_t present = 0, rows = 0;
@@ -295,7 +313,7 @@ static uc_error_t *decode_page_levels(chunk_reader_t *cr, page_t *pg,
         || (def && (why = check_levels(def, pg->num_levels, leaf->max_def))))
         return chunk_error(cr, why);
     pg->num_values = def ? present : pg->num_levels;
-    col->num_rows += rep ? rows : pg->num_levels;
+    pg->num_rows = rep ? rows : pg->num_levels;
     return NULL;
 }
 
@@ -378,6 +396,191 @@ static uc_error_t *read_dictionary(chunk_reader_t *cr, page_t *pg,
     return NULL;
 }
 
+uc_error_t *uc_pq_chunk_begin(const uc_pq_file_t *file, apr_pool_t *pool,
+                              int keep, int row_group,
+                              const uc_pq_node_t *leaf, uc_pq_column_t *col,
+                              uc_pq_chunk_decode_t **out)
+{
+    uc_pq_chunk_decode_t *d;
+    chunk_reader_t *cr;
+    const uc_pq_chunk_t *chunk;
+    apr_int64_t start;
+    const unsigned char *p, *end;
+    apr_array_header_t *pages;
+    apr_size_t levels = 0;
+    int i;
+    uc_error_t *err;
+
+    if (row_group < 0 || row_group >= file->num_row_groups
+        || leaf->leaf_index < 0)
+        return uc_error_make(pool, 500, "INTERNAL_ERROR",
+                             "No such Parquet column chunk.");
+    chunk = &file->row_groups[row_group].chunks[leaf->leaf_index];
+    d = apr_pcalloc(pool, sizeof(*d));
+    cr = &d->base;
+    cr->file = file;
+    cr->leaf = leaf;
+    cr->chunk = chunk;
+    cr->pool = pool;
+    d->keeps = keep && leaf->type == UC_PQ_BYTE_ARRAY;
+    d->col = col;
+    start = chunk->data_page_offset;
+    if (chunk->dictionary_page_offset >= 4
+        && chunk->dictionary_page_offset < start)
+        start = chunk->dictionary_page_offset;
+    if ((apr_uint64_t)start >= file->size
+        || (apr_uint64_t)chunk->total_compressed_size
+           > file->size - (apr_size_t)start)
+        return chunk_error(cr, "column chunk outside the file");
+    if (chunk->num_values > VALUES_ANYWAY
+        + (apr_int64_t)file->size * VALUES_PER_FILE_BYTE)
+        return chunk_error(cr, "more values than the file could hold");
+    p = file->data + start;
+    end = p + chunk->total_compressed_size;
+
+    /* The page headers first, so that the level arrays are allocated once
+     * and each page knows where its levels go. */
+    pages = apr_array_make(pool, 4, sizeof(page_t));
+    while (p < end && levels < (apr_size_t)chunk->num_values) {
+        page_t *pg = apr_array_push(pages);
+
+        if (pages->nelts > MAX_PAGES)
+            return chunk_error(cr, "too many pages");
+        if ((err = read_page_header(cr, &p, end, pg)))
+            return err;
+        if (pg->type == PAGE_DICTIONARY && pages->nelts != 1)
+            return chunk_error(cr, "dictionary page out of place");
+        if (pg->type == PAGE_DATA || pg->type == PAGE_DATA_V2) {
+            if (pg->num_levels > MAX_LEVELS - levels)
+                return chunk_error(cr, "too many values");
+            pg->first_level = levels;
+            levels += pg->num_levels;
+        }
+    }
+    if (levels != (apr_size_t)chunk->num_values)
+        return chunk_error(cr, "pages hold another number of values than "
+                           "the column chunk");
+    d->pages = (page_t *)pages->elts;
+    d->num_pages = pages->nelts;
+    for (i = 0; i < d->num_pages; i++)
+        if (d->pages[i].type == PAGE_DICTIONARY)
+            d->have_dict = 1;
+
+    memset(col, 0, sizeof(*col));
+    col->leaf = leaf;
+    col->num_levels = levels;
+    if (leaf->max_def > 0)
+        col->def = apr_palloc(pool, levels ? levels : 1);
+    if (leaf->max_rep > 0)
+        col->rep = apr_palloc(pool, levels ? levels : 1);
+    *out = d;
+    return NULL;
+}
+
+int uc_pq_chunk_pages(const uc_pq_chunk_decode_t *d)
+{
+    return d->num_pages;
+}
+
+apr_size_t uc_pq_chunk_page_bytes(const uc_pq_chunk_decode_t *d, int page)
+{
+    return d->pages[page].uncompressed_size;
+}
+
+/* The reader of one step, in the pools of the thread taking it. */
+static chunk_reader_t step_reader(const uc_pq_chunk_decode_t *d,
+                                  apr_pool_t *pool, apr_pool_t *keep)
+{
+    chunk_reader_t cr = d->base;
+
+    cr.pool = pool;
+    cr.keep = d->keeps ? keep : NULL;
+    cr.kept = 0;
+    return cr;
+}
+
+uc_error_t *uc_pq_chunk_levels(uc_pq_chunk_decode_t *d, int page,
+                               apr_pool_t *pool, apr_pool_t *keep)
+{
+    chunk_reader_t cr = step_reader(d, pool, keep);
+    page_t *pg = &d->pages[page];
+    uc_error_t *err = NULL;
+
+    if (pg->type == PAGE_DICTIONARY)
+        err = read_dictionary(&cr, pg, &d->dict, &d->dict_count);
+    else if (pg->type == PAGE_DATA || pg->type == PAGE_DATA_V2)
+        err = decode_page_levels(&cr, pg, d->col);
+    pg->kept += cr.kept;
+    return err;
+}
+
+uc_error_t *uc_pq_chunk_count(uc_pq_chunk_decode_t *d)
+{
+    apr_size_t values = 0;
+    int i;
+
+    for (i = 0; i < d->num_pages; i++) {
+        page_t *pg = &d->pages[i];
+
+        if (pg->type != PAGE_DATA && pg->type != PAGE_DATA_V2)
+            continue;
+        if (!d->have_dict && (pg->encoding == UC_PQ_PLAIN_DICTIONARY
+                              || pg->encoding == UC_PQ_RLE_DICTIONARY))
+            return chunk_error(&d->base, "dictionary indices without a "
+                               "dictionary page");
+        pg->first_value = values;
+        values += pg->num_values;
+        d->col->num_rows += pg->num_rows;
+    }
+    d->col->num_values = values;
+    values_sink(&d->sink, d->base.leaf);
+    allocate_values(d->base.pool, &d->sink, values);
+    return NULL;
+}
+
+uc_error_t *uc_pq_chunk_values(uc_pq_chunk_decode_t *d, int page,
+                               apr_pool_t *pool, apr_pool_t *keep)
+{
+    chunk_reader_t cr = step_reader(d, pool, keep);
+    page_t *pg = &d->pages[page];
+    uc_pq_values_t sink = d->sink;
+    const char *why;
+    int dictionary = pg->encoding == UC_PQ_PLAIN_DICTIONARY
+                     || pg->encoding == UC_PQ_RLE_DICTIONARY;
+
+    if (pg->type != PAGE_DATA && pg->type != PAGE_DATA_V2)
+        return NULL;
+    sink.at = pg->first_value;
+    why = dictionary
+        ? uc_pq_decode_dictionary(pool, pg->values, pg->values_len,
+                                  pg->num_values, &d->dict, d->dict_count,
+                                  &sink)
+        : uc_pq_decode_values(pool, pg->encoding, pg->values, pg->values_len,
+                              pg->num_values, &sink);
+    if (why)
+        return chunk_error(&cr, why);
+    if (cr.keep && !dictionary)
+        terminate(&cr, &sink, pg->first_value, pg->encoding);
+    pg->kept += cr.kept;
+    return NULL;
+}
+
+uc_error_t *uc_pq_chunk_end(uc_pq_chunk_decode_t *d)
+{
+    uc_pq_column_t *col = d->col;
+    int i;
+
+    col->terminated = d->keeps;
+    col->ints = d->sink.ints;
+    col->reals = d->sink.reals;
+    col->bytes = d->sink.bytes;
+    for (i = 0; i < d->num_pages; i++)
+        col->kept_bytes += d->pages[i].kept;
+    if (col->rep && col->num_levels > 0 && col->rep[0] != 0)
+        return chunk_error(&d->base, "column chunk starts inside a row");
+    return NULL;
+}
+
 uc_error_t *uc_pq_read_column(const uc_pq_file_t *file, apr_pool_t *pool,
                               int row_group, const uc_pq_node_t *leaf,
                               uc_pq_column_t *col)
@@ -390,122 +593,20 @@ uc_error_t *uc_pq_read_column_kept(const uc_pq_file_t *file, apr_pool_t *pool,
                                    const uc_pq_node_t *leaf,
                                    uc_pq_column_t *col)
 {
-    chunk_reader_t cr;
-    const uc_pq_chunk_t *chunk;
-    apr_int64_t start;
-    const unsigned char *p, *end;
-    apr_array_header_t *pages;
-    apr_size_t levels = 0, values = 0, at = 0, dict_count = 0;
-    uc_pq_values_t dict, sink;
-    int have_dict = 0, i;
+    uc_pq_chunk_decode_t *d;
     uc_error_t *err;
+    int i;
 
-    if (row_group < 0 || row_group >= file->num_row_groups
-        || leaf->leaf_index < 0)
-        return uc_error_make(pool, 500, "INTERNAL_ERROR",
-                             "No such Parquet column chunk.");
-    chunk = &file->row_groups[row_group].chunks[leaf->leaf_index];
-    cr.file = file;
-    cr.leaf = leaf;
-    cr.chunk = chunk;
-    cr.pool = pool;
-    cr.keep = leaf->type == UC_PQ_BYTE_ARRAY ? keep : NULL;
-    cr.kept = 0;
-    start = chunk->data_page_offset;
-    if (chunk->dictionary_page_offset >= 4
-        && chunk->dictionary_page_offset < start)
-        start = chunk->dictionary_page_offset;
-    if ((apr_uint64_t)start >= file->size
-        || (apr_uint64_t)chunk->total_compressed_size
-           > file->size - (apr_size_t)start)
-        return chunk_error(&cr, "column chunk outside the file");
-    if (chunk->num_values > VALUES_ANYWAY
-        + (apr_int64_t)file->size * VALUES_PER_FILE_BYTE)
-        return chunk_error(&cr, "more values than the file could hold");
-    p = file->data + start;
-    end = p + chunk->total_compressed_size;
-
-    /* Pass 1: page headers, so the level arrays are allocated once. */
-    pages = apr_array_make(pool, 4, sizeof(page_t));
-    while (p < end && levels < (apr_size_t)chunk->num_values) {
-        page_t *pg = apr_array_push(pages);
-
-        if (pages->nelts > MAX_PAGES)
-            return chunk_error(&cr, "too many pages");
-        if ((err = read_page_header(&cr, &p, end, pg)))
+    if ((err = uc_pq_chunk_begin(file, pool, keep != NULL, row_group, leaf,
+                                 col, &d)))
+        return err;
+    for (i = 0; i < d->num_pages; i++)
+        if ((err = uc_pq_chunk_levels(d, i, pool, keep)))
             return err;
-        if (pg->type == PAGE_DATA || pg->type == PAGE_DATA_V2) {
-            if (pg->num_levels > MAX_LEVELS - levels)
-                return chunk_error(&cr, "too many values");
-            levels += pg->num_levels;
-        }
-    }
-    if (levels != (apr_size_t)chunk->num_values)
-        return chunk_error(&cr, "pages hold another number of values than "
-                           "the column chunk");
-
-    memset(col, 0, sizeof(*col));
-    col->leaf = leaf;
-    col->num_levels = levels;
-    if (leaf->max_def > 0)
-        col->def = apr_palloc(pool, levels ? levels : 1);
-    if (leaf->max_rep > 0)
-        col->rep = apr_palloc(pool, levels ? levels : 1);
-
-    /* Pass 2: levels, which tell how many values each page holds. */
-    for (i = 0; i < pages->nelts; i++) {
-        page_t *pg = &((page_t *)pages->elts)[i];
-
-        if (pg->type == PAGE_DICTIONARY) {
-            if (have_dict || i != 0)
-                return chunk_error(&cr, "dictionary page out of place");
-            if ((err = read_dictionary(&cr, pg, &dict, &dict_count)))
-                return err;
-            have_dict = 1;
-        }
-        else if (pg->type == PAGE_DATA || pg->type == PAGE_DATA_V2) {
-            if ((err = decode_page_levels(&cr, pg, col, at)))
-                return err;
-            at += pg->num_levels;
-            values += pg->num_values;
-        }
-    }
-
-    /* Pass 3: values. */
-    values_sink(&sink, leaf);
-    allocate_values(pool, &sink, values);
-    for (i = 0; i < pages->nelts; i++) {
-        page_t *pg = &((page_t *)pages->elts)[i];
-        apr_size_t first = sink.at;
-        const char *why;
-
-        if (pg->type != PAGE_DATA && pg->type != PAGE_DATA_V2)
-            continue;
-        if (pg->encoding == UC_PQ_PLAIN_DICTIONARY
-            || pg->encoding == UC_PQ_RLE_DICTIONARY) {
-            if (!have_dict)
-                return chunk_error(&cr, "dictionary indices without a "
-                                   "dictionary page");
-            why = uc_pq_decode_dictionary(pool, pg->values, pg->values_len,
-                                          pg->num_values, &dict, dict_count,
-                                          &sink);
-        }
-        else
-            why = uc_pq_decode_values(pool, pg->encoding, pg->values,
-                                      pg->values_len, pg->num_values, &sink);
-        if (why)
-            return chunk_error(&cr, why);
-        if (cr.keep && pg->encoding != UC_PQ_PLAIN_DICTIONARY
-            && pg->encoding != UC_PQ_RLE_DICTIONARY)
-            terminate(&cr, &sink, first, pg->encoding);
-    }
-    col->num_values = values;
-    col->terminated = cr.keep != NULL;
-    col->kept_bytes = cr.kept;
-    col->ints = sink.ints;
-    col->reals = sink.reals;
-    col->bytes = sink.bytes;
-    if (col->rep && levels > 0 && col->rep[0] != 0)
-        return chunk_error(&cr, "column chunk starts inside a row");
-    return NULL;
+    if ((err = uc_pq_chunk_count(d)))
+        return err;
+    for (i = 0; i < d->num_pages; i++)
+        if ((err = uc_pq_chunk_values(d, i, pool, keep)))
+            return err;
+    return uc_pq_chunk_end(d);
 }

@@ -58,6 +58,26 @@ const char *uc_pq_decode_dictionary(apr_pool_t *pool, const unsigned char *p,
                                     apr_size_t dict_count,
                                     uc_pq_values_t *out);
 
+/* A column chunk decoded in steps that threads may share: the headers
+ * (uc_pq_chunk_begin), then each page's levels (decompressing it), then the
+ * counts, then each page's values, then the end. Steps of one kind may run
+ * at once on different pages, each with the pools of its own thread; the
+ * strings of a kept leaf go into `keep`, as uc_pq_read_column_kept does. */
+typedef struct uc_pq_chunk_decode uc_pq_chunk_decode_t;
+
+uc_error_t *uc_pq_chunk_begin(const uc_pq_file_t *file, apr_pool_t *pool,
+                              int keep, int row_group,
+                              const uc_pq_node_t *leaf, uc_pq_column_t *col,
+                              uc_pq_chunk_decode_t **out);
+int uc_pq_chunk_pages(const uc_pq_chunk_decode_t *d);
+apr_size_t uc_pq_chunk_page_bytes(const uc_pq_chunk_decode_t *d, int page);
+uc_error_t *uc_pq_chunk_levels(uc_pq_chunk_decode_t *d, int page,
+                               apr_pool_t *pool, apr_pool_t *keep);
+uc_error_t *uc_pq_chunk_count(uc_pq_chunk_decode_t *d);
+uc_error_t *uc_pq_chunk_values(uc_pq_chunk_decode_t *d, int page,
+                               apr_pool_t *pool, apr_pool_t *keep);
+uc_error_t *uc_pq_chunk_end(uc_pq_chunk_decode_t *d);
+
 /* Decompresses exactly `dst_len` bytes; NULL or what went wrong. */
 const char *uc_pq_decompress(int codec, const unsigned char *src,
                              apr_size_t src_len, unsigned char *dst,

@@ -29,6 +29,7 @@ struct uc_pq_rows {
     int *decoded;              /* leaf indexes that were decoded */
     int num_decoded;
     apr_int64_t num_rows;
+    apr_int64_t end;           /* the row after the last one read */
     apr_int64_t row;           /* -1 before the first */
     apr_size_t kept_bytes;
     int *witness;              /* by node index: a decoded leaf below */
@@ -46,83 +47,67 @@ static void advance(cursor_t *c)
 #define PARALLEL_BYTES ((apr_int64_t)4 << 20)
 #define MAX_THREADS 8
 
-/* Leaves decoded by threads in parallel, each taking the next leaf. */
+/* The pages of the wanted leaves, decoded by threads in parallel: first
+ * every page's levels (which decompresses it), then, once the counts are
+ * known, every page's values. Pages are taken largest first, so that the
+ * threads finish together. */
+typedef struct decode_step {
+    uc_pq_chunk_decode_t *chunk;
+    int page;
+    apr_size_t bytes;
+} decode_step_t;
+
 typedef struct decode_job {
-    uc_pq_rows_t *rows;
-    int row_group;
-    const int *leaves;
-    const unsigned char *kept;      /* by leaf index */
-    int num_leaves;
+    decode_step_t *steps;
+    int num_steps;
+    int values;                     /* the second round */
     volatile apr_uint32_t next;
 } decode_job_t;
 
 typedef struct worker {
     decode_job_t *job;
-    apr_pool_t *pool;               /* this thread's columns */
+    apr_pool_t *pool;               /* this thread's pages and values */
     apr_pool_t *keep;               /* this thread's kept strings */
     uc_error_t *err;
 } worker_t;
 
-static void decode_leaves(worker_t *w)
+static void decode_steps(worker_t *w)
 {
     decode_job_t *job = w->job;
     apr_uint32_t k;
 
     while (!w->err && (k = apr_atomic_inc32(&job->next))
-                      < (apr_uint32_t)job->num_leaves) {
-        int leaf = job->leaves[k];
+                      < (apr_uint32_t)job->num_steps) {
+        decode_step_t *step = &job->steps[k];
 
-        w->err = uc_pq_read_column_kept(job->rows->file, w->pool,
-                                        job->kept[leaf] ? w->keep : NULL,
-                                        job->row_group,
-                                        job->rows->file->leaves[leaf],
-                                        &job->rows->cursors[leaf].col);
+        w->err = job->values
+            ? uc_pq_chunk_values(step->chunk, step->page, w->pool, w->keep)
+            : uc_pq_chunk_levels(step->chunk, step->page, w->pool, w->keep);
     }
 }
 
 static void *APR_THREAD_FUNC decode_thread(apr_thread_t *thread, void *data)
 {
     (void)thread;
-    decode_leaves(data);
+    decode_steps(data);
     return NULL;
 }
 
-static apr_status_t destroy_pool(void *data)
+/* One round of steps; the calling thread is the first worker. */
+static uc_error_t *decode_round(decode_job_t *job, worker_t *workers,
+                                int threads, apr_pool_t *pool)
 {
-    apr_pool_destroy(data);
-    return APR_SUCCESS;
-}
-
-/* A pool of a thread's own (pools are not shared between threads), from
- * the reader's thread-safe allocator, freed with `owner`. */
-static apr_pool_t *thread_pool(apr_pool_t *owner)
-{
-    apr_pool_t *pool = uc_delta_pool_create();
-
-    apr_pool_cleanup_register(owner, pool, destroy_pool,
-                              apr_pool_cleanup_null);
-    return pool;
-}
-
-static uc_error_t *decode_parallel(decode_job_t *job, int threads,
-                                   apr_pool_t *keep)
-{
-    worker_t workers[MAX_THREADS];
     apr_thread_t *handles[MAX_THREADS];
-    apr_pool_t *pool = job->rows->pool;
     int i, started = 0;
 
-    for (i = 0; i < threads; i++) {
+    job->next = 0;
+    for (i = 0; i < threads; i++)
         workers[i].job = job;
-        workers[i].err = NULL;
-        workers[i].pool = thread_pool(pool);
-        workers[i].keep = keep ? thread_pool(keep) : NULL;
-    }
     for (i = 1; i < threads; i++, started++)
         if (apr_thread_create(&handles[i], NULL, decode_thread, &workers[i],
                               pool) != APR_SUCCESS)
             break;
-    decode_leaves(&workers[0]);
+    decode_steps(&workers[0]);
     for (i = 1; i <= started; i++) {
         apr_status_t rv;
 
@@ -133,6 +118,68 @@ static uc_error_t *decode_parallel(decode_job_t *job, int threads,
             return uc_error_make(pool, workers[i].err->status,
                                  workers[i].err->code, "%s",
                                  workers[i].err->message);
+    return NULL;
+}
+
+static int larger_step_first(const void *a, const void *b)
+{
+    const decode_step_t *x = a, *y = b;
+
+    return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : 0;
+}
+
+static uc_error_t *decode_leaves(uc_pq_rows_t *rows, int row_group,
+                                 const int *leaves, int num_leaves,
+                                 const unsigned char *kept, int threads,
+                                 apr_pool_t *keep)
+{
+    apr_pool_t *pool = rows->pool;
+    uc_pq_chunk_decode_t **chunks = apr_palloc(pool, sizeof(*chunks)
+                                               * (apr_size_t)(num_leaves + 1));
+    worker_t workers[MAX_THREADS];
+    decode_job_t job = { NULL, 0, 0, 0 };
+    int i, j, k = 0;
+    uc_error_t *err;
+
+    for (i = 0; i < num_leaves; i++) {
+        if ((err = uc_pq_chunk_begin(rows->file, pool, kept[leaves[i]],
+                                     row_group, rows->file->leaves[leaves[i]],
+                                     &rows->cursors[leaves[i]].col,
+                                     &chunks[i])))
+            return err;
+        job.num_steps += uc_pq_chunk_pages(chunks[i]);
+    }
+    job.steps = apr_palloc(pool, sizeof(decode_step_t)
+                           * (apr_size_t)(job.num_steps + 1));
+    for (i = 0; i < num_leaves; i++)
+        for (j = 0; j < uc_pq_chunk_pages(chunks[i]); j++, k++) {
+            job.steps[k].chunk = chunks[i];
+            job.steps[k].page = j;
+            job.steps[k].bytes = uc_pq_chunk_page_bytes(chunks[i], j);
+        }
+    if (threads > job.num_steps)
+        threads = job.num_steps;
+    if (threads < 1)
+        threads = 1;
+    if (threads > 1)
+        qsort(job.steps, (apr_size_t)job.num_steps, sizeof(decode_step_t),
+              larger_step_first);
+    for (i = 0; i < threads; i++) {
+        workers[i].err = NULL;
+        workers[i].pool = threads > 1 ? uc_delta_pool_owned(pool) : pool;
+        workers[i].keep = keep && threads > 1 ? uc_delta_pool_owned(keep) : keep;
+    }
+    if ((err = decode_round(&job, workers, threads, pool)))
+        return err;
+    for (i = 0; i < num_leaves; i++)
+        if ((err = uc_pq_chunk_count(chunks[i])))
+            return err;
+    job.values = 1;
+    if ((err = decode_round(&job, workers, threads, pool)))
+        return err;
+    for (i = 0; i < num_leaves; i++)
+        if ((err = uc_pq_chunk_end(chunks[i])))
+            return err;
     return NULL;
 }
 
@@ -168,7 +215,7 @@ uc_error_t *uc_pq_rows_open_ex(const uc_pq_file_t *file, apr_pool_t *pool,
     unsigned char *kept = apr_pcalloc(pool, (apr_size_t)file->num_leaves + 1);
     int *leaves = apr_palloc(pool, sizeof(int)
                              * (apr_size_t)(file->num_leaves + 1));
-    decode_job_t job = { rows, row_group, leaves, kept, 0, 0 };
+    int num_leaves = 0;
     apr_int64_t bytes = 0;
     int i, j, threads = options ? options->threads : 1;
     apr_pool_t *keep = options ? options->keep : NULL;
@@ -186,6 +233,7 @@ uc_error_t *uc_pq_rows_open_ex(const uc_pq_file_t *file, apr_pool_t *pool,
     rows->witness = apr_palloc(pool, sizeof(int)
                                * (apr_size_t)(file->num_nodes + 1));
     rows->num_rows = file->row_groups[row_group].num_rows;
+    rows->end = rows->num_rows;
     rows->row = -1;
     for (i = 0; i < num_nodes; i++)
         if (nodes[i])
@@ -197,25 +245,18 @@ uc_error_t *uc_pq_rows_open_ex(const uc_pq_file_t *file, apr_pool_t *pool,
             kept[options->kept_leaves[i]->leaf_index] = 1;
     for (i = 0; i < file->num_leaves; i++)
         if (wanted[i]) {
-            leaves[job.num_leaves++] = i;
+            leaves[num_leaves++] = i;
             bytes += file->row_groups[row_group].chunks[i]
                      .total_compressed_size;
         }
     if (threads > MAX_THREADS)
         threads = MAX_THREADS;
-    if (threads > job.num_leaves)
-        threads = job.num_leaves;
-    if (threads > 1 && bytes >= PARALLEL_BYTES)
-        err = decode_parallel(&job, threads, keep);
-    else {
-        worker_t self = { &job, pool, keep, NULL };
-
-        decode_leaves(&self);
-        err = self.err;
-    }
-    if (err)
+    if (bytes < PARALLEL_BYTES)
+        threads = 1;
+    if ((err = decode_leaves(rows, row_group, leaves, num_leaves, kept,
+                             threads, keep)))
         return err;
-    for (i = 0; i < job.num_leaves; i++) {
+    for (i = 0; i < num_leaves; i++) {
         cursor_t *c = &rows->cursors[leaves[i]];
 
         if ((apr_int64_t)c->col.num_rows != rows->num_rows)
@@ -260,9 +301,46 @@ apr_int64_t uc_pq_rows_count(const uc_pq_rows_t *rows)
 
 int uc_pq_rows_next(uc_pq_rows_t *rows)
 {
-    if (rows->row >= rows->num_rows)
+    if (rows->row >= rows->end)
         return 0;
-    return ++rows->row < rows->num_rows;
+    return ++rows->row < rows->end;
+}
+
+apr_int64_t uc_pq_rows_number(const uc_pq_rows_t *rows)
+{
+    return rows->row;
+}
+
+int uc_pq_rows_seek(uc_pq_rows_t *rows, apr_int64_t row)
+{
+    if (row <= rows->row || row >= rows->end)
+        return 0;
+    rows->row = row;
+    return 1;
+}
+
+uc_pq_rows_t **uc_pq_rows_split(const uc_pq_rows_t *rows, apr_pool_t *pool,
+                                int parts)
+{
+    uc_pq_rows_t **out = apr_palloc(pool, sizeof(*out) * (apr_size_t)parts);
+    apr_size_t size = sizeof(cursor_t)
+                      * (apr_size_t)(rows->file->num_leaves + 1);
+    int k;
+
+    /* Cursors start at the first row, and a cursor catches up with its
+     * reader's row when its leaf is first read: leaves a share never reads
+     * cost it nothing. */
+    for (k = 0; k < parts; k++) {
+        uc_pq_rows_t *part = apr_palloc(pool, sizeof(*part));
+
+        *part = *rows;
+        part->cursors = apr_palloc(pool, size);
+        memcpy(part->cursors, rows->cursors, size);
+        part->row = rows->num_rows * k / parts - 1;
+        part->end = rows->num_rows * (k + 1) / parts;
+        out[k] = part;
+    }
+    return out;
 }
 
 /* The cursor of a leaf, moved to the first entry of the current row. */
