@@ -42,7 +42,6 @@ typedef struct uc_delta_file {
     const uc_delta_file_extras_t *extras;   /* NULL when it has none */
     apr_int64_t size;
     apr_int64_t modification_time;
-    apr_uint64_t key_hash;          /* of (path, dv_id) */
 } uc_delta_file_t;
 
 static inline const char *uc_delta_file_dv_id(const uc_delta_file_t *f)

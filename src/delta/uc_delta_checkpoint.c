@@ -108,7 +108,6 @@ static uc_error_t *add_from_row(uc_replay_t *r, uc_pq_rows_t *rows,
             return err;
         x.deletion_vector = uc_arena_strndup(r->arena, text, strlen(text));
     }
-    f.key_hash = uc_delta_key_hash_n(path.ptr, path.len, x.dv_id);
     f.partition_values = "{}";
     if (c->partition_values && uc_pq_rows_present(rows, c->partition_values)
         && !uc_pq_rows_empty(rows, c->partition_values)) {
@@ -267,8 +266,10 @@ static void gather_files(uc_replay_t *r, rows_share_t *shares, int n)
     int k;
 
     for (k = 0; k < n; k++) {
-        memmove(files + at, shares[k].slots.elts,
-                (apr_size_t)shares[k].slots.nelts * sizeof(uc_delta_file_t));
+        if ((char *)(files + at) != shares[k].slots.elts)
+            memmove(files + at, shares[k].slots.elts,
+                    (apr_size_t)shares[k].slots.nelts
+                    * sizeof(uc_delta_file_t));
         at += (apr_size_t)shares[k].slots.nelts;
         r->arena->bytes += shares[k].arena.bytes;
     }
@@ -284,20 +285,20 @@ static uc_error_t *read_shared(uc_replay_t *r, uc_pq_rows_t *rows,
     uc_pq_rows_t **parts = uc_pq_rows_split(rows, r->scratch, n);
     apr_thread_t *handles[8];
     uc_delta_file_t *slots;
-    apr_int64_t first = 0;
     int k, started = 1;
 
-    reserve_files(r, (apr_size_t)uc_pq_rows_count(rows));
+    /* A share's rows with a path are the most files it can add. */
+    reserve_files(r, uc_pq_rows_values(rows, add->path));
     slots = (uc_delta_file_t *)r->files->elts + r->files->nelts;
     for (k = 0; k < n; k++) {
-        apr_int64_t end = uc_pq_rows_count(rows) * (k + 1) / n;
+        apr_size_t room = uc_pq_rows_present_count(parts[k], add->path);
 
         share_init(&shares[k], r, parts[k], add);
         shares[k].slots.pool = shares[k].own.scratch;
         shares[k].slots.elt_size = sizeof(uc_delta_file_t);
-        shares[k].slots.nalloc = (int)(end - first);
-        shares[k].slots.elts = (char *)(slots + first);
-        first = end;
+        shares[k].slots.nalloc = (int)room;
+        shares[k].slots.elts = (char *)slots;
+        slots += room;
     }
     for (; started < n; started++)
         if (apr_thread_create(&handles[started], NULL, share_thread,

@@ -89,7 +89,5 @@ uc_error_t *uc_delta_snapshot_advance(uc_delta_table_t *table,
 
 /* The 64-bit hash of a file key (path, deletion vector id). */
 apr_uint64_t uc_delta_key_hash(const char *path, const char *dv_id);
-apr_uint64_t uc_delta_key_hash_n(const char *path, apr_size_t len,
-                                 const char *dv_id);
 
 #endif

@@ -73,21 +73,22 @@ apr_pool_t *uc_delta_pool_owned(apr_pool_t *owner)
     return pool;
 }
 
-static apr_status_t free_block(void *block)
+static apr_status_t free_block(void *holder)
 {
-    free(block);
+    free(*(void **)holder);
     return APR_SUCCESS;
 }
 
 void *uc_delta_alloc(apr_pool_t *pool, apr_size_t size)
 {
-    void *block;
+    void **holder;
 
     if (size < LARGE_BLOCK)
         return apr_palloc(pool, size);
-    block = malloc(size);
-    if (block == NULL)
+    holder = apr_palloc(pool, sizeof(*holder));
+    if ((*holder = malloc(size)) == NULL)
         abort();
-    apr_pool_cleanup_register(pool, block, free_block, apr_pool_cleanup_null);
-    return block;
+    apr_pool_cleanup_register(pool, holder, free_block,
+                              apr_pool_cleanup_null);
+    return *holder;
 }

@@ -74,19 +74,13 @@ static apr_uint64_t hash_bytes(apr_uint64_t h, const char *s, apr_size_t n)
     return mix(mix(h, w ^ ((apr_uint64_t)len << 56)), other);
 }
 
-apr_uint64_t uc_delta_key_hash_n(const char *path, apr_size_t len,
-                                 const char *dv_id)
+apr_uint64_t uc_delta_key_hash(const char *path, const char *dv_id)
 {
-    apr_uint64_t h = hash_bytes(0x2545f4914f6cdd1dULL, path, len);
+    apr_uint64_t h = hash_bytes(0x2545f4914f6cdd1dULL, path, strlen(path));
 
     if (dv_id)
         h = hash_bytes(h ^ 0xff51afd7ed558ccdULL, dv_id, strlen(dv_id));
     return h ? h : 1;
-}
-
-apr_uint64_t uc_delta_key_hash(const char *path, const char *dv_id)
-{
-    return uc_delta_key_hash_n(path, strlen(path), dv_id);
 }
 
 static int same_key(const uc_seen_t *s, apr_uint64_t hash, const char *path,
@@ -169,9 +163,15 @@ const uc_delta_file_extras_t *uc_replay_extras(uc_replay_t *r,
     return copy;
 }
 
+/* A base file is hashed only when newer commits left keys to check it
+ * against: a snapshot at its checkpoint's version hashes nothing. */
 void uc_replay_base_file(uc_replay_t *r, const uc_delta_file_t *file)
 {
-    if (!seen_find(r, file->key_hash, file->path, uc_delta_file_dv_id(file)))
+    const char *dv_id = uc_delta_file_dv_id(file);
+
+    if (r->seen_count == 0
+        || !seen_find(r, uc_delta_key_hash(file->path, dv_id), file->path,
+                      dv_id))
         *(uc_delta_file_t *)apr_array_push(r->files) = *file;
 }
 
@@ -238,7 +238,6 @@ static uc_error_t *file_action(uc_replay_t *r, json_t *action, int is_add)
     memset(f, 0, sizeof(*f));
     f->path = uc_arena_strndup(r->arena, key_path, json_string_length(path));
     x.dv_id = dv_id ? uc_arena_strndup(r->arena, dv_id, strlen(dv_id)) : NULL;
-    f->key_hash = hash;
     if (!r->in_base)
         seen_insert(r, hash, f->path, x.dv_id);
     v = json_object_get(action, "partitionValues");

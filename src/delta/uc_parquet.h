@@ -176,6 +176,10 @@ apr_int64_t uc_pq_rows_count(const uc_pq_rows_t *rows);
 /* Moves to the next row; returns 0 after the last. The first call moves
  * to the first row. */
 int uc_pq_rows_next(uc_pq_rows_t *rows);
+/* The rows of this reader's range in which a non-repeated leaf has a
+ * value. */
+apr_size_t uc_pq_rows_present_count(const uc_pq_rows_t *rows,
+                                    const uc_pq_node_t *leaf);
 /* The current row, within the row group. */
 apr_int64_t uc_pq_rows_number(const uc_pq_rows_t *rows);
 /* Moves forward to `row`; returns 0 when it is not ahead or past the

@@ -4,7 +4,6 @@
 #include "uc_pq_internal.h"
 
 #include <string.h>
-#include <snappy-c.h>
 #include <zlib.h>
 #include <zstd.h>
 #include <lz4.h>
@@ -21,18 +20,112 @@ enum {
     CODEC_LZ4_RAW = 7
 };
 
+/* Snappy blocks (the format's description: a varint of the length, then
+ * literals and back-references). Away from the ends of the buffers,
+ * elements move in 16-byte (or, for close back-references, 8-byte)
+ * chunks, which may write past the element but never past the buffer,
+ * and what they write there the next elements overwrite: strings of a few
+ * dozen bytes, the bulk of a checkpoint, cost no call to memcpy. Near the
+ * ends, every byte is counted. */
+#define SNAPPY_ROOM 64          /* the longest chunked element */
+
+static const char *const snappy_corrupt = "corrupt Snappy page";
+
+static void copy_chunks(unsigned char *op, const unsigned char *from,
+                        apr_size_t len, apr_size_t chunk)
+{
+    apr_size_t k;
+
+    if (chunk == 16)
+        for (k = 0; k < len; k += 16)
+            memcpy(op + k, from + k, 16);
+    else
+        for (k = 0; k < len; k += 8)
+            memcpy(op + k, from + k, 8);
+}
+
 static const char *snappy(const unsigned char *src, apr_size_t src_len,
                           unsigned char *dst, apr_size_t dst_len)
 {
-    size_t n;
+    const unsigned char *ip = src, *ip_end = src + src_len;
+    unsigned char *op = dst, *op_end = dst + dst_len;
+    apr_uint64_t n = 0;
+    int shift = 0;
 
-    if (snappy_uncompressed_length((const char *)src, src_len, &n)
-        != SNAPPY_OK || n != dst_len)
+    for (;;) {
+        if (ip == ip_end || shift > 28)
+            return snappy_corrupt;
+        n |= (apr_uint64_t)(*ip & 0x7f) << shift;
+        if (!(*ip++ & 0x80))
+            break;
+        shift += 7;
+    }
+    if (n != dst_len)
         return "Snappy page of the wrong size";
-    if (snappy_uncompress((const char *)src, src_len, (char *)dst, &n)
-        != SNAPPY_OK || n != dst_len)
-        return "corrupt Snappy page";
-    return NULL;
+    while (ip < ip_end) {
+        unsigned tag = *ip++;
+        apr_size_t len, offset, room = (apr_size_t)(op_end - op);
+
+        if ((tag & 3) == 0) {
+            len = (tag >> 2) + 1;
+            if (len > 60) {
+                apr_size_t bytes = len - 60, i;
+
+                if ((apr_size_t)(ip_end - ip) < bytes)
+                    return snappy_corrupt;
+                for (len = 0, i = 0; i < bytes; i++)
+                    len |= (apr_size_t)ip[i] << (8 * i);
+                ip += bytes;
+                len++;
+            }
+            if (len > (apr_size_t)(ip_end - ip) || len > room)
+                return snappy_corrupt;
+            if (len <= SNAPPY_ROOM && room >= SNAPPY_ROOM
+                && (apr_size_t)(ip_end - ip) >= SNAPPY_ROOM)
+                copy_chunks(op, ip, len, 16);
+            else
+                memcpy(op, ip, len);
+            op += len;
+            ip += len;
+            continue;
+        }
+        if ((tag & 3) == 1) {
+            if (ip == ip_end)
+                return snappy_corrupt;
+            len = 4 + ((tag >> 2) & 7);
+            offset = (apr_size_t)(tag >> 5) << 8 | *ip++;
+        }
+        else if ((tag & 3) == 2) {
+            if (ip_end - ip < 2)
+                return snappy_corrupt;
+            len = (tag >> 2) + 1;
+            offset = (apr_size_t)ip[0] | (apr_size_t)ip[1] << 8;
+            ip += 2;
+        }
+        else {
+            if (ip_end - ip < 4)
+                return snappy_corrupt;
+            len = (tag >> 2) + 1;
+            offset = (apr_size_t)ip[0] | (apr_size_t)ip[1] << 8
+                     | (apr_size_t)ip[2] << 16 | (apr_size_t)ip[3] << 24;
+            ip += 4;
+        }
+        if (offset == 0 || offset > (apr_size_t)(op - dst) || len > room)
+            return snappy_corrupt;
+        /* A chunk reads only bytes before the one it writes first when the
+         * reference reaches back at least a chunk. */
+        if (room >= SNAPPY_ROOM && offset >= 8)
+            copy_chunks(op, op - offset, len, offset >= 16 ? 16 : 8);
+        else {
+            const unsigned char *from = op - offset;
+            apr_size_t i;
+
+            for (i = 0; i < len; i++)
+                op[i] = from[i];
+        }
+        op += len;
+    }
+    return op == op_end ? NULL : snappy_corrupt;
 }
 
 /* Several gzip members may follow each other. */

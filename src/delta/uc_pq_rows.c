@@ -29,6 +29,7 @@ struct uc_pq_rows {
     int *decoded;              /* leaf indexes that were decoded */
     int num_decoded;
     apr_int64_t num_rows;
+    apr_int64_t begin;         /* the first row read */
     apr_int64_t end;           /* the row after the last one read */
     apr_int64_t row;           /* -1 before the first */
     apr_size_t kept_bytes;
@@ -44,7 +45,7 @@ static void advance(cursor_t *c)
 
 /* Row groups smaller than this are decoded by the calling thread alone:
  * starting threads would cost more than they save. */
-#define PARALLEL_BYTES ((apr_int64_t)4 << 20)
+#define PARALLEL_BYTES ((apr_int64_t)1 << 20)
 #define MAX_THREADS 8
 
 /* The pages of the wanted leaves, decoded by threads in parallel: first
@@ -306,6 +307,24 @@ int uc_pq_rows_next(uc_pq_rows_t *rows)
     return ++rows->row < rows->end;
 }
 
+apr_size_t uc_pq_rows_present_count(const uc_pq_rows_t *rows,
+                                    const uc_pq_node_t *leaf)
+{
+    const cursor_t *c;
+    apr_size_t n = 0, i;
+
+    if (!leaf || leaf->leaf_index < 0)
+        return 0;
+    c = &rows->cursors[leaf->leaf_index];
+    if (!c->decoded || c->col.rep)
+        return 0;
+    if (!c->col.def)
+        return (apr_size_t)(rows->end - rows->begin);
+    for (i = (apr_size_t)rows->begin; i < (apr_size_t)rows->end; i++)
+        n += c->col.def[i] == leaf->max_def;
+    return n;
+}
+
 apr_int64_t uc_pq_rows_number(const uc_pq_rows_t *rows)
 {
     return rows->row;
@@ -336,28 +355,22 @@ uc_pq_rows_t **uc_pq_rows_split(const uc_pq_rows_t *rows, apr_pool_t *pool,
         *part = *rows;
         part->cursors = apr_palloc(pool, size);
         memcpy(part->cursors, rows->cursors, size);
-        part->row = rows->num_rows * k / parts - 1;
+        part->begin = rows->num_rows * k / parts;
+        part->row = part->begin - 1;
         part->end = rows->num_rows * (k + 1) / parts;
         out[k] = part;
     }
     return out;
 }
 
-/* The cursor of a leaf, moved to the first entry of the current row. */
-static cursor_t *synced(const uc_pq_rows_t *rows, int leaf_index)
+/* A cursor more than a row behind, or of a repeated leaf, moved to the
+ * first entry of the current row. */
+static cursor_t *__attribute__((noinline))
+catch_up(const uc_pq_rows_t *rows, cursor_t *c)
 {
-    cursor_t *c = &rows->cursors[leaf_index];
     apr_int64_t behind = rows->row - c->row;
 
-    if (behind <= 0)
-        return c;
-    if (behind == 1 && !c->col.rep) {
-        /* The common step: a leaf read row after row. */
-        c->vpos += !c->col.def
-                   || c->col.def[c->pos] == c->col.leaf->max_def;
-        c->pos++;
-    }
-    else if (!c->col.rep) {
+    if (!c->col.rep) {
         apr_size_t k = (apr_size_t)behind, i, present = 0;
         const unsigned char *def = c->col.def;
         unsigned char max = (unsigned char)c->col.leaf->max_def;
@@ -379,6 +392,25 @@ static cursor_t *synced(const uc_pq_rows_t *rows, int leaf_index)
         }
     c->row = rows->row;
     return c;
+}
+
+/* The cursor of a leaf, moved to the first entry of the current row; the
+ * common steps (a leaf read row after row) without a call. */
+static inline cursor_t *synced(const uc_pq_rows_t *rows, int leaf_index)
+{
+    cursor_t *c = &rows->cursors[leaf_index];
+    apr_int64_t behind = rows->row - c->row;
+
+    if (behind <= 0)
+        return c;
+    if (behind == 1 && !c->col.rep) {
+        c->vpos += !c->col.def
+                   || c->col.def[c->pos] == c->col.leaf->max_def;
+        c->pos++;
+        c->row = rows->row;
+        return c;
+    }
+    return catch_up(rows, c);
 }
 
 /* The cursor of a decoded leaf below `node`, at the current row. */

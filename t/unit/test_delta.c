@@ -1201,6 +1201,41 @@ static void test_synthetic_tables(void **state)
     assert_true(versions >= 40);
 }
 
+/* The largest synthetic checkpoint read by one thread, then by three
+ * (pages decoded in parallel, rows read in shares): the same snapshots,
+ * every file and field of them, at every version. */
+static void test_decode_threads_agree(void **state)
+{
+    apr_pool_t *pool = test_pool(state);
+    const char *root = getenv("UNICAT_DELTA_SYNTHETIC"), *table;
+    apr_int64_t version;
+
+    if (!root)
+        fail_msg("UNICAT_DELTA_SYNTHETIC is not set: run through make "
+                 "unit-test, which generates the tables");
+    table = apr_pstrcat(pool, root, "/large-snappy-v1", NULL);
+    for (version = 8; version <= 17; version++) {
+        const char *text[2];
+        int k;
+
+        for (k = 0; k < 2; k++) {
+            uc_jw_t *w = uc_jw_make(pool, 1 << 20);
+            uc_delta_snapshot_t *s;
+
+            uc_delta_set_decode_threads(k ? 3 : 1);
+            s = snapshot_of(pool, table, version);
+            assert_true(s->num_files > 30000);
+            uc_delta_write_snapshot(w, s, 1);
+            text[k] = apr_pstrdup(pool, uc_jw_text(w));
+            uc_delta_snapshot_release(s);
+        }
+        if (strcmp(text[0], text[1]) != 0)
+            fail_msg("v%" APR_INT64_T_FMT ": three threads read another "
+                     "snapshot than one", version);
+    }
+    uc_delta_set_decode_threads(2);
+}
+
 /* --- s3:// ------------------------------------------------------------------ */
 
 /* The same snapshot through the local S3 as from the files themselves. */
@@ -1265,6 +1300,7 @@ static const struct CMUnitTest tests[] = {
     UC_POOL_TEST(test_cache_budget),
     UC_POOL_TEST(test_cache_under_threads),
     UC_POOL_TEST(test_synthetic_tables),
+    UC_POOL_TEST(test_decode_threads_agree),
     UC_POOL_TEST(test_snapshots_over_s3),
 };
 

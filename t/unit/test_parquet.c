@@ -2052,6 +2052,102 @@ static void test_codecs_round_trip(void **state)
         fail_msg("codecs:%s", failures);
 }
 
+/* Snappy, element by element: literals and back-references of every
+ * length around the decoder's 64-byte chunks, references that overlap
+ * what they write, and buffers that end inside a chunk. Each input is
+ * compressed by libsnappy and must come back byte for byte through an
+ * exact-size buffer (ASan catches a chunk that runs past it). */
+static void test_snappy_elements(void **state)
+{
+    apr_pool_t *pool = *state;
+    rng_t r = { 0x51a99e1d0c0ffeeULL };
+    int trial;
+
+    for (trial = 0; trial < 600; trial++) {
+        apr_pool_t *sub;
+        size_t len = 0, cap = 1 + rng_next(&r) % 4000, clen;
+        unsigned char *src, *packed, *out;
+        const char *why;
+
+        apr_pool_create(&sub, pool);
+        src = apr_palloc(sub, cap);
+        while (len < cap) {
+            size_t run = 1 + rng_next(&r) % 80, k;
+
+            if (run > cap - len)
+                run = cap - len;
+            if (len == 0 || rng_next(&r) % 2 == 0)
+                for (k = 0; k < run; k++)
+                    src[len + k] = (unsigned char)rng_next(&r);
+            else {
+                size_t offset = 1 + rng_next(&r) % (len < 40 ? len : 40);
+
+                if (rng_next(&r) % 4 == 0)
+                    offset = 1 + rng_next(&r) % len;
+                for (k = 0; k < run; k++)
+                    src[len + k] = src[len + k - offset];
+            }
+            len += run;
+        }
+        packed = pack_with(sub, CODEC_SNAPPY, src, len, &clen);
+        out = decompress(sub, CODEC_SNAPPY, packed, clen, len, &why);
+        if (!out)
+            fail_msg("trial %d (%lu bytes): %s", trial, (unsigned long)len,
+                     why);
+        if (memcmp(out, src, len) != 0)
+            fail_msg("trial %d (%lu bytes): other bytes", trial,
+                     (unsigned long)len);
+        if (trial % 50 == 0) {
+            size_t cut;
+
+            for (cut = 0; cut < clen; cut++)
+                assert_null(decompress(sub, CODEC_SNAPPY, packed, cut, len,
+                                       &why));
+        }
+        apr_pool_destroy(sub);
+    }
+}
+
+/* Elements libsnappy never writes, and references that are not allowed. */
+static void test_snappy_hand_made(void **state)
+{
+    apr_pool_t *pool = *state;
+    /* "abcd", then 8 bytes from 4 back with a 4-byte offset: the element
+     * of blocks beyond 64 KiB. */
+    static const unsigned char far[] = { 12, 3 << 2, 'a', 'b', 'c', 'd',
+                                         (7 << 2) | 3, 4, 0, 0, 0 };
+    /* A 3-byte literal whose length is spelt in one extra byte. */
+    static const unsigned char long_literal[] = { 3, 60 << 2, 2, 'x', 'y',
+                                                  'z' };
+    static const unsigned char zero_offset[] = { 8, 3 << 2, 'a', 'b', 'c',
+                                                 'd', 0 << 5 | 0 << 2 | 1,
+                                                 0 };
+    static const unsigned char too_far[] = { 8, 3 << 2, 'a', 'b', 'c', 'd',
+                                             1, 5 };
+    static const unsigned char too_long[] = { 4, 7 << 2, 'a', 'b', 'c',
+                                              'd' };
+    static const unsigned char overflowing_length[] = { 0xff, 0xff, 0xff,
+                                                        0xff, 0xff, 0x01 };
+    const char *why;
+    unsigned char *out;
+
+    out = decompress(pool, CODEC_SNAPPY, far, sizeof(far), 12, &why);
+    assert_non_null(out);
+    assert_memory_equal(out, "abcdabcdabcd", 12);
+    out = decompress(pool, CODEC_SNAPPY, long_literal, sizeof(long_literal),
+                     3, &why);
+    assert_non_null(out);
+    assert_memory_equal(out, "xyz", 3);
+    assert_null(decompress(pool, CODEC_SNAPPY, zero_offset,
+                           sizeof(zero_offset), 8, &why));
+    assert_null(decompress(pool, CODEC_SNAPPY, too_far, sizeof(too_far), 8,
+                           &why));
+    assert_null(decompress(pool, CODEC_SNAPPY, too_long, sizeof(too_long), 8,
+                           &why));
+    assert_null(decompress(pool, CODEC_SNAPPY, overflowing_length,
+                           sizeof(overflowing_length), 8, &why));
+}
+
 static void test_codecs_special(void **state)
 {
     apr_pool_t *pool = *state;
@@ -4728,6 +4824,8 @@ int main(void)
         UC_POOL_TEST(test_byte_stream_split),
         UC_POOL_TEST(test_codecs_round_trip),
         UC_POOL_TEST(test_codecs_special),
+        UC_POOL_TEST(test_snappy_elements),
+        UC_POOL_TEST(test_snappy_hand_made),
         UC_POOL_TEST(test_file_types_and_encodings),
         UC_POOL_TEST(test_file_maps_and_lists),
         UC_POOL_TEST(test_fixture_checkpoints),
