@@ -131,8 +131,10 @@ static int run(apr_pool_t *pool, const char *location, const request_t *rq)
     }
     if ((err = uc_delta_snapshot(table, version, &snapshot)))
         return fail(pool, err);
-    uc_delta_write_snapshot(w, snapshot, rq->with_files);
+    err = uc_delta_write_snapshot(w, snapshot, rq->with_files);
     uc_delta_snapshot_release(snapshot);
+    if (err)
+        return fail(pool, err);
     printf("%s\n", uc_jw_text(w));
     return 0;
 }

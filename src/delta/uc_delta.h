@@ -33,15 +33,22 @@ typedef struct uc_delta_file_extras {
     apr_int64_t default_row_commit_version;
 } uc_delta_file_extras_t;
 
+typedef struct uc_delta_stats_source uc_delta_stats_source_t;
+
 /* One active data file. Text members are JSON exactly as a commit would
  * spell them; all live in the snapshot's memory. */
 typedef struct uc_delta_file {
     const char *path;               /* as in the log: a URI, maybe relative */
     const char *partition_values;   /* JSON object */
-    const char *stats;              /* JSON text, or NULL */
+    const char *stats;              /* JSON text, or NULL: see below */
     const uc_delta_file_extras_t *extras;   /* NULL when it has none */
     apr_int64_t size;
     apr_int64_t modification_time;
+    /* The stats of a file a Parquet checkpoint lists stay compressed in
+     * the snapshot until uc_delta_file_stats reads them: they are most of
+     * its memory and few requests read them. */
+    const uc_delta_stats_source_t *stats_source;    /* or NULL */
+    apr_int64_t stats_row;
 } uc_delta_file_t;
 
 static inline const char *uc_delta_file_dv_id(const uc_delta_file_t *f)
@@ -146,6 +153,18 @@ typedef struct uc_delta_changes {
 uc_error_t *uc_delta_changes(uc_delta_table_t *table, apr_pool_t *pool,
                              apr_int64_t start, apr_int64_t end,
                              uc_delta_changes_t **out);
+
+/* Reads the stats of files for one thread, with memory from `pool`; it
+ * keeps the checkpoint page it decoded last, so that files read in the
+ * order of the snapshot decode each page once. */
+typedef struct uc_delta_stats_reader uc_delta_stats_reader_t;
+
+uc_delta_stats_reader_t *uc_delta_stats_reader_make(apr_pool_t *pool);
+/* The stats text of `file`, or NULL; valid until the reader's next call.
+ * A damaged checkpoint page is a 400 error here. */
+uc_error_t *uc_delta_file_stats(uc_delta_stats_reader_t *reader,
+                                const uc_delta_file_t *file,
+                                const char **stats);
 
 /* How many threads decode the columns of a large checkpoint at once
  * (default 2; 1 = the calling thread alone). Set once at start-up. */

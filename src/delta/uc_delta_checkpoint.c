@@ -39,6 +39,7 @@ typedef struct add_columns {
     const uc_pq_node_t *dv_offset;
     const uc_pq_node_t *base_row_id;
     const uc_pq_node_t *row_commit_version;
+    const uc_delta_stats_source_t *stats_source;    /* of the row group */
 } add_columns_t;
 
 static void find_add_columns(const uc_pq_file_t *pf, add_columns_t *c)
@@ -52,6 +53,11 @@ static void find_add_columns(const uc_pq_file_t *pf, add_columns_t *c)
     c->size = uc_pq_find(pf, "add.size");
     c->modification_time = uc_pq_find(pf, "add.modificationTime");
     c->stats = uc_pq_find(pf, "add.stats");
+    /* Stats are text; anything else under the name is not read. */
+    if (c->stats && (c->stats->leaf_index < 0
+                     || c->stats->type != UC_PQ_BYTE_ARRAY
+                     || c->stats->max_rep > 0))
+        c->stats = NULL;
     /* Writers with delta.checkpoint.writeStatsAsJson=false keep only the
      * struct; it is turned back into the JSON a commit holds. */
     if (!c->stats)
@@ -81,7 +87,7 @@ static uc_error_t *add_from_row(uc_replay_t *r, uc_pq_rows_t *rows,
     uc_delta_file_t f;
     uc_delta_file_extras_t x = { NULL, NULL, NULL, UC_DELTA_NONE,
                                  UC_DELTA_NONE };
-    uc_pq_bytes_t path, b, type, where;
+    uc_pq_bytes_t path, type, where;
     apr_int64_t offset;
     const char *text;
     uc_error_t *err = NULL;
@@ -115,8 +121,10 @@ static uc_error_t *add_from_row(uc_replay_t *r, uc_pq_rows_t *rows,
             return err;
         f.partition_values = uc_replay_partition_text(r, text, strlen(text));
     }
-    if (uc_pq_rows_bytes(rows, c->stats, &b))
-        f.stats = b.ptr;
+    if (c->stats_source) {
+        f.stats_source = c->stats_source;
+        f.stats_row = uc_pq_rows_number(rows);
+    }
     else if (c->stats_parsed && uc_pq_rows_present(rows, c->stats_parsed)) {
         if (!(text = written(rows, c->stats_parsed, w, &err)))
             return err;
@@ -365,22 +373,21 @@ static uc_error_t *read_parquet(uc_replay_t *r, const char *key,
     add_columns_t add;
     const uc_pq_node_t *nodes[32], *others[8];
     int num_nodes = 0, num_others = 0, rg, i;
-    const uc_pq_node_t *kept[2];
-    uc_pq_rows_options_t options = { r->arena->pool, kept, 2,
+    const uc_pq_node_t *kept[1];
+    uc_pq_rows_options_t options = { r->arena->pool, kept, 1,
                                      decode_threads };
     uc_error_t *err;
 
     if ((err = uc_pq_open(r->scratch, key, data, len, &pf)))
         return err;
     find_add_columns(pf, &add);
-    /* Paths and stats are the bulk of a snapshot: they stay in the pages
-     * they were decompressed into, which the arena keeps. */
+    /* Paths stay in the pages they were decompressed into, which the
+     * arena keeps; stats stay compressed (uc_delta_stats.c). */
     kept[0] = add.path;
-    kept[1] = add.stats;
     if (add.group) {
         const uc_pq_node_t *wanted[] = {
             add.path, add.partition_values, add.size, add.modification_time,
-            add.stats, add.stats_parsed, add.tags, add.dv, add.base_row_id,
+            add.stats_parsed, add.tags, add.dv, add.base_row_id,
             add.row_commit_version
         };
         if (!add.path)
@@ -402,6 +409,10 @@ static uc_error_t *read_parquet(uc_replay_t *r, const char *key,
         apr_pool_t *columns;
         uc_pq_rows_t *rows;
 
+        add.stats_source = NULL;
+        if (add.stats && (err = uc_replay_stats_source(r, pf, rg, add.stats,
+                                                       &add.stats_source)))
+            return err;
         apr_pool_create(&columns, r->scratch);
         if ((err = uc_pq_rows_open_ex(pf, columns, rg, nodes, num_nodes,
                                       &options, &rows)))

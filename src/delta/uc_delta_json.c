@@ -45,8 +45,14 @@ static const char **sorted_keys(apr_pool_t *pool, apr_hash_t *hash)
     return keys;
 }
 
-static void write_file(uc_jw_t *w, const uc_delta_file_t *f)
+static uc_error_t *write_file(uc_jw_t *w, uc_delta_stats_reader_t *reader,
+                              const uc_delta_file_t *f)
 {
+    const char *stats;
+    uc_error_t *err;
+
+    if ((err = uc_delta_file_stats(reader, f, &stats)))
+        return err;
     uc_jw_begin_object(w);
     uc_jw_field_string(w, "path", f->path);
     uc_jw_field_raw(w, "partitionValues", f->partition_values);
@@ -54,8 +60,8 @@ static void write_file(uc_jw_t *w, const uc_delta_file_t *f)
     uc_jw_int(w, f->size);
     uc_jw_key(w, "modificationTime");
     uc_jw_int(w, f->modification_time);
-    if (f->stats)
-        uc_jw_field_string(w, "stats", f->stats);
+    if (stats)
+        uc_jw_field_string(w, "stats", stats);
     if (f->extras) {
         if (f->extras->tags)
             uc_jw_field_raw(w, "tags", f->extras->tags);
@@ -66,10 +72,11 @@ static void write_file(uc_jw_t *w, const uc_delta_file_t *f)
                      f->extras->default_row_commit_version);
     }
     uc_jw_end_object(w);
+    return NULL;
 }
 
-void uc_delta_write_snapshot(uc_jw_t *w, const uc_delta_snapshot_t *s,
-                             int with_files)
+uc_error_t *uc_delta_write_snapshot(uc_jw_t *w, const uc_delta_snapshot_t *s,
+                                    int with_files)
 {
     const char **key;
     apr_int64_t total = 0;
@@ -120,13 +127,18 @@ void uc_delta_write_snapshot(uc_jw_t *w, const uc_delta_snapshot_t *s,
     }
     uc_jw_end_object(w);
     if (with_files) {
+        uc_delta_stats_reader_t *reader = uc_delta_stats_reader_make(w->pool);
+        uc_error_t *err;
+
         uc_jw_key(w, "files");
         uc_jw_begin_array(w);
         for (i = 0; i < s->num_files; i++)
-            write_file(w, &s->files[i]);
+            if ((err = write_file(w, reader, &s->files[i])))
+                return err;
         uc_jw_end_array(w);
     }
     uc_jw_end_object(w);
+    return NULL;
 }
 
 static const char *const change_kinds[] = { "cdc", "add", "remove" };

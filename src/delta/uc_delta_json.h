@@ -6,8 +6,10 @@
 #include "../core/uc_jw.h"
 #include "uc_delta.h"
 
-void uc_delta_write_snapshot(uc_jw_t *w, const uc_delta_snapshot_t *s,
-                             int with_files);
+/* Fails only when the stats of a file cannot be read back (a damaged
+ * checkpoint page); the writer's text is then incomplete. */
+uc_error_t *uc_delta_write_snapshot(uc_jw_t *w, const uc_delta_snapshot_t *s,
+                                    int with_files);
 void uc_delta_write_changes(uc_jw_t *w, const uc_delta_changes_t *c);
 
 #endif

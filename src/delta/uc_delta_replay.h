@@ -6,6 +6,7 @@
 #define UC_DELTA_REPLAY_H
 
 #include "uc_delta_internal.h"
+#include "uc_parquet.h"
 
 /* Memory holding the strings of files; shared by the snapshots that
  * list those files. */
@@ -42,6 +43,7 @@ typedef struct uc_replay {
     apr_hash_t *domains;            /* domain -> text, "" = removed */
     apr_hash_t *partition_texts;    /* interned partition values */
     apr_array_header_t *sidecars;   /* keys of V2 sidecar files */
+    apr_array_header_t *sources;    /* arenas of stats sources, held */
     int have_ict;
     apr_int64_t ict;                /* of the newest commit replayed */
 } uc_replay_t;
@@ -58,6 +60,24 @@ const uc_delta_file_extras_t *uc_replay_extras(uc_replay_t *r,
 /* Interns a partition-values object text in the arena. */
 const char *uc_replay_partition_text(uc_replay_t *r, const char *text,
                                      apr_size_t len);
+
+/* The stats of a checkpoint's row group, kept compressed in an arena of
+ * their own that the replay holds (and its snapshot will). */
+struct uc_delta_stats_source {
+    uc_pq_lazy_t *lazy;
+    uc_arena_t *arena;
+};
+
+uc_error_t *uc_replay_stats_source(uc_replay_t *r,
+                                   const uc_pq_file_t *file,
+                                   int row_group,
+                                   const uc_pq_node_t *leaf,
+                                   const uc_delta_stats_source_t **out);
+/* Holds the arena of a source a file of the base still uses. */
+void uc_replay_keep_source(uc_replay_t *r,
+                           const uc_delta_stats_source_t *source);
+/* Lets go of the replay's arenas when it makes no snapshot. */
+void uc_replay_release_arenas(uc_replay_t *r);
 
 /* Reads checkpoint `cp` into the replay as its base. */
 uc_error_t *uc_checkpoint_read(uc_replay_t *r, const uc_log_checkpoint_t *cp);

@@ -66,6 +66,7 @@ static uc_replay_t *replay_make(uc_delta_table_t *table, apr_pool_t *scratch,
     r->domains = apr_hash_make(scratch);
     r->partition_texts = apr_hash_make(scratch);
     r->sidecars = apr_array_make(scratch, 4, sizeof(const char *));
+    r->sources = apr_array_make(scratch, 2, sizeof(uc_arena_t *));
     return r;
 }
 
@@ -166,12 +167,16 @@ static uc_error_t *finish(uc_replay_t *r, apr_pool_t *err_pool,
         memcpy(files, r->files->elts, sizeof(uc_delta_file_t) * n);
     }
     s->arenas = apr_palloc(pool, sizeof(uc_arena_t *)
-                           * (apr_size_t)(num_inherited + 1));
+                           * (apr_size_t)(num_inherited + 1
+                                          + r->sources->nelts));
     for (i = 0; i < num_inherited; i++) {
         uc_arena_retain(inherited[i]);
         s->arenas[s->num_arenas++] = inherited[i];
     }
     s->arenas[s->num_arenas++] = r->arena;
+    for (i = 0; i < r->sources->nelts; i++)
+        s->arenas[s->num_arenas++] = APR_ARRAY_IDX(r->sources, i,
+                                                   uc_arena_t *);
     s->pub.location = apr_pstrdup(pool, r->table->location);
     s->pub.version = version;
     s->pub.checkpoint_version = checkpoint_version;
@@ -274,11 +279,11 @@ static uc_error_t *build_from(uc_delta_table_t *table, apr_pool_t *pool,
     if (!err) {
         if ((err = finish(r, pool, target, cp ? cp->version : -1, NULL, 0,
                           out)))
-            uc_arena_release(arena);
+            uc_replay_release_arenas(r);
     }
     else {
         apr_pool_destroy(r->result);
-        uc_arena_release(arena);
+        uc_replay_release_arenas(r);
     }
     if (!err && (err = stamp(table, pool, log, r, *out, cp)))
         uc_delta_snapshot_release(&(*out)->pub);
@@ -363,7 +368,8 @@ static const char *copy_text(uc_arena_t *arena, const char *text)
 }
 
 /* Copies the live files' strings into one arena, leaving the strings of
- * removed files behind. */
+ * removed files behind; the compressed stats they use are held as they
+ * are. */
 static void compact(uc_replay_t *r)
 {
     uc_delta_file_t *f = (uc_delta_file_t *)r->files->elts;
@@ -375,6 +381,8 @@ static void compact(uc_replay_t *r)
             f[i].partition_values = uc_replay_partition_text(
                 r, f[i].partition_values, strlen(f[i].partition_values));
         f[i].stats = copy_text(r->arena, f[i].stats);
+        if (f[i].stats_source)
+            uc_replay_keep_source(r, f[i].stats_source);
         if (f[i].extras) {
             uc_delta_file_extras_t x = *f[i].extras;
 
@@ -429,11 +437,11 @@ uc_error_t *uc_delta_snapshot_advance(uc_delta_table_t *table,
             compact(r);
         if ((err = finish(r, table->pool, target, base->checkpoint_version,
                           b->arenas, compacting ? 0 : b->num_arenas, &s)))
-            uc_arena_release(arena);
+            uc_replay_release_arenas(r);
     }
     else {
         apr_pool_destroy(r->result);
-        uc_arena_release(arena);
+        uc_replay_release_arenas(r);
     }
     if (!err && (err = stamp(table, table->pool, log, r, s, NULL)))
         uc_delta_snapshot_release(&s->pub);

@@ -205,4 +205,26 @@ int uc_pq_rows_bytes(const uc_pq_rows_t *rows, const uc_pq_node_t *leaf,
 uc_error_t *uc_pq_rows_write(const uc_pq_rows_t *rows,
                              const uc_pq_node_t *node, uc_jw_t *w);
 
+/* A text leaf without repetition, of one row group, kept as its compressed
+ * pages (copied into `keep`) and decoded a page at a time when one of its
+ * values is asked for: for large text that is kept but seldom read, a
+ * checkpoint's statistics. The page headers are read now (`scratch`). */
+typedef struct uc_pq_lazy uc_pq_lazy_t;
+
+uc_error_t *uc_pq_lazy_open(const uc_pq_file_t *file, apr_pool_t *keep,
+                            apr_pool_t *scratch, int row_group,
+                            const uc_pq_node_t *leaf, uc_pq_lazy_t **out);
+apr_size_t uc_pq_lazy_kept_bytes(const uc_pq_lazy_t *lazy);
+
+/* Reads lazy leaves for one thread, keeping the page it decoded last (in
+ * subpools of `pool`): rows read in order decode each page once. */
+typedef struct uc_pq_lazy_reader uc_pq_lazy_reader_t;
+
+uc_pq_lazy_reader_t *uc_pq_lazy_reader_make(apr_pool_t *pool);
+/* The value of `row` of the row group, a C string valid until the reader
+ * decodes another page; ptr NULL when the value is null. */
+uc_error_t *uc_pq_lazy_value(uc_pq_lazy_reader_t *reader,
+                             const uc_pq_lazy_t *lazy, apr_int64_t row,
+                             uc_pq_bytes_t *value);
+
 #endif

@@ -63,6 +63,7 @@ struct uc_pq_chunk_decode {
     uc_pq_values_t dict;
     apr_size_t dict_count;
     int have_dict;
+    int dict_read;             /* by uc_pq_chunk_page_alone */
     uc_pq_values_t sink;
 };
 
@@ -562,6 +563,59 @@ uc_error_t *uc_pq_chunk_values(uc_pq_chunk_decode_t *d, int page,
     if (cr.keep && !dictionary)
         terminate(&cr, &sink, pg->first_value, pg->encoding);
     pg->kept += cr.kept;
+    return NULL;
+}
+
+apr_size_t uc_pq_chunk_page_rows(const uc_pq_chunk_decode_t *d, int page,
+                                  apr_size_t *first)
+{
+    const page_t *pg = &d->pages[page];
+
+    if (pg->type != PAGE_DATA && pg->type != PAGE_DATA_V2)
+        return 0;
+    *first = pg->first_level;
+    return pg->num_levels;
+}
+
+uc_error_t *uc_pq_chunk_page_alone(uc_pq_chunk_decode_t *d, int page,
+                                   apr_pool_t *pool, uc_pq_column_t *out)
+{
+    page_t *pg = &d->pages[page];
+    chunk_reader_t cr = step_reader(d, pool, pool);
+    uc_pq_values_t sink;
+    uc_error_t *err;
+
+    if (d->base.leaf->max_rep > 0
+        || (pg->type != PAGE_DATA && pg->type != PAGE_DATA_V2))
+        return uc_error_make(pool, 500, "INTERNAL_ERROR",
+                             "No such Parquet page.");
+    if (d->have_dict && !d->dict_read) {
+        if ((err = uc_pq_chunk_levels(d, 0, d->base.pool, d->base.pool)))
+            return err;
+        d->dict_read = 1;
+    }
+    if ((err = uc_pq_chunk_levels(d, page, pool, pool)))
+        return err;
+    if (!d->have_dict && (pg->encoding == UC_PQ_PLAIN_DICTIONARY
+                          || pg->encoding == UC_PQ_RLE_DICTIONARY))
+        return chunk_error(&cr, "dictionary indices without a dictionary "
+                           "page");
+    values_sink(&sink, d->base.leaf);
+    allocate_values(pool, &sink, pg->num_values);
+    d->sink = sink;
+    pg->first_value = 0;
+    if ((err = uc_pq_chunk_values(d, page, pool, pool)))
+        return err;
+    memset(out, 0, sizeof(*out));
+    out->leaf = d->base.leaf;
+    out->num_levels = pg->num_levels;
+    out->num_rows = pg->num_levels;
+    out->def = d->col->def ? d->col->def + pg->first_level : NULL;
+    out->num_values = pg->num_values;
+    out->ints = sink.ints;
+    out->reals = sink.reals;
+    out->bytes = sink.bytes;
+    out->terminated = d->keeps;
     return NULL;
 }
 

@@ -77,6 +77,16 @@ uc_error_t *uc_pq_chunk_count(uc_pq_chunk_decode_t *d);
 uc_error_t *uc_pq_chunk_values(uc_pq_chunk_decode_t *d, int page,
                                apr_pool_t *pool, apr_pool_t *keep);
 uc_error_t *uc_pq_chunk_end(uc_pq_chunk_decode_t *d);
+/* The rows of a data page (a leaf without repetition has an entry a row)
+ * and the first of them; 0 for other pages. */
+apr_size_t uc_pq_chunk_page_rows(const uc_pq_chunk_decode_t *d, int page,
+                                  apr_size_t *first);
+/* One data page of a leaf without repetition decoded on its own (with the
+ * dictionary page first, once, in the pool of `d`): its levels and values
+ * in `out`, strings kept in `pool` when `d` keeps them. Not with the other
+ * steps on the same `d`. */
+uc_error_t *uc_pq_chunk_page_alone(uc_pq_chunk_decode_t *d, int page,
+                                   apr_pool_t *pool, uc_pq_column_t *out);
 
 /* Decompresses exactly `dst_len` bytes; NULL or what went wrong. */
 const char *uc_pq_decompress(int codec, const unsigned char *src,

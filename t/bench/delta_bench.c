@@ -5,8 +5,10 @@
  *                               memory it keeps, per file beyond its path
  *   delta_bench rounds TABLE N  N alternating rounds of: the checkpoint
  *                               decoded (a snapshot at the checkpoint's
- *                               version), `cat` of the checkpoint file, and
- *                               2,000 warm (cached) latest-snapshot checks
+ *                               version, its stats left compressed), the
+ *                               same with every file's stats read back,
+ *                               `cat` of the checkpoint file, and 2,000
+ *                               warm (cached) latest-snapshot checks
  *
  * Output is one "key value" line per figure, for t/bench/delta.sh. */
 #include <fcntl.h>
@@ -63,6 +65,7 @@ static int cold(const char *dir)
     size_t held, paths = 0, stats = 0, i;
     apr_time_t t0;
     uc_delta_snapshot_t *s;
+    uc_delta_stats_reader_t *reader;
     uc_error_t *err;
     apr_pool_t *sub;
 
@@ -80,16 +83,22 @@ static int cold(const char *dir)
     /* What stays resident once the build's scratch memory is gone: the
      * snapshot itself. */
     held = (size_t)(rss_kb() - base) * 1024;
+    reader = uc_delta_stats_reader_make(pool);
     for (i = 0; i < s->num_files; i++) {
+        const char *text;
+
         paths += strlen(s->files[i].path) + 1;
-        if (s->files[i].stats)
-            stats += strlen(s->files[i].stats) + 1;
+        if ((err = uc_delta_file_stats(reader, &s->files[i], &text)))
+            die("stats", err);
+        if (text)
+            stats += strlen(text) + 1;
     }
     printf("files %zu\n", s->num_files);
     printf("peak_rss_growth_mb %.1f\n", (ru.ru_maxrss - base) / 1024.0);
     printf("held_mb %.1f\n", held / 1048576.0);
     printf("bytes_per_file_beyond_path %.1f\n",
            (double)(held - paths) / (double)s->num_files);
+    /* Their text, were it kept decoded as it is read back. */
     printf("stats_bytes_per_file %.1f\n", (double)stats / (double)s->num_files);
     uc_delta_snapshot_release(s);
     return 0;
@@ -110,6 +119,23 @@ static double cat_ms(const char *file)
     waitpid(pid, &status, 0);
     posix_spawn_file_actions_destroy(&actions);
     return (apr_time_now() - t0) / 1000.0;
+}
+
+static void read_all_stats(apr_pool_t *p, const uc_delta_snapshot_t *s)
+{
+    uc_delta_stats_reader_t *reader = uc_delta_stats_reader_make(p);
+    apr_size_t i, bytes = 0;
+    uc_error_t *err;
+
+    for (i = 0; i < s->num_files; i++) {
+        const char *text;
+
+        if ((err = uc_delta_file_stats(reader, &s->files[i], &text)))
+            die("stats", err);
+        bytes += text ? strlen(text) : 0;
+    }
+    if (bytes == 0)
+        die("no stats were read", NULL);
 }
 
 static int rounds(const char *dir, int n)
@@ -140,6 +166,15 @@ static int rounds(const char *dir, int n)
             die("checkpoint", err);
         printf("decode_ms %.3f rows %zu\n", (apr_time_now() - t0) / 1000.0,
                s->num_files);
+        uc_delta_snapshot_release(s);
+        apr_pool_destroy(sub);
+
+        apr_pool_create(&sub, pool);
+        t0 = apr_time_now();
+        if ((err = uc_delta_snapshot(open_table(sub, dir), checkpoint, &s)))
+            die("checkpoint", err);
+        read_all_stats(sub, s);
+        printf("decode_all_ms %.3f\n", (apr_time_now() - t0) / 1000.0);
         uc_delta_snapshot_release(s);
         apr_pool_destroy(sub);
         printf("cat_ms %.3f\n", cat_ms(file));

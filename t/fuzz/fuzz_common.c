@@ -647,6 +647,32 @@ void fuzz_parquet_exercise(apr_pool_t *pool, uc_pq_file_t *file)
                 touch(&col);
             apr_pool_destroy(sub);
         }
+        /* Text leaves read lazily, as checkpoint stats are: every row,
+         * then the first again (its page decoded anew). */
+        for (i = 0; i < file->num_leaves; i++) {
+            const uc_pq_node_t *leaf = file->leaves[i];
+            uc_pq_lazy_t *lazy = NULL;
+            uc_pq_lazy_reader_t *reader;
+            uc_pq_bytes_t value;
+            apr_int64_t row;
+
+            if (leaf->type != UC_PQ_BYTE_ARRAY || leaf->max_rep > 0)
+                continue;
+            apr_pool_create(&sub, pool);
+            if ((err = uc_pq_lazy_open(file, sub, sub, rg, leaf, &lazy)))
+                lazy = NULL;
+            fuzz_report("lazy", err);
+            reader = uc_pq_lazy_reader_make(sub);
+            for (row = 0; lazy && !err
+                          && row <= file->row_groups[rg].num_rows; row++) {
+                err = uc_pq_lazy_value(reader, lazy, row, &value);
+                fuzz_report(value.ptr ? value.ptr : "null", err);
+            }
+            if (lazy && file->row_groups[rg].num_rows > 0)
+                fuzz_report("again", uc_pq_lazy_value(reader, lazy, 0,
+                                                      &value));
+            apr_pool_destroy(sub);
+        }
         /* Rows of all top-level columns together. */
         apr_pool_create(&sub, pool);
         err = uc_pq_rows_open(file, sub, rg, top, n, &rows);

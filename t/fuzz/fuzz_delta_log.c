@@ -76,8 +76,9 @@ static void write_snapshot(apr_pool_t *pool, uc_delta_snapshot_t *s)
 {
     uc_jw_t *w = uc_jw_make(pool, 1024);
 
-    uc_delta_write_snapshot(w, s, 1);
-    fuzz_report(uc_jw_text(w), NULL);
+    uc_error_t *err = uc_delta_write_snapshot(w, s, 1);
+
+    fuzz_report(err ? "stats" : uc_jw_text(w), err);
 }
 
 static void cached_latest(uc_delta_cache_t *cache, apr_pool_t *pool)

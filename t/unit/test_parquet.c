@@ -2741,6 +2741,61 @@ typedef struct tally {
     apr_int64_t levels, values, rows;
 } tally_t;
 
+/* A text leaf without repetition read lazily, row by row, forwards and
+ * then backwards (a page decoded again for every row of another page):
+ * the values and nulls of the column decoded whole. */
+static void check_lazy(apr_pool_t *pool, const char *name,
+                       const uc_pq_file_t *file, int rg,
+                       const uc_pq_column_t *col)
+{
+    const uc_pq_node_t *leaf = col->leaf;
+    apr_pool_t *sub;
+    uc_pq_lazy_t *lazy;
+    uc_pq_lazy_reader_t *reader;
+    uc_pq_bytes_t past;
+    apr_size_t *value_of, k, v = 0;
+    uc_error_t *err;
+    int pass;
+
+    apr_pool_create(&sub, pool);
+    value_of = apr_palloc(sub, sizeof(apr_size_t) * (col->num_levels + 1));
+    for (k = 0; k < col->num_levels; k++) {
+        int present = !col->def || col->def[k] == leaf->max_def;
+
+        value_of[k] = present ? v++ : (apr_size_t)-1;
+    }
+    if ((err = uc_pq_lazy_open(file, sub, sub, rg, leaf, &lazy)))
+        fail_msg("%s: %s lazily: %s", name, leaf->path, err->message);
+    if (col->num_levels && uc_pq_lazy_kept_bytes(lazy) == 0)
+        fail_msg("%s: %s: nothing kept lazily", name, leaf->path);
+    reader = uc_pq_lazy_reader_make(sub);
+    for (pass = 0; pass < 2; pass++)
+        for (k = 0; k < col->num_levels; k++) {
+            apr_size_t row = pass ? col->num_levels - 1 - k : k;
+            uc_pq_bytes_t got;
+
+            if ((err = uc_pq_lazy_value(reader, lazy, (apr_int64_t)row,
+                                        &got)))
+                fail_msg("%s: %s row %zu lazily: %s", name, leaf->path, row,
+                         err->message);
+            if (value_of[row] == (apr_size_t)-1) {
+                if (got.ptr)
+                    fail_msg("%s: %s row %zu: a value for a null", name,
+                             leaf->path, row);
+            }
+            else if (!got.ptr
+                     || got.len != col->bytes[value_of[row]].len
+                     || memcmp(got.ptr, col->bytes[value_of[row]].ptr,
+                               got.len) != 0
+                     || got.ptr[got.len] != '\0')
+                fail_msg("%s: %s row %zu: another value lazily", name,
+                         leaf->path, row);
+        }
+    if (!uc_pq_lazy_value(reader, lazy, (apr_int64_t)col->num_levels, &past))
+        fail_msg("%s: %s: a row past the last was read", name, leaf->path);
+    apr_pool_destroy(sub);
+}
+
 /* Every leaf of every row group decodes, and what it holds is consistent:
  * levels within their maxima, one value per entry at the maximum
  * definition level, one row start per row of the group. */
@@ -2855,6 +2910,8 @@ static void check_columns(apr_pool_t *pool, const char *name,
                         fail_msg("%s: %s: kept value %zu differs", name,
                                  leaf->path, k);
                 apr_pool_destroy(keep);
+                if (leaf->max_rep == 0)
+                    check_lazy(pool, name, file, rg, &col);
             }
             t->chunks++;
             t->levels += (apr_int64_t)col.num_levels;

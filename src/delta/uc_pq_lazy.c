@@ -1,0 +1,219 @@
+/* Leaves kept as their compressed column chunk and decoded a page at a
+ * time when a value is asked for. The copied chunk is read as a file of
+ * its own: the same page decoding, with nothing left pointing into the
+ * file it came from. */
+#include "uc_pq_internal.h"
+
+#include <string.h>
+#include <apr_strings.h>
+
+/* The copy starts with the file magic so that no page offset is 0. */
+#define MAGIC "PAR1"
+#define MAGIC_LEN 4
+
+struct uc_pq_lazy {
+    uc_pq_file_t file;         /* the copied chunk */
+    uc_pq_row_group_t row_group;
+    uc_pq_chunk_t chunk;
+    uc_pq_node_t leaf;
+    apr_size_t *page_rows;     /* first row of each page, then the end */
+    int *pages;                /* the page index of each of those */
+    int num_pages;             /* data pages */
+    apr_size_t kept;
+};
+
+struct uc_pq_lazy_reader {
+    apr_pool_t *pool;          /* the reader's, for errors */
+    apr_pool_t *chunk_pool;    /* the chunk being read */
+    apr_pool_t *page_pool;     /* its page decoded last */
+    const uc_pq_lazy_t *lazy;
+    uc_pq_chunk_decode_t *decode;
+    uc_pq_column_t levels;     /* of the chunk, filled a page at a time */
+    uc_pq_column_t column;     /* the page decoded last */
+    int page;                  /* among the data pages; -1 for none */
+    apr_size_t first_row;
+    apr_size_t row;            /* of the page, where `value` is */
+    apr_size_t value;
+};
+
+uc_error_t *uc_pq_lazy_open(const uc_pq_file_t *file, apr_pool_t *keep,
+                            apr_pool_t *scratch, int row_group,
+                            const uc_pq_node_t *leaf, uc_pq_lazy_t **out)
+{
+    uc_pq_lazy_t *lazy;
+    uc_pq_chunk_decode_t *d;
+    uc_pq_column_t col;
+    const uc_pq_chunk_t *chunk;
+    apr_int64_t start;
+    unsigned char *copy;
+    int i, n;
+    uc_error_t *err;
+
+    if (leaf->type != UC_PQ_BYTE_ARRAY || leaf->max_rep > 0)
+        return uc_error_make(scratch, 500, "INTERNAL_ERROR",
+                             "Only text leaves without repetition are read "
+                             "lazily.");
+    /* The headers are read now, so that a damaged chunk fails the read of
+     * its file; its pages are checked when they are decoded. */
+    if ((err = uc_pq_chunk_begin(file, scratch, 1, row_group, leaf, &col,
+                                 &d)))
+        return err;
+    chunk = &file->row_groups[row_group].chunks[leaf->leaf_index];
+    start = chunk->data_page_offset;
+    if (chunk->dictionary_page_offset >= 4
+        && chunk->dictionary_page_offset < start)
+        start = chunk->dictionary_page_offset;
+
+    lazy = apr_pcalloc(keep, sizeof(*lazy));
+    copy = apr_palloc(keep, MAGIC_LEN
+                            + (apr_size_t)chunk->total_compressed_size);
+    memcpy(copy, MAGIC, MAGIC_LEN);
+    memcpy(copy + MAGIC_LEN, file->data + start,
+           (apr_size_t)chunk->total_compressed_size);
+    lazy->kept = MAGIC_LEN + (apr_size_t)chunk->total_compressed_size;
+    lazy->chunk = *chunk;
+    lazy->chunk.data_page_offset = chunk->data_page_offset - start
+                                   + MAGIC_LEN;
+    lazy->chunk.dictionary_page_offset =
+        chunk->dictionary_page_offset >= 4
+        && chunk->dictionary_page_offset < chunk->data_page_offset
+        ? chunk->dictionary_page_offset - start + MAGIC_LEN : -1;
+    lazy->row_group.num_rows = file->row_groups[row_group].num_rows;
+    lazy->row_group.chunks = &lazy->chunk;
+    lazy->leaf = *leaf;
+    lazy->leaf.name = apr_pstrdup(keep, leaf->name);
+    lazy->leaf.path = apr_pstrdup(keep, leaf->path);
+    lazy->leaf.leaf_index = 0;
+    lazy->leaf.first_leaf = 0;
+    lazy->leaf.end_leaf = 1;
+    lazy->leaf.num_children = 0;
+    lazy->leaf.children = NULL;
+    lazy->leaf.parent = NULL;
+    lazy->file.data = copy;
+    lazy->file.size = lazy->kept;
+    lazy->file.name = apr_pstrdup(keep, file->name);
+    lazy->file.num_leaves = 1;
+    lazy->file.num_nodes = 1;
+    lazy->file.row_groups = &lazy->row_group;
+    lazy->file.num_row_groups = 1;
+    lazy->file.num_rows = lazy->row_group.num_rows;
+
+    n = uc_pq_chunk_pages(d);
+    lazy->page_rows = apr_palloc(keep, sizeof(apr_size_t) * (apr_size_t)(n + 1));
+    lazy->pages = apr_palloc(keep, sizeof(int) * (apr_size_t)(n + 1));
+    lazy->page_rows[0] = 0;
+    for (i = 0; i < n; i++) {
+        apr_size_t first, rows = uc_pq_chunk_page_rows(d, i, &first);
+
+        if (rows == 0)
+            continue;
+        lazy->pages[lazy->num_pages] = i;
+        lazy->page_rows[lazy->num_pages++] = first;
+        lazy->page_rows[lazy->num_pages] = first + rows;
+    }
+    lazy->kept += sizeof(apr_size_t) * (apr_size_t)(n + 1)
+                  + sizeof(int) * (apr_size_t)(n + 1) + sizeof(*lazy);
+    *out = lazy;
+    return NULL;
+}
+
+apr_size_t uc_pq_lazy_kept_bytes(const uc_pq_lazy_t *lazy)
+{
+    return lazy->kept;
+}
+
+uc_pq_lazy_reader_t *uc_pq_lazy_reader_make(apr_pool_t *pool)
+{
+    uc_pq_lazy_reader_t *rd = apr_pcalloc(pool, sizeof(*rd));
+
+    rd->pool = pool;
+    apr_pool_create(&rd->chunk_pool, pool);
+    apr_pool_create(&rd->page_pool, rd->chunk_pool);
+    rd->page = -1;
+    return rd;
+}
+
+/* The data page holding `row`, by bisection of the pages' first rows. */
+static int page_of(const uc_pq_lazy_t *lazy, apr_size_t row)
+{
+    int lo = 0, hi = lazy->num_pages;
+
+    while (hi - lo > 1) {
+        int mid = lo + (hi - lo) / 2;
+
+        if (lazy->page_rows[mid] <= row)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Decodes a page; an error is copied out of the pools the next page
+ * clears. */
+static uc_error_t *load_page(uc_pq_lazy_reader_t *rd,
+                             const uc_pq_lazy_t *lazy, int page)
+{
+    uc_error_t *err = NULL;
+
+    if (rd->lazy != lazy) {
+        apr_pool_clear(rd->chunk_pool);
+        apr_pool_create(&rd->page_pool, rd->chunk_pool);
+        rd->lazy = NULL;
+        rd->page = -1;
+        if (!(err = uc_pq_chunk_begin(&lazy->file, rd->chunk_pool, 1, 0,
+                                      &lazy->leaf, &rd->levels,
+                                      &rd->decode)))
+            rd->lazy = lazy;
+    }
+    if (!err) {
+        apr_pool_clear(rd->page_pool);
+        rd->page = -1;
+        err = uc_pq_chunk_page_alone(rd->decode, lazy->pages[page],
+                                     rd->page_pool, &rd->column);
+    }
+    if (err)
+        return uc_error_make(rd->pool, err->status, err->code, "%s",
+                             err->message);
+    rd->page = page;
+    rd->first_row = lazy->page_rows[page];
+    rd->row = 0;
+    rd->value = 0;
+    return NULL;
+}
+
+uc_error_t *uc_pq_lazy_value(uc_pq_lazy_reader_t *rd,
+                             const uc_pq_lazy_t *lazy, apr_int64_t row,
+                             uc_pq_bytes_t *value)
+{
+    const uc_pq_column_t *c = &rd->column;
+    unsigned char max = (unsigned char)lazy->leaf.max_def;
+    apr_size_t r, at;
+    uc_error_t *err;
+
+    value->ptr = NULL;
+    value->len = 0;
+    if (row < 0 || lazy->num_pages == 0
+        || (apr_size_t)row >= lazy->page_rows[lazy->num_pages])
+        return uc_error_make(rd->pool, 500, "INTERNAL_ERROR",
+                             "No such row in a Parquet column.");
+    r = (apr_size_t)row;
+    if (rd->lazy != lazy || rd->page < 0 || r < rd->first_row
+        || r >= lazy->page_rows[rd->page + 1]) {
+        if ((err = load_page(rd, lazy, page_of(lazy, r))))
+            return err;
+    }
+    at = r - rd->first_row;
+    /* Values are counted from the row read last, as rows are mostly read
+     * in order. */
+    if (at < rd->row) {
+        rd->row = 0;
+        rd->value = 0;
+    }
+    for (; rd->row < at; rd->row++)
+        rd->value += !c->def || c->def[rd->row] == max;
+    if (c->def && c->def[at] != max)
+        return NULL;
+    *value = c->bytes[rd->value];
+    return NULL;
+}
