@@ -166,8 +166,9 @@ uc_error_t *uc_delta_file_stats(uc_delta_stats_reader_t *reader,
                                 const uc_delta_file_t *file,
                                 const char **stats);
 
-/* How many threads decode the columns of a large checkpoint at once
- * (default 2; 1 = the calling thread alone). Set once at start-up. */
+/* How many threads decode the pages of a large checkpoint, and then read
+ * its rows, at once (default 2; 1 = the calling thread alone). Set once
+ * at start-up. */
 void uc_delta_set_decode_threads(int threads);
 
 /* How much freed memory the reader keeps for its next builds (default
