@@ -7,6 +7,7 @@
 
 #include <sys/stat.h>
 #include <utime.h>
+#include <apr_atomic.h>
 #include <apr_file_info.h>
 #include <apr_file_io.h>
 #include <apr_thread_proc.h>
@@ -1032,7 +1033,7 @@ typedef struct reader_args {
     const char *dir;
     apr_size_t base_files;
     apr_int64_t base_version;
-    volatile int *stop;
+    volatile apr_uint32_t *stop;
     int reads;
     int failures;
 } reader_args_t;
@@ -1044,7 +1045,7 @@ static void *APR_THREAD_FUNC reader(apr_thread_t *thread, void *data)
     apr_int64_t last = -1;
 
     apr_pool_create_unmanaged_ex(&pool, NULL, NULL);
-    while (!*args->stop || args->reads < 50) {
+    while (!apr_atomic_read32(args->stop) || args->reads < 50) {
         uc_delta_table_t *table;
         uc_delta_snapshot_t *s;
 
@@ -1079,7 +1080,7 @@ static void test_cache_under_threads(void **state)
     uc_delta_cache_t *cache;
     apr_thread_t *threads[4];
     reader_args_t args[4];
-    volatile int stop = 0;
+    volatile apr_uint32_t stop = 0;
     apr_int64_t v;
     int i;
 
@@ -1100,7 +1101,7 @@ static void test_cache_under_threads(void **state)
                                          pool), APR_SUCCESS);
         apr_sleep(2000);
     }
-    stop = 1;
+    apr_atomic_set32(&stop, 1);
     for (i = 0; i < 4; i++) {
         apr_status_t rv;
 
