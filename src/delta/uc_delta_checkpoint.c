@@ -5,9 +5,9 @@
 #include "uc_delta_replay.h"
 #include "uc_parquet.h"
 #include "uc_delta_memory.h"
+#include "uc_delta_threads.h"
 
 #include <string.h>
-#include <apr_thread_proc.h>
 #include <apr_strings.h>
 
 /* Checkpoints of millions of files stay far below this. */
@@ -229,8 +229,10 @@ static uc_error_t *other_rows(uc_replay_t *r, uc_pq_rows_t *rows,
     return NULL;
 }
 
-static void read_share(rows_share_t *sh)
+static void read_share(void *item)
 {
+    rows_share_t *sh = item;
+
     while (!sh->err && uc_pq_rows_next(sh->rows)) {
         if (sh->add->group && uc_pq_rows_present(sh->rows, sh->add->group))
             sh->err = add_from_row(sh->r, sh->rows, sh->add, sh->w);
@@ -238,13 +240,6 @@ static void read_share(rows_share_t *sh)
             *(apr_int64_t *)apr_array_push(sh->others)
                 = uc_pq_rows_number(sh->rows);
     }
-}
-
-static void *APR_THREAD_FUNC share_thread(apr_thread_t *thread, void *data)
-{
-    (void)thread;
-    read_share(data);
-    return NULL;
 }
 
 static void share_init(rows_share_t *sh, uc_replay_t *r, uc_pq_rows_t *rows,
@@ -291,9 +286,8 @@ static uc_error_t *read_shared(uc_replay_t *r, uc_pq_rows_t *rows,
                                rows_share_t *shares, int n)
 {
     uc_pq_rows_t **parts = uc_pq_rows_split(rows, r->scratch, n);
-    apr_thread_t *handles[8];
     uc_delta_file_t *slots;
-    int k, started = 1;
+    int k;
 
     /* A share's rows with a path are the most files it can add. */
     reserve_files(r, uc_pq_rows_values(rows, add->path));
@@ -308,18 +302,7 @@ static uc_error_t *read_shared(uc_replay_t *r, uc_pq_rows_t *rows,
         shares[k].slots.elts = (char *)slots;
         slots += room;
     }
-    for (; started < n; started++)
-        if (apr_thread_create(&handles[started], NULL, share_thread,
-                              &shares[started], r->scratch) != APR_SUCCESS)
-            break;
-    read_share(&shares[0]);
-    for (k = 1; k < started; k++) {
-        apr_status_t rv;
-
-        apr_thread_join(&rv, handles[k]);
-    }
-    for (k = started; k < n; k++)
-        read_share(&shares[k]);
+    uc_delta_run_threads(r->scratch, shares, n, sizeof(*shares), read_share);
     for (k = 0; k < n; k++)
         if (shares[k].err)
             return uc_error_make(r->scratch, shares[k].err->status,
@@ -335,11 +318,10 @@ static uc_error_t *read_shared(uc_replay_t *r, uc_pq_rows_t *rows,
 static uc_error_t *read_rows(uc_replay_t *r, uc_pq_rows_t *rows,
                              const add_columns_t *add,
                              const uc_pq_node_t *const *others,
-                             int num_others, const char *key)
+                             int num_others, uc_jw_t *w, const char *key)
 {
     rows_share_t shares[8];
     int n = decode_threads > 8 ? 8 : decode_threads, k, j;
-    uc_jw_t *w = uc_jw_make(r->scratch, 1024);
     uc_error_t *err;
 
     if (n > 1 && add->group && uc_pq_rows_count(rows) >= SHARED_ROWS) {
@@ -373,6 +355,7 @@ static uc_error_t *read_parquet(uc_replay_t *r, const char *key,
     add_columns_t add;
     const uc_pq_node_t *nodes[32], *others[8];
     int num_nodes = 0, num_others = 0, rg, i;
+    uc_jw_t *w = uc_jw_make(r->scratch, 1024);
     const uc_pq_node_t *kept[1];
     uc_pq_rows_options_t options = { r->arena->pool, kept, 1,
                                      decode_threads };
@@ -418,7 +401,7 @@ static uc_error_t *read_parquet(uc_replay_t *r, const char *key,
                                       &options, &rows)))
             return err;
         r->arena->bytes += uc_pq_rows_kept_bytes(rows);
-        if ((err = read_rows(r, rows, &add, others, num_others, key)))
+        if ((err = read_rows(r, rows, &add, others, num_others, w, key)))
             return err;
         apr_pool_destroy(columns);
     }

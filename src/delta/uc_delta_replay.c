@@ -42,8 +42,8 @@ char *uc_arena_strndup(uc_arena_t *arena, const char *s, apr_size_t len)
 }
 
 /* A multiply-xorshift hash over 8-byte words, in two lanes so that the
- * multiplications of one do not wait for the other's: paths are long and
- * hashed once per checkpoint row. */
+ * multiplications of one do not wait for the other's: paths are long, and
+ * every base file is hashed when commits after the base removed files. */
 static apr_uint64_t mix(apr_uint64_t h, apr_uint64_t w)
 {
     h = (h ^ w) * 0x9e3779b97f4a7c15ULL;

@@ -5,12 +5,12 @@
  * so rows where a group is null cost nothing for the group's leaves. */
 #include "uc_pq_internal.h"
 #include "uc_delta_memory.h"
+#include "uc_delta_threads.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <apr_atomic.h>
 #include <apr_strings.h>
-#include <apr_thread_proc.h>
 
 #include "../core/uc_time.h"
 
@@ -72,8 +72,9 @@ typedef struct worker {
     uc_error_t *err;
 } worker_t;
 
-static void decode_steps(worker_t *w)
+static void decode_steps(void *item)
 {
+    worker_t *w = item;
     decode_job_t *job = w->job;
     apr_uint32_t k;
 
@@ -87,33 +88,17 @@ static void decode_steps(worker_t *w)
     }
 }
 
-static void *APR_THREAD_FUNC decode_thread(apr_thread_t *thread, void *data)
-{
-    (void)thread;
-    decode_steps(data);
-    return NULL;
-}
-
 /* One round of steps; the calling thread is the first worker. */
 static uc_error_t *decode_round(decode_job_t *job, worker_t *workers,
                                 int threads, apr_pool_t *pool)
 {
-    apr_thread_t *handles[MAX_THREADS];
-    int i, started = 0;
+    int i;
 
     job->next = 0;
     for (i = 0; i < threads; i++)
         workers[i].job = job;
-    for (i = 1; i < threads; i++, started++)
-        if (apr_thread_create(&handles[i], NULL, decode_thread, &workers[i],
-                              pool) != APR_SUCCESS)
-            break;
-    decode_steps(&workers[0]);
-    for (i = 1; i <= started; i++) {
-        apr_status_t rv;
-
-        apr_thread_join(&rv, handles[i]);
-    }
+    uc_delta_run_threads(pool, workers, threads, sizeof(*workers),
+                         decode_steps);
     for (i = 0; i < threads; i++)
         if (workers[i].err)
             return uc_error_make(pool, workers[i].err->status,

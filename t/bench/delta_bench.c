@@ -58,14 +58,32 @@ static long rss_kb(void)
     return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
+/* Every file's stats read back: the bytes of their text. */
+static apr_size_t read_all_stats(apr_pool_t *p, const uc_delta_snapshot_t *s)
+{
+    uc_delta_stats_reader_t *reader = uc_delta_stats_reader_make(p);
+    apr_size_t i, bytes = 0;
+    uc_error_t *err;
+
+    for (i = 0; i < s->num_files; i++) {
+        const char *text;
+
+        if ((err = uc_delta_file_stats(reader, &s->files[i], &text)))
+            die("stats", err);
+        bytes += text ? strlen(text) + 1 : 0;
+    }
+    if (bytes == 0)
+        die("no stats were read", NULL);
+    return bytes;
+}
+
 static int cold(const char *dir)
 {
     struct rusage ru;
     long base;
-    size_t held, paths = 0, stats = 0, i;
+    size_t held, paths = 0, stats, i;
     apr_time_t t0;
     uc_delta_snapshot_t *s;
-    uc_delta_stats_reader_t *reader;
     uc_error_t *err;
     apr_pool_t *sub;
 
@@ -83,16 +101,9 @@ static int cold(const char *dir)
     /* What stays resident once the build's scratch memory is gone: the
      * snapshot itself. */
     held = (size_t)(rss_kb() - base) * 1024;
-    reader = uc_delta_stats_reader_make(pool);
-    for (i = 0; i < s->num_files; i++) {
-        const char *text;
-
+    for (i = 0; i < s->num_files; i++)
         paths += strlen(s->files[i].path) + 1;
-        if ((err = uc_delta_file_stats(reader, &s->files[i], &text)))
-            die("stats", err);
-        if (text)
-            stats += strlen(text) + 1;
-    }
+    stats = read_all_stats(pool, s);
     printf("files %zu\n", s->num_files);
     printf("peak_rss_growth_mb %.1f\n", (ru.ru_maxrss - base) / 1024.0);
     printf("held_mb %.1f\n", held / 1048576.0);
@@ -119,23 +130,6 @@ static double cat_ms(const char *file)
     waitpid(pid, &status, 0);
     posix_spawn_file_actions_destroy(&actions);
     return (apr_time_now() - t0) / 1000.0;
-}
-
-static void read_all_stats(apr_pool_t *p, const uc_delta_snapshot_t *s)
-{
-    uc_delta_stats_reader_t *reader = uc_delta_stats_reader_make(p);
-    apr_size_t i, bytes = 0;
-    uc_error_t *err;
-
-    for (i = 0; i < s->num_files; i++) {
-        const char *text;
-
-        if ((err = uc_delta_file_stats(reader, &s->files[i], &text)))
-            die("stats", err);
-        bytes += text ? strlen(text) : 0;
-    }
-    if (bytes == 0)
-        die("no stats were read", NULL);
 }
 
 static int rounds(const char *dir, int n)
@@ -173,7 +167,7 @@ static int rounds(const char *dir, int n)
         t0 = apr_time_now();
         if ((err = uc_delta_snapshot(open_table(sub, dir), checkpoint, &s)))
             die("checkpoint", err);
-        read_all_stats(sub, s);
+        (void)read_all_stats(sub, s);
         printf("decode_all_ms %.3f\n", (apr_time_now() - t0) / 1000.0);
         uc_delta_snapshot_release(s);
         apr_pool_destroy(sub);
