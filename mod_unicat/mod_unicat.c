@@ -78,13 +78,14 @@ static const char *set_max_body(cmd_parms *cmd, void *dconf, const char *arg)
 static const char *add_admin(cmd_parms *cmd, void *dconf, const char *arg)
 {
     uc_dir_config_t *conf = dconf;
+    const char *name;
 
-    if (!*arg || strlen(arg) > 255)
+    if (uc_principal_normalize(cmd->pool, "UnicatMetastoreAdmin", arg, &name))
         return "UnicatMetastoreAdmin takes user or group names of 1 to 255 "
-               "characters";
+               "characters, without control characters";
     if (!conf->admins)
         conf->admins = apr_array_make(cmd->pool, 4, sizeof(const char *));
-    APR_ARRAY_PUSH(conf->admins, const char *) = apr_pstrdup(cmd->pool, arg);
+    APR_ARRAY_PUSH(conf->admins, const char *) = name;
     return NULL;
 }
 
@@ -129,9 +130,13 @@ static const char *set_group_file(cmd_parms *cmd, void *dconf,
 
 static const char *set_anonymous(cmd_parms *cmd, void *dconf, const char *arg)
 {
-    if (!*arg || strlen(arg) > 255)
-        return "UnicatAnonymousPrincipal takes a name of 1 to 255 characters";
-    ((uc_dir_config_t *)dconf)->anonymous = apr_pstrdup(cmd->pool, arg);
+    const char *name;
+
+    if (uc_principal_normalize(cmd->pool, "UnicatAnonymousPrincipal", arg,
+                               &name))
+        return "UnicatAnonymousPrincipal takes a name of 1 to 255 "
+               "characters, without control characters";
+    ((uc_dir_config_t *)dconf)->anonymous = name;
     return NULL;
 }
 

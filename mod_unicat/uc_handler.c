@@ -197,6 +197,11 @@ static uc_error_t *identify(request_rec *r, const uc_dir_config_t *conf,
 
     if (!name || !*name)
         return uc_error_for_status(r->pool, 401);
+    if (uc_principal_normalize(r->pool, "user", name, &name))
+        return uc_error_make(r->pool, 401, "UNAUTHENTICATED",
+                             "The authenticated user name cannot name a "
+                             "principal: it is blank, too long or holds "
+                             "control characters.");
     if (conf->groups_env)
         uc_groups_from_claim(r->pool, apr_table_get(r->subprocess_env,
                                                     conf->groups_env),

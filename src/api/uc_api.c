@@ -3,6 +3,7 @@
 #include <string.h>
 #include <apr_strings.h>
 
+#include "uc_storage.h"
 #include "../core/uc_id.h"
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
@@ -149,12 +150,26 @@ static uc_error_t *written(uc_call_t *call, uc_jw_t *out,
     return NULL;
 }
 
+uc_error_t *uc_api_insert_securable(uc_call_t *call,
+                                    const uc_securable_t *sec)
+{
+    uc_audit_t entry = {
+        sec->created_at, call->principal, "SET_OWNER", sec->kind, sec->id,
+        sec->name, sec->owner, NULL
+    };
+    uc_error_t *err = uc_securable_insert(call->store, sec);
+
+    if (err || strcmp(sec->owner, call->principal) == 0)
+        return err;
+    return uc_audit_add(call->store, &entry);
+}
+
 uc_error_t *uc_api_insert_object(uc_call_t *call, uc_jw_t *out,
                                  const uc_api_family_t *f,
                                  uc_securable_t *sec, const void *context)
 {
     return written(call, out, f, sec, context,
-                   uc_securable_insert(call->store, sec));
+                   uc_api_insert_securable(call, sec));
 }
 
 uc_error_t *uc_api_get_object(uc_call_t *call, uc_jw_t *out,
@@ -360,8 +375,8 @@ uc_error_t *uc_api_new_container(uc_call_t *call, const char *kind,
         (err = uc_validate_name(call->pool, "name", name, &name)) ||
         (err = uc_json_string_field(call->pool, call->body, "storage_root", 0,
                                     &root)) ||
-        (root && (err = uc_validate_storage_url(call->pool, "storage_root",
-                                                root, &root))) ||
+        (root && (err = uc_storage_managed_root(call, "storage_root", root,
+                                                &root))) ||
         (err = uc_api_new_securable(call, kind, parent_id, name, out)) ||
         (err = uc_api_read_common_fields(call, *out, UC_FIELDS_ALL,
                                          &changed)))
@@ -412,12 +427,9 @@ uc_error_t *uc_api_read_common_fields(uc_call_t *call, uc_securable_t *sec,
         ((fields & UC_FIELD_OWNER) &&
          ((err = uc_json_string_field(call->pool, call->body, "owner", 0,
                                       &owner)) ||
-          (err = uc_validate_text(call->pool, "owner", owner,
-                                  UC_NAME_MAX)))))
+          (owner && (err = uc_principal_normalize(call->pool, "owner", owner,
+                                                  &owner))))))
         return err;
-    if (owner && !*owner)
-        return uc_error_invalid(call->pool, "Field 'owner' must not be "
-                                "empty.");
     *changed = 0;
     if (comment) {
         sec->comment = comment;

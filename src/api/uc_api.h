@@ -137,6 +137,12 @@ typedef struct uc_api_family {
     uc_api_render_fn render;
 } uc_api_family_t;
 
+/* Stores a new securable. The creator owns what it creates unless the
+ * create body named another owner: that is a transfer from the creator,
+ * audited as one (SET_OWNER). The route runs in a transaction. */
+uc_error_t *uc_api_insert_securable(uc_call_t *call,
+                                    const uc_securable_t *sec);
+
 /* A new object of the family in the call's schema from a create body: its
  * name and the family's common fields. */
 uc_error_t *uc_api_new_object(uc_call_t *call, const uc_api_family_t *f,

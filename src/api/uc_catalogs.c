@@ -74,7 +74,7 @@ static uc_error_t *create_catalog(uc_call_t *call, uc_jw_t *out)
                                     "catalogs", &sec)) ||
         (err = read_sharing_source(call, sec)))
         return err;
-    err = uc_securable_insert(call->store, sec);
+    err = uc_api_insert_securable(call, sec);
     if (uc_store_is_duplicate(err))
         return already_exists(call, sec->name);
     if (err)
@@ -157,7 +157,8 @@ static const uc_rule_t manage_rule = {
     UC_TARGET_CATALOG, { { UC_LEVEL_CATALOG, P(UC_PRIV_MANAGE) } } };
 
 const uc_route_t uc_catalog_routes[] = {
-    { UC_POST,   "/catalogs",        create_catalog, UC_ROUTE_BODY,
+    { UC_POST,   "/catalogs",        create_catalog,
+      UC_ROUTE_BODY | UC_ROUTE_TXN,
       &create_rule },
     { UC_GET,    "/catalogs",        list_catalogs,  0, &list_rule },
     { UC_GET,    "/catalogs/{name}", get_catalog,    0, &read_rule },

@@ -54,8 +54,8 @@ static const uc_api_family_t functions = {
 /* A map of strings, or the same as JSON text (the Java client's form). */
 static uc_error_t *read_properties(uc_call_t *call, uc_securable_t *sec)
 {
-    json_t *v = json_object_get(call->body, "properties"), *item;
-    const char *key;
+    json_t *v = json_object_get(call->body, "properties");
+    uc_error_t *err;
 
     if (!v || json_is_null(v))
         return NULL;
@@ -67,14 +67,8 @@ static uc_error_t *read_properties(uc_call_t *call, uc_securable_t *sec)
                                     "an object of strings or its JSON "
                                     "text.");
     }
-    if (!json_is_object(v))
-        return uc_error_invalid(call->pool, "Field 'properties' must be an "
-                                "object of strings.");
-    json_object_foreach(v, key, item)
-        if (!json_is_string(item))
-            return uc_error_invalid(call->pool, "Field 'properties' must be "
-                                    "an object of strings; key '%s' is not "
-                                    "a string.", key);
+    if ((err = uc_json_check_string_map(call->pool, "properties", v)))
+        return err;
     sec->properties = uc_json_dump(call->pool, v);
     return NULL;
 }

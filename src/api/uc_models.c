@@ -115,7 +115,8 @@ static void render_version(uc_call_t *call, uc_jw_t *out,
     uc_jw_field_string(out, "schema_name", parents->schema);
     uc_jw_key(out, "version");
     uc_jw_int_text(out, v->version);
-    uc_jw_field_string(out, "source", v->source);
+    /* Where the version's files came from is a location too. */
+    uc_jw_field_string(out, "source", browse ? NULL : v->source);
     uc_jw_field_string(out, "run_id", v->run_id);
     uc_jw_field_string(out, "status", v->status);
     uc_jw_field_string(out, "storage_location",

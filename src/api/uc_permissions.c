@@ -21,13 +21,23 @@ static int may_manage(const uc_call_t *call)
                          UC_PRIV(UC_PRIV_MANAGE));
 }
 
-/* Whose grants the caller is shown: everyone's, or its own, narrowed to
- * ?principal= when given. */
-static int shown(const uc_call_t *call, const char *principal)
+/* The principal ?principal= narrows an answer to, NULL for all. */
+static uc_error_t *narrowed_to(uc_call_t *call, const char **only)
 {
-    const char *only = apr_table_get(call->query, "principal");
+    const char *given = apr_table_get(call->query, "principal");
 
-    if (only && *only && strcmp(only, principal) != 0)
+    *only = NULL;
+    return given && *given
+           ? uc_principal_normalize(call->pool, "principal", given, only)
+           : NULL;
+}
+
+/* Whose grants the caller is shown: everyone's, or its own, narrowed to
+ * `only` when given. */
+static int shown(const uc_call_t *call, const char *only,
+                 const char *principal)
+{
+    if (only && strcmp(only, principal) != 0)
         return 0;
     return may_manage(call) || uc_principal_is(call->who, principal);
 }
@@ -66,8 +76,10 @@ static void write_assignments(uc_jw_t *out, apr_pool_t *pool,
     uc_jw_end_object(out);
 }
 
-/* The direct grants on the target, grouped by principal. */
-static uc_error_t *load_assignments(uc_call_t *call, apr_array_header_t **out)
+/* The direct grants on the target shown to the caller (of `only`, when
+ * given), grouped by principal. */
+static uc_error_t *load_assignments(uc_call_t *call, const char *only,
+                                    apr_array_header_t **out)
 {
     apr_array_header_t *grants, *list;
     assignment_t *last = NULL;
@@ -82,7 +94,7 @@ static uc_error_t *load_assignments(uc_call_t *call, apr_array_header_t **out)
         const uc_grant_t *g = &APR_ARRAY_IDX(grants, i, uc_grant_t);
         int p = uc_privilege_parse(g->privilege);
 
-        if (p < 0 || !shown(call, g->principal))
+        if (p < 0 || !shown(call, only, g->principal))
             continue;
         if (!last || strcmp(last->principal, g->principal) != 0) {
             last = apr_array_push(list);
@@ -98,11 +110,14 @@ static uc_error_t *load_assignments(uc_call_t *call, apr_array_header_t **out)
 static uc_error_t *get_permissions(uc_call_t *call, uc_jw_t *out)
 {
     apr_array_header_t *list;
-    uc_error_t *err = load_assignments(call, &list);
+    const char *only;
+    uc_error_t *err;
 
-    if (!err)
-        write_assignments(out, call->pool, list);
-    return err;
+    if ((err = narrowed_to(call, &only)) ||
+        (err = load_assignments(call, only, &list)))
+        return err;
+    write_assignments(out, call->pool, list);
+    return NULL;
 }
 
 /* One entry of "changes": the principal and the privilege sets. */
@@ -165,12 +180,10 @@ static uc_error_t *read_changes(uc_call_t *call, apr_array_header_t **out)
             return uc_error_invalid(call->pool, "Each change must be an "
                                     "object.");
         if ((err = uc_json_string_field(call->pool, entry, "principal", 1,
-                                        &c->principal)))
-            return err;
-        if (!*c->principal || strlen(c->principal) > UC_NAME_MAX)
-            return uc_error_invalid(call->pool, "Field 'principal' must have "
-                                    "1 to %d characters.", UC_NAME_MAX);
-        if ((err = read_privileges(call, entry, "add", &c->add)) ||
+                                        &c->principal)) ||
+            (err = uc_principal_normalize(call->pool, "principal",
+                                          c->principal, &c->principal)) ||
+            (err = read_privileges(call, entry, "add", &c->add)) ||
             (err = read_privileges(call, entry, "remove", &c->remove)))
             return err;
     }
@@ -238,7 +251,7 @@ static uc_error_t *update_permissions(uc_call_t *call, uc_jw_t *out)
         if ((err = apply_change(call, c, now)))
             return err;
     }
-    if ((err = load_assignments(call, &list)))
+    if ((err = load_assignments(call, NULL, &list)))
         return err;
     /* The answer covers the principals this request touched. */
     touched = apr_array_make(call->pool, list->nelts + 1,
@@ -264,13 +277,14 @@ static uc_error_t *get_effective(uc_call_t *call, uc_jw_t *out)
     uc_securable_type_t type = chain->type[chain->n - 1];
     json_t *ids = uc_json_own(call->pool, json_array());
     apr_array_header_t *grants;
-    const char *current = NULL;
+    const char *current = NULL, *only;
     int i, k;
     uc_error_t *err;
 
     for (i = 0; i < chain->n; i++)
         json_array_append_new(ids, json_string(chain->sec[i]->id));
-    if ((err = uc_grants_on_any(call->store, call->pool,
+    if ((err = narrowed_to(call, &only)) ||
+        (err = uc_grants_on_any(call->store, call->pool,
                                 uc_json_dump(call->pool, ids), &grants)))
         return err;
     uc_jw_begin_object(out);
@@ -284,7 +298,7 @@ static uc_error_t *get_effective(uc_call_t *call, uc_jw_t *out)
         for (k = 0; k < chain->n; k++)
             if (strcmp(chain->sec[k]->id, g->securable_id) == 0)
                 level = k;
-        if (p < 0 || level < 0 || !shown(call, g->principal))
+        if (p < 0 || level < 0 || !shown(call, only, g->principal))
             continue;
         in_force = uc_privileges_expand(UC_PRIV(p), type) &
                    uc_privileges_grantable(type);

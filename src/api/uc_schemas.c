@@ -36,7 +36,7 @@ static uc_error_t *create_schema(uc_call_t *call, uc_jw_t *out)
                                            "schemas", &sec);
     if (err)
         return err;
-    err = uc_securable_insert(call->store, sec);
+    err = uc_api_insert_securable(call, sec);
     if (uc_store_is_duplicate(err))
         return already_exists(call, catalog->name, sec->name);
     if (err)
@@ -82,13 +82,10 @@ static uc_error_t *list_schemas(uc_call_t *call, uc_jw_t *out)
 
 static uc_error_t *get_schema(uc_call_t *call, uc_jw_t *out)
 {
-    int include_browse;
-    uc_error_t *err = uc_api_query_flag(call, "include_browse",
-                                        &include_browse);
-    if (err)
-        return err;
-    render(call, out, call->chain.sec[UC_LEVEL_SCHEMA],
-           call->chain.sec[UC_LEVEL_CATALOG]);
+    uc_securable_t *sec = call->chain.sec[UC_LEVEL_SCHEMA];
+
+    sec->browse_only = call->browse_only;
+    render(call, out, sec, call->chain.sec[UC_LEVEL_CATALOG]);
     return NULL;
 }
 
@@ -128,10 +125,12 @@ static const uc_rule_t create_rule = {
 static const uc_rule_t list_rule = {
     UC_TARGET_CATALOG_QUERY, { { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) } },
     .browse = 1 };
+/* BROWSE on the catalog shows what the include_browse list shows. */
 static const uc_rule_t read_rule = {
     UC_TARGET_SCHEMA,
     { { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) },
-      { UC_LEVEL_SCHEMA, P(UC_PRIV_USE_SCHEMA) } } };
+      { UC_LEVEL_SCHEMA, P(UC_PRIV_USE_SCHEMA) } },
+    .browse = UC_BROWSE_ON_REQUEST };
 static const uc_rule_t manage_rule = {
     UC_TARGET_SCHEMA,
     { { UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG) },

@@ -31,22 +31,19 @@ uc_error_t *uc_storage_managed_location(uc_call_t *call, const char *segment,
     return NULL;
 }
 
-/* Where the path of a normalised URL starts: after "scheme://authority". */
+/* Where the path of a normal form starts: after "scheme://authority". */
 static const char *path_of(const char *url)
 {
-    const char *p = strstr(url, "://");
+    const char *p = strstr(url, "://") + 3;
 
-    if (!p)
-        return url;
-    p += 3;
     if (strncmp(url, "file:", 5) == 0)
         return p;
     p = strchr(p, '/');
     return p ? p : url + strlen(url);
 }
 
-/* The location and each of its ancestors below the root, as a JSON array
- * for the overlap query. */
+/* The location and each of its ancestors, the bucket included, as a JSON
+ * array for the overlap queries. */
 static const char *with_ancestors(uc_call_t *call, const char *url,
                                   const char *path)
 {
@@ -56,7 +53,8 @@ static const char *with_ancestors(uc_call_t *call, const char *url,
 
     uc_jw_begin_array(w);
     uc_jw_string(w, copy);
-    while ((slash = strrchr(start, '/')) && slash > start) {
+    while ((slash = strrchr(start, '/')) &&
+           (slash > start || strncmp(url, "file:", 5) != 0)) {
         *slash = '\0';
         uc_jw_string(w, copy);
     }
@@ -64,11 +62,44 @@ static const char *with_ancestors(uc_call_t *call, const char *url,
     return uc_jw_text(w);
 }
 
+/* Where the metastore's managed objects go, NULL without a root. */
+static const char *metastore_managed(uc_call_t *call)
+{
+    return call->storage_root
+           ? apr_pstrcat(call->pool, call->storage_root, "/__unitystorage",
+                         NULL)
+           : NULL;
+}
+
+static uc_error_t *overlaps_managed(uc_call_t *call, const char *location)
+{
+    return uc_error_invalid(call->pool, "Input path '%s' overlaps with "
+                            "managed storage.", location);
+}
+
+/* The data of tables, volumes, models, skills and open reservations: none
+ * may be `location`, lie above it or below it. */
+static uc_error_t *check_data_overlap(uc_call_t *call, const char *location,
+                                      const char *ancestors, int containers)
+{
+    const char *kind, *found;
+    uc_error_t *err = uc_securable_storage_overlap(
+        call->store, call->pool, location, ancestors, containers, &kind,
+        &found);
+
+    if (err || !kind)
+        return err;
+    if (strstr(found, "/__unitystorage") || !strcmp(kind, "staging table"))
+        return overlaps_managed(call, location);
+    return uc_error_invalid(call->pool, "Input path '%s' overlaps with the "
+                            "storage of an existing %s.", location, kind);
+}
+
 uc_error_t *uc_storage_external_location(uc_call_t *call, const char *field,
                                          const char *url, const char *kind,
                                          const char **out)
 {
-    const char *location, *path, *found_kind, *found;
+    const char *location, *path, *managed = metastore_managed(call);
     uc_error_t *err;
 
     if ((err = uc_validate_storage_url(call->pool, field, url, &location)))
@@ -78,24 +109,55 @@ uc_error_t *uc_storage_external_location(uc_call_t *call, const char *field,
         return uc_error_invalid(call->pool, "External %s storage location "
                                 "must include a non-empty path prefix: %s",
                                 kind, location);
+    if (managed && uc_location_within(managed, location))
+        return overlaps_managed(call, location);
     /* Once external locations are registered (storage governance), the
      * location must lie under one on which the caller holds CREATE
      * EXTERNAL TABLE or CREATE EXTERNAL VOLUME (or owns it); that check
      * belongs here, before the overlap check below. */
-    if ((err = uc_securable_storage_overlap(call->store, call->pool, location,
-                                            with_ancestors(call, location,
-                                                           path),
-                                            &found_kind, &found)))
+    if ((err = check_data_overlap(call, location,
+                                  with_ancestors(call, location, path), 1)))
         return err;
-    if (found_kind) {
-        if (strstr(found, "/__unitystorage") ||
-            strcmp(found_kind, "staging table") == 0)
-            return uc_error_invalid(call->pool, "Input path '%s' overlaps "
-                                    "with managed storage.", location);
-        return uc_error_invalid(call->pool, "Input path '%s' overlaps with "
-                                "the storage of an existing %s.", location,
-                                found_kind);
-    }
     *out = location;
+    return NULL;
+}
+
+uc_error_t *uc_storage_managed_root(uc_call_t *call, const char *field,
+                                    const char *url, const char **out)
+{
+    const char *root, *path, *ancestors, *kind, *found;
+    uc_error_t *err;
+
+    if ((err = uc_validate_storage_url(call->pool, field, url, &root)))
+        return err;
+    path = path_of(root);
+    /* The file system's root and its top directories (/etc, /var, /srv)
+     * belong to the system, not to a catalog. */
+    if (!strncmp(root, "file:", 5) && !strchr(path + 1, '/'))
+        return uc_error_invalid(call->pool, "Invalid %s '%s': a file-system "
+                                "root or a directory directly under it "
+                                "cannot be managed storage.", field, root);
+    ancestors = with_ancestors(call, root, path);
+    if ((err = check_data_overlap(call, root, ancestors, 0)))
+        return err;
+    /* Managed storage is shared only by what one owner holds: admins own
+     * the metastore's, owners their catalogs' and schemas'. */
+    if (!call->who->admin) {
+        if (call->storage_root &&
+            (uc_location_within(root, call->storage_root) ||
+             uc_location_within(call->storage_root, root)))
+            return uc_error_invalid(call->pool, "Input path '%s' overlaps "
+                                    "with the metastore's managed "
+                                    "storage.", root);
+        if ((err = uc_securable_root_overlap(call->store, call->pool, root,
+                                             ancestors, call->who->json,
+                                             &kind, &found)))
+            return err;
+        if (kind)
+            return uc_error_invalid(call->pool, "Input path '%s' overlaps "
+                                    "with the managed storage of a %s the "
+                                    "caller does not own.", root, kind);
+    }
+    *out = root;
     return NULL;
 }

@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "../core/uc_json.h"
+#include "../core/uc_validate.h"
 
 static int listed(const apr_array_header_t *list, const char *name)
 {
@@ -46,20 +47,37 @@ int uc_principal_is(const uc_principal_t *p, const char *name)
     return name && (strcmp(p->name, name) == 0 || listed(p->groups, name));
 }
 
+uc_error_t *uc_principal_normalize(apr_pool_t *pool, const char *field,
+                                   const char *name, const char **out)
+{
+    apr_size_t len;
+    char *folded, *p;
+
+    /* Only spaces are trimmed: any other blank is a control character,
+     * which no name may hold. */
+    while (*name == ' ')
+        name++;
+    len = strlen(name);
+    while (len && name[len - 1] == ' ')
+        len--;
+    folded = apr_pstrmemdup(pool, name, len);
+    for (p = folded; *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char)(*p - 'A' + 'a');
+    *out = folded;
+    return uc_validate_label(pool, field, folded, UC_NAME_MAX);
+}
+
 static void add_group(apr_pool_t *pool, apr_array_header_t *into,
                       const char *start, apr_size_t len)
 {
-    while (len && apr_isspace(*start)) {
-        start++;
-        len--;
-    }
-    while (len && apr_isspace(start[len - 1]))
-        len--;
-    if (len && len <= 255 && into->nelts < UC_MAX_GROUPS) {
-        const char *g = apr_pstrmemdup(pool, start, len);
-        if (!listed(into, g))
-            APR_ARRAY_PUSH(into, const char *) = g;
-    }
+    const char *g;
+
+    if (into->nelts < UC_MAX_GROUPS &&
+        !uc_principal_normalize(pool, "group", apr_pstrmemdup(pool, start,
+                                                               len), &g) &&
+        !listed(into, g))
+        APR_ARRAY_PUSH(into, const char *) = g;
 }
 
 void uc_groups_from_claim(apr_pool_t *pool, const char *claim,
@@ -112,12 +130,15 @@ apr_hash_t *uc_groups_from_file_text(apr_pool_t *pool, const char *text)
             continue;
         for (member = apr_strtok(colon + 1, " \t\r", &mstate); member;
              member = apr_strtok(NULL, " \t\r", &mstate)) {
-            apr_array_header_t *groups = apr_hash_get(users, member,
-                                                      APR_HASH_KEY_STRING);
+            apr_array_header_t *groups;
+            const char *user;
+
+            if (uc_principal_normalize(pool, "user", member, &user))
+                continue;
+            groups = apr_hash_get(users, user, APR_HASH_KEY_STRING);
             if (!groups) {
                 groups = apr_array_make(pool, 2, sizeof(const char *));
-                apr_hash_set(users, apr_pstrdup(pool, member),
-                             APR_HASH_KEY_STRING, groups);
+                apr_hash_set(users, user, APR_HASH_KEY_STRING, groups);
             }
             add_group(pool, groups, group, strlen(group));
         }

@@ -1,4 +1,5 @@
 #include "uc_json.h"
+#include "uc_validate.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -167,23 +168,46 @@ uc_error_t *uc_json_string_array_field(apr_pool_t *pool, json_t *obj,
     return NULL;
 }
 
-uc_error_t *uc_json_string_map_field(apr_pool_t *pool, json_t *obj,
-                                     const char *field, json_t **out)
+uc_error_t *uc_json_check_string_map(apr_pool_t *pool, const char *field,
+                                     json_t *map)
 {
-    json_t *v = present_value(obj, field), *item;
     const char *key;
+    json_t *item;
+    uc_error_t *err;
 
-    if (!v)
-        return NULL;
-    if (!json_is_object(v))
+    if (!json_is_object(map))
         return uc_error_invalid(pool, "Field '%s' must be an object of "
                                 "strings.", field);
-    json_object_foreach(v, key, item) {
+    if (json_object_size(map) > UC_PROPERTIES_MAX)
+        return uc_error_invalid(pool, "Field '%s' takes at most %d entries.",
+                                field, UC_PROPERTIES_MAX);
+    json_object_foreach(map, key, item) {
+        if ((err = uc_validate_label(pool, apr_pstrcat(pool, field, " key",
+                                                       NULL),
+                                     key, UC_PROPERTY_KEY_MAX)))
+            return err;
         if (!json_is_string(item))
             return uc_error_invalid(pool, "Field '%s' must be an object of "
                                     "strings; key '%s' is not a string.",
                                     field, key);
+        if (json_string_length(item) > UC_PROPERTY_VALUE_MAX)
+            return uc_error_invalid(pool, "Field '%s': the value of '%s' is "
+                                    "longer than %d bytes.", field, key,
+                                    UC_PROPERTY_VALUE_MAX);
     }
+    return NULL;
+}
+
+uc_error_t *uc_json_string_map_field(apr_pool_t *pool, json_t *obj,
+                                     const char *field, json_t **out)
+{
+    json_t *v = present_value(obj, field);
+    uc_error_t *err;
+
+    if (!v)
+        return NULL;
+    if ((err = uc_json_check_string_map(pool, field, v)))
+        return err;
     *out = json_incref(v);
     uc_json_own(pool, *out);
     return NULL;

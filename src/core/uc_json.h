@@ -39,10 +39,16 @@ uc_error_t *uc_json_enum_field(apr_pool_t *pool, json_t *obj,
 uc_error_t *uc_json_string_array_field(apr_pool_t *pool, json_t *obj,
                                        const char *field, size_t max_items,
                                        size_t max_len, json_t **out);
-/* An object whose values are all strings; *out is a new reference owned by
- * `pool`. */
+/* An object whose values are all strings, within the limits of a
+ * properties map (uc_json_check_string_map); *out is a new reference owned
+ * by `pool`. */
 uc_error_t *uc_json_string_map_field(apr_pool_t *pool, json_t *obj,
                                      const char *field, json_t **out);
+/* At most UC_PROPERTIES_MAX entries, each key a label (uc_validate_label)
+ * of up to UC_PROPERTY_KEY_MAX bytes, each value a string of up to
+ * UC_PROPERTY_VALUE_MAX bytes. */
+uc_error_t *uc_json_check_string_map(apr_pool_t *pool, const char *field,
+                                     json_t *map);
 
 /* Length of the valid UTF-8 sequence starting at s, or 0 when invalid. */
 size_t uc_utf8_sequence(const unsigned char *s);

@@ -8,6 +8,10 @@
 
 #define UC_PAGE_DEFAULT 100
 #define UC_PAGE_MAX 1000
+/* A page also ends once the rows it holds reach this many bytes of stored
+ * text (comments, properties, the resource's fields), so that its cost
+ * does not grow with the size of the objects; it always holds one row. */
+#define UC_PAGE_BYTES (4 * 1024 * 1024)
 
 typedef struct uc_page {
     int limit;            /* rows to return */

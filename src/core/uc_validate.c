@@ -64,99 +64,34 @@ uc_error_t *uc_validate_full_name(apr_pool_t *pool, const char *field,
     }
 }
 
+uc_error_t *uc_validate_label(apr_pool_t *pool, const char *field,
+                              const char *text, apr_size_t max)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    int blank = 1;
+
+    if (!*text || strlen(text) > max)
+        return uc_error_invalid(pool, "Field '%s' must have 1 to %lu "
+                                "bytes.", field, (unsigned long)max);
+    for (; *p; p++) {
+        /* U+0080 to U+009F are C2 80 to C2 9F in UTF-8. */
+        if (apr_iscntrl(*p) || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+            return uc_error_invalid(pool, "Field '%s' must not hold control "
+                                    "characters.", field);
+        if (*p != ' ')
+            blank = 0;
+    }
+    if (blank)
+        return uc_error_invalid(pool, "Field '%s' must not be blank.", field);
+    return NULL;
+}
+
 uc_error_t *uc_validate_text(apr_pool_t *pool, const char *field,
                              const char *text, apr_size_t max)
 {
     if (text && strlen(text) > max)
         return uc_error_invalid(pool, "Field '%s' is longer than %lu bytes.",
                                 field, (unsigned long)max);
-    return NULL;
-}
-
-static const char *const storage_schemes[] = {
-    "s3", "gs", "abfs", "abfss", "file", NULL
-};
-
-/* Collapses runs of '/' and drops trailing ones. */
-static char *clean_path(apr_pool_t *pool, const char *path)
-{
-    char *out = apr_palloc(pool, strlen(path) + 1), *o = out;
-
-    for (; *path; path++)
-        if (*path != '/' || o == out || o[-1] != '/')
-            *o++ = *path;
-    while (o > out + 1 && o[-1] == '/')
-        o--;
-    *o = '\0';
-    return out;
-}
-
-uc_error_t *uc_validate_storage_url(apr_pool_t *pool, const char *field,
-                                    const char *url, const char **out)
-{
-    if (strstr(url, "__unitystorage"))
-        return uc_error_invalid(pool, "Invalid %s '%s': the path contains "
-                                "the managed storage prefix __unitystorage.",
-                                field, url);
-    return uc_validate_location(pool, field, url, out);
-}
-
-uc_error_t *uc_validate_location(apr_pool_t *pool, const char *field,
-                                 const char *url, const char **out)
-{
-    const char *sep, *rest;
-    char *scheme;
-    int i;
-
-    if (strlen(url) > UC_URL_MAX)
-        return uc_error_invalid(pool, "Field '%s' is longer than %d bytes.",
-                                field, UC_URL_MAX);
-    for (i = 0; url[i]; i++)
-        if (apr_iscntrl(url[i]) || url[i] == ' ' || url[i] == '?' ||
-            url[i] == '#')
-            return uc_error_invalid(pool, "Invalid %s '%s': spaces, control "
-                                    "characters, queries and fragments are "
-                                    "not allowed.", field, url);
-    if (url[0] == '/') {
-        *out = apr_pstrcat(pool, "file://", clean_path(pool, url), NULL);
-        return NULL;
-    }
-    sep = strstr(url, "://");
-    if (!sep)
-        return uc_error_invalid(pool, "Invalid %s '%s': expected an absolute "
-                                "path or a URL such as s3://bucket/path.",
-                                field, url);
-    scheme = apr_pstrmemdup(pool, url, (apr_size_t)(sep - url));
-    for (i = 0; scheme[i]; i++)
-        scheme[i] = (char)apr_tolower(scheme[i]);
-    for (i = 0; storage_schemes[i]; i++)
-        if (strcmp(scheme, storage_schemes[i]) == 0)
-            break;
-    if (!storage_schemes[i])
-        return uc_error_invalid(pool, "Invalid %s '%s': unsupported URI "
-                                "scheme: %s.", field, url, scheme);
-    rest = sep + 3;
-    if (strcmp(scheme, "file") == 0) {
-        if (rest[0] != '/')
-            return uc_error_invalid(pool, "Invalid %s '%s': a file URL needs "
-                                    "an absolute path (file:///…).", field,
-                                    url);
-        *out = apr_pstrcat(pool, "file://", clean_path(pool, rest), NULL);
-        return NULL;
-    }
-    {
-        const char *slash = strchr(rest, '/');
-        const char *authority = slash ? apr_pstrmemdup(pool, rest,
-                                        (apr_size_t)(slash - rest)) : rest;
-        const char *path = slash ? clean_path(pool, slash) : "";
-
-        if (!*authority)
-            return uc_error_invalid(pool, "Invalid %s '%s': the URL names no "
-                                    "bucket or container.", field, url);
-        if (strcmp(path, "/") == 0)
-            path = "";
-        *out = apr_pstrcat(pool, scheme, "://", authority, path, NULL);
-    }
     return NULL;
 }
 

@@ -9,6 +9,10 @@
 #define UC_NAME_MAX 255
 #define UC_COMMENT_MAX 65536
 #define UC_URL_MAX 4096
+/* What a properties map (or another map of strings) may hold. */
+#define UC_PROPERTIES_MAX 256
+#define UC_PROPERTY_KEY_MAX 255
+#define UC_PROPERTY_VALUE_MAX 16384
 
 /* Lower-cases `name` (identifiers are case-insensitive) and checks it
  * against the spec's pattern ^[a-z][0-9a-z_]*[0-9a-z]$ with at least three
@@ -28,13 +32,31 @@ uc_error_t *uc_validate_full_name(apr_pool_t *pool, const char *field,
                                   const char *full_name, int parts,
                                   const char **names);
 
+/* Text that names something (a principal, a property key): 1 to `max`
+ * bytes, not only blanks, and no control character, C0, DEL or C1 (a
+ * terminal acts on them when the name is shown). */
+uc_error_t *uc_validate_label(apr_pool_t *pool, const char *field,
+                              const char *text, apr_size_t max);
+
 /* Bounded free text (comments). */
 uc_error_t *uc_validate_text(apr_pool_t *pool, const char *field,
                              const char *text, apr_size_t max);
 
-/* Normalises a storage URL as Unity Catalog does: bare absolute paths become
- * file:///…, repeated and trailing slashes go, s3a:// and unknown schemes are
- * refused, and user input may not reach into managed storage. */
+/* Storage locations in their one normal form, so that two spellings of
+ * one place are the same text and nesting is a prefix ending at '/':
+ * - a bare absolute path is a file:/// URL (file:/p and file://localhost/p
+ *   too); the scheme is one of s3, gs, abfs, abfss, file (s3a:// and the
+ *   others are refused) and is lower-cased, as is the bucket or host;
+ * - repeated and trailing slashes go, "." and ".." segments are resolved
+ *   (RFC 3986 §5.2.4; ".." above the root is refused);
+ * - each segment is percent-decoded once and encoded again, keeping only
+ *   RFC 3986's unreserved characters, sub-delims, ':' and '@' as they are
+ *   (so %41 is A and a raw space-free UTF-8 name is %XX-encoded); an
+ *   escape of '/', NUL or a control character is refused, as are raw
+ *   blanks, control characters, queries and fragments;
+ * - at most UC_URL_MAX bytes, before and after.
+ * User input may not reach into managed storage: a segment or host naming
+ * __unitystorage, in any case, is refused. */
 uc_error_t *uc_validate_storage_url(apr_pool_t *pool, const char *field,
                                     const char *url, const char **out);
 
@@ -44,10 +66,13 @@ uc_error_t *uc_validate_storage_url(apr_pool_t *pool, const char *field,
 uc_error_t *uc_validate_uri(apr_pool_t *pool, const char *field,
                             const char *uri);
 
-/* The same normalisation for a location the module derived itself (a
+/* The same normal form for a location the module derived itself (a
  * managed location handed out earlier), which may lie in managed storage. */
 uc_error_t *uc_validate_location(apr_pool_t *pool, const char *field,
                                  const char *url, const char **out);
+
+/* Whether the normal form `inner` is `outer` or lies inside it. */
+int uc_location_within(const char *inner, const char *outer);
 
 /* Query-string booleans: "true"/"false" (any case), "1"/"0"; absent → dflt. */
 uc_error_t *uc_validate_query_bool(apr_pool_t *pool, const char *field,

@@ -77,34 +77,6 @@ int uc_objstore_key_is_safe(const char *key)
     return 1;
 }
 
-static int hex_value(char c)
-{
-    return c >= '0' && c <= '9' ? c - '0'
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
-char *uc_objstore_unescape(apr_pool_t *pool, const char *s)
-{
-    char *out = apr_palloc(pool, strlen(s) + 1), *w = out;
-
-    for (; *s; s++) {
-        int hi, lo;
-
-        if (s[0] == '%' && (hi = hex_value(s[1])) >= 0
-            && (lo = hex_value(s[2])) >= 0) {
-            if (hi == 0 && lo == 0)
-                return NULL;
-            *w++ = (char)(hi * 16 + lo);
-            s += 2;
-        }
-        else
-            *w++ = *s;
-    }
-    *w = '\0';
-    return out;
-}
-
 const char *uc_objstore_location(const uc_objstore_t *store)
 {
     return store->location;

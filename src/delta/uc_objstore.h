@@ -73,10 +73,6 @@ uc_error_t *uc_objstore_map(uc_objstore_t *store, apr_pool_t *pool,
  * empty key is the root itself. */
 int uc_objstore_key_is_safe(const char *key);
 
-/* A location's path or a log's file path as bytes: %XX escapes decoded
- * once (Delta paths are URIs). NULL when an escape decodes to NUL. */
-char *uc_objstore_unescape(apr_pool_t *pool, const char *s);
-
 /* The location the store was opened at, normalised (no trailing '/'). */
 const char *uc_objstore_location(const uc_objstore_t *store);
 

@@ -1,6 +1,7 @@
 /* file:// tables: keys are paths below the table directory. Listing sorts
  * by name itself because readdir order is arbitrary. */
 #include "uc_objstore.h"
+#include "../core/uc_percent.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -224,7 +225,7 @@ uc_error_t *uc_objstore_file_open(apr_pool_t *pool, const char *location,
     if (*p != '/')
         return uc_error_invalid(pool, "A file:// location needs an absolute "
                                 "path: '%s'.", location);
-    if (!(root = uc_objstore_unescape(pool, p)))
+    if (!(root = uc_percent_decode(pool, p)))
         return uc_error_invalid(pool, "The location '%s' has an invalid "
                                 "path.", location);
     n = strlen(root);

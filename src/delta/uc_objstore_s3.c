@@ -4,6 +4,7 @@
  * sends paths and query strings that are already in canonical form. */
 #include "uc_objstore.h"
 #include "../core/uc_time.h"
+#include "../core/uc_percent.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -61,34 +62,12 @@ static void curl_init_once(void)
 
 /* --- names and URLs ------------------------------------------------------ */
 
-static int is_unreserved(unsigned char c)
-{
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')
-           || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_'
-           || c == '~';
-}
-
 /* S3's URI encoding: what SigV4 signs is the path as sent, so the path must
  * already be the canonical encoding (upper-case hex, unreserved kept);
  * '/' separates key segments in a path but is data in a query value. */
 static char *s3_uri_encode(apr_pool_t *pool, const char *s, int keep_slash)
 {
-    static const char hex[] = "0123456789ABCDEF";
-    char *out = apr_palloc(pool, strlen(s) * 3 + 1), *o = out;
-
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-
-        if (is_unreserved(c) || (keep_slash && c == '/')) {
-            *o++ = (char)c;
-        } else {
-            *o++ = '%';
-            *o++ = hex[c >> 4];
-            *o++ = hex[c & 15];
-        }
-    }
-    *o = '\0';
-    return out;
+    return uc_percent_encode(pool, s, strlen(s), keep_slash ? "/" : "");
 }
 
 static int valid_bucket(const char *b, apr_size_t n)
@@ -99,7 +78,7 @@ static int valid_bucket(const char *b, apr_size_t n)
         return 0;
     for (i = 0; i < n; i++) {
         unsigned char c = (unsigned char)b[i];
-        if (!(is_unreserved(c) && c != '~'))
+        if (!(uc_is_unreserved(c) && c != '~'))
             return 0;
     }
     return 1;
@@ -639,7 +618,7 @@ uc_error_t *uc_objstore_s3_open(apr_pool_t *pool, const char *location,
                                 "valid S3 bucket.", location);
     s3->bucket = apr_pstrmemdup(pool, rest, blen);
     /* The location is a URI: its path is decoded once, as file:// is. */
-    root = uc_objstore_unescape(pool, slash ? slash + 1 : "");
+    root = uc_percent_decode(pool, slash ? slash + 1 : "");
     if (!root)
         return uc_error_invalid(pool, "The location '%s' has an invalid "
                                 "path.", location);

@@ -1,4 +1,5 @@
 #include "uc_model_versions.h"
+#include "../core/uc_page.h"
 
 #include <apr_strings.h>
 
@@ -55,16 +56,16 @@ uc_error_t *uc_model_version_page(uc_store_t *store, apr_pool_t *pool,
                                   int limit, apr_array_header_t **out,
                                   int *more)
 {
-    const char *args[] = { model_id, after ? after : "0",
-                           apr_itoa(pool, limit + 1) };
+    const char *args[] = { apr_itoa(pool, UC_PAGE_BYTES), model_id,
+                           after ? after : "0", apr_itoa(pool, limit + 1) };
     uc_rows_t rows;
     int i, n;
     uc_error_t *err = uc_store_select(store, pool, UC_STMT_MODEL_VERSION_PAGE,
                                       args, &rows);
     if (err)
         return err;
-    n = rows.nrows > limit ? limit : rows.nrows;
-    *more = rows.nrows > limit;
+    n = uc_store_page_rows(&rows, limit, 11);
+    *more = rows.nrows > n;
     *out = apr_array_make(pool, n + 1, sizeof(uc_model_version_t *));
     for (i = 0; i < n; i++)
         APR_ARRAY_PUSH(*out, uc_model_version_t *) =

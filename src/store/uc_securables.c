@@ -64,7 +64,9 @@ uc_error_t *uc_securable_page(uc_store_t *store, apr_pool_t *pool,
      * page carries no token. */
     limit = apr_itoa(pool, page->limit + 1);
     {
+        const char *budget = apr_itoa(pool, UC_PAGE_BYTES);
         const char *args[] = {
+            budget, budget, budget,
             all_full, vis->principals, vis->principals, vis->full,
             parent_id, kind, page->after ? page->after : "",
             all, vis->principals, vis->principals, vis->visible, limit
@@ -73,8 +75,8 @@ uc_error_t *uc_securable_page(uc_store_t *store, apr_pool_t *pool,
                                    &rows)))
             return err;
     }
-    n = rows.nrows > page->limit ? page->limit : rows.nrows;
-    *more = rows.nrows > page->limit;
+    n = uc_store_page_rows(&rows, page->limit, 13);
+    *more = rows.nrows > n;
     *out = apr_array_make(pool, n ? n : 1, sizeof(uc_securable_t *));
     for (i = 0; i < n; i++) {
         uc_securable_t *sec = from_row(pool, kind, parent_id, rows.rows[i]);
@@ -174,7 +176,9 @@ uc_error_t *uc_securables_across_schemas(uc_store_t *store, apr_pool_t *pool,
                                                             : "";
     const char *n = after ? after->name : "";
     const char *p = vis->principals, *cid = catalog_id ? catalog_id : "";
+    const char *budget = apr_itoa(pool, UC_PAGE_BYTES);
     const char *args[] = {
+        budget, budget, budget,
         kind, uc_store_metastore_id(store), cid, cid, schema_pattern,
         name_pattern, c, c, s, s, n, vis->all ? "1" : "0", p, p,
         vis->catalog_privs, p, p, vis->schema_privs, p, p, p,
@@ -187,8 +191,8 @@ uc_error_t *uc_securables_across_schemas(uc_store_t *store, apr_pool_t *pool,
                                       &rows);
     if (err)
         return err;
-    count = rows.nrows > limit ? limit : rows.nrows;
-    *more = rows.nrows > limit;
+    count = uc_store_page_rows(&rows, limit, 15);
+    *more = rows.nrows > count;
     *out = apr_array_make(pool, count + 1, sizeof(uc_nested_row_t));
     for (i = 0; i < count; i++) {
         const char **r = rows.rows[i];
@@ -202,22 +206,50 @@ uc_error_t *uc_securables_across_schemas(uc_store_t *store, apr_pool_t *pool,
     return NULL;
 }
 
-uc_error_t *uc_securable_storage_overlap(uc_store_t *store, apr_pool_t *pool,
-                                         const char *location,
-                                         const char *ancestors,
-                                         const char **kind,
-                                         const char **found)
+/* The first row of an overlap query: its kind and location. */
+static uc_error_t *first_overlap(uc_store_t *store, apr_pool_t *pool,
+                                 uc_stmt_t stmt, const char *const *args,
+                                 const char **kind, const char **found)
 {
-    /* '0' is the character after '/': the range holds "<location>/..." */
-    const char *lo = apr_pstrcat(pool, location, "/", NULL);
-    const char *hi = apr_pstrcat(pool, location, "0", NULL);
-    const char *args[] = { ancestors, lo, hi, ancestors, lo, hi };
     uc_rows_t rows;
-    uc_error_t *err = uc_store_select(store, pool, UC_STMT_STORAGE_OVERLAP,
-                                      args, &rows);
+    uc_error_t *err = uc_store_select(store, pool, stmt, args, &rows);
+
     if (err)
         return err;
     *kind = rows.nrows ? rows.rows[0][0] : NULL;
     *found = rows.nrows ? rows.rows[0][1] : NULL;
     return NULL;
+}
+
+/* '0' is the character after '/': the range holds "<location>/..." */
+#define INSIDE_FROM(pool, location) apr_pstrcat(pool, location, "/", NULL)
+#define INSIDE_TO(pool, location) apr_pstrcat(pool, location, "0", NULL)
+
+uc_error_t *uc_securable_storage_overlap(uc_store_t *store, apr_pool_t *pool,
+                                         const char *location,
+                                         const char *ancestors,
+                                         int containers, const char **kind,
+                                         const char **found)
+{
+    const char *lo = INSIDE_FROM(pool, location);
+    const char *hi = INSIDE_TO(pool, location);
+    const char *args[] = { ancestors, lo, hi, containers ? "1" : "0",
+                           ancestors, lo, hi };
+
+    return first_overlap(store, pool, UC_STMT_STORAGE_OVERLAP, args, kind,
+                         found);
+}
+
+uc_error_t *uc_securable_root_overlap(uc_store_t *store, apr_pool_t *pool,
+                                      const char *location,
+                                      const char *ancestors,
+                                      const char *principals,
+                                      const char **kind, const char **found)
+{
+    const char *args[] = { ancestors, INSIDE_FROM(pool, location),
+                           INSIDE_TO(pool, location), principals,
+                           principals };
+
+    return first_overlap(store, pool, UC_STMT_MANAGED_ROOT_OVERLAP, args,
+                         kind, found);
 }

@@ -119,13 +119,24 @@ uc_error_t *uc_securables_across_schemas(uc_store_t *store, apr_pool_t *pool,
 
 /* A stored location (of a securable, or of an open staging reservation)
  * that is `location` itself, one of its ancestors (`ancestors`, a JSON
- * array holding `location` too) or inside it. *kind is NULL when there is
- * none. */
+ * array holding `location` too) or inside it; the managed locations of
+ * catalogs and schemas count only with `containers`. *kind is NULL when
+ * there is none. */
 uc_error_t *uc_securable_storage_overlap(uc_store_t *store, apr_pool_t *pool,
                                          const char *location,
                                          const char *ancestors,
-                                         const char **kind,
+                                         int containers, const char **kind,
                                          const char **found);
+
+/* The storage_root of a catalog or schema that is `location`, one of its
+ * ancestors or inside it, and that none of `principals` (a JSON array)
+ * owns, directly or through the schema's catalog. *kind is NULL when there
+ * is none. */
+uc_error_t *uc_securable_root_overlap(uc_store_t *store, apr_pool_t *pool,
+                                      const char *location,
+                                      const char *ancestors,
+                                      const char *principals,
+                                      const char **kind, const char **found);
 
 /* Duplicates (same parent, kind and name) come back as an error for which
  * uc_store_is_duplicate() is true. */

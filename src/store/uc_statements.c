@@ -6,6 +6,16 @@
 #define SQLITE_LIST(p) "(SELECT value FROM json_each(" p "))"
 #define PG_LIST(p) "(SELECT json_array_elements_text(CAST(" p " AS json)))"
 
+/* Pages end at a byte budget as well as at a count: `bytes_before` is the
+ * stored size of the rows before this one in page order, and a column
+ * past the budget (a parameter) is left out. */
+#define BYTES_BEFORE(a, order) \
+    "COALESCE(SUM(length(COALESCE(" a ".comment, '')) + length(" a \
+    ".properties) + length(" a ".details)) OVER (ORDER BY " order \
+    " ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS bytes_before"
+#define WITHIN_BUDGET(column) \
+    "CASE WHEN p.bytes_before < CAST(%s AS BIGINT) THEN p." column " END"
+
 const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
     [UC_STMT_METASTORE_GET] = {
         "SELECT " UC_SECURABLE_COLUMNS " FROM securables "
@@ -28,32 +38,30 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "SELECT " UC_SECURABLE_COLUMNS " FROM securables "
         "WHERE parent_id = %s AND kind = %s AND name = %s FOR SHARE" },
     /* A page of children, filtered to what the caller may see: all of them
-     * (first parameter '1'), those it owns (directly or through a group),
-     * or those on which it holds one of the listed privileges. The extra
-     * column says whether it holds one of the "full access" privileges;
-     * rows seen only through BROWSE say '0'. Principal and privilege
-     * lists are JSON arrays. */
+     * (parameter '1'), those it owns (directly or through a group), or
+     * those on which it holds one of the listed privileges. The column
+     * `full` says whether it holds one of the "full access" privileges;
+     * rows seen only through BROWSE say '0'. Principal and privilege lists
+     * are JSON arrays. Rows past the page's byte budget (the first
+     * parameters) come without their large columns: the caller ends the
+     * page before them, and they cost no memory. */
+#define SECURABLE_PAGE(LIST) \
+        "SELECT p.id, p.name, " WITHIN_BUDGET("comment") ", " \
+        WITHIN_BUDGET("properties") ", p.storage_root, p.storage_location, " \
+        WITHIN_BUDGET("details") ", p.owner, p.created_at, p.created_by, " \
+        "p.updated_at, p.updated_by, p.full, p.bytes_before FROM (" \
+        "SELECT " UC_SECURABLE_COLUMNS_S ", " \
+        "CASE WHEN %s = '1' OR s.owner IN " LIST("%s") " OR EXISTS " \
+        "(SELECT 1 FROM grants g WHERE g.securable_id = s.id AND g.principal" \
+        " IN " LIST("%s") " AND g.privilege IN " LIST("%s") \
+        ") THEN '1' ELSE '0' END AS full, " BYTES_BEFORE("s", "s.name") \
+        " FROM securables s WHERE s.parent_id = %s AND s.kind = %s " \
+        "AND s.name > %s AND (%s = '1' OR s.owner IN " LIST("%s") \
+        " OR EXISTS (SELECT 1 FROM grants g WHERE g.securable_id = s.id " \
+        "AND g.principal IN " LIST("%s") " AND g.privilege IN " \
+        LIST("%s") ")) ORDER BY s.name LIMIT %s) p ORDER BY p.name"
     [UC_STMT_SECURABLE_PAGE] = {
-        "SELECT " UC_SECURABLE_COLUMNS ", "
-        "CASE WHEN %s = '1' OR s.owner IN " SQLITE_LIST("%s") " OR EXISTS "
-        "(SELECT 1 FROM grants g WHERE g.securable_id = s.id AND g.principal"
-        " IN " SQLITE_LIST("%s") " AND g.privilege IN " SQLITE_LIST("%s")
-        ") THEN '1' ELSE '0' END "
-        "FROM securables s WHERE s.parent_id = %s AND s.kind = %s "
-        "AND s.name > %s AND (%s = '1' OR s.owner IN " SQLITE_LIST("%s")
-        " OR EXISTS (SELECT 1 FROM grants g WHERE g.securable_id = s.id "
-        "AND g.principal IN " SQLITE_LIST("%s") " AND g.privilege IN "
-        SQLITE_LIST("%s") ")) ORDER BY s.name LIMIT %s",
-        "SELECT " UC_SECURABLE_COLUMNS ", "
-        "CASE WHEN %s = '1' OR s.owner IN " PG_LIST("%s") " OR EXISTS "
-        "(SELECT 1 FROM grants g WHERE g.securable_id = s.id AND g.principal"
-        " IN " PG_LIST("%s") " AND g.privilege IN " PG_LIST("%s")
-        ") THEN '1' ELSE '0' END "
-        "FROM securables s WHERE s.parent_id = %s AND s.kind = %s "
-        "AND s.name > %s AND (%s = '1' OR s.owner IN " PG_LIST("%s")
-        " OR EXISTS (SELECT 1 FROM grants g WHERE g.securable_id = s.id "
-        "AND g.principal IN " PG_LIST("%s") " AND g.privilege IN "
-        PG_LIST("%s") ")) ORDER BY s.name LIMIT %s" },
+        SECURABLE_PAGE(SQLITE_LIST), SECURABLE_PAGE(PG_LIST) },
     [UC_STMT_SECURABLE_INSERT] = {
         "INSERT INTO securables (kind, parent_id, " UC_SECURABLE_COLUMNS
         ") VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
@@ -131,7 +139,13 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
      * privilege keys for the catalog, the schema and the object). The last
      * column is the table type of table rows. */
 #define ACROSS_SCHEMAS(LIST, TABLE_TYPE) \
-        "SELECT c.name, s.name, " UC_SECURABLE_COLUMNS_O ", " TABLE_TYPE \
+        "SELECT p.catalog_name, p.schema_name, p.id, p.name, " \
+        WITHIN_BUDGET("comment") ", " WITHIN_BUDGET("properties") ", " \
+        "p.storage_root, p.storage_location, " WITHIN_BUDGET("details") ", " \
+        "p.owner, p.created_at, p.created_by, p.updated_at, p.updated_by, " \
+        "p.table_type, p.bytes_before FROM (SELECT c.name AS catalog_name, " \
+        "s.name AS schema_name, " UC_SECURABLE_COLUMNS_O ", " TABLE_TYPE \
+        " AS table_type, " BYTES_BEFORE("o", "c.name, s.name, o.name") \
         " FROM securables c JOIN securables s ON s.parent_id = c.id " \
         "AND s.kind = 'schema' JOIN securables o ON o.parent_id = s.id " \
         "AND o.kind = %s WHERE c.parent_id = %s AND c.kind = 'catalog' " \
@@ -148,26 +162,50 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         LIST("%s") " OR o.owner IN " LIST("%s") " OR EXISTS (SELECT 1 FROM " \
         "grants g WHERE g.securable_id IN (o.id, s.id, c.id) AND " \
         "g.principal IN " LIST("%s") " AND g.privilege IN " LIST("%s") \
-        ")))) ORDER BY c.name, s.name, o.name LIMIT %s"
+        ")))) ORDER BY c.name, s.name, o.name LIMIT %s) p " \
+        "ORDER BY p.catalog_name, p.schema_name, p.name"
     [UC_STMT_OBJECTS_ACROSS_SCHEMAS] = {
         ACROSS_SCHEMAS(SQLITE_LIST, "json_extract(o.details, '$.table_type')"),
         ACROSS_SCHEMAS(PG_LIST, "CAST(o.details AS json) ->> 'table_type'") },
     /* A stored location that equals the given one or one of its ancestors
      * (a JSON array), or lies inside it (the range after "<location>/" and
-     * before "<location>0", '0' following '/'): securables first, then
-     * open staging reservations. */
+     * before "<location>0", '0' following '/'): securables first (the
+     * managed locations of catalogs and schemas only when the fourth
+     * parameter is '1'), then open staging reservations. PostgreSQL
+     * compares bytes, as the normal forms are built. */
     [UC_STMT_STORAGE_OVERLAP] = {
-        "SELECT kind, storage_location FROM securables WHERE storage_location "
+        "SELECT kind, storage_location FROM securables WHERE (storage_location "
         "IN " SQLITE_LIST("%s") " OR (storage_location > %s AND "
-        "storage_location < %s) UNION ALL SELECT 'staging table', location "
+        "storage_location < %s)) AND (%s = '1' OR kind NOT IN ('catalog', "
+        "'schema')) UNION ALL SELECT 'staging table', location "
         "FROM staging_tables WHERE committed_at IS NULL AND (location IN "
         SQLITE_LIST("%s") " OR (location > %s AND location < %s)) LIMIT 1",
-        "SELECT kind, storage_location FROM securables WHERE storage_location "
-        "IN " PG_LIST("%s") " OR (storage_location COLLATE \"C\" > %s AND "
-        "storage_location COLLATE \"C\" < %s) UNION ALL "
+        "SELECT kind, storage_location FROM securables WHERE (storage_location "
+        "COLLATE \"C\" IN " PG_LIST("%s") " OR (storage_location COLLATE "
+        "\"C\" > %s AND storage_location COLLATE \"C\" < %s)) AND (%s = '1' "
+        "OR kind NOT IN ('catalog', 'schema')) UNION ALL "
         "SELECT 'staging table', location FROM staging_tables WHERE "
-        "committed_at IS NULL AND (location IN " PG_LIST("%s") " OR "
-        "(location > %s AND location < %s)) LIMIT 1" },
+        "committed_at IS NULL AND (location COLLATE \"C\" IN " PG_LIST("%s")
+        " OR (location COLLATE \"C\" > %s AND location COLLATE \"C\" < %s)) "
+        "LIMIT 1" },
+    /* The storage_root of a catalog or schema that equals a location or
+     * one of its ancestors, or lies inside it, and that none of the
+     * principals (a JSON array) owns, neither directly nor, for a schema,
+     * through its catalog. */
+    [UC_STMT_MANAGED_ROOT_OVERLAP] = {
+        "SELECT s.kind, s.storage_root FROM securables s LEFT JOIN securables "
+        "c ON c.id = s.parent_id AND s.kind = 'schema' WHERE s.kind IN "
+        "('catalog', 'schema') AND (s.storage_root IN " SQLITE_LIST("%s")
+        " OR (s.storage_root > %s AND s.storage_root < %s)) AND "
+        "COALESCE(s.owner, '') NOT IN " SQLITE_LIST("%s") " AND "
+        "COALESCE(c.owner, '') NOT IN " SQLITE_LIST("%s") " LIMIT 1",
+        "SELECT s.kind, s.storage_root FROM securables s LEFT JOIN securables "
+        "c ON c.id = s.parent_id AND s.kind = 'schema' WHERE s.kind IN "
+        "('catalog', 'schema') AND (s.storage_root COLLATE \"C\" IN "
+        PG_LIST("%s") " OR (s.storage_root COLLATE \"C\" > %s AND "
+        "s.storage_root COLLATE \"C\" < %s)) AND COALESCE(s.owner, '') NOT IN "
+        PG_LIST("%s") " AND COALESCE(c.owner, '') NOT IN " PG_LIST("%s")
+        " LIMIT 1" },
     [UC_STMT_STAGING_INSERT] = {
         "INSERT INTO staging_tables (id, schema_id, name, location, "
         "created_at, created_by) VALUES (%s, %s, %s, %s, %s, %s)", NULL },
@@ -190,12 +228,19 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "WHERE model_id = %s AND version = %s",
         "SELECT " UC_MODEL_VERSION_COLUMNS " FROM model_versions "
         "WHERE model_id = %s AND version = %s FOR UPDATE" },
+    /* Comments past the byte budget stop as in SECURABLE_PAGE. */
+#define MODEL_VERSION_PAGE(AFTER) \
+        "SELECT p.version, p.id, p.source, p.run_id, p.status, " \
+        "p.storage_location, CASE WHEN p.bytes_before < CAST(%s AS BIGINT) " \
+        "THEN p.comment END, p.created_at, p.created_by, p.updated_at, " \
+        "p.updated_by, p.bytes_before FROM (SELECT " \
+        UC_MODEL_VERSION_COLUMNS ", COALESCE(SUM(length(COALESCE(comment, " \
+        "'')) + length(source)) OVER (ORDER BY version ROWS BETWEEN " \
+        "UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS bytes_before " \
+        "FROM model_versions WHERE model_id = %s AND version > " AFTER \
+        " ORDER BY version LIMIT %s) p ORDER BY p.version"
     [UC_STMT_MODEL_VERSION_PAGE] = {
-        "SELECT " UC_MODEL_VERSION_COLUMNS " FROM model_versions "
-        "WHERE model_id = %s AND version > %s ORDER BY version LIMIT %s",
-        "SELECT " UC_MODEL_VERSION_COLUMNS " FROM model_versions "
-        "WHERE model_id = %s AND version > CAST(%s AS BIGINT) "
-        "ORDER BY version LIMIT %s" },
+        MODEL_VERSION_PAGE("%s"), MODEL_VERSION_PAGE("CAST(%s AS BIGINT)") },
     [UC_STMT_MODEL_VERSION_UPDATE] = {
         "UPDATE model_versions SET status = %s, comment = %s, "
         "updated_at = %s, updated_by = %s WHERE model_id = %s AND version = %s",

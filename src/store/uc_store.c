@@ -1,4 +1,5 @@
 #include "uc_store_internal.h"
+#include "../core/uc_page.h"
 
 #include <string.h>
 #include <apr_strings.h>
@@ -190,6 +191,16 @@ const char *uc_store_metastore_id(const uc_store_t *store)
 int uc_store_schema_version(const uc_store_t *store)
 {
     return store->conn->schema_version;
+}
+
+int uc_store_page_rows(const uc_rows_t *rows, int limit, int col)
+{
+    int n = 0;
+
+    while (n < rows->nrows && n < limit &&
+           (n == 0 || apr_atoi64(rows->rows[n][col]) < UC_PAGE_BYTES))
+        n++;
+    return n;
 }
 
 uc_error_t *uc_store_select(uc_store_t *store, apr_pool_t *pool,

@@ -47,6 +47,12 @@ typedef struct uc_rows {
     const char ***rows;                /* rows[i][j]; NULL for SQL NULL */
 } uc_rows_t;
 
+/* How many of `rows`, selected as a page of `limit` plus one row, make the
+ * page: at most `limit`, ending before the first row whose bytes_before
+ * (column `col`: the stored size of the rows before it) reaches
+ * UC_PAGE_BYTES. Rows beyond them mean another page follows. */
+int uc_store_page_rows(const uc_rows_t *rows, int limit, int col);
+
 /* Attaches to a connection. `prepared` and `conn_pool` belong to the
  * connection (mod_dbd's ap_dbd_t has both): the first attach migrates the
  * schema with `migrations` (NULL: the embedded list of the dialect) and

@@ -3,6 +3,7 @@
  * escalation, the /permissions API and filtered lists. Runs the real API
  * against a temporary SQLite file; "admin" is the only metastore admin. */
 #include "uc_api_fixture.h"
+#include "../../src/core/uc_validate.h"
 
 #include "../../src/authz/uc_authz.h"
 #include "../../src/store/uc_grants.h"
@@ -166,6 +167,51 @@ static void test_groups(void **state)
     p = uc_principal_make(pool, "bob", NULL, admins);
     assert_false(p->admin);
     assert_string_equal(p->json, "[\"bob\"]");
+}
+
+/* One spelling of a principal wherever it is compared or stored. */
+static void test_principal_names(void **state)
+{
+    apr_pool_t *pool = *state;
+    static const struct { const char *in, *want; } same[] = {
+        { "Bob", "bob" }, { "  bob  ", "bob" }, { "BOB ", "bob" },
+        { "Alice@Example.COM", "alice@example.com" },
+        { "\xc3\x89ve", "\xc3\x89ve" },      /* only ASCII folds */
+        { "a b", "a b" }, { NULL, NULL }
+    };
+    static const char *const bad[] = {
+        "", "   ", "bob\nadmin", "\x1b[31mred", "tab\tbed", "cr\r",
+        "x\x7f", "c1\xc2\x9b" "2J", "bob\n", NULL
+    };
+    apr_array_header_t *g = apr_array_make(pool, 4, sizeof(const char *));
+    apr_hash_t *users;
+    const char *out;
+    char *long_name = apr_palloc(pool, UC_NAME_MAX + 2);
+    int i;
+
+    for (i = 0; same[i].in; i++) {
+        assert_ok(uc_principal_normalize(pool, "principal", same[i].in, &out));
+        assert_string_equal(out, same[i].want);
+    }
+    for (i = 0; bad[i]; i++) {
+        uc_error_t *err = uc_principal_normalize(pool, "owner", bad[i], &out);
+        if (!err)
+            fail_msg("principal '%s' accepted as '%s'", bad[i], out);
+        assert_invalid(err);
+        assert_contains(err->message, "owner");
+    }
+    memset(long_name, 'a', UC_NAME_MAX + 1);
+    long_name[UC_NAME_MAX + 1] = '\0';
+    assert_invalid(uc_principal_normalize(pool, "owner", long_name, &out));
+
+    uc_groups_from_claim(pool, " Analysts , ANALYSTS,bad\x1b[0m, ", g);
+    assert_int_equal(g->nelts, 1);
+    assert_string_equal(APR_ARRAY_IDX(g, 0, const char *), "analysts");
+    users = uc_groups_from_file_text(pool, "Team: Alice BOB\n");
+    assert_non_null(apr_hash_get(users, "alice", APR_HASH_KEY_STRING));
+    assert_true(has_group(apr_hash_get(users, "bob", APR_HASH_KEY_STRING),
+                          "team"));
+    assert_null(apr_hash_get(users, "Alice", APR_HASH_KEY_STRING));
 }
 
 /* --- API helpers ------------------------------------------------------- */
@@ -836,6 +882,40 @@ static void test_escalation(void **state)
             "PERMISSION_DENIED");
 }
 
+/* The creator may name another owner in a create body: a transfer,
+ * audited like one; naming itself is none. */
+static void test_create_owner_audit(void **state)
+{
+    afx_t *fx = *state;
+
+    admin_ok(fx, UC_POST, "/catalogs", "{\"name\":\"given\","
+             "\"owner\":\"Bob \"}");
+    assert_jstr(admin_ok(fx, UC_GET, "/catalogs/given", NULL), "owner", "bob");
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit WHERE "
+                               "action = 'SET_OWNER' AND actor = 'admin' AND "
+                               "principal = 'bob' AND securable_type = "
+                               "'catalog' AND securable_name = 'given' AND "
+                               "privilege IS NULL"), 1);
+    admin_ok(fx, UC_POST, "/schemas", "{\"name\":\"kept\","
+             "\"catalog_name\":\"given\",\"owner\":\"admin\"}");
+    admin_ok(fx, UC_POST, "/schemas", "{\"name\":\"plain\","
+             "\"catalog_name\":\"given\"}");
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit WHERE "
+                               "action = 'SET_OWNER'"), 1);
+    admin_ok(fx, UC_POST, "/volumes", "{\"name\":\"vol\","
+             "\"catalog_name\":\"given\",\"schema_name\":\"plain\","
+             "\"volume_type\":\"EXTERNAL\",\"storage_location\":"
+             "\"s3://audit/vol\",\"owner\":\"carol\"}");
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit WHERE "
+                               "action = 'SET_OWNER' AND principal = 'carol' "
+                               "AND securable_type = 'volume'"), 1);
+    /* A refused create leaves no audit row behind. */
+    api_err(fx, UC_POST, "/catalogs", "{\"name\":\"given\","
+            "\"owner\":\"dave\"}", 400, "CATALOG_ALREADY_EXISTS");
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit WHERE "
+                               "principal = 'dave'"), 0);
+}
+
 static void test_grant_audit(void **state)
 {
     afx_t *fx = *state;
@@ -1183,10 +1263,12 @@ int main(void)
         UC_POOL_TEST(test_privilege_parse),
         UC_POOL_TEST(test_privileges_grantable_and_expand),
         UC_POOL_TEST(test_groups),
+        UC_POOL_TEST(test_principal_names),
         AUTHZ_TEST(test_route_matrix),
         AUTHZ_TEST(test_hidden_schema_does_not_leak_catalog),
         AUTHZ_TEST(test_hidden_vs_denied),
         AUTHZ_TEST(test_escalation),
+        AUTHZ_TEST(test_create_owner_audit),
         AUTHZ_TEST(test_grant_audit),
         AUTHZ_TEST(test_permissions_api),
         AUTHZ_TEST(test_effective_permissions),

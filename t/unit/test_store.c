@@ -316,6 +316,95 @@ static void test_second_connection(void **state)
                              "kind = 'metastore'"), 1);
 }
 
+/* 0005: principal names stored by earlier releases take the one spelling;
+ * grants that then repeat one another are kept once. */
+static void test_principal_names_migrate(void **state)
+{
+    fx_t *fx = *state;
+    int n = embedded();
+    uc_test_conn_t *a = fx_connect(fx), *b;
+    uc_store_t *sa = NULL, *sb = NULL;
+    uc_securable_t *cat;
+    const char *id;
+
+    assert_true(n >= 5);
+    assert_string_equal(uc_sqlite_migrations[4].name, "0005_principal_names");
+    assert_ok(fx_attach(fx, a, fx->pool, migrations_with(fx->pool, 4, NULL,
+                                                         NULL), &sa));
+    cat = new_sec(fx->pool, UC_KIND_CATALOG, uc_store_metastore_id(sa), "old");
+    cat->owner = " Alice ";
+    assert_ok(uc_securable_insert(sa, cat));
+    id = cat->id;
+    uc_test_sql_exec(fx->db, a, apr_psprintf(fx->pool,
+        "INSERT INTO grants VALUES ('%s', 'Bob', 'SELECT', 'admin', 1), "
+        "('%s', 'bob', 'SELECT', 'admin', 1), "
+        "('%s', ' BOB ', 'SELECT', 'admin', 1), "
+        "('%s', 'BOB', 'MODIFY', 'admin', 1), "
+        "('%s', '\xc3\x89ve', 'SELECT', 'admin', 1)", id, id, id, id, id));
+
+    b = fx_connect(fx);
+    assert_ok(fx_attach(fx, b, fx->pool, NULL, &sb));
+    assert_int_equal(uc_store_schema_version(sb), n);
+    assert_string_equal(sql_value(fx, b, "SELECT owner FROM securables "
+                                  "WHERE name = 'old'"), "alice");
+    assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM grants WHERE "
+                             "principal = 'bob' AND privilege = 'SELECT'"), 1);
+    assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM grants WHERE "
+                             "principal = 'bob' AND privilege = 'MODIFY'"), 1);
+    assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM grants WHERE "
+                             "principal <> 'bob'"), 1);
+    /* Only ASCII letters fold, as the module folds them. */
+    assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM grants WHERE "
+                             "principal = '\xc3\x89ve'"), 1);
+}
+
+/* A page ends at its byte budget: the rows before the one that reaches it
+ * come whole, the rest is for the next page; a row larger than the budget
+ * still makes a page of its own. */
+static void test_page_byte_budget(void **state)
+{
+    fx_t *fx = *state;
+    uc_store_t *s = fx->store;
+    uc_securable_t *cat = new_sec(fx->pool, UC_KIND_CATALOG,
+                                  uc_store_metastore_id(s), "heavy");
+    apr_size_t third = UC_PAGE_BYTES / 3 + 1;
+    char *big = apr_palloc(fx->pool, UC_PAGE_BYTES + 16);
+    uc_page_t page = { 100, NULL };
+    apr_array_header_t *rows;
+    int i, more;
+
+    assert_ok(uc_securable_insert(s, cat));
+    memset(big, 'x', UC_PAGE_BYTES + 16);
+    for (i = 0; i < 5; i++) {
+        uc_securable_t *sec = new_sec(fx->pool, UC_KIND_SCHEMA, cat->id,
+                                      apr_psprintf(fx->pool, "s%d", i));
+        /* s0..s2 hold a third of the budget each, s3 more than all of it. */
+        sec->comment = apr_pstrmemdup(fx->pool, big,
+                                      i == 3 ? UC_PAGE_BYTES + 16
+                                      : i == 4 ? 10 : third);
+        assert_ok(uc_securable_insert(s, sec));
+    }
+    assert_ok(uc_securable_page(s, fx->pool, cat->id, UC_KIND_SCHEMA, NULL,
+                                &page, &rows, &more));
+    assert_int_equal(rows->nelts, 3);
+    assert_int_equal(more, 1);
+    for (i = 0; i < 3; i++)
+        assert_int_equal(strlen(APR_ARRAY_IDX(rows, i, uc_securable_t *)
+                                ->comment), third);
+    page.after = "s2";
+    assert_ok(uc_securable_page(s, fx->pool, cat->id, UC_KIND_SCHEMA, NULL,
+                                &page, &rows, &more));
+    assert_int_equal(rows->nelts, 1);
+    assert_int_equal(strlen(APR_ARRAY_IDX(rows, 0, uc_securable_t *)->comment),
+                     UC_PAGE_BYTES + 16);
+    assert_int_equal(more, 1);
+    page.after = "s3";
+    assert_ok(uc_securable_page(s, fx->pool, cat->id, UC_KIND_SCHEMA, NULL,
+                                &page, &rows, &more));
+    assert_int_equal(rows->nelts, 1);
+    assert_int_equal(more, 0);
+}
+
 static void test_upgrade_in_place(void **state)
 {
     fx_t *fx = *state;
@@ -973,6 +1062,8 @@ int main(void)
         FX_ATTACHED_TEST(test_attach_again_is_noop),
         FX_ATTACHED_TEST(test_second_connection),
         FX_TEST(test_upgrade_in_place),
+        FX_TEST(test_principal_names_migrate),
+        FX_ATTACHED_TEST(test_page_byte_budget),
         FX_TEST(test_upgrade_from_previous_release),
         FX_TEST(test_newer_database),
         FX_TEST(test_failed_migration_rolls_back),

@@ -198,8 +198,80 @@ static void test_url_normalise(void **state)
                         "abfs://c@acct.dfs.core.windows.net/p");
     assert_string_equal(url_ok(pool, "abfss://c@acct.dfs.core.windows.net/p"),
                         "abfss://c@acct.dfs.core.windows.net/p");
-    /* The scheme is case-insensitive and comes back lower-cased. */
-    assert_string_equal(url_ok(pool, "S3://Bucket/Path"), "s3://Bucket/Path");
+    /* Scheme and bucket are case-insensitive and come back lower-cased;
+     * the path keeps its case. */
+    assert_string_equal(url_ok(pool, "S3://Bucket/Path"), "s3://bucket/Path");
+    assert_string_equal(url_ok(pool, "ABFSS://C@Acct.dfs.core.windows.net/P"),
+                        "abfss://c@acct.dfs.core.windows.net/P");
+}
+
+/* Every spelling of a place is one text: dot segments, escapes of
+ * unreserved characters and the other forms of file URLs. */
+static void test_url_one_spelling(void **state)
+{
+    apr_pool_t *pool = *state;
+    static const struct { const char *in, *want; } same[] = {
+        { "/data/x/../hidden/t", "file:///data/hidden/t" },
+        { "/data/hidden/./t", "file:///data/hidden/t" },
+        { "file:///data/t/.", "file:///data/t" },
+        { "file:///data/t/./", "file:///data/t" },
+        { "/data/./././t//.//", "file:///data/t" },
+        { "s3://b/a/%2e%2E/c", "s3://b/c" },
+        { "s3://b/a/.%2e/c", "s3://b/c" },
+        { "s3://b/x/y/../../z", "s3://b/z" },
+        { "s3://b/%41%62c", "s3://b/Abc" },
+        { "s3://b/%7euser/%5F", "s3://b/~user/_" },
+        { "s3://b/t%2B1", "s3://b/t+1" },
+        { "s3://b/t+1", "s3://b/t+1" },
+        { "s3://b/a%20b", "s3://b/a%20b" },
+        { "s3://b/caf\xc3\xa9", "s3://b/caf%C3%A9" },
+        { "s3://b/caf%c3%a9", "s3://b/caf%C3%A9" },
+        { "s3://b/100%25", "s3://b/100%25" },
+        { "s3://b/a%5cb", "s3://b/a%5Cb" },
+        { "s3://b/a\\b", "s3://b/a%5Cb" },
+        { "file:/tmp/x", "file:///tmp/x" },
+        { "file://localhost/tmp/x", "file:///tmp/x" },
+        { "FILE://LOCALHOST/tmp", "file:///tmp" },
+        { "/", "file:///" },
+        { "file:///", "file:///" },
+        { "/a/..", "file:///" },
+        { "s3://b/a/..", "s3://b" },
+        { NULL, NULL }
+    };
+    static const char *const bad[] = {
+        "/..", "/a/../..", "s3://b/..", "file:///../etc", "s3://b/%2e%2e",
+        "/tmp/%00x", "/tmp/%0a", "/tmp/x%7F", "/tmp/%zz", "/tmp/50%",
+        "/tmp/%2", "s3://b/a%2fb", "s3://b/a%2F..%2Fc",
+        "s3://b/__UNITYSTORAGE/x", "s3://b/%5f_unitystorage",
+        "/a/x/../__UnityStorage", "s3://x__unitystorage/y", "s3://b%41/x",
+        "s3://b$/x", "file://otherhost/x", "file:relative", NULL
+    };
+    int i;
+
+    for (i = 0; same[i].in; i++) {
+        const char *got = url_ok(pool, same[i].in);
+        if (strcmp(got, same[i].want) != 0)
+            fail_msg("'%s' -> '%s', expected '%s'", same[i].in, got,
+                     same[i].want);
+        /* The normal form is its own normal form. */
+        assert_string_equal(url_ok(pool, got), got);
+    }
+    for (i = 0; bad[i]; i++)
+        url_bad(pool, bad[i]);
+}
+
+static void test_location_within(void **state)
+{
+    (void)state;
+    assert_true(uc_location_within("s3://b/a", "s3://b/a"));
+    assert_true(uc_location_within("s3://b/a/c", "s3://b/a"));
+    assert_true(uc_location_within("s3://b/a", "s3://b"));
+    assert_false(uc_location_within("s3://b/ab", "s3://b/a"));
+    assert_false(uc_location_within("s3://bc/a", "s3://b"));
+    assert_false(uc_location_within("s3://b", "s3://b/a"));
+    assert_true(uc_location_within("file:///etc", "file:///"));
+    assert_true(uc_location_within("file:///", "file:///"));
+    assert_false(uc_location_within("s3://b/x", "file:///"));
 }
 
 static void test_url_invalid(void **state)
@@ -295,6 +367,8 @@ int main(void)
         UC_POOL_TEST(test_full_name),
         UC_POOL_TEST(test_full_name_invalid),
         UC_POOL_TEST(test_url_normalise),
+        UC_POOL_TEST(test_url_one_spelling),
+        UC_POOL_TEST(test_location_within),
         UC_POOL_TEST(test_url_invalid),
         UC_POOL_TEST(test_url_length),
         UC_POOL_TEST(test_text),

@@ -1,0 +1,60 @@
+#include "uc_percent.h"
+
+#include <string.h>
+
+int uc_hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+int uc_is_unreserved(unsigned char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+           (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
+           c == '~';
+}
+
+char *uc_percent_decode(apr_pool_t *pool, const char *s)
+{
+    char *out = apr_palloc(pool, strlen(s) + 1), *w = out;
+
+    for (; *s; s++) {
+        int hi, lo;
+
+        if (s[0] == '%' && (hi = uc_hex_digit(s[1])) >= 0 &&
+            (lo = uc_hex_digit(s[2])) >= 0) {
+            if (hi == 0 && lo == 0)
+                return NULL;
+            *w++ = (char)(hi * 16 + lo);
+            s += 2;
+        }
+        else
+            *w++ = *s;
+    }
+    *w = '\0';
+    return out;
+}
+
+char *uc_percent_encode(apr_pool_t *pool, const char *s, apr_size_t len,
+                        const char *keep)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    char *out = apr_palloc(pool, len * 3 + 1), *o = out;
+    apr_size_t i;
+
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+
+        if (uc_is_unreserved(c) || (c && strchr(keep, c)))
+            *o++ = (char)c;
+        else {
+            *o++ = '%';
+            *o++ = hex[c >> 4];
+            *o++ = hex[c & 15];
+        }
+    }
+    *o = '\0';
+    return out;
+}
