@@ -234,15 +234,18 @@ static uc_error_t *identity_of(uc_call_t *call, size_t index, json_t *identity,
             return shape(call->pool, index, "identity.user has control "
                          "characters");
     name = tilde + 1;
-    if (!*name || strcmp(name, call->who->name) == 0)
+    if (!*name)
+        return NULL;
+    if (uc_principal_normalize(call->pool, "identity.user", name, &name))
+        return shape(call->pool, index, "identity.user names no principal");
+    if (strcmp(name, call->who->name) == 0)
         return NULL;
     c->other = 1;
     c->who = apr_hash_get(principals, name, APR_HASH_KEY_STRING);
     if (!c->who) {
         apr_array_header_t *groups = call->groups_of
             ? call->groups_of(call->groups_baton, name) : NULL;
-        c->who = uc_principal_make(call->pool, apr_pstrdup(call->pool, name),
-                                   groups, call->admins);
+        c->who = uc_principal_make(call->pool, name, groups, call->admins);
         apr_hash_set(principals, c->who->name, APR_HASH_KEY_STRING, c->who);
     }
     return NULL;
@@ -419,18 +422,31 @@ static uc_securable_t *by_name(uc_call_t *call, const found_t *f,
  * building jansson values cost more than the queries. */
 typedef struct lookup {
     uc_jw_t *list;
+    apr_hash_t *asked;     /* each object is asked for once */
     int n;
 } lookup_t;
 
 static void lookup_start(uc_call_t *call, lookup_t *l, int checks)
 {
     l->list = uc_jw_make(call->pool, 80 * (apr_size_t)(checks + 1));
+    l->asked = apr_hash_make(call->pool);
     l->n = 0;
     uc_jw_begin_array(l->list);
 }
 
+/* True the first time `key` is asked for. */
+static int first_ask(lookup_t *l, const char *key)
+{
+    if (apr_hash_get(l->asked, key, APR_HASH_KEY_STRING))
+        return 0;
+    apr_hash_set(l->asked, key, APR_HASH_KEY_STRING, "");
+    return 1;
+}
+
 static void lookup_id(lookup_t *l, const char *id)
 {
+    if (!first_ask(l, id))
+        return;
     uc_jw_string(l->list, id);
     l->n++;
 }
@@ -438,9 +454,13 @@ static void lookup_id(lookup_t *l, const char *id)
 static void lookup_pair(uc_call_t *call, lookup_t *l, const char *parent,
                         const char *name)
 {
+    const char *lower = lowered(call->pool, name);
+
+    if (!first_ask(l, apr_pstrcat(call->pool, parent, "/", lower, NULL)))
+        return;
     uc_jw_begin_array(l->list);
     uc_jw_string(l->list, parent);
-    uc_jw_string(l->list, lowered(call->pool, name));
+    uc_jw_string(l->list, lower);
     uc_jw_end_array(l->list);
     l->n++;
 }
@@ -453,8 +473,8 @@ static uc_error_t *run_ids(uc_call_t *call, lookup_t *l, found_t *f)
     uc_jw_end_array(l->list);
     if (!l->n)
         return NULL;
-    if ((err = uc_securables_by_ids(call->store, call->pool,
-                                    uc_jw_text(l->list), &rows)))
+    if ((err = uc_securable_refs_by_ids(call->store, call->pool,
+                                        uc_jw_text(l->list), &rows)))
         return err;
     keep(call, f, rows);
     return NULL;
@@ -469,8 +489,9 @@ static uc_error_t *run_pairs(uc_call_t *call, lookup_t *l, const char *kind,
     uc_jw_end_array(l->list);
     if (!l->n)
         return NULL;
-    if ((err = uc_securables_by_parent_names(call->store, call->pool, kind,
-                                             uc_jw_text(l->list), &rows)))
+    if ((err = uc_securable_refs_by_parent_names(call->store, call->pool,
+                                                 kind, uc_jw_text(l->list),
+                                                 &rows)))
         return err;
     keep(call, f, rows);
     return NULL;
@@ -731,6 +752,43 @@ static int allowed(const check_t *c, const uc_access_t *a)
     return 1;
 }
 
+/* Whether the caller may know the checked object exists, as the catalog
+ * API decides it: it holds something on it (a privilege in force there,
+ * ownership of it or of an ancestor), or BROWSE on its catalog. */
+static int visible(uc_call_t *call, const uc_chain_t *chain, apr_hash_t *held)
+{
+    uc_access_t mine;
+    int target = chain->n - 1;
+
+    if (target == UC_LEVEL_METASTORE)
+        return 1;
+    access_of(call, call->who, chain, held, &mine);
+    return uc_access_has(&mine, target, UC_ANY_PRIVILEGE) ||
+           uc_access_has(&mine, UC_LEVEL_CATALOG, P(UC_PRIV_BROWSE));
+}
+
+/* The checked object as the check named it: nothing the caller did not
+ * send goes into a message. */
+static const char *as_named(uc_call_t *call, const check_t *c)
+{
+    const char *kind = resource_keys[c->action->resource];
+
+    if (c->table_id)
+        return apr_psprintf(call->pool, "%s %s", kind, c->table_id);
+    if (c->table_name)
+        return apr_psprintf(call->pool, "%s '%s' in namespace '%s' of "
+                            "warehouse %s", kind, c->table_name,
+                            c->namespace_name, c->warehouse_id);
+    if (c->namespace_id)
+        return apr_psprintf(call->pool, "%s %s", kind, c->namespace_id);
+    if (c->namespace_name)
+        return apr_psprintf(call->pool, "%s '%s' of warehouse %s", kind,
+                            c->namespace_name, c->warehouse_id);
+    if (c->warehouse_id)
+        return apr_psprintf(call->pool, "%s %s", kind, c->warehouse_id);
+    return kind;
+}
+
 static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
 {
     json_t *list = json_object_get(call->body, "checks"), *item;
@@ -770,15 +828,18 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
     metastore->name = "metastore";
     if ((err = resolve_all(call, checks, n, &found)))
         return err;
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < n; i++)
         build_chain(call, &checks[i], &found, metastore);
+    if ((err = load_grants(call, checks, n, held)))
+        return err;
+    /* What the caller may not know of is missing, for the caller. */
+    for (i = 0; i < n; i++) {
+        if (checks[i].found && !visible(call, &checks[i].chain, held))
+            checks[i].found = 0;
         if (!checks[i].found && error_on_not_found &&
             checks[i].action->resource != R_PROJECT)
             return not_found(call, &checks[i]);
     }
-    if ((err = load_grants(call, checks, n, held)))
-        return err;
-
     /* Answering for someone else needs the right to manage grants on each
      * object checked: no partial answers. */
     for (i = 0; i < n; i++) {
@@ -792,9 +853,7 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
             : !uc_access_has(&mine, target, P(UC_PRIV_MANAGE)))
             return uc_error_make(call->pool, 403, "CannotInspectPermissions",
                                  "Not allowed to inspect permissions for "
-                                 "object %s:%s", resource_keys[
-                                     checks[i].action->resource],
-                                 checks[i].chain.sec[target]->id);
+                                 "object %s", as_named(call, &checks[i]));
     }
 
     uc_jw_begin_object(out);

@@ -104,20 +104,22 @@ static uc_error_t *located(uc_store_t *store, apr_pool_t *pool,
     return NULL;
 }
 
-uc_error_t *uc_securables_by_ids(uc_store_t *store, apr_pool_t *pool,
-                                 const char *ids, apr_array_header_t **out)
+uc_error_t *uc_securable_refs_by_ids(uc_store_t *store, apr_pool_t *pool,
+                                     const char *ids,
+                                     apr_array_header_t **out)
 {
     const char *args[] = { ids };
-    return located(store, pool, UC_STMT_SECURABLES_BY_IDS, args, out);
+    return located(store, pool, UC_STMT_SECURABLE_REFS_BY_IDS, args, out);
 }
 
-uc_error_t *uc_securables_by_parent_names(uc_store_t *store,
-                                          apr_pool_t *pool, const char *kind,
-                                          const char *pairs,
-                                          apr_array_header_t **out)
+uc_error_t *uc_securable_refs_by_parent_names(uc_store_t *store,
+                                              apr_pool_t *pool,
+                                              const char *kind,
+                                              const char *pairs,
+                                              apr_array_header_t **out)
 {
     const char *args[] = { pairs, kind };
-    return located(store, pool, UC_STMT_SECURABLES_BY_PARENT_NAMES, args,
+    return located(store, pool, UC_STMT_SECURABLE_REFS_BY_PARENT_NAMES, args,
                    out);
 }
 

@@ -94,14 +94,18 @@ uc_error_t *uc_securable_page(uc_store_t *store, apr_pool_t *pool,
                               const uc_page_t *page,
                               apr_array_header_t **out, int *more);
 
-/* Many rows at once, kind and parent included: by id (a JSON array), or by
- * (parent_id, name) pairs of one kind (a JSON array of pairs). */
-uc_error_t *uc_securables_by_ids(uc_store_t *store, apr_pool_t *pool,
-                                 const char *ids, apr_array_header_t **out);
-uc_error_t *uc_securables_by_parent_names(uc_store_t *store,
-                                          apr_pool_t *pool, const char *kind,
-                                          const char *pairs,
-                                          apr_array_header_t **out);
+/* What authorization needs of many rows at once: kind, parent, id, name,
+ * owner and, for a table, {"table_type":…} as details; the other fields
+ * are NULL. By id (a JSON array), or by (parent_id, name) pairs of one
+ * kind (a JSON array of pairs). */
+uc_error_t *uc_securable_refs_by_ids(uc_store_t *store, apr_pool_t *pool,
+                                     const char *ids,
+                                     apr_array_header_t **out);
+uc_error_t *uc_securable_refs_by_parent_names(uc_store_t *store,
+                                              apr_pool_t *pool,
+                                              const char *kind,
+                                              const char *pairs,
+                                              apr_array_header_t **out);
 
 /* One page of the objects of `kind` under the schemas of a catalog
  * (catalog_id NULL: of every catalog) whose schema and object names match

@@ -15,7 +15,7 @@ use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 use Time::HiRes ();
 
-plan tests => 70;
+plan tests => 86;
 
 my $MB = '/management/v1';
 my $NIL = '00000000-0000-0000-0000-000000000000';
@@ -296,7 +296,7 @@ is(answers(bc([ wh('use', $cid, identity => $as_alice),
 is_lk_error(bc([ wh('use', $cid, identity => $as_alice) ], user => 'bob'),
             403, 'CannotInspectPermissions',
             'identity of someone else without MANAGE -> 403');
-is_lk_error(bc([ wh('use', $cid), wh('use', $c2id, identity => $as_alice) ],
+is_lk_error(bc([ wh('use', $c2id), wh('use', $cid, identity => $as_alice) ],
                user => 'bob'),
             403, 'CannotInspectPermissions',
             '... for the whole request, even with self checks in it');
@@ -318,6 +318,68 @@ is(answers(bc([ wh('use', $c2id, identity => { user => 'oidc~carol' }),
    '1 0', 'admin: carol (analysts) true, dave false');
 is_lk_error(bc([ wh('use', $cid, identity => { role => $OTHER }) ]),
             404, 'RoleIdNotFound', 'identity role -> 404 RoleIdNotFound');
+
+# --- hidden is missing ------------------------------------------------------------
+# What the caller may not know of answers as a missing object does, whatever
+# the mode and whoever is checked; messages name only what the caller sent.
+sub same_miss {
+    my ($hidden, $missing, $type, $name, %opt) = @_;
+    my ($h, $m) = (bc([ $hidden ], %opt, extra => $eonf),
+                   bc([ $missing ], %opt, extra => $eonf));
+    is_lk_error($h, 404, $type, "$name: 404 $type");
+    my ($hm, $mm) = map { (json_of($_) || {})->{error}{message} // '' } $h, $m;
+    is($hm =~ s/[0-9a-f-]{36}/<id>/gr, $mm =~ s/[0-9a-f-]{36}/<id>/gr,
+       "$name: the same answer as a missing one");
+    is(answers(bc([ $hidden, $missing ], %opt)), '0 0',
+       "$name: false without error-on-not-found");
+}
+same_miss(wh('use', $c2id), wh('use', $OTHER), 'NoSuchWarehouseException',
+          'a catalog bob holds nothing on', user => 'bob');
+same_miss(ns_id('get_metadata', $cid, $s2), ns_id('get_metadata', $cid, $OTHER),
+          'NoSuchNamespaceException', 'a schema bob holds nothing on',
+          user => 'bob');
+same_miss(named('view', 'get_metadata', 'daily'),
+          named('view', 'get_metadata', "nope_$p"), 'NoSuchViewException',
+          'a view alice holds nothing on', user => 'alice');
+is(answers(bc([ wh('use', $c2id, identity => $as_alice) ], user => 'bob')), '0',
+   'identity check on a catalog hidden from the caller: false, not 403');
+is_lk_error(bc([ wh('use', $c2id, identity => $as_alice) ], user => 'bob',
+               extra => $eonf),
+            404, 'NoSuchWarehouseException', '... and 404 with error-on-not-found');
+is(answers(bc([ named('view', 'select', 'daily',),
+                { %{ named('view', 'select', 'daily') },
+                  identity => { user => 'oidc~carol' } } ], user => 'alice')),
+   '0 0', 'identity check on a table hidden from the caller: false');
+grant('table', "$c.sc1.orders", 'bob', 'SELECT');
+$res = bc([ { %{ named('table', 'get_metadata', 'orders') },
+              identity => $as_alice } ], user => 'bob');
+is_lk_error($res, 403, 'CannotInspectPermissions',
+            'a visible table bob may not manage: 403');
+my $msg = (json_of($res) || {})->{error}{message} // '';
+ok($msg =~ /'orders'/ && $msg =~ /\Q$cid\E/ && $msg !~ /\Q$orders\E/,
+   'whose message names the table as bob named it (its warehouse id included), '
+   . 'not by the id it resolved to')
+    or diag $msg;
+
+# --- many checks of one large object -------------------------------------------
+my %heavy = map { sprintf('p%02d', $_) => 'x' x 16000 } 1 .. 56;
+my $heavy = create_object('/tables', {
+    name => 'heavy', catalog_name => $c, schema_name => 'sc1',
+    table_type => 'EXTERNAL', data_source_format => 'DELTA',
+    storage_location => "s3://bc_$$/heavy", properties => \%heavy,
+    comment => 'c' x 60000 })->{table_id};
+grant('table', "$c.sc1.heavy", 'alice', 'SELECT');
+my @many = map {
+    $_ % 2 ? named('table', 'read_data', 'heavy')
+           : { operation => { table => { action => { action => 'read_data' },
+                                         'warehouse-id' => $cid,
+                                         'table-id' => $heavy } } }
+} 1 .. 1000;
+$res = bc(\@many, user => 'alice');
+is(answers($res), join(' ', ('1') x 1000),
+   '1,000 checks of a 900 KB table, by name and by id: all answered');
+is(answers(bc(\@many, user => 'bob')), join(' ', ('0') x 1000),
+   '... and all false for who holds nothing on it');
 
 # --- limits and validation ---------------------------------------------------------
 is_lk_error(bc([ map { wh('use', $cid) } 1 .. 1001 ]), 400, 'TooManyChecks',

@@ -18,7 +18,12 @@
 #      (creates per second, four connections), then the cost of the last
 #      page of GET /tables against the first;
 #   8. GET /tables pages: bytes per second against the same bytes served
-#      statically.
+#      statically;
+#   9. memory against object size: the child's VmRSS and peak (VmHWM)
+#      before and after 100 batch-checks of 1,000 checks that name a few
+#      tables of about 900 kB each (properties and comment), and after 100
+#      GET /tables?max_results=1000 over a schema of such tables (a page
+#      ends at its byte budget: what one costs does not grow with them).
 # The machine is shared and noisy, so every figure is a ratio against a
 # reference measured in the same run, in alternating rounds (median of the
 # per-round ratios). The script reports; it exits non-zero only when the
@@ -30,7 +35,8 @@
 # 100000), BENCH_MEM_REQUESTS (100000), BENCH_MEM_WARMUP (20000),
 # BENCH_AUTHZ_SCHEMAS (10000, also the number of grants),
 # BENCH_BATCH_DURATION (s per batch-check run, 3), BENCH_TABLES (10000),
-# BENCH_COLUMNS (columns per table, 20),
+# BENCH_COLUMNS (columns per table, 20), BENCH_LARGE_TABLES (large tables
+# for 9, 60), BENCH_LARGE_REQUESTS (requests per part of 9, 100),
 # BENCH_KEEP=1 keeps the temporary directory.
 set -eu
 
@@ -52,6 +58,8 @@ AUTHZ_N=${BENCH_AUTHZ_SCHEMAS:-10000}
 BDUR=${BENCH_BATCH_DURATION:-3}
 TABLES_N=${BENCH_TABLES:-10000}
 TABLE_COLS=${BENCH_COLUMNS:-20}
+LARGE_N=${BENCH_LARGE_TABLES:-60}
+LARGE_REQ=${BENCH_LARGE_REQUESTS:-100}
 
 so="$top/mod_unicat/.libs/mod_unicat.so"
 user=bench pass=bench
@@ -180,6 +188,7 @@ child_pid() {
     echo "$kids"
 }
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+hwm_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
 
 start_httpd
 base="http://127.0.0.1:$port/api/2.1/unity-catalog"
@@ -607,6 +616,97 @@ rss_after=$rss
 mem_measured=$((MEM_DONE - MEM_WARM))
 [ "$MEM_BAD" = 0 ] || say "  WARNING: $MEM_BAD unexpected answers or failed requests in the memory run"
 
+# --- memory against object size ----------------------------------------------
+# Tables of about 900 kB each: 56 properties of 16,000 bytes and a comment
+# of 60,000. The reader holds SELECT on the catalog, so every check is true.
+say "9. memory against object size: $LARGE_N tables of about 900 kB"
+code=$(post /catalogs '{"name":"bench_large","comment":"large objects"}') || die "curl failed"
+[ "$code" = 200 ] || die "POST /catalogs bench_large answered $code: $(cat "$dir/post.out")"
+code=$(post /schemas '{"name":"sch","catalog_name":"bench_large"}') || die "curl failed"
+[ "$code" = 200 ] || die "POST /schemas bench_large.sch answered $code: $(cat "$dir/post.out")"
+code=$(curl -sS -u "$user:$pass" -X PATCH -H 'Content-Type: application/json' \
+           -d "{\"changes\":[{\"principal\":\"$ruser\",\"add\":[\"USE CATALOG\",\"USE SCHEMA\",\"SELECT\"]}]}" \
+           -o "$dir/post.out" -w '%{http_code}' "$base/permissions/catalog/bench_large") ||
+    die "curl failed"
+[ "$code" = 200 ] || die "granting on bench_large answered $code: $(cat "$dir/post.out")"
+mkdir -p "$dir/large"
+awk -v n="$LARGE_N" -v d="$dir/large" 'BEGIN {
+    # Concatenation, not sprintf: mawk bounds what sprintf may build.
+    v = "v"; while (length(v) < 16000) v = v v; v = substr(v, 1, 16000)
+    c = "c"; while (length(c) < 60000) c = c c; c = substr(c, 1, 60000)
+    p = ""
+    for (i = 1; i <= 56; i++)
+        p = p (i > 1 ? "," : "") "\"p" (i < 10 ? "0" : "") i "\":\"" v "\""
+    for (t = 0; t < n; t++) {
+        f = sprintf("%s/l%03d.json", d, t)
+        printf "{\"name\":\"l%03d\",\"catalog_name\":\"bench_large\",\"schema_name\":\"sch\"," \
+               "\"table_type\":\"EXTERNAL\",\"data_source_format\":\"DELTA\",\"columns\":[]," \
+               "\"storage_location\":\"s3://bench-large/l%03d\",", t, t > f
+        printf "%s", "\"comment\":\"" c "\",\"properties\":{" p "}}" > f
+        close(f)
+    }
+}' || die "writing the large table bodies failed"
+for f in "$dir"/large/l*.json; do
+    code=$(curl -sS -u "$user:$pass" -H 'Content-Type: application/json' \
+               --data-binary "@$f" -o "$dir/post.out" -w '%{http_code}' "$base/tables") ||
+        die "curl failed"
+    [ "$code" = 200 ] || die "POST /tables $(basename "$f") answered $code: $(head -c 300 "$dir/post.out")"
+done
+echo "SELECT id FROM securables WHERE kind = 'catalog' AND name = 'bench_large';" | sql \
+    > "$dir/large.id" || die "reading the catalog id failed"
+lwh=$(cat "$dir/large.id")
+echo "SELECT t.id FROM securables t JOIN securables s ON s.id = t.parent_id
+  WHERE t.kind = 'table' AND s.parent_id = '$lwh' ORDER BY t.name LIMIT 5;" | sql \
+    > "$dir/large.ids" || die "reading table ids failed"
+# 1,000 checks over five of them, by name and by id in turn.
+awk -v wh="$lwh" -v out="$dir/large_checks.json" '
+    { id[NR - 1] = $1 }
+    END {
+        printf "{\"checks\":[" > out
+        for (k = 0; k < 1000; k++) {
+            t = k % 5
+            ref = k % 2 ? sprintf("\"namespace\":[\"sch\"],\"table\":\"l%03d\"", t) \
+                        : "\"table-id\":\"" id[t] "\""
+            printf "%s{\"operation\":{\"table\":{\"action\":{\"action\":\"read_data\"},\"warehouse-id\":\"%s\",%s}}}", \
+                   k ? "," : "", wh, ref > out
+        }
+        printf "]}" > out
+    }' "$dir/large.ids" || die "writing the large batch-check failed"
+large_run() { # label url [body] -> L_RSS0 L_RSS1 L_HWM0 L_HWM1
+    [ "$(child_pid)" = "$child" ] || die "the httpd child changed (crash?)"
+    # Resets the peak to what is resident now (Linux: clear_refs 5), so that
+    # the peak is this part's, not the earlier parts'.
+    echo 5 > "/proc/$child/clear_refs" 2>/dev/null ||
+        say "  (cannot reset VmHWM: the peak includes the earlier parts)"
+    L_RSS0=$(rss_kb "$child") L_HWM0=$(hwm_kb "$child")
+    i=0
+    while [ $i -lt "$LARGE_REQ" ]; do
+        if [ -n "${3:-}" ]; then
+            code=$(curl -sS -u "$ruser:$rpass" -H 'Content-Type: application/json' \
+                       --data-binary "@$3" -o "$dir/large.out" -w '%{http_code}' "$2") ||
+                die "curl failed ($1)"
+        else
+            code=$(curl -sS -u "$ruser:$rpass" -o "$dir/large.out" -w '%{http_code}' "$2") ||
+                die "curl failed ($1)"
+        fi
+        [ "$code" = 200 ] || die "$1 answered $code: $(head -c 300 "$dir/large.out")"
+        i=$((i + 1))
+    done
+    [ "$(child_pid)" = "$child" ] || die "the httpd child changed during $1 (crash?)"
+    L_RSS1=$(rss_kb "$child") L_HWM1=$(hwm_kb "$child")
+    say "  $1: VmRSS $L_RSS0 -> $L_RSS1 kB, VmHWM $L_HWM0 -> $L_HWM1 kB"
+}
+large_run "batch-check of 1,000 checks" "$authz_url" "$dir/large_checks.json"
+nyes=$(grep -o '"allowed":true' "$dir/large.out" | wc -l | tr -d ' ')
+[ "$nyes" = 1000 ] || die "the large batch-check allowed $nyes of 1000"
+large_batch="$L_RSS0 $L_RSS1 $L_HWM0 $L_HWM1"
+large_run "GET /tables?max_results=1000" \
+    "$base/tables?catalog_name=bench_large&schema_name=sch&max_results=1000"
+large_page_rows=$(grep -o '"table_id"' "$dir/large.out" | wc -l | tr -d ' ')
+large_page_bytes=$(wc -c < "$dir/large.out" | tr -d ' ')
+say "  a page holds $large_page_rows of $LARGE_N tables, $large_page_bytes bytes"
+large_pages="$L_RSS0 $L_RSS1 $L_HWM0 $L_HWM1"
+
 # --- summary -----------------------------------------------------------------
 crashes=$(grep -c -E 'exit signal|AH00052|AH00060' "$dir/error.log" || :)
 uc_errors=$(grep -c 'UC0' "$dir/error.log" || :)
@@ -617,7 +717,9 @@ awk -v rounds="$ROUNDS" -v dur="$DUR" -v conns="$CONNS" -v threads="$THREADS" \
     -v memn="$mem_measured" -v memw="$MEM_WARM" -v membad="$MEM_BAD" -v steps="$rss_steps" \
     -v big="$BIG" -v elapsed="$elapsed" -v crashes="$crashes" -v ucerr="$uc_errors" \
     -v ruser="$ruser" -v admin="$user" -v authzn="$AUTHZ_N" -v ngrants="$ngrants" -v bdur="$BDUR" \
-    -v creates="$creates_rps" -v ntables="$TABLES_N" -v ncols="$TABLE_COLS" -v pbytes="$page_bytes" '
+    -v creates="$creates_rps" -v ntables="$TABLES_N" -v ncols="$TABLE_COLS" -v pbytes="$page_bytes" \
+    -v lbatch="$large_batch" -v lpages="$large_pages" -v lrows="$large_page_rows" \
+    -v lbytes="$large_page_bytes" -v ln="$LARGE_N" -v lreq="$LARGE_REQ" '
 function median(list,    n, a, i, j, t) {
     n = split(list, a, " ")
     for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
@@ -702,6 +804,12 @@ END {
     printf "%-34s %14s %14s %8.2f %9s  %s\n", "8. GET /tables page, bytes/s", sprintf("%.1f MB/s", mb[8] * pbytes / 1e6), sprintf("%.1f MB/s", ma[8] * pbytes / 1e6) " st", ratio[8], "-", "info" note[8]
     printf "%-34s %14s %14s %8.2f %9s  %s\n", "   p99 latency (module/static)", ms(qb[8]), ms(qa[8]), qa[8] ? qb[8] / qa[8] : 0, "-", "info"
     printf "%-34s %14s %14s %8.2f %9s  %s\n", "   httpd CPU per request", sprintf("%.1f us", cb[8]), sprintf("%.1f us", ca[8]), cratio[8], "-", "info"
+    split(lbatch, lb, " "); split(lpages, lp, " ")
+    printf "%-34s %14s %14s %8s %9s  %s\n", "9. " lreq " batch-checks, peak VmHWM", lb[4] " kB", lb[3] " kB", sprintf("%+d MB", (lb[4] - lb[3]) / 1024), "<= +64 MB", ((lb[4] - lb[3]) <= 65536 ? "PASS" : "MISS")
+    printf "%-34s %14s %14s %8s %9s  %s\n", "   VmRSS after / before", lb[2] " kB", lb[1] " kB", sprintf("%+d MB", (lb[2] - lb[1]) / 1024), "<= +64 MB", ((lb[2] - lb[1]) <= 65536 ? "PASS" : "MISS")
+    printf "%-34s %14s %14s %8s %9s  %s\n", "   " lreq " pages of 1000, peak VmHWM", lp[4] " kB", lp[3] " kB", sprintf("%+d MB", (lp[4] - lp[3]) / 1024), "<= +64 MB", ((lp[4] - lp[3]) <= 65536 ? "PASS" : "MISS")
+    printf "%-34s %14s %14s %8s %9s  %s\n", "   VmRSS after / before", lp[2] " kB", lp[1] " kB", sprintf("%+d MB", (lp[2] - lp[1]) / 1024), "<= +64 MB", ((lp[2] - lp[1]) <= 65536 ? "PASS" : "MISS")
+    printf "%-34s %14s %14s %8s %9s  %s\n", "   (a page: " lrows " of " ln " tables, " sprintf("%.1f MB", lbytes / 1e6) ")", "", "", "", "", ""
     print line
     print "Module/static ratios: higher is better. Page cost: deep page time / 100-only page time"
     print "(inverse throughput). p99 and httpd CPU per request (the child'"'"'s user+system time over the"
@@ -717,5 +825,9 @@ END {
     print "7: " ntables " POST /tables over 4 connections, each with " ncols " columns; the page cost is the"
     print "   time of the last page of 100 over the first (keyset pages cost the same anywhere)."
     print "8: a page of 100 tables (" pbytes " bytes) from the module against the same file served by httpd."
+    print "9: " ln " tables of about 900 kB (56 properties of 16,000 bytes, a comment of 60,000); " lreq " batch-checks"
+    print "   of 1,000 checks naming five of them (by name and by id), then " lreq " GET /tables?max_results=1000,"
+    print "   one at a time as " ruser ". Growth of the child'"'"'s peak (VmHWM) and resident (VmRSS) memory;"
+    print "   the target holds whatever the size of the objects."
     if (crashes + 0 || ucerr + 0) print "error log: " crashes " child crash lines, " ucerr " module (UC0...) error lines"
 }' "$results" "$batch_results"

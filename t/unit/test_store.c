@@ -405,6 +405,46 @@ static void test_page_byte_budget(void **state)
     assert_int_equal(more, 0);
 }
 
+/* Authorization reads a row's identity, owner and table type, never its
+ * large fields. */
+static void test_refs_are_narrow(void **state)
+{
+    fx_t *fx = *state;
+    uc_store_t *s = fx->store;
+    uc_securable_t *cat = new_sec(fx->pool, UC_KIND_CATALOG,
+                                  uc_store_metastore_id(s), "refs");
+    uc_securable_t *sch = new_sec(fx->pool, UC_KIND_SCHEMA, cat->id, "sch");
+    uc_securable_t *t = new_sec(fx->pool, UC_KIND_TABLE, sch->id, "big");
+    apr_array_header_t *rows;
+    const uc_securable_t *r;
+
+    t->properties = "{\"k\":\"a long value\"}";
+    t->comment = "a comment";
+    t->details = "{\"table_type\":\"VIEW\",\"columns\":[1,2,3]}";
+    assert_ok(uc_securable_insert(s, cat));
+    assert_ok(uc_securable_insert(s, sch));
+    assert_ok(uc_securable_insert(s, t));
+    assert_ok(uc_securable_refs_by_ids(s, fx->pool, apr_psprintf(fx->pool,
+                                       "[\"%s\",\"%s\"]", t->id, cat->id),
+                                       &rows));
+    assert_int_equal(rows->nelts, 2);
+    r = APR_ARRAY_IDX(rows, 0, uc_securable_t *);
+    if (strcmp(r->id, t->id) != 0)
+        r = APR_ARRAY_IDX(rows, 1, uc_securable_t *);
+    assert_string_equal(r->kind, UC_KIND_TABLE);
+    assert_string_equal(r->parent_id, sch->id);
+    assert_string_equal(r->name, "big");
+    assert_string_equal(r->owner, "alice");
+    assert_string_equal(r->details, "{\"table_type\":\"VIEW\"}");
+    assert_null(r->properties);
+    assert_null(r->comment);
+    assert_ok(uc_securable_refs_by_parent_names(
+        s, fx->pool, UC_KIND_TABLE, apr_psprintf(fx->pool,
+        "[[\"%s\",\"big\"],[\"%s\",\"big\"]]", sch->id, sch->id), &rows));
+    assert_true(rows->nelts >= 1);
+    assert_null(APR_ARRAY_IDX(rows, 0, uc_securable_t *)->properties);
+}
+
 static void test_upgrade_in_place(void **state)
 {
     fx_t *fx = *state;
@@ -1064,6 +1104,7 @@ int main(void)
         FX_TEST(test_upgrade_in_place),
         FX_TEST(test_principal_names_migrate),
         FX_ATTACHED_TEST(test_page_byte_budget),
+        FX_ATTACHED_TEST(test_refs_are_narrow),
         FX_TEST(test_upgrade_from_previous_release),
         FX_TEST(test_newer_database),
         FX_TEST(test_failed_migration_rolls_back),
