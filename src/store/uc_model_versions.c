@@ -56,16 +56,17 @@ uc_error_t *uc_model_version_page(uc_store_t *store, apr_pool_t *pool,
                                   int limit, apr_array_header_t **out,
                                   int *more)
 {
-    const char *args[] = { apr_itoa(pool, UC_PAGE_BYTES), model_id,
-                           after ? after : "0", apr_itoa(pool, limit + 1) };
+    const char *args[] = { model_id, after ? after : "0",
+                           apr_itoa(pool, limit + 1),
+                           apr_itoa(pool, UC_PAGE_BYTES) };
     uc_rows_t rows;
     int i, n;
-    uc_error_t *err = uc_store_select(store, pool, UC_STMT_MODEL_VERSION_PAGE,
-                                      args, &rows);
+    uc_error_t *err = uc_store_select_page(store, pool,
+                                           UC_STMT_MODEL_VERSION_PAGE, args,
+                                           limit, &rows, more);
     if (err)
         return err;
-    n = uc_store_page_rows(&rows, limit, 11);
-    *more = rows.nrows > n;
+    n = rows.nrows;
     *out = apr_array_make(pool, n + 1, sizeof(uc_model_version_t *));
     for (i = 0; i < n; i++)
         APR_ARRAY_PUSH(*out, uc_model_version_t *) =

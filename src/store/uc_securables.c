@@ -1,5 +1,6 @@
 #include "uc_securables.h"
 
+#include <string.h>
 #include <apr_strings.h>
 
 static uc_securable_t *from_row(apr_pool_t *pool, const char *kind,
@@ -64,19 +65,17 @@ uc_error_t *uc_securable_page(uc_store_t *store, apr_pool_t *pool,
      * page carries no token. */
     limit = apr_itoa(pool, page->limit + 1);
     {
-        const char *budget = apr_itoa(pool, UC_PAGE_BYTES);
         const char *args[] = {
-            budget, budget, budget,
             all_full, vis->principals, vis->principals, vis->full,
             parent_id, kind, page->after ? page->after : "",
-            all, vis->principals, vis->principals, vis->visible, limit
+            all, vis->principals, vis->principals, vis->visible, limit,
+            apr_itoa(pool, UC_PAGE_BYTES)
         };
-        if ((err = uc_store_select(store, pool, UC_STMT_SECURABLE_PAGE, args,
-                                   &rows)))
+        if ((err = uc_store_select_page(store, pool, UC_STMT_SECURABLE_PAGE,
+                                        args, page->limit, &rows, more)))
             return err;
     }
-    n = uc_store_page_rows(&rows, page->limit, 13);
-    *more = rows.nrows > n;
+    n = rows.nrows;
     *out = apr_array_make(pool, n ? n : 1, sizeof(uc_securable_t *));
     for (i = 0; i < n; i++) {
         uc_securable_t *sec = from_row(pool, kind, parent_id, rows.rows[i]);
@@ -123,13 +122,24 @@ uc_error_t *uc_securable_refs_by_parent_names(uc_store_t *store,
                    out);
 }
 
+/* What a page's byte budget counts of a row (stored_bytes). */
+static const char *stored_bytes(uc_store_t *store, const uc_securable_t *s)
+{
+    apr_size_t n = (s->comment ? strlen(s->comment) : 0) +
+                   strlen(s->properties ? s->properties : "{}") +
+                   strlen(s->details ? s->details : "{}");
+
+    return apr_psprintf(store->pool, "%" APR_SIZE_T_FMT, n);
+}
+
 uc_error_t *uc_securable_insert(uc_store_t *store, const uc_securable_t *s)
 {
     const char *args[] = {
         s->kind, s->parent_id, s->id, s->name, s->comment,
         s->properties ? s->properties : "{}", s->storage_root,
         s->storage_location, s->details ? s->details : "{}", s->owner,
-        s->created_at, s->created_by, s->updated_at, s->updated_by
+        s->created_at, s->created_by, s->updated_at, s->updated_by,
+        stored_bytes(store, s)
     };
     return uc_store_exec(store, UC_STMT_SECURABLE_INSERT, args, NULL);
 }
@@ -140,7 +150,7 @@ uc_error_t *uc_securable_update(uc_store_t *store, const uc_securable_t *s)
         s->name, s->comment, s->properties ? s->properties : "{}",
         s->storage_root, s->storage_location,
         s->details ? s->details : "{}", s->owner, s->updated_at,
-        s->updated_by, s->id
+        s->updated_by, stored_bytes(store, s), s->id
     };
     return uc_store_exec(store, UC_STMT_SECURABLE_UPDATE, args, NULL);
 }
@@ -178,23 +188,21 @@ uc_error_t *uc_securables_across_schemas(uc_store_t *store, apr_pool_t *pool,
                                                             : "";
     const char *n = after ? after->name : "";
     const char *p = vis->principals, *cid = catalog_id ? catalog_id : "";
-    const char *budget = apr_itoa(pool, UC_PAGE_BYTES);
     const char *args[] = {
-        budget, budget, budget,
         kind, uc_store_metastore_id(store), cid, cid, schema_pattern,
         name_pattern, c, c, s, s, n, vis->all ? "1" : "0", p, p,
         vis->catalog_privs, p, p, vis->schema_privs, p, p, p,
-        vis->object_privs, apr_itoa(pool, limit + 1)
+        vis->object_privs, apr_itoa(pool, limit + 1),
+        apr_itoa(pool, UC_PAGE_BYTES)
     };
     uc_rows_t rows;
     int i, count;
-    uc_error_t *err = uc_store_select(store, pool,
-                                      UC_STMT_OBJECTS_ACROSS_SCHEMAS, args,
-                                      &rows);
+    uc_error_t *err = uc_store_select_page(store, pool,
+                                           UC_STMT_OBJECTS_ACROSS_SCHEMAS,
+                                           args, limit, &rows, more);
     if (err)
         return err;
-    count = uc_store_page_rows(&rows, limit, 15);
-    *more = rows.nrows > count;
+    count = rows.nrows;
     *out = apr_array_make(pool, count + 1, sizeof(uc_nested_row_t));
     for (i = 0; i < count; i++) {
         const char **r = rows.rows[i];

@@ -6,15 +6,19 @@
 #define SQLITE_LIST(p) "(SELECT value FROM json_each(" p "))"
 #define PG_LIST(p) "(SELECT json_array_elements_text(CAST(" p " AS json)))"
 
-/* Pages end at a byte budget as well as at a count: `bytes_before` is the
- * stored size of the rows before this one in page order, and a column
- * past the budget (a parameter) is left out. */
-#define BYTES_BEFORE(a, order) \
-    "COALESCE(SUM(length(COALESCE(" a ".comment, '')) + length(" a \
-    ".properties) + length(" a ".details)) OVER (ORDER BY " order \
+/* Pages end at a byte budget as well as at a count (uc_store_select_page):
+ * a page statement's last column is a size. On SQLite it is the row's
+ * stored size, and reading stops where the page ends. PostgreSQL's driver
+ * fetches a whole result, so there a narrow subquery w picks the page's
+ * rows in order with `bytes_before`, the size of the rows before each (a
+ * window sum), the rows are then read by id, and their large columns are
+ * left out past the budget, which comes last as the parameter of b. */
+#define BYTES_BEFORE(size, order) \
+    "COALESCE(SUM(" size ") OVER (ORDER BY " order \
     " ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS bytes_before"
 #define WITHIN_BUDGET(column) \
-    "CASE WHEN p.bytes_before < CAST(%s AS BIGINT) THEN p." column " END"
+    "CASE WHEN w.bytes_before < b.budget THEN " column " END"
+#define BUDGET " CROSS JOIN (SELECT CAST(%s AS BIGINT) AS budget) b "
 
 const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
     [UC_STMT_METASTORE_GET] = {
@@ -40,36 +44,39 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
     /* A page of children, filtered to what the caller may see: all of them
      * (parameter '1'), those it owns (directly or through a group), or
      * those on which it holds one of the listed privileges. The column
-     * `full` says whether it holds one of the "full access" privileges;
-     * rows seen only through BROWSE say '0'. Principal and privilege lists
-     * are JSON arrays. Rows past the page's byte budget (the first
-     * parameters) come without their large columns: the caller ends the
-     * page before them, and they cost no memory. */
-#define SECURABLE_PAGE(LIST) \
-        "SELECT p.id, p.name, " WITHIN_BUDGET("comment") ", " \
-        WITHIN_BUDGET("properties") ", p.storage_root, p.storage_location, " \
-        WITHIN_BUDGET("details") ", p.owner, p.created_at, p.created_by, " \
-        "p.updated_at, p.updated_by, p.full, p.bytes_before FROM (" \
-        "SELECT " UC_SECURABLE_COLUMNS_S ", " \
-        "CASE WHEN %s = '1' OR s.owner IN " LIST("%s") " OR EXISTS " \
-        "(SELECT 1 FROM grants g WHERE g.securable_id = s.id AND g.principal" \
-        " IN " LIST("%s") " AND g.privilege IN " LIST("%s") \
-        ") THEN '1' ELSE '0' END AS full, " BYTES_BEFORE("s", "s.name") \
-        " FROM securables s WHERE s.parent_id = %s AND s.kind = %s " \
-        "AND s.name > %s AND (%s = '1' OR s.owner IN " LIST("%s") \
-        " OR EXISTS (SELECT 1 FROM grants g WHERE g.securable_id = s.id " \
-        "AND g.principal IN " LIST("%s") " AND g.privilege IN " \
-        LIST("%s") ")) ORDER BY s.name LIMIT %s) p ORDER BY p.name"
+     * after the securable's says whether it holds one of the "full access"
+     * privileges; rows seen only through BROWSE say '0'. Principal and
+     * privilege lists are JSON arrays. */
+#define FULL_ACCESS(LIST, a) \
+        "CASE WHEN %s = '1' OR " a ".owner IN " LIST("%s") " OR EXISTS " \
+        "(SELECT 1 FROM grants g WHERE g.securable_id = " a ".id AND " \
+        "g.principal IN " LIST("%s") " AND g.privilege IN " LIST("%s") \
+        ") THEN '1' ELSE '0' END"
+#define CHILDREN_PAGE(LIST, a) \
+        " FROM securables " a " WHERE " a ".parent_id = %s AND " a \
+        ".kind = %s AND " a ".name > %s AND (%s = '1' OR " a ".owner IN " \
+        LIST("%s") " OR EXISTS (SELECT 1 FROM grants g WHERE " \
+        "g.securable_id = " a ".id AND g.principal IN " LIST("%s") \
+        " AND g.privilege IN " LIST("%s") ")) ORDER BY " a ".name LIMIT %s"
     [UC_STMT_SECURABLE_PAGE] = {
-        SECURABLE_PAGE(SQLITE_LIST), SECURABLE_PAGE(PG_LIST) },
+        "SELECT " UC_SECURABLE_COLUMNS ", " FULL_ACCESS(SQLITE_LIST, "s")
+        ", s.stored_bytes" CHILDREN_PAGE(SQLITE_LIST, "s"),
+        "SELECT s.id, s.name, " WITHIN_BUDGET("s.comment") ", "
+        WITHIN_BUDGET("s.properties") ", s.storage_root, s.storage_location, "
+        WITHIN_BUDGET("s.details") ", s.owner, s.created_at, s.created_by, "
+        "s.updated_at, s.updated_by, " FULL_ACCESS(PG_LIST, "s")
+        ", w.bytes_before FROM (SELECT v.id, v.name, "
+        BYTES_BEFORE("v.stored_bytes", "v.name") CHILDREN_PAGE(PG_LIST, "v")
+        ") w" BUDGET "JOIN securables s ON s.id = w.id ORDER BY w.name" },
     [UC_STMT_SECURABLE_INSERT] = {
         "INSERT INTO securables (kind, parent_id, " UC_SECURABLE_COLUMNS
-        ") VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-        NULL },
+        ", stored_bytes) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+        "%s, %s, %s, %s)", NULL },
     [UC_STMT_SECURABLE_UPDATE] = {
         "UPDATE securables SET name = %s, comment = %s, properties = %s, "
         "storage_root = %s, storage_location = %s, details = %s, owner = %s, "
-        "updated_at = %s, updated_by = %s WHERE id = %s", NULL },
+        "updated_at = %s, updated_by = %s, stored_bytes = %s WHERE id = %s",
+        NULL },
     [UC_STMT_SECURABLE_DELETE] = {
         "DELETE FROM securables WHERE id = %s", NULL },
     /* A reserved staging table keeps its schema from being empty. */
@@ -146,16 +153,10 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
      * patterns, in (catalog, schema, name) order after a key, filtered to
      * what the caller sees: everything ('1'), else what it owns or holds
      * privileges on at each level (JSON arrays of principals and of
-     * privilege keys for the catalog, the schema and the object). The last
-     * column is the table type of table rows. */
-#define ACROSS_SCHEMAS(LIST, TABLE_TYPE) \
-        "SELECT p.catalog_name, p.schema_name, p.id, p.name, " \
-        WITHIN_BUDGET("comment") ", " WITHIN_BUDGET("properties") ", " \
-        "p.storage_root, p.storage_location, " WITHIN_BUDGET("details") ", " \
-        "p.owner, p.created_at, p.created_by, p.updated_at, p.updated_by, " \
-        "p.table_type, p.bytes_before FROM (SELECT c.name AS catalog_name, " \
-        "s.name AS schema_name, " UC_SECURABLE_COLUMNS_O ", " TABLE_TYPE \
-        " AS table_type, " BYTES_BEFORE("o", "c.name, s.name, o.name") \
+     * privilege keys for the catalog, the schema and the object). After
+     * the securable's columns come the table type of table rows and the
+     * size of a page statement. */
+#define ACROSS_SCHEMAS(LIST) \
         " FROM securables c JOIN securables s ON s.parent_id = c.id " \
         "AND s.kind = 'schema' JOIN securables o ON o.parent_id = s.id " \
         "AND o.kind = %s WHERE c.parent_id = %s AND c.kind = 'catalog' " \
@@ -172,11 +173,21 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         LIST("%s") " OR o.owner IN " LIST("%s") " OR EXISTS (SELECT 1 FROM " \
         "grants g WHERE g.securable_id IN (o.id, s.id, c.id) AND " \
         "g.principal IN " LIST("%s") " AND g.privilege IN " LIST("%s") \
-        ")))) ORDER BY c.name, s.name, o.name LIMIT %s) p " \
-        "ORDER BY p.catalog_name, p.schema_name, p.name"
+        ")))) ORDER BY c.name, s.name, o.name LIMIT %s"
     [UC_STMT_OBJECTS_ACROSS_SCHEMAS] = {
-        ACROSS_SCHEMAS(SQLITE_LIST, "json_extract(o.details, '$.table_type')"),
-        ACROSS_SCHEMAS(PG_LIST, "CAST(o.details AS json) ->> 'table_type'") },
+        "SELECT c.name, s.name, " UC_SECURABLE_COLUMNS_O ", "
+        "json_extract(o.details, '$.table_type'), o.stored_bytes"
+        ACROSS_SCHEMAS(SQLITE_LIST),
+        "SELECT w.catalog_name, w.schema_name, x.id, x.name, "
+        WITHIN_BUDGET("x.comment") ", " WITHIN_BUDGET("x.properties") ", "
+        "x.storage_root, x.storage_location, " WITHIN_BUDGET("x.details")
+        ", x.owner, x.created_at, x.created_by, x.updated_at, x.updated_by, "
+        "CAST(x.details AS json) ->> 'table_type', w.bytes_before FROM "
+        "(SELECT c.name AS catalog_name, s.name AS schema_name, o.id AS id, "
+        "o.name AS name, "
+        BYTES_BEFORE("o.stored_bytes", "c.name, s.name, o.name")
+        ACROSS_SCHEMAS(PG_LIST) ") w" BUDGET "JOIN securables x ON "
+        "x.id = w.id ORDER BY w.catalog_name, w.schema_name, w.name" },
     /* A stored location that equals the given one or one of its ancestors
      * (a JSON array), or lies inside it (the range after "<location>/" and
      * before "<location>0", '0' following '/'): securables first (the
@@ -238,19 +249,20 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "WHERE model_id = %s AND version = %s",
         "SELECT " UC_MODEL_VERSION_COLUMNS " FROM model_versions "
         "WHERE model_id = %s AND version = %s FOR UPDATE" },
-    /* Comments past the byte budget stop as in SECURABLE_PAGE. */
-#define MODEL_VERSION_PAGE(AFTER) \
-        "SELECT p.version, p.id, p.source, p.run_id, p.status, " \
-        "p.storage_location, CASE WHEN p.bytes_before < CAST(%s AS BIGINT) " \
-        "THEN p.comment END, p.created_at, p.created_by, p.updated_at, " \
-        "p.updated_by, p.bytes_before FROM (SELECT " \
-        UC_MODEL_VERSION_COLUMNS ", COALESCE(SUM(length(COALESCE(comment, " \
-        "'')) + length(source)) OVER (ORDER BY version ROWS BETWEEN " \
-        "UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS bytes_before " \
-        "FROM model_versions WHERE model_id = %s AND version > " AFTER \
-        " ORDER BY version LIMIT %s) p ORDER BY p.version"
+    /* A page statement (see SECURABLE_PAGE) of a model's versions. */
+#define VERSION_SIZE "length(COALESCE(comment, '')) + length(source)"
     [UC_STMT_MODEL_VERSION_PAGE] = {
-        MODEL_VERSION_PAGE("%s"), MODEL_VERSION_PAGE("CAST(%s AS BIGINT)") },
+        "SELECT " UC_MODEL_VERSION_COLUMNS ", " VERSION_SIZE " FROM "
+        "model_versions WHERE model_id = %s AND version > %s "
+        "ORDER BY version LIMIT %s",
+        "SELECT m.version, m.id, m.source, m.run_id, m.status, "
+        "m.storage_location, " WITHIN_BUDGET("m.comment") ", m.created_at, "
+        "m.created_by, m.updated_at, m.updated_by, w.bytes_before FROM "
+        "(SELECT model_id, version, " BYTES_BEFORE(VERSION_SIZE, "version")
+        " FROM model_versions WHERE model_id = %s AND version > "
+        "CAST(%s AS BIGINT) ORDER BY version LIMIT %s) w" BUDGET
+        "JOIN model_versions m ON m.model_id = w.model_id AND "
+        "m.version = w.version ORDER BY w.version" },
     [UC_STMT_MODEL_VERSION_UPDATE] = {
         "UPDATE model_versions SET status = %s, comment = %s, "
         "updated_at = %s, updated_by = %s WHERE model_id = %s AND version = %s",

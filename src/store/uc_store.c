@@ -193,14 +193,30 @@ int uc_store_schema_version(const uc_store_t *store)
     return store->conn->schema_version;
 }
 
-int uc_store_page_rows(const uc_rows_t *rows, int limit, int col)
+uc_error_t *uc_store_select_page(uc_store_t *store, apr_pool_t *pool,
+                                 uc_stmt_t stmt, const char *const *args,
+                                 int limit, uc_rows_t *out, int *more)
 {
-    int n = 0;
+    uc_error_t *err;
+    int n = 0, last;
 
-    while (n < rows->nrows && n < limit &&
-           (n == 0 || apr_atoi64(rows->rows[n][col]) < UC_PAGE_BYTES))
+    if (store->conn->sqlite_reads) {
+        uc_sqlite_page_t page = { limit, 0 };
+        err = uc_sqlite_select(store, store->conn->sqlite_reads, pool, stmt,
+                               args, &page, out);
+        *more = page.more;
+        return err;
+    }
+    if ((err = uc_store_select(store, pool, stmt, args, out)))
+        return err;
+    /* PostgreSQL's last column is the size of the rows before each. */
+    last = out->ncols - 1;
+    while (n < out->nrows && n < limit &&
+           (n == 0 || apr_atoi64(out->rows[n][last]) < UC_PAGE_BYTES))
         n++;
-    return n;
+    *more = out->nrows > n;
+    out->nrows = n;
+    return NULL;
 }
 
 uc_error_t *uc_store_select(uc_store_t *store, apr_pool_t *pool,
@@ -215,7 +231,7 @@ uc_error_t *uc_store_select(uc_store_t *store, apr_pool_t *pool,
 
     if (store->conn->sqlite_reads)
         return uc_sqlite_select(store, store->conn->sqlite_reads, pool, stmt,
-                                args ? args : no_args, out);
+                                args ? args : no_args, NULL, out);
     rc = apr_dbd_pselect(store->driver, pool, store->handle, &res,
                          store->conn->statements[stmt], 1, 0,
                          (const char **)(args ? args : no_args));

@@ -47,11 +47,16 @@ typedef struct uc_rows {
     const char ***rows;                /* rows[i][j]; NULL for SQL NULL */
 } uc_rows_t;
 
-/* How many of `rows`, selected as a page of `limit` plus one row, make the
- * page: at most `limit`, ending before the first row whose bytes_before
- * (column `col`: the stored size of the rows before it) reaches
- * UC_PAGE_BYTES. Rows beyond them mean another page follows. */
-int uc_store_page_rows(const uc_rows_t *rows, int limit, int col);
+/* A page: a statement that selects `limit` plus one rows whose last column
+ * is the stored size of the row (SQLite, which stops reading where the
+ * page ends) or of the rows before it (PostgreSQL, whose driver holds a
+ * whole result: the statement itself leaves out the large columns of rows
+ * past the budget). The page holds at most `limit` rows and ends before
+ * the row that starts once UC_PAGE_BYTES are reached; *more tells whether
+ * rows follow it. */
+uc_error_t *uc_store_select_page(uc_store_t *store, apr_pool_t *pool,
+                                 uc_stmt_t stmt, const char *const *args,
+                                 int limit, uc_rows_t *out, int *more);
 
 /* Attaches to a connection. `prepared` and `conn_pool` belong to the
  * connection (mod_dbd's ap_dbd_t has both): the first attach migrates the

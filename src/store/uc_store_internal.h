@@ -30,8 +30,17 @@ uc_error_t *uc_store_migrate(uc_store_t *store, uc_dialect_t dialect,
 uc_sqlite_reads_t *uc_sqlite_reads_make(const apr_dbd_driver_t *driver,
                                         apr_dbd_t *handle,
                                         apr_pool_t *conn_pool);
+/* With `page`, reading stops where the page ends (uc_store_select_page):
+ * after page->limit rows, or before a row once the rows read hold
+ * UC_PAGE_BYTES (each row's size is its last column); page->more tells
+ * whether a row was left. */
+typedef struct uc_sqlite_page {
+    int limit;
+    int more;
+} uc_sqlite_page_t;
 uc_error_t *uc_sqlite_select(uc_store_t *store, uc_sqlite_reads_t *reads,
                              apr_pool_t *pool, uc_stmt_t id,
-                             const char *const *args, uc_rows_t *out);
+                             const char *const *args, uc_sqlite_page_t *page,
+                             uc_rows_t *out);
 
 #endif

@@ -5,6 +5,7 @@
  * schema changes) and reads the rows directly. Writes and transactions stay
  * with the driver, so its transaction handling keeps working. */
 #include "uc_store_internal.h"
+#include "../core/uc_page.h"
 
 #include <sqlite3.h>
 #include <string.h>
@@ -96,12 +97,27 @@ static uc_error_t *statement(uc_store_t *store, uc_sqlite_reads_t *reads,
     return NULL;
 }
 
+/* Whether the page is full before the row `st` stands on: rows of a page
+ * are only read while they fit. */
+static int page_full(uc_sqlite_page_t *page, sqlite3_stmt *st, int ncols,
+                     int nrows, apr_int64_t *bytes)
+{
+    if (nrows == page->limit || (nrows > 0 && *bytes >= UC_PAGE_BYTES)) {
+        page->more = 1;
+        return 1;
+    }
+    *bytes += sqlite3_column_int64(st, ncols - 1);
+    return 0;
+}
+
 uc_error_t *uc_sqlite_select(uc_store_t *store, uc_sqlite_reads_t *reads,
                              apr_pool_t *pool, uc_stmt_t id,
-                             const char *const *args, uc_rows_t *out)
+                             const char *const *args, uc_sqlite_page_t *page,
+                             uc_rows_t *out)
 {
     apr_array_header_t *rows;
     sqlite3_stmt *st = NULL;
+    apr_int64_t bytes = 0;
     int nargs, i, rc, tries = 0;
     uc_error_t *err = statement(store, reads, id, &st);
 
@@ -117,6 +133,8 @@ uc_error_t *uc_sqlite_select(uc_store_t *store, uc_sqlite_reads_t *reads,
         }
     out->ncols = sqlite3_column_count(st);
     rows = apr_array_make(pool, 16, sizeof(const char **));
+    if (page)
+        page->more = 0;
     while ((rc = sqlite3_step(st)) != SQLITE_DONE) {
         const char **cells;
 
@@ -129,6 +147,8 @@ uc_error_t *uc_sqlite_select(uc_store_t *store, uc_sqlite_reads_t *reads,
             err = sqlite_error(store, reads, rc, "select");
             goto done;
         }
+        if (page && page_full(page, st, out->ncols, rows->nelts, &bytes))
+            break;
         cells = apr_palloc(pool, sizeof(*cells) *
                            (apr_size_t)(out->ncols ? out->ncols : 1));
         /* column_text is NULL for SQL NULL; each call takes the
