@@ -36,8 +36,8 @@ DEB_PKGS  := apache2 apache2-dev apache2-utils libapache2-mod-perl2 libaprutil1-
              clang libclang-rt-14-dev
 BENCH_PKGS:= wrk
 
-.PHONY: all deps deps-bench run test unit-test http-test fuzz fuzz-regressions bench \
-        bench-delta install clean
+.PHONY: all deps deps-bench run test unit-test http-test deploy-files-test fuzz \
+        fuzz-regressions bench bench-delta install clean
 
 all: $(MODULE) $(CLI)
 
@@ -82,11 +82,14 @@ $(CLI): src/cli/unicat_delta.c $(DELTA_SRC) $(HEADERS)
 run: deps $(MODULE)
 	@sh conf/dev/run.sh "$(PORT)"
 
+# unicat.conf is not world-readable: only httpd's parent (root) reads it, and
+# its DBDParams may hold a PostgreSQL password.
 install: $(MODULE) $(CLI)
 	install -d "$(DESTDIR)$(MODULE_DIR)"
 	$(APXS) -i -S LIBEXECDIR="$(DESTDIR)$(MODULE_DIR)" -n unicat mod_unicat/mod_unicat.la
 	install -d "$(DESTDIR)/etc/apache2/mods-available"
-	install -m 644 conf/unicat.load conf/unicat.conf "$(DESTDIR)/etc/apache2/mods-available/"
+	install -m 644 conf/unicat.load "$(DESTDIR)/etc/apache2/mods-available/"
+	install -m 640 conf/unicat.conf "$(DESTDIR)/etc/apache2/mods-available/"
 	install -D -m 755 $(CLI) "$(DESTDIR)$(BINDIR)/unicat-delta"
 
 # --- tests -----------------------------------------------------------------
@@ -144,9 +147,14 @@ unit-test: $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(DELTA_DATA)/.made
 http-test: $(MODULE)
 	@sh t/run-http.sh
 
+# What `make run` creates in ./var and what `make install` installs holding
+# secrets are not readable by other users.
+deploy-files-test: $(MODULE) $(CLI)
+	@sh t/deploy-files.sh
+
 test: deps
 	@sh t/check-directives.sh
-	@$(MAKE) --no-print-directory all unit-test fuzz-regressions http-test
+	@$(MAKE) --no-print-directory all unit-test fuzz-regressions deploy-files-test http-test
 
 # libFuzzer targets (clang): `make fuzz` fuzzes each for FUZZ_SECONDS (60)
 # after replaying the findings kept in t/fuzz/regressions, which make test

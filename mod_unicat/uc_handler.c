@@ -121,6 +121,22 @@ static uc_error_t *unread_body(request_rec *r, int status)
  * LimitRequestBody, broken chunking): nothing more may be sent. */
 static uc_error_t answered_by_httpd = { 0, "ANSWERED", "", 0 };
 
+/* The answer to a body that could not be read, from the status httpd maps
+ * the failure to: a client that stopped sending (mod_reqtimeout, Timeout)
+ * is told 408, not that its request was malformed. */
+static uc_error_t *body_unreadable(request_rec *r, int status)
+{
+    switch (status) {
+    case AP_FILTER_ERROR:
+        return &answered_by_httpd;
+    case HTTP_REQUEST_ENTITY_TOO_LARGE:
+    case HTTP_REQUEST_TIME_OUT:
+        return unread_body(r, status);
+    default:
+        return unread_body(r, HTTP_BAD_REQUEST);
+    }
+}
+
 /* Reads the whole body, refusing more than `limit` bytes whether it comes
  * with a Content-Length or chunked. */
 static uc_error_t *read_body(request_rec *r, apr_off_t limit, char **data,
@@ -142,13 +158,9 @@ static uc_error_t *read_body(request_rec *r, apr_off_t limit, char **data,
                                          HUGE_STRING_LEN);
         apr_bucket *b;
 
-        if (rv == AP_FILTER_ERROR)
-            return &answered_by_httpd;
-        if (rv != APR_SUCCESS) {
-            int status = ap_map_http_request_error(rv, HTTP_BAD_REQUEST);
-            return unread_body(r, status == HTTP_REQUEST_ENTITY_TOO_LARGE
-                                  ? 413 : 400);
-        }
+        if (rv != APR_SUCCESS)
+            return body_unreadable(r, ap_map_http_request_error(
+                                          rv, HTTP_BAD_REQUEST));
         for (b = APR_BRIGADE_FIRST(bb); b != APR_BRIGADE_SENTINEL(bb);
              b = APR_BUCKET_NEXT(b))
             if (APR_BUCKET_IS_EOS(b))
@@ -276,8 +288,11 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
             (err = uc_json_parse_object(r->pool, data, len, &call->body)))
             return err;
     }
-    else if (ap_discard_request_body(r) != OK)
-        return uc_error_for_status(r->pool, 400);
+    else {
+        int status = ap_discard_request_body(r);
+        if (status != OK)
+            return body_unreadable(r, status);
+    }
     return NULL;
 }
 

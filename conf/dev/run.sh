@@ -5,7 +5,15 @@ set -eu
 port=${1:-8080}
 top=$(pwd)
 var="$top/var"
+# ./var holds the catalog and the demo passwords: what this script and
+# httpd create there (the database, its -wal and -shm among them) is the
+# server user's alone, and files left by earlier runs are made so.
+umask 077
 mkdir -p "$var/run" "$var/htdocs"
+chmod 700 "$var"
+for f in htpasswd catalog.db catalog.db-wal catalog.db-shm; do
+    if [ -e "$var/$f" ]; then chmod 600 "$var/$f"; fi
+done
 
 user_lines=""
 if [ "$(id -u)" = 0 ]; then
@@ -33,7 +41,7 @@ if [ ! -f "$var/htpasswd" ]; then
     htpasswd -cbB "$var/htpasswd" admin admin 2>/dev/null
     htpasswd -bB "$var/htpasswd" alice alice 2>/dev/null
     htpasswd -bB "$var/htpasswd" bob bob 2>/dev/null
-    [ "$(id -u)" = 0 ] && chown "$owner" "$var/htpasswd"
+    if [ "$(id -u)" = 0 ]; then chown "$owner:$group" "$var/htpasswd"; fi
 fi
 
 awk -v port="$port" -v var="$var" -v top="$top" -v users="$user_lines" '

@@ -50,6 +50,7 @@ uc_error_t *uc_error_unavailable(apr_pool_t *pool)
 /* google.rpc.Code values (google/rpc/code.proto). */
 enum {
     RPC_INVALID_ARGUMENT = 3,
+    RPC_DEADLINE_EXCEEDED = 4,
     RPC_NOT_FOUND = 5,
     RPC_ALREADY_EXISTS = 6,
     RPC_PERMISSION_DENIED = 7,
@@ -88,6 +89,7 @@ int uc_error_rpc_code(const uc_error_t *err)
     case 409: return RPC_ABORTED;
     case 413: case 429: return RPC_RESOURCE_EXHAUSTED;
     case 405: case 501: return RPC_UNIMPLEMENTED;
+    case 408: return RPC_DEADLINE_EXCEEDED;
     case 503: return RPC_UNAVAILABLE;
     default: return RPC_INTERNAL;
     }

@@ -1,5 +1,5 @@
 # Routing, methods, authentication, HEAD, metastore_summary and the shape
-# of every error httpd or the module produces.
+# of the module's errors (httpd's own refusals: 01_httpd_errors.t).
 use strict;
 use warnings FATAL => 'all';
 
@@ -9,7 +9,7 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 39;
+plan tests => 38;
 
 # --- metastore_summary -------------------------------------------------
 my $res = api(GET => '/metastore_summary');
@@ -84,6 +84,3 @@ ok($res->{status} == 404
    && ($res->{headers}{'content-type'} // '') =~ m{^application/json},
    'the error location requested directly -> 404 JSON') or diag explain $res;
 
-# --- TRACE is off -------------------------------------------------------
-$res = api(TRACE => '/catalogs');
-isnt($res->code, 200, 'TRACE is not served');

@@ -397,6 +397,32 @@ static void test_rpc_codes(void **state)
     assert_int_equal(uc_error_rpc_code(uc_error_invalid(pool, "x")), 3);
 }
 
+/* What httpd refuses on its own, before or around the module, as the
+ * ErrorDocument location renders it. */
+static void test_httpd_protocol_errors(void **state)
+{
+    apr_pool_t *pool = *state;
+    static const struct { int status; const char *code; int rpc; } cases[] = {
+        { 400, UC_ERR_INVALID, 3 },
+        { 403, "PERMISSION_DENIED", 7 },
+        { 405, "METHOD_NOT_ALLOWED", 12 },
+        { 408, "REQUEST_TIMEOUT", 4 },
+        { 414, "URI_TOO_LONG", 3 },
+        { 0, NULL, 0 }
+    };
+    int i;
+
+    for (i = 0; cases[i].code; i++) {
+        uc_error_t *err = uc_error_for_status(pool, cases[i].status);
+        if (err->status != cases[i].status ||
+            strcmp(err->code, cases[i].code) != 0 ||
+            uc_error_rpc_code(err) != cases[i].rpc)
+            fail_msg("%d → %d %s rpc %d, expected %s rpc %d",
+                     cases[i].status, err->status, err->code,
+                     uc_error_rpc_code(err), cases[i].code, cases[i].rpc);
+    }
+}
+
 static void test_error_constructors(void **state)
 {
     apr_pool_t *pool = *state;
@@ -645,6 +671,7 @@ int main(void)
         UC_POOL_TEST(test_stored_object),
         UC_POOL_TEST(test_dump),
         UC_POOL_TEST(test_rpc_codes),
+        UC_POOL_TEST(test_httpd_protocol_errors),
         UC_POOL_TEST(test_error_constructors),
         UC_POOL_TEST(test_render_catalog_error),
         UC_POOL_TEST(test_render_error_with_invalid_utf8),

@@ -55,6 +55,9 @@ my %RPC_FOR_CODE = (
     ABORTED                 => 10,
     PERMISSION_DENIED       => 7,
     UNAUTHENTICATED         => 16,
+    METHOD_NOT_ALLOWED      => 12,
+    REQUEST_TIMEOUT         => 4,
+    URI_TOO_LONG            => 3,
 );
 
 sub to_json_text { $JSON->encode($_[0]) }
@@ -141,14 +144,53 @@ sub api {
 sub raw_http {
     my ($text) = @_;
     local $_;
-    my $hostport = Apache::TestRequest::hostport();
-    my $sock = IO::Socket::INET->new(PeerAddr => $hostport, Timeout => 30)
-        or die "cannot connect to $hostport: $!";
-    $sock->autoflush(1);
+    my $sock = _connect();
     print $sock $text;
     local $/;
     my $answer = <$sock>;
     close $sock;
+    return _parse_answer($answer);
+}
+
+sub _connect {
+    my $hostport = Apache::TestRequest::hostport();
+    my $sock = IO::Socket::INET->new(PeerAddr => $hostport, Timeout => 30)
+        or die "cannot connect to $hostport: $!";
+    $sock->autoflush(1);
+    return $sock;
+}
+
+# stalled_http($text, $wait): sends the start of a request and then
+# nothing, as a client that stalls, keeping the connection open. Returns
+# what raw_http returns plus elapsed: the seconds until the server had
+# answered and closed (status 0 when it did not within $wait, default 15).
+sub stalled_http {
+    my ($text, $wait) = @_;
+    local $_;
+    require IO::Select;
+    require Time::HiRes;
+    my $sock = _connect();
+    my $start = Time::HiRes::time();
+    my $deadline = $start + ($wait // 15);
+    print $sock $text;
+    my ($answer, $closed) = ('', 0);
+    my $select = IO::Select->new($sock);
+    while (!$closed) {
+        my $left = $deadline - Time::HiRes::time();
+        last if $left <= 0 || !$select->can_read($left);
+        my $n = sysread $sock, $answer, 8192, length $answer;
+        $closed = 1 unless $n;
+    }
+    my $elapsed = Time::HiRes::time() - $start;
+    close $sock;
+    my $res = _parse_answer($closed ? $answer : '');
+    $res->{elapsed} = $elapsed;
+    return $res;
+}
+push @EXPORT, 'stalled_http';
+
+sub _parse_answer {
+    my ($answer) = @_;
     $answer = '' unless defined $answer;
     my ($head, $body) = split /\r\n\r\n/, $answer, 2;
     $body = '' unless defined $body;
