@@ -14,6 +14,7 @@
 #include <apr_strings.h>
 
 #include "../core/uc_json.h"
+#include "../core/uc_validate.h"
 #include "../store/uc_grants.h"
 
 #define MAX_CHECKS 1000
@@ -165,6 +166,7 @@ typedef struct check {
     int project_given;
     uc_chain_t chain;
     int found;
+    uc_access_t mine;               /* the caller's on the chain */
 } check_t;
 
 static uc_error_t *shape(apr_pool_t *pool, size_t index, const char *what)
@@ -711,23 +713,36 @@ static uc_error_t *load_grants(uc_call_t *call, check_t *checks, int n,
     return NULL;
 }
 
-static void access_of(uc_call_t *call, const uc_principal_t *who,
-                      const uc_chain_t *chain, apr_hash_t *held,
-                      uc_access_t *out)
+/* The privileges `who` holds directly on a securable, from `held`; the key
+ * is built on the stack, as this runs for every level of every check. */
+static uc_privset_t held_by(apr_hash_t *held, const char *id,
+                            const char *name)
+{
+    char key[64 + 1 + UC_NAME_MAX + 1];
+    apr_size_t n = strlen(id), m = strlen(name);
+    uc_privset_t *set;
+
+    if (n > 64 || m > UC_NAME_MAX)
+        return 0;
+    memcpy(key, id, n);
+    key[n] = '\n';
+    memcpy(key + n + 1, name, m);
+    set = apr_hash_get(held, key, (apr_ssize_t)(n + 1 + m));
+    return set ? *set : 0;
+}
+
+static void access_of(const uc_principal_t *who, const uc_chain_t *chain,
+                      apr_hash_t *held, uc_access_t *out)
 {
     uc_privset_t direct[UC_LEVELS] = { 0 };
     int level, j;
 
     for (level = 0; level < chain->n && !who->admin; level++)
-        for (j = -1; j < who->groups->nelts; j++) {
-            const char *name = j < 0 ? who->name
-                : APR_ARRAY_IDX(who->groups, j, const char *);
-            uc_privset_t *set = apr_hash_get(
-                held, apr_pstrcat(call->pool, chain->sec[level]->id, "\n",
-                                  name, NULL), APR_HASH_KEY_STRING);
-            if (set)
-                direct[level] |= *set;
-        }
+        for (j = -1; j < who->groups->nelts; j++)
+            direct[level] |= held_by(held, chain->sec[level]->id,
+                                     j < 0 ? who->name
+                                     : APR_ARRAY_IDX(who->groups, j,
+                                                     const char *));
     uc_access_compute(who, chain, direct, out);
 }
 
@@ -755,16 +770,13 @@ static int allowed(const check_t *c, const uc_access_t *a)
 /* Whether the caller may know the checked object exists, as the catalog
  * API decides it: it holds something on it (a privilege in force there,
  * ownership of it or of an ancestor), or BROWSE on its catalog. */
-static int visible(uc_call_t *call, const uc_chain_t *chain, apr_hash_t *held)
+static int visible(const check_t *c)
 {
-    uc_access_t mine;
-    int target = chain->n - 1;
+    int target = c->chain.n - 1;
 
-    if (target == UC_LEVEL_METASTORE)
-        return 1;
-    access_of(call, call->who, chain, held, &mine);
-    return uc_access_has(&mine, target, UC_ANY_PRIVILEGE) ||
-           uc_access_has(&mine, UC_LEVEL_CATALOG, P(UC_PRIV_BROWSE));
+    return target == UC_LEVEL_METASTORE ||
+           uc_access_has(&c->mine, target, UC_ANY_PRIVILEGE) ||
+           uc_access_has(&c->mine, UC_LEVEL_CATALOG, P(UC_PRIV_BROWSE));
 }
 
 /* The checked object as the check named it: nothing the caller did not
@@ -834,7 +846,8 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
         return err;
     /* What the caller may not know of is missing, for the caller. */
     for (i = 0; i < n; i++) {
-        if (checks[i].found && !visible(call, &checks[i].chain, held))
+        access_of(call->who, &checks[i].chain, held, &checks[i].mine);
+        if (checks[i].found && !visible(&checks[i]))
             checks[i].found = 0;
         if (!checks[i].found && error_on_not_found &&
             checks[i].action->resource != R_PROJECT)
@@ -843,14 +856,13 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
     /* Answering for someone else needs the right to manage grants on each
      * object checked: no partial answers. */
     for (i = 0; i < n; i++) {
-        uc_access_t mine;
+        const uc_access_t *mine = &checks[i].mine;
         int target = checks[i].chain.n - 1;
 
         if (!checks[i].other || !checks[i].found)
             continue;
-        access_of(call, call->who, &checks[i].chain, held, &mine);
-        if (target == UC_LEVEL_METASTORE ? !mine.admin
-            : !uc_access_has(&mine, target, P(UC_PRIV_MANAGE)))
+        if (target == UC_LEVEL_METASTORE ? !mine->admin
+            : !uc_access_has(mine, target, P(UC_PRIV_MANAGE)))
             return uc_error_make(call->pool, 403, "CannotInspectPermissions",
                                  "Not allowed to inspect permissions for "
                                  "object %s", as_named(call, &checks[i]));
@@ -860,14 +872,16 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
     uc_jw_key(out, "results");
     uc_jw_begin_array(out);
     for (i = 0; i < n; i++) {
-        uc_access_t a;
+        uc_access_t theirs;
 
-        access_of(call, checks[i].who, &checks[i].chain, held, &a);
+        if (checks[i].other)
+            access_of(checks[i].who, &checks[i].chain, held, &theirs);
         uc_jw_begin_object(out);
         if (checks[i].id)
             uc_jw_field_string(out, "id", checks[i].id);
         uc_jw_key(out, "allowed");
-        uc_jw_bool(out, allowed(&checks[i], &a));
+        uc_jw_bool(out, allowed(&checks[i], checks[i].other
+                                            ? &theirs : &checks[i].mine));
         uc_jw_end_object(out);
     }
     uc_jw_end_array(out);
