@@ -87,7 +87,7 @@ static uc_error_t *read_typed(apr_pool_t *pool, json_t *item, json_t *into,
     const char *name = NULL, *type_text = NULL, *type_json = NULL;
     const char *type_name = NULL, *interval = NULL;
     apr_int64_t precision = 0, scale = 0;
-    int has_precision, has_scale, has_position, i;
+    int has_precision, has_scale, has_position;
     uc_error_t *err;
 
     if (!json_is_object(item))
@@ -110,13 +110,8 @@ static uc_error_t *read_typed(apr_pool_t *pool, json_t *item, json_t *into,
         (err = uc_json_int_field(pool, item, "position", 0, INT32_LIMIT,
                                  position, &has_position)))
         return err;
-    if (!*name || strlen(name) > UC_NAME_MAX)
-        return uc_error_invalid(pool, "Field 'name' must have 1 to %d "
-                                "bytes.", UC_NAME_MAX);
-    for (i = 0; name[i]; i++)
-        if (apr_iscntrl(name[i]))
-            return uc_error_invalid(pool, "Field 'name' must not contain "
-                                    "control characters.");
+    if ((err = uc_validate_label(pool, "name", name, UC_NAME_MAX)))
+        return err;
     if (!*type_text || strlen(type_text) > UC_COMMENT_MAX)
         return uc_error_invalid(pool, "Field 'type_text' must not be "
                                 "empty.");

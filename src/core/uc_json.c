@@ -171,7 +171,7 @@ uc_error_t *uc_json_string_array_field(apr_pool_t *pool, json_t *obj,
 uc_error_t *uc_json_check_string_map(apr_pool_t *pool, const char *field,
                                      json_t *map)
 {
-    const char *key;
+    const char *key, *key_field = apr_pstrcat(pool, field, " key", NULL);
     json_t *item;
     uc_error_t *err;
 
@@ -182,9 +182,8 @@ uc_error_t *uc_json_check_string_map(apr_pool_t *pool, const char *field,
         return uc_error_invalid(pool, "Field '%s' takes at most %d entries.",
                                 field, UC_PROPERTIES_MAX);
     json_object_foreach(map, key, item) {
-        if ((err = uc_validate_label(pool, apr_pstrcat(pool, field, " key",
-                                                       NULL),
-                                     key, UC_PROPERTY_KEY_MAX)))
+        if ((err = uc_validate_label(pool, key_field, key,
+                                     UC_PROPERTY_KEY_MAX)))
             return err;
         if (!json_is_string(item))
             return uc_error_invalid(pool, "Field '%s' must be an object of "

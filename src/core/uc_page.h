@@ -11,7 +11,7 @@
 /* A page also ends once the rows it holds reach this many bytes of stored
  * text (comments, properties, the resource's fields), so that its cost
  * does not grow with the size of the objects; it always holds one row. */
-#define UC_PAGE_BYTES (4 * 1024 * 1024)
+#define UC_PAGE_BYTES 4194304   /* 4 MiB; a literal, as SQL text takes it */
 
 typedef struct uc_page {
     int limit;            /* rows to return */

@@ -1,5 +1,4 @@
 #include "uc_model_versions.h"
-#include "../core/uc_page.h"
 
 #include <apr_strings.h>
 
@@ -57,8 +56,7 @@ uc_error_t *uc_model_version_page(uc_store_t *store, apr_pool_t *pool,
                                   int *more)
 {
     const char *args[] = { model_id, after ? after : "0",
-                           apr_itoa(pool, limit + 1),
-                           apr_itoa(pool, UC_PAGE_BYTES) };
+                           apr_itoa(pool, limit + 1) };
     uc_rows_t rows;
     int i, n;
     uc_error_t *err = uc_store_select_page(store, pool,

@@ -68,8 +68,7 @@ uc_error_t *uc_securable_page(uc_store_t *store, apr_pool_t *pool,
         const char *args[] = {
             all_full, vis->principals, vis->principals, vis->full,
             parent_id, kind, page->after ? page->after : "",
-            all, vis->principals, vis->principals, vis->visible, limit,
-            apr_itoa(pool, UC_PAGE_BYTES)
+            all, vis->principals, vis->principals, vis->visible, limit
         };
         if ((err = uc_store_select_page(store, pool, UC_STMT_SECURABLE_PAGE,
                                         args, page->limit, &rows, more)))
@@ -192,8 +191,7 @@ uc_error_t *uc_securables_across_schemas(uc_store_t *store, apr_pool_t *pool,
         kind, uc_store_metastore_id(store), cid, cid, schema_pattern,
         name_pattern, c, c, s, s, n, vis->all ? "1" : "0", p, p,
         vis->catalog_privs, p, p, vis->schema_privs, p, p, p,
-        vis->object_privs, apr_itoa(pool, limit + 1),
-        apr_itoa(pool, UC_PAGE_BYTES)
+        vis->object_privs, apr_itoa(pool, limit + 1)
     };
     uc_rows_t rows;
     int i, count;

@@ -1,6 +1,7 @@
 #include <stddef.h>
 
 #include "uc_statements.h"
+#include "../core/uc_page.h"
 
 /* A JSON array parameter used as an IN list. */
 #define SQLITE_LIST(p) "(SELECT value FROM json_each(" p "))"
@@ -12,13 +13,15 @@
  * fetches a whole result, so there a narrow subquery w picks the page's
  * rows in order with `bytes_before`, the size of the rows before each (a
  * window sum), the rows are then read by id, and their large columns are
- * left out past the budget, which comes last as the parameter of b. */
+ * left out past the budget. */
 #define BYTES_BEFORE(size, order) \
     "COALESCE(SUM(" size ") OVER (ORDER BY " order \
     " ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS bytes_before"
+#define TEXT_OF(n) #n
+#define TEXT_OF_VALUE(n) TEXT_OF(n)
 #define WITHIN_BUDGET(column) \
-    "CASE WHEN w.bytes_before < b.budget THEN " column " END"
-#define BUDGET " CROSS JOIN (SELECT CAST(%s AS BIGINT) AS budget) b "
+    "CASE WHEN w.bytes_before < " TEXT_OF_VALUE(UC_PAGE_BYTES) " THEN " \
+    column " END"
 
 const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
     [UC_STMT_METASTORE_GET] = {
@@ -67,7 +70,7 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "s.updated_at, s.updated_by, " FULL_ACCESS(PG_LIST, "s")
         ", w.bytes_before FROM (SELECT v.id, v.name, "
         BYTES_BEFORE("v.stored_bytes", "v.name") CHILDREN_PAGE(PG_LIST, "v")
-        ") w" BUDGET "JOIN securables s ON s.id = w.id ORDER BY w.name" },
+        ") w JOIN securables s ON s.id = w.id ORDER BY w.name" },
     [UC_STMT_SECURABLE_INSERT] = {
         "INSERT INTO securables (kind, parent_id, " UC_SECURABLE_COLUMNS
         ", stored_bytes) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
@@ -186,7 +189,7 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "(SELECT c.name AS catalog_name, s.name AS schema_name, o.id AS id, "
         "o.name AS name, "
         BYTES_BEFORE("o.stored_bytes", "c.name, s.name, o.name")
-        ACROSS_SCHEMAS(PG_LIST) ") w" BUDGET "JOIN securables x ON "
+        ACROSS_SCHEMAS(PG_LIST) ") w JOIN securables x ON "
         "x.id = w.id ORDER BY w.catalog_name, w.schema_name, w.name" },
     /* A stored location that equals the given one or one of its ancestors
      * (a JSON array), or lies inside it (the range after "<location>/" and
@@ -260,7 +263,7 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "m.created_by, m.updated_at, m.updated_by, w.bytes_before FROM "
         "(SELECT model_id, version, " BYTES_BEFORE(VERSION_SIZE, "version")
         " FROM model_versions WHERE model_id = %s AND version > "
-        "CAST(%s AS BIGINT) ORDER BY version LIMIT %s) w" BUDGET
+        "CAST(%s AS BIGINT) ORDER BY version LIMIT %s) w "
         "JOIN model_versions m ON m.model_id = w.model_id AND "
         "m.version = w.version ORDER BY w.version" },
     [UC_STMT_MODEL_VERSION_UPDATE] = {
