@@ -17,9 +17,11 @@ PKGS      := apr-1 apr-util-1 jansson libcrypto sqlite3 libcurl snappy libzstd \
 LIBS      := -ljansson -lcrypto -lsqlite3 -lcurl -lsnappy -lzstd -llz4 -lz \
              -lbrotlidec
 
+# The core library (src/, no httpd header) is built once per flavour and
+# linked by the module, unicat-delta, the unit tests, the fuzzers and the
+# benchmarks: plain (position-independent, for the module too), ASan+UBSan
+# (clang, with libFuzzer's coverage so the fuzzers link it as well), TSan.
 CORE_SRC  := $(filter-out src/store/uc_migrations_gen.c src/cli/%,$(sort $(wildcard src/*/*.c))) src/store/uc_migrations_gen.c
-# What unicat-delta needs of the core: no database, no HTTP.
-DELTA_SRC := $(sort $(wildcard src/core/*.c src/delta/*.c))
 CLI       := build/unicat-delta
 GLUE_SRC  := $(sort $(wildcard mod_unicat/*.c))
 HEADERS   := $(wildcard src/*/*.h mod_unicat/*.h)
@@ -70,14 +72,50 @@ src/store/uc_migrations_gen.c: $(MIGRATIONS) Makefile
 	     echo '    { 0, NULL, NULL }'; echo '};'; \
 	   done; } > $@.tmp && mv $@.tmp $@
 
-$(MODULE): $(CORE_SRC) $(GLUE_SRC) $(HEADERS)
-	$(APXS) -c -o mod_unicat/mod_unicat.la -Wc,-std=gnu11 $(patsubst %,-Wc$(comma)%,$(WARN)) \
-	  $(GLUE_SRC) $(CORE_SRC) $(LIBS)
+# --- the core library ---------------------------------------------------------
+BUILD     := build
+CORE_CFLAGS = -std=gnu11 -g $(WARN) $(shell pkg-config --cflags $(PKGS)) -MMD -MP
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+             -fno-omit-frame-pointer
+# Which flavour a directory of objects is, and how it compiles.
+PLAIN_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRC))
+SAN_OBJ   := $(patsubst %.c,$(BUILD)/san/obj/%.o,$(CORE_SRC))
+TSAN_OBJ  := $(patsubst %.c,$(BUILD)/tsan/obj/%.o,$(CORE_SRC))
+LIB       := $(BUILD)/libunicat.a
+SAN_LIB   := $(BUILD)/san/libunicat.a
+TSAN_LIB  := $(BUILD)/tsan/libunicat.a
 
-$(CLI): src/cli/unicat_delta.c $(DELTA_SRC) $(HEADERS)
-	@mkdir -p $(BUILD)
+$(PLAIN_OBJ): $(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CORE_CFLAGS) -O2 -fPIC -c -o $@ $<
+
+$(SAN_OBJ): $(BUILD)/san/obj/%.o: %.c
+	@mkdir -p $(@D)
+	clang $(CORE_CFLAGS) -O1 $(SAN_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(TSAN_OBJ): $(BUILD)/tsan/obj/%.o: %.c
+	@mkdir -p $(@D)
+	clang $(CORE_CFLAGS) -O1 -fsanitize=thread -c -o $@ $<
+
+$(LIB): $(PLAIN_OBJ)
+$(SAN_LIB): $(SAN_OBJ)
+$(TSAN_LIB): $(TSAN_OBJ)
+$(LIB) $(SAN_LIB) $(TSAN_LIB):
+	@rm -f $@
+	ar rcs $@ $^
+
+-include $(PLAIN_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(TSAN_OBJ:.o=.d)
+
+# --- what links it -------------------------------------------------------------
+LINK_LIBS  = $(shell pkg-config --libs $(PKGS))
+
+$(MODULE): $(GLUE_SRC) $(HEADERS) $(LIB)
+	$(APXS) -c -o mod_unicat/mod_unicat.la -Wc,-std=gnu11 $(patsubst %,-Wc$(comma)%,$(WARN)) \
+	  $(GLUE_SRC) $(LIB) $(LIBS)
+
+$(CLI): src/cli/unicat_delta.c $(LIB)
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(shell pkg-config --cflags $(PKGS)) -o $@ \
-	  src/cli/unicat_delta.c $(DELTA_SRC) $(shell pkg-config --libs $(PKGS))
+	  src/cli/unicat_delta.c $(LIB) $(LINK_LIBS)
 
 run: deps $(MODULE)
 	@sh conf/dev/run.sh "$(PORT)"
@@ -93,34 +131,43 @@ install: $(MODULE) $(CLI)
 	install -D -m 755 $(CLI) "$(DESTDIR)$(BINDIR)/unicat-delta"
 
 # --- tests -----------------------------------------------------------------
-BUILD     := build
 UNIT_SRC  := $(sort $(wildcard t/unit/test_*.c))
 UNIT_BIN  := $(patsubst t/unit/%.c,$(BUILD)/%,$(UNIT_SRC))
+UNIT_HDR  := $(wildcard t/unit/*.h)
 UNIT_CFLAGS = -std=gnu11 -g -O1 $(WARN) $(shell pkg-config --cflags $(PKGS) cmocka)
 UNIT_LIBS   = $(shell pkg-config --libs $(PKGS) cmocka)
 
-$(BUILD)/%: t/unit/%.c $(wildcard t/unit/*.h) $(CORE_SRC) $(HEADERS)
-	@mkdir -p $(BUILD)
-	$(CC) $(UNIT_CFLAGS) -o $@ $< $(CORE_SRC) $(UNIT_LIBS)
+$(UNIT_BIN): $(BUILD)/%: t/unit/%.c $(UNIT_HDR) $(LIB)
+	$(CC) $(UNIT_CFLAGS) -o $@ $< $(LIB) $(UNIT_LIBS)
 
 # The unit tests run twice: as built, and under ASan and UBSan. Both runs
 # have a local S3 (s3rver behind a SigV4-verifying proxy) for the s3://
 # tests.
-SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-              -fno-omit-frame-pointer
 SAN_BIN    := $(patsubst t/unit/%.c,$(BUILD)/san/%,$(UNIT_SRC))
 
-$(BUILD)/san/%: t/unit/%.c $(wildcard t/unit/*.h) $(CORE_SRC) $(HEADERS)
-	@mkdir -p $(BUILD)/san
-	$(CC) $(UNIT_CFLAGS) $(SAN_FLAGS) -o $@ $< $(CORE_SRC) $(UNIT_LIBS)
+$(SAN_BIN): $(BUILD)/san/%: t/unit/%.c $(UNIT_HDR) $(SAN_LIB)
+	clang $(UNIT_CFLAGS) $(SAN_FLAGS) -o $@ $< $(SAN_LIB) $(UNIT_LIBS)
 
 # The tests whose code starts threads (checkpoint decoding, the snapshot
 # cache) run a third time under clang's ThreadSanitizer; a race fails them.
 TSAN_BIN   := $(BUILD)/tsan/test_delta
 
-$(BUILD)/tsan/%: t/unit/%.c $(wildcard t/unit/*.h) $(CORE_SRC) $(HEADERS)
-	@mkdir -p $(BUILD)/tsan
-	clang $(UNIT_CFLAGS) -fsanitize=thread -o $@ $< $(CORE_SRC) $(UNIT_LIBS)
+$(TSAN_BIN): $(BUILD)/tsan/%: t/unit/%.c $(UNIT_HDR) $(TSAN_LIB)
+	clang $(UNIT_CFLAGS) -fsanitize=thread -o $@ $< $(TSAN_LIB) $(UNIT_LIBS)
+
+# libFuzzer targets link the ASan+UBSan library (t/fuzz/run.sh runs them).
+FUZZ_TARGETS := parquet thrift pages delta_log checkpoint
+FUZZ_BIN   := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS)) $(BUILD)/fuzz/seed_pages
+FUZZ_FLAGS := -std=gnu11 -g -O1 $(WARN) $(SAN_FLAGS) -fno-sanitize-recover=all \
+              -Isrc $(shell pkg-config --cflags $(PKGS))
+
+$(BUILD)/fuzz/fuzz_%: t/fuzz/fuzz_%.c t/fuzz/fuzz_common.c t/fuzz/fuzz_common.h $(SAN_LIB)
+	@mkdir -p $(@D)
+	clang $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< t/fuzz/fuzz_common.c $(SAN_LIB) $(LINK_LIBS) -ldl
+
+$(BUILD)/fuzz/seed_pages: t/fuzz/seed_pages.c t/fuzz/fuzz_common.c t/fuzz/fuzz_common.h $(SAN_LIB)
+	@mkdir -p $(@D)
+	clang $(FUZZ_FLAGS) -o $@ $< t/fuzz/fuzz_common.c $(SAN_LIB) $(LINK_LIBS) -ldl
 
 # Synthetic Delta tables and Parquet files from npm's Parquet writers, and
 # fixture checkpoints as an independent reader sees them.
@@ -152,9 +199,15 @@ http-test: $(MODULE)
 deploy-files-test: $(MODULE) $(CLI)
 	@sh t/deploy-files.sh
 
+# Everything is built first, JOBS (one per core) at a time; the suites then
+# run one after the other, since they start servers of their own.
+JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
+TEST_BUILD = all $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(FUZZ_BIN) $(DELTA_DATA)/.made
+
 test: deps
 	@sh t/check-directives.sh
-	@$(MAKE) --no-print-directory all unit-test fuzz-regressions deploy-files-test http-test
+	@$(MAKE) --no-print-directory -j$(JOBS) $(TEST_BUILD)
+	@$(MAKE) --no-print-directory -j1 unit-test fuzz-regressions deploy-files-test http-test
 
 # libFuzzer targets (clang): `make fuzz` fuzzes each for FUZZ_SECONDS (60)
 # after replaying the findings kept in t/fuzz/regressions, which make test
@@ -162,7 +215,7 @@ test: deps
 fuzz: deps
 	@sh t/fuzz/run.sh
 
-fuzz-regressions:
+fuzz-regressions: $(FUZZ_BIN)
 	@sh t/fuzz/run.sh --replay-only
 
 bench: deps
@@ -173,11 +226,10 @@ bench: deps
 bench-delta: all $(BUILD)/delta_bench
 	@sh t/bench/delta.sh
 
-$(BUILD)/delta_bench: t/bench/delta_bench.c $(DELTA_SRC) $(HEADERS)
-	@mkdir -p $(BUILD)
+$(BUILD)/delta_bench: t/bench/delta_bench.c $(LIB)
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(shell pkg-config --cflags $(PKGS)) -o $@ \
-	  t/bench/delta_bench.c $(DELTA_SRC) $(shell pkg-config --libs $(PKGS))
+	  t/bench/delta_bench.c $(LIB) $(LINK_LIBS)
 
 clean:
-	rm -rf $(BUILD) mod_unicat/.libs src/*/.libs src/store/uc_migrations_gen.c
-	find mod_unicat src -name '*.lo' -o -name '*.la' -o -name '*.o' -o -name '*.slo' | xargs rm -f
+	rm -rf $(BUILD) mod_unicat/.libs src/store/uc_migrations_gen.c
+	find mod_unicat -name '*.lo' -o -name '*.la' -o -name '*.o' -o -name '*.slo' | xargs rm -f

@@ -12,6 +12,7 @@
 
 #include "../src/api/uc_api.h"
 #include "../src/authz/uc_batch_check.h"
+#include "../src/http/uc_out.h"
 #include "../src/http/uc_query.h"
 #include "../src/http/uc_render.h"
 #include "../src/core/uc_json.h"
@@ -41,14 +42,23 @@ void uc_glue_retrieve_dbd(void)
  * request pool, which outlasts the writing of the response, so it goes
  * down the filters as a pool bucket, without a copy (pages run to
  * megabytes). */
-static int send_body(request_rec *r, int status, const uc_jw_t *body)
+static void set_headers(request_rec *r, int status, const char *type)
+{
+    r->status = status;
+    ap_set_content_type(r, type);
+    apr_table_setn(r->err_headers_out, "Cache-Control", "no-store");
+    apr_table_setn(r->err_headers_out, "X-Content-Type-Options", "nosniff");
+}
+
+#define JSON_TYPE "application/json"
+#define NDJSON_TYPE "application/x-ndjson; charset=utf-8"
+
+static int send_typed_body(request_rec *r, int status, const char *type,
+                           const uc_jw_t *body)
 {
     apr_bucket_brigade *bb;
 
-    r->status = status;
-    ap_set_content_type(r, "application/json");
-    apr_table_setn(r->err_headers_out, "Cache-Control", "no-store");
-    apr_table_setn(r->err_headers_out, "X-Content-Type-Options", "nosniff");
+    set_headers(r, status, type);
     ap_set_content_length(r, (apr_off_t)body->len);
     if (r->header_only || !body->len)
         return OK;
@@ -58,6 +68,80 @@ static int send_body(request_rec *r, int status, const uc_jw_t *body)
     /* A failure here is the client going away: nothing left to answer. */
     ap_pass_brigade(r->output_filters, bb);
     return OK;
+}
+
+static int send_body(request_rec *r, int status, const uc_jw_t *body)
+{
+    return send_typed_body(r, status, JSON_TYPE, body);
+}
+
+/* A streamed answer: each block of NDJSON lines goes down the output
+ * filters with a flush, so the client reads while the operation writes
+ * (chunked, without a Content-Length). */
+typedef struct stream {
+    request_rec *r;
+    apr_bucket_brigade *bb;
+} stream_t;
+
+static apr_status_t stream_send(void *baton, const char *data,
+                                apr_size_t len)
+{
+    stream_t *s = baton;
+    request_rec *r = s->r;
+    apr_bucket_alloc_t *ba = r->connection->bucket_alloc;
+    apr_status_t rv;
+
+    if (!s->bb) {
+        set_headers(r, HTTP_OK, NDJSON_TYPE);
+        s->bb = apr_brigade_create(r->pool, ba);
+    }
+    /* Transient: the writer reuses its buffer; a filter that keeps the
+     * data sets it aside (copies it) itself. */
+    APR_BRIGADE_INSERT_TAIL(s->bb, apr_bucket_transient_create(data, len,
+                                                               ba));
+    APR_BRIGADE_INSERT_TAIL(s->bb, apr_bucket_flush_create(ba));
+    rv = ap_pass_brigade(r->output_filters, s->bb);
+    apr_brigade_cleanup(s->bb);
+    if (rv == APR_SUCCESS && r->connection->aborted)
+        rv = APR_ECONNABORTED;
+    return rv;
+}
+
+/* The status line is gone: what httpd does for a backend that broke
+ * mid-response (mod_proxy_http). A 502 error bucket makes the chunk filter
+ * leave out the last chunk, and the connection closes, so the client sees
+ * a broken response, never a short complete one. */
+static void stream_abort(void *baton, const uc_error_t *err)
+{
+    stream_t *s = baton;
+    request_rec *r = s->r;
+    apr_bucket_alloc_t *ba = r->connection->bucket_alloc;
+
+    ap_log_rerror(APLOG_MARK, err->status >= 500 ? APLOG_ERR : APLOG_INFO,
+                  0, r, "UC0105: %s %s stopped after %" APR_OFF_T_FMT
+                  " bytes of its answer: %s", r->method, r->uri,
+                  r->bytes_sent, err->message);
+    r->connection->keepalive = AP_CONN_CLOSE;
+    if (r->connection->aborted)
+        return;
+    APR_BRIGADE_INSERT_TAIL(s->bb, ap_bucket_error_create(HTTP_BAD_GATEWAY,
+                                                          NULL, r->pool,
+                                                          ba));
+    APR_BRIGADE_INSERT_TAIL(s->bb, apr_bucket_eos_create(ba));
+    ap_pass_brigade(r->output_filters, s->bb);
+}
+
+static const uc_out_sink_t stream_sink = { stream_send, stream_abort };
+
+static uc_out_t *out_for(request_rec *r, const uc_route_t *route)
+{
+    stream_t *s;
+
+    if (!route || !(route->flags & UC_ROUTE_STREAM))
+        return uc_out_buffered(r->pool, 8192);
+    s = apr_pcalloc(r->pool, sizeof(*s));
+    s->r = r;
+    return uc_out_streaming(r->pool, &stream_sink, s, UC_OUT_FLUSH_AT);
 }
 
 static int send_json(request_rec *r, int status, const json_t *value)
@@ -322,7 +406,6 @@ int uc_handler(request_rec *r)
     const api_t *api = NULL;
     uc_route_match_t match;
     uc_call_t call = { 0 };
-    uc_jw_t *out;
     uc_error_t *err;
     size_t i;
 
@@ -343,11 +426,18 @@ int uc_handler(request_rec *r)
                       "one only with 'Unicat On'", api->handler);
         return send_error(r, api, uc_error_for_status(r->pool, 404));
     }
-    out = uc_jw_make(r->pool, 8192);
     if ((err = prepare_call(r, api, conf, &call, &match)) ||
-        (err = attach_store(r, &call)) ||
-        (err = uc_router_run(match.route, &call, out)))
+        (err = attach_store(r, &call)))
         return err == &answered_by_httpd ? AP_FILTER_ERROR
                                          : send_error(r, api, err);
-    return send_body(r, HTTP_OK, out);
+    call.out = out_for(r, match.route);
+    err = uc_out_finish(call.out, uc_router_run(match.route, &call,
+                                                call.out->jw));
+    if (err)
+        return send_error(r, api, err);
+    if (uc_out_committed(call.out))
+        return OK;
+    return send_typed_body(r, HTTP_OK, call.out->sink ? NDJSON_TYPE
+                                                      : JSON_TYPE,
+                           call.out->jw);
 }

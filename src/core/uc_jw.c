@@ -316,6 +316,13 @@ void uc_jw_field_raw(uc_jw_t *w, const char *key, const char *json)
     uc_jw_raw(w, json);
 }
 
+void uc_jw_newline(uc_jw_t *w)
+{
+    put_char(w, '\n');
+    w->depth = 0;
+    w->first[0] = 1;
+}
+
 const char *uc_jw_text(uc_jw_t *w)
 {
     reserve(w, 1);

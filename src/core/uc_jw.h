@@ -58,6 +58,10 @@ void uc_jw_members(uc_jw_t *w, const char *object,
                    const char *const *omit);
 void uc_jw_json(uc_jw_t *w, const json_t *value);
 
+/* Ends a top-level value with a newline: the next one starts a line of
+ * its own (NDJSON). */
+void uc_jw_newline(uc_jw_t *w);
+
 /* What was written, as a C string (the writer stays usable). */
 const char *uc_jw_text(uc_jw_t *w);
 

@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <apr_atomic.h>
+#include "../core/uc_refcount.h"
 #include <apr_strings.h>
 
 #include "../core/uc_json.h"
@@ -22,12 +22,12 @@ uc_arena_t *uc_arena_create(void)
 
 void uc_arena_retain(uc_arena_t *arena)
 {
-    apr_atomic_inc32(&arena->refs);
+    uc_ref_retain(&arena->refs);
 }
 
 void uc_arena_release(uc_arena_t *arena)
 {
-    if (arena && apr_atomic_dec32(&arena->refs) == 0)
+    if (arena && uc_ref_release(&arena->refs))
         apr_pool_destroy(arena->pool);
 }
 

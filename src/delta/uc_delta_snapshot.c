@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <apr_atomic.h>
+#include "../core/uc_refcount.h"
 #include <apr_strings.h>
 
 #include "../core/uc_json.h"
@@ -35,14 +35,14 @@ static void destroy(snapshot_impl_t *s)
 
 void uc_delta_snapshot_retain(uc_delta_snapshot_t *snapshot)
 {
-    apr_atomic_inc32(&((snapshot_impl_t *)snapshot)->refs);
+    uc_ref_retain(&((snapshot_impl_t *)snapshot)->refs);
 }
 
 void uc_delta_snapshot_release(uc_delta_snapshot_t *snapshot)
 {
     snapshot_impl_t *s = (snapshot_impl_t *)snapshot;
 
-    if (s && apr_atomic_dec32(&s->refs) == 0)
+    if (s && uc_ref_release(&s->refs))
         destroy(s);
 }
 

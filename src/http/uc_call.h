@@ -12,6 +12,7 @@
 #include "../authz/uc_access.h"
 
 struct uc_store;
+struct uc_out;
 
 typedef enum uc_method {
     UC_GET = 0, UC_POST, UC_PUT, UC_PATCH, UC_DELETE, UC_METHOD_COUNT
@@ -41,6 +42,9 @@ typedef struct uc_call {
     /* The metastore's managed storage root (normalised), NULL when none is
      * configured. */
     const char *storage_root;
+    /* Where the answer goes: operations write into out->jw (the writer
+     * they are given); streaming ones end their lines through uc_out.h. */
+    struct uc_out *out;
 } uc_call_t;
 
 /* An operation writes its JSON answer into `out`, or returns an error (and

@@ -12,7 +12,10 @@
 
 enum {
     UC_ROUTE_BODY = 1 << 0,   /* the operation reads a JSON request body */
-    UC_ROUTE_TXN = 1 << 1     /* the operation runs in one transaction */
+    UC_ROUTE_TXN = 1 << 1,    /* the operation runs in one transaction */
+    /* The answer is NDJSON lines streamed as they are written (call->out,
+     * uc_out.h), not one buffered JSON document. */
+    UC_ROUTE_STREAM = 1 << 2
 };
 
 typedef struct uc_route {

@@ -10,10 +10,9 @@
 #   FUZZ_SECONDS   seconds of fuzzing per target (default 60)
 #   FUZZ_JOBS      targets fuzzed at once (default 1)
 #   FUZZ_FLAGS     extra libFuzzer flags
-#   CLANG          compiler (default clang, else clang-14)
-#   FUZZ_SRC       the reader's source tree (default src; a patched copy
-#                  to fuzz on past a known finding), built into
-#                  build/fuzz (or FUZZ_OUT)
+#
+# The targets are built by make (build/fuzz/): they link the core library
+# of the ASan+UBSan flavour, which carries libFuzzer's coverage.
 #
 # Seeds come from the fixtures at run time (nothing binary is committed
 # but the minimized reproducers in t/fuzz/regressions/<target>/, which are
@@ -23,13 +22,11 @@ set -u
 
 cd "$(dirname "$0")/../.." || exit 2
 ROOT=$(pwd)
-OUT=${FUZZ_OUT:-$ROOT/build/fuzz}
-SRC=${FUZZ_SRC:-src}
+OUT=$ROOT/build/fuzz
 FIXTURES=${FIXTURES:-${UNICAT_DELTA_FIXTURES:-$ROOT/t/delta/fixtures}}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-1}
 ALL_TARGETS="parquet thrift pages delta_log checkpoint"
-PKGS="apr-1 apr-util-1 jansson libcurl snappy libzstd liblz4 zlib libbrotlidec libcrypto"
 
 mode=fuzz
 targets=""
@@ -49,41 +46,12 @@ for t in $targets; do
     esac
 done
 
-CC=${CLANG:-}
-if [ -z "$CC" ]; then
-    for c in clang clang-14; do
-        if command -v $c >/dev/null 2>&1; then CC=$c; break; fi
-    done
-fi
-if [ -z "$CC" ]; then
-    echo "run.sh: clang is needed (apt-get install clang libclang-rt-14-dev)" >&2
-    exit 2
-fi
-
 # --- build -----------------------------------------------------------------
-CFLAGS="-std=gnu11 -g -O1 -fno-omit-frame-pointer \
- -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
- -Wall -Wextra -Wno-missing-field-initializers"
-SOURCES=$(ls "$SRC"/core/*.c "$SRC"/delta/*.c)
-mkdir -p "$OUT"
-build_failed=0
-for t in $ALL_TARGETS; do
-    bin=$OUT/fuzz_$t
-    # Rebuilt when any source or header of the reader or the harness is newer.
-    if [ -x "$bin" ] && [ -z "$(find "$SRC"/core "$SRC"/delta t/fuzz -newer "$bin" \
-            \( -name '*.c' -o -name '*.h' \) 2>/dev/null | head -1)" ]; then
-        continue
-    fi
-    echo "build $bin"
-    # shellcheck disable=SC2086,SC2046
-    if ! $CC $CFLAGS -I"$SRC" $(pkg-config --cflags $PKGS) -o "$bin" \
-            t/fuzz/fuzz_$t.c t/fuzz/fuzz_common.c $SOURCES \
-            $(pkg-config --libs $PKGS) -ldl; then
-        echo "run.sh: building fuzz_$t failed" >&2
-        build_failed=1
-    fi
-done
-[ $build_failed = 0 ] || exit 1
+bins=""
+for t in $ALL_TARGETS; do bins="$bins build/fuzz/fuzz_$t"; done
+# shellcheck disable=SC2086
+${MAKE:-make} --no-print-directory $bins build/fuzz/seed_pages || {
+    echo "run.sh: building the fuzz targets failed" >&2; exit 1; }
 [ $mode = build ] && exit 0
 
 # Sanitizers: leaks are findings; UBSan stops at the first report.
@@ -196,14 +164,6 @@ seed_thrift() {     # footers of the Parquet seeds, and page headers
     "$OUT/seed_pages" --thrift "$1" $(find "$FIXTURES" -path \
         '*/_delta_log/*' -name '*.parquet' -type f) >/dev/null
 }
-
-if [ ! -x "$OUT/seed_pages" ] || [ -n "$(find "$SRC"/core "$SRC"/delta t/fuzz \
-        -newer "$OUT/seed_pages" -name '*.[ch]' 2>/dev/null | head -1)" ]; then
-    # shellcheck disable=SC2086,SC2046
-    $CC -std=gnu11 -g -O1 -I"$SRC" $(pkg-config --cflags $PKGS) -o "$OUT/seed_pages" \
-        t/fuzz/seed_pages.c t/fuzz/fuzz_common.c $SOURCES \
-        $(pkg-config --libs $PKGS) -ldl || exit 1
-fi
 
 # --- fuzzing ----------------------------------------------------------------
 fuzz_one() {

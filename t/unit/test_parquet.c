@@ -4308,7 +4308,7 @@ static void test_hostile_pages(void **state)
     dict_page(pool, &f.cols[0][0], 1, "\x01\0\0\0\0\0\0\0", 8);
     f.cols[0][0].dict_len = 0;
     data_page(pool, &f.cols[0][0], PAGE_V1, UC_PQ_PLAIN, NULL, base_def_a + 2,
-              1, 0, 1, BASE_A + 8, 8);
+              1, 0, 1, &BASE_A[8], 8);
     expect_bad(pool, &f, "out of place", "a dictionary between data pages");
     base_file(pool, &f, NULL);
     f.cols[0][0].pages = NULL;
