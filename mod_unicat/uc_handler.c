@@ -157,19 +157,26 @@ static int send_error(request_rec *r, const api_t *api, const uc_error_t *err)
     if (err->retry_after)
         apr_table_setn(r->err_headers_out, "Retry-After",
                        apr_itoa(r->pool, err->retry_after));
-    if (err->status == 500)
-        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r,
-                      "UC0101: %s %s answered 500", r->method, r->uri);
+    /* The cause stays in the log; the client gets the message. */
+    if (err->status >= 500 || err->cause)
+        ap_log_rerror(APLOG_MARK, err->status >= 500 ? APLOG_ERR : APLOG_INFO,
+                      0, r, "UC0101: %s %s answered %d %s: %s", r->method,
+                      r->uri, err->status, err->code,
+                      err->cause ? err->cause : err->message);
     return send_json(r, err->status, api->render_error(r->pool, err));
 }
 
-static void log_store(void *baton, uc_log_level_t level, const char *message)
+/* The core's diagnostics, in the request's error log entries. */
+static void log_to_request(void *baton, uc_log_level_t level,
+                           apr_status_t cause, const char *message)
 {
-    request_rec *r = baton;
-    int ap_level = level == UC_LOG_ERROR ? APLOG_ERR
-                 : level == UC_LOG_WARNING ? APLOG_WARNING : APLOG_INFO;
+    static const int ap_levels[] = {
+        [UC_LOG_ERROR] = APLOG_ERR, [UC_LOG_WARNING] = APLOG_WARNING,
+        [UC_LOG_INFO] = APLOG_INFO, [UC_LOG_DEBUG] = APLOG_DEBUG
+    };
 
-    ap_log_rerror(APLOG_MARK, ap_level, 0, r, "%s", message);
+    ap_log_rerror(APLOG_MARK, ap_levels[level], cause, (request_rec *)baton,
+                  "%s", message);
 }
 
 static int method_of(request_rec *r, uc_method_t *out)
@@ -203,7 +210,7 @@ static uc_error_t *unread_body(request_rec *r, int status)
 
 /* httpd's input filters answered the request themselves (a body over
  * LimitRequestBody, broken chunking): nothing more may be sent. */
-static uc_error_t answered_by_httpd = { 0, "ANSWERED", "", 0 };
+static uc_error_t answered_by_httpd = { .message = "" };
 
 /* The answer to a body that could not be read, from the status httpd maps
  * the failure to: a client that stopped sending (mod_reqtimeout, Timeout)
@@ -294,7 +301,7 @@ static uc_error_t *identify(request_rec *r, const uc_dir_config_t *conf,
     if (!name || !*name)
         return uc_error_for_status(r->pool, 401);
     if (uc_principal_normalize(r->pool, "user", name, &name))
-        return uc_error_make(r->pool, 401, "UNAUTHENTICATED",
+        return uc_error_make(r->pool, UC_E_UNAUTHENTICATED,
                              "The authenticated user name cannot name a "
                              "principal: it is blank, too long or holds "
                              "control characters.");
@@ -330,6 +337,8 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
 
     call->pool = r->pool;
     call->now = r->request_time;
+    call->log.write = log_to_request;
+    call->log.baton = r;
     call->storage_root = conf->storage_root;
     if (!method_of(r, &method))
         method = UC_METHOD_COUNT;
@@ -337,7 +346,7 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
     rel = r->uri + strlen(conf->base);
     if (strncmp(r->uri, conf->base, strlen(conf->base)) != 0 ||
         (*rel && *rel != '/'))
-        return uc_error_make(r->pool, 404, "ENDPOINT_NOT_FOUND",
+        return uc_error_make(r->pool, UC_E_ENDPOINT_NOT_FOUND,
                              "No such endpoint: %s", r->uri);
     call->path = *rel ? rel : "/";
     if ((err = identify(r, conf, call)))
@@ -346,12 +355,12 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
     uc_router_match(r->pool, api->routes, method, call->path, match);
     if (!match->route) {
         if (!match->allowed)
-            return uc_error_make(r->pool, 404, "ENDPOINT_NOT_FOUND",
+            return uc_error_make(r->pool, UC_E_ENDPOINT_NOT_FOUND,
                                  "No such endpoint: %s %s", r->method,
                                  call->path);
         apr_table_setn(r->err_headers_out, "Allow",
                        uc_router_allow_header(r->pool, match->allowed));
-        return uc_error_make(r->pool, 405, "METHOD_NOT_ALLOWED",
+        return uc_error_make(r->pool, UC_E_METHOD_NOT_ALLOWED,
                              "Method %s is not allowed on %s.", r->method,
                              call->path);
     }
@@ -396,8 +405,7 @@ static uc_error_t *attach_store(request_rec *r, uc_call_t *call)
         return uc_error_unavailable(r->pool);
     }
     return uc_store_attach(r->pool, dbd->driver, dbd->handle, dbd->pool,
-                           dbd->prepared, NULL, log_store, r,
-                           &call->store);
+                           dbd->prepared, NULL, &call->log, &call->store);
 }
 
 int uc_handler(request_rec *r)

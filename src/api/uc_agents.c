@@ -65,7 +65,7 @@ static void render_agent(uc_call_t *call, uc_jw_t *out,
 
 static const uc_api_family_t agents = {
     UC_KIND_AGENT, "Agent", "agents", P(UC_PRIV_EXECUTE),
-    400, "RESOURCE_ALREADY_EXISTS", UC_FIELD_COMMENT | UC_FIELD_OWNER,
+    UC_E_RESOURCE_ALREADY_EXISTS, UC_FIELD_COMMENT | UC_FIELD_OWNER,
     UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME, UC_NAME_MAX,
     render_agent
 };
@@ -195,7 +195,7 @@ static void render_skill(uc_call_t *call, uc_jw_t *out,
 static const uc_api_family_t skills = {
     UC_KIND_AGENT_SKILL, "Agent skill", "agent_skills",
     P(UC_PRIV_READ_VOLUME) | P(UC_PRIV_WRITE_VOLUME),
-    400, "RESOURCE_ALREADY_EXISTS", UC_FIELD_COMMENT | UC_FIELD_OWNER,
+    UC_E_RESOURCE_ALREADY_EXISTS, UC_FIELD_COMMENT | UC_FIELD_OWNER,
     UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME, SKILL_NAME_MAX,
     render_skill
 };

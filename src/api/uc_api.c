@@ -130,7 +130,7 @@ uc_error_t *uc_api_list_objects(uc_call_t *call, uc_jw_t *out,
 uc_error_t *uc_api_name_taken(uc_call_t *call, const uc_api_family_t *f,
                               const char *name)
 {
-    return uc_error_make(call->pool, f->exists_status, f->exists_code,
+    return uc_error_make(call->pool, f->exists,
                          "%s already exists: %s", f->label,
                          uc_api_full_name(call, uc_api_parents_of(call),
                                           name));
@@ -513,7 +513,7 @@ uc_error_t *uc_api_update_securable(uc_call_t *call, unsigned fields,
             sec->name, sec->owner, NULL
         };
         if (!uc_access_owns(&call->access, level))
-            return uc_error_make(call->pool, 403, "PERMISSION_DENIED",
+            return uc_error_make(call->pool, UC_E_PERMISSION_DENIED,
                                  "Only the owner or a metastore admin can "
                                  "transfer ownership.");
         if ((err = uc_audit_add(call->store, &entry)))
@@ -523,7 +523,7 @@ uc_error_t *uc_api_update_securable(uc_call_t *call, unsigned fields,
 }
 
 uc_error_t *uc_api_delete_securable(uc_call_t *call,
-                                    const char *not_empty_code,
+                                    uc_error_kind_t not_empty,
                                     const char *what)
 {
     const uc_securable_t *sec = UC_TARGET_OF(call);
@@ -537,7 +537,7 @@ uc_error_t *uc_api_delete_securable(uc_call_t *call,
                                              &has_children)))
             return err;
         if (has_children)
-            return uc_error_make(call->pool, 400, not_empty_code,
+            return uc_error_make(call->pool, not_empty,
                                  "%s is not empty; use force=true to delete "
                                  "it with everything it contains.", what);
     }

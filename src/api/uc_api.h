@@ -129,8 +129,7 @@ typedef struct uc_api_family {
     const char *label;             /* "Volume", for messages */
     const char *plural;            /* the key of lists */
     uc_privset_t read;             /* privileges that show an object */
-    int exists_status;             /* a taken name: 400 or 409, */
-    const char *exists_code;       /* with this error code */
+    uc_error_kind_t exists;        /* the error of a taken name */
     unsigned create_fields;        /* UC_FIELD_* of create bodies */
     unsigned update_fields;        /* UC_FIELD_* of update bodies */
     apr_size_t max_name;
@@ -210,9 +209,9 @@ uc_error_t *uc_api_update_securable(uc_call_t *call, unsigned fields,
                                     apr_size_t max_name, int changed);
 
 /* Deletes the call's target with its subtree; without force=true a row
- * with children is refused with `not_empty_code`. */
+ * with children is refused with `not_empty`. */
 uc_error_t *uc_api_delete_securable(uc_call_t *call,
-                                    const char *not_empty_code,
+                                    uc_error_kind_t not_empty,
                                     const char *what);
 
 /* The operation of DELETE routes of objects without children: deletes the

@@ -32,7 +32,7 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
 
 static uc_error_t *already_exists(uc_call_t *call, const char *name)
 {
-    return uc_error_make(call->pool, 400, "CATALOG_ALREADY_EXISTS",
+    return uc_error_make(call->pool, UC_E_CATALOG_ALREADY_EXISTS,
                          "Catalog already exists: %s", name);
 }
 
@@ -135,7 +135,7 @@ static uc_error_t *update_catalog(uc_call_t *call, uc_jw_t *out)
 
 static uc_error_t *delete_catalog(uc_call_t *call, uc_jw_t *out)
 {
-    uc_error_t *err = uc_api_delete_securable(call, "CATALOG_NOT_EMPTY",
+    uc_error_t *err = uc_api_delete_securable(call, UC_E_CATALOG_NOT_EMPTY,
                                               apr_psprintf(call->pool,
                                                   "Catalog '%s'",
                                                   UC_TARGET_OF(call)->name));

@@ -47,7 +47,7 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
 /* Functions change owner only; a new definition is a new function. */
 static const uc_api_family_t functions = {
     UC_KIND_FUNCTION, "Function", "functions", P(UC_PRIV_EXECUTE),
-    400, "RESOURCE_ALREADY_EXISTS",
+    UC_E_RESOURCE_ALREADY_EXISTS,
     UC_FIELD_COMMENT | UC_FIELD_OWNER, UC_FIELD_OWNER, UC_NAME_MAX, render
 };
 

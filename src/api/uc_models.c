@@ -30,7 +30,7 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
 
 static const uc_api_family_t models = {
     UC_KIND_REGISTERED_MODEL, "Registered model", "registered_models",
-    P(UC_PRIV_EXECUTE), 409, "ALREADY_EXISTS",
+    P(UC_PRIV_EXECUTE), UC_E_ALREADY_EXISTS,
     UC_FIELD_COMMENT | UC_FIELD_OWNER,
     UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME, UC_NAME_MAX, render
 };
@@ -95,7 +95,7 @@ static uc_error_t *delete_model(uc_call_t *call, uc_jw_t *out)
                                                 &has))))
         return err;
     if (has)
-        return uc_error_make(call->pool, 409, "ABORTED",
+        return uc_error_make(call->pool, UC_E_ABORTED,
                              "Unable to delete a registered model with "
                              "existing model versions: %s; use force=true "
                              "to delete them too.", model_full_name(call));
@@ -205,7 +205,7 @@ static uc_error_t *find_version(uc_call_t *call, uc_model_version_t **out)
                                     UC_TARGET_OF(call)->id, number, out)))
         return err;
     if (!*out)
-        return uc_error_make(call->pool, 404, "NOT_FOUND",
+        return uc_error_make(call->pool, UC_E_NOT_FOUND,
                              "Model version not found: %s/%s",
                              model_full_name(call), number);
     return NULL;
@@ -343,7 +343,7 @@ static uc_error_t *finalize_version(uc_call_t *call, uc_jw_t *out)
         (err = check_finalize_body(call, v)))
         return err;
     if (strcmp(v->status, PENDING) != 0)
-        return uc_error_make(call->pool, 400, UC_ERR_FAILED_PRECONDITION,
+        return uc_error_make(call->pool, UC_E_FAILED_PRECONDITION,
                              "Model version not in a pending registration "
                              "state: %s/%s (it is %s)", model_full_name(call),
                              v->version, v->status);

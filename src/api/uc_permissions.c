@@ -241,7 +241,7 @@ static uc_error_t *update_permissions(uc_call_t *call, uc_jw_t *out)
          * owners and admins already hold everything. */
         if (!uc_access_owns(&call->access, call->chain.n - 1) &&
             uc_principal_is(call->who, c->principal))
-            return uc_error_make(call->pool, 403, "PERMISSION_DENIED",
+            return uc_error_make(call->pool, UC_E_PERMISSION_DENIED,
                                  "Access denied: only the owner or a "
                                  "metastore admin can change the grants of "
                                  "'%s', the caller.", c->principal);

@@ -25,7 +25,7 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
 static uc_error_t *already_exists(uc_call_t *call, const char *catalog,
                                   const char *name)
 {
-    return uc_error_make(call->pool, 400, "SCHEMA_ALREADY_EXISTS",
+    return uc_error_make(call->pool, UC_E_SCHEMA_ALREADY_EXISTS,
                          "Schema already exists: %s.%s", catalog, name);
 }
 
@@ -107,7 +107,7 @@ static uc_error_t *update_schema(uc_call_t *call, uc_jw_t *out)
 static uc_error_t *delete_schema(uc_call_t *call, uc_jw_t *out)
 {
     uc_error_t *err = uc_api_delete_securable(
-        call, "SCHEMA_NOT_EMPTY",
+        call, UC_E_SCHEMA_NOT_EMPTY,
         apr_psprintf(call->pool, "Schema '%s.%s'",
                      call->chain.sec[UC_LEVEL_CATALOG]->name,
                      call->chain.sec[UC_LEVEL_SCHEMA]->name));

@@ -22,7 +22,7 @@ uc_error_t *uc_storage_managed_location(uc_call_t *call, const char *segment,
         base = apr_pstrcat(call->pool, call->storage_root, "/__unitystorage",
                            NULL);
     if (!base)
-        return uc_error_make(call->pool, 400, UC_ERR_FAILED_PRECONDITION,
+        return uc_error_make(call->pool, UC_E_FAILED_PRECONDITION,
                              "No managed storage for a %s in %s.%s: give the "
                              "schema or the catalog a storage_root, or the "
                              "server a UnicatManagedStorageRoot.", what,

@@ -74,7 +74,7 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
 /* Tables have no update: Unity Catalog changes them through Delta. */
 static const uc_api_family_t tables = {
     UC_KIND_TABLE, "Table", "tables", P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY),
-    400, "TABLE_ALREADY_EXISTS",
+    UC_E_TABLE_ALREADY_EXISTS,
     UC_FIELD_COMMENT | UC_FIELD_PROPERTIES | UC_FIELD_OWNER, 0, UC_NAME_MAX,
     render
 };
@@ -126,14 +126,14 @@ static uc_error_t *commit_staging(uc_call_t *call, uc_securable_t *sec,
                                       &st)))
         return err;
     if (!st)
-        return uc_error_make(call->pool, 404, "NOT_FOUND",
+        return uc_error_make(call->pool, UC_E_NOT_FOUND,
                              "Staging table not found: %s", location);
     if (!st->created_by || strcmp(st->created_by, call->principal) != 0)
-        return uc_error_make(call->pool, 403, "PERMISSION_DENIED",
+        return uc_error_make(call->pool, UC_E_PERMISSION_DENIED,
                              "User attempts to create table on a staging "
                              "location without ownership: %s", location);
     if (st->committed_at)
-        return uc_error_make(call->pool, 400, UC_ERR_FAILED_PRECONDITION,
+        return uc_error_make(call->pool, UC_E_FAILED_PRECONDITION,
                              "Staging table already committed: %s", location);
     if (strcmp(st->schema_id, call->chain.sec[UC_LEVEL_SCHEMA]->id) != 0)
         return uc_error_invalid(call->pool, "The staging table at %s belongs "
@@ -150,7 +150,7 @@ static uc_error_t *commit_staging(uc_call_t *call, uc_securable_t *sec,
                                  &done)))
         return err;
     if (!done)
-        return uc_error_make(call->pool, 400, UC_ERR_FAILED_PRECONDITION,
+        return uc_error_make(call->pool, UC_E_FAILED_PRECONDITION,
                              "Staging table already committed: %s", location);
     sec->id = st->id;
     sec->storage_location = location;

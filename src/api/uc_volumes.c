@@ -32,7 +32,7 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
 static const uc_api_family_t volumes = {
     UC_KIND_VOLUME, "Volume", "volumes",
     P(UC_PRIV_READ_VOLUME) | P(UC_PRIV_WRITE_VOLUME),
-    400, "RESOURCE_ALREADY_EXISTS",
+    UC_E_RESOURCE_ALREADY_EXISTS,
     UC_FIELD_COMMENT | UC_FIELD_OWNER,
     UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME,
     UC_NAME_MAX, render

@@ -10,14 +10,14 @@
 
 static uc_error_t *catalog_not_found(uc_call_t *call, const char *name)
 {
-    return uc_error_make(call->pool, 404, "CATALOG_NOT_FOUND",
+    return uc_error_make(call->pool, UC_E_CATALOG_NOT_FOUND,
                          "Catalog not found: %s", name);
 }
 
 static uc_error_t *schema_not_found(uc_call_t *call, const char *catalog,
                                     const char *schema)
 {
-    return uc_error_make(call->pool, 404, "SCHEMA_NOT_FOUND",
+    return uc_error_make(call->pool, UC_E_SCHEMA_NOT_FOUND,
                          "Schema not found: %s.%s", catalog, schema);
 }
 
@@ -63,22 +63,22 @@ static uc_error_t *object_not_found(uc_call_t *call, uc_securable_type_t type,
 {
     static const struct {
         uc_securable_type_t type;
-        const char *code;
+        uc_error_kind_t kind;
         const char *label;
     } names[] = {
-        { UC_TYPE_TABLE, "TABLE_NOT_FOUND", "Table" },
-        { UC_TYPE_VOLUME, "NOT_FOUND", "Volume" },
-        { UC_TYPE_FUNCTION, "NOT_FOUND", "Function" },
-        { UC_TYPE_REGISTERED_MODEL, "NOT_FOUND", "Registered model" },
-        { UC_TYPE_AGENT, "NOT_FOUND", "Agent" },
-        { UC_TYPE_AGENT_SKILL, "NOT_FOUND", "Agent skill" },
+        { UC_TYPE_TABLE, UC_E_TABLE_NOT_FOUND, "Table" },
+        { UC_TYPE_VOLUME, UC_E_NOT_FOUND, "Volume" },
+        { UC_TYPE_FUNCTION, UC_E_NOT_FOUND, "Function" },
+        { UC_TYPE_REGISTERED_MODEL, UC_E_NOT_FOUND, "Registered model" },
+        { UC_TYPE_AGENT, UC_E_NOT_FOUND, "Agent" },
+        { UC_TYPE_AGENT_SKILL, UC_E_NOT_FOUND, "Agent skill" },
     };
     size_t i;
 
     for (i = 0; i < sizeof(names) / sizeof(names[0]) - 1; i++)
         if (names[i].type == type)
             break;
-    return uc_error_make(call->pool, 404, names[i].code, "%s not found: %s",
+    return uc_error_make(call->pool, names[i].kind, "%s not found: %s",
                          names[i].label, full_name);
 }
 
@@ -183,7 +183,7 @@ uc_error_t *uc_authz_resolve(uc_call_t *call, const char *type,
                                 type);
     default:
         /* A known type this catalog does not hold objects of yet. */
-        return uc_error_make(call->pool, 404, "NOT_FOUND",
+        return uc_error_make(call->pool, UC_E_NOT_FOUND,
                              "No %s named '%s'.", type, full_name);
     }
 }
@@ -385,7 +385,7 @@ static uc_error_t *denied(uc_call_t *call, uc_privset_t needed,
     const char *list = needed == UC_ANY_PRIVILEGE ? "a privilege"
                      : apr_array_pstrcat(call->pool, names, '|');
 
-    return uc_error_make(call->pool, 403, "PERMISSION_DENIED",
+    return uc_error_make(call->pool, UC_E_PERMISSION_DENIED,
                          "Access denied: %s needed on %s '%s'%s.", list,
                          uc_securable_type_name(type), name,
                          browsing ? " (BROWSE shows metadata with "
@@ -399,7 +399,7 @@ uc_error_t *uc_authz_enforce(uc_call_t *call, const uc_rule_t *rule)
     uc_error_t *err;
 
     if (!rule)
-        return uc_error_make(call->pool, 500, "INTERNAL_ERROR",
+        return uc_error_make(call->pool, UC_E_INTERNAL,
                              "This route declares no authorization rule.");
     if (rule->browse &&
         (err = uc_validate_query_bool(call->pool, "include_browse",

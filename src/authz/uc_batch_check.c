@@ -171,7 +171,7 @@ typedef struct check {
 
 static uc_error_t *shape(apr_pool_t *pool, size_t index, const char *what)
 {
-    return uc_error_make(pool, 422, "UnprocessableEntity",
+    return uc_error_make(pool, UC_E_LK_UNPROCESSABLE,
                          "Failed to deserialize the JSON body: checks[%lu]: "
                          "%s", (unsigned long)index, what);
 }
@@ -222,7 +222,7 @@ static uc_error_t *identity_of(uc_call_t *call, size_t index, json_t *identity,
         return shape(call->pool, index, "identity needs exactly one of "
                      "'user' and 'role'");
     if (role)
-        return uc_error_make(call->pool, 404, "RoleIdNotFound",
+        return uc_error_make(call->pool, UC_E_LK_NO_SUCH_ROLE,
                              "Role %s does not exist: this catalog has no "
                              "roles.", json_is_string(role)
                              ? json_string_value(role) : "(not text)");
@@ -635,20 +635,20 @@ static uc_error_t *not_found(uc_call_t *call, const check_t *c)
 {
     switch (c->action->resource) {
     case R_WAREHOUSE:
-        return uc_error_make(call->pool, 404, "NoSuchWarehouseException",
+        return uc_error_make(call->pool, UC_E_LK_NO_SUCH_WAREHOUSE,
                              "A warehouse with id '%s' does not exist",
                              c->warehouse_id);
     case R_NAMESPACE:
-        return uc_error_make(call->pool, 404, "NoSuchNamespaceException",
+        return uc_error_make(call->pool, UC_E_LK_NO_SUCH_NAMESPACE,
                              "Namespace not found or access denied");
     case R_VIEW:
-        return uc_error_make(call->pool, 404, "NoSuchViewException",
+        return uc_error_make(call->pool, UC_E_LK_NO_SUCH_VIEW,
                              "View not found or access denied");
     case R_GENERIC_TABLE:
-        return uc_error_make(call->pool, 404, "NoSuchGenericTableException",
+        return uc_error_make(call->pool, UC_E_LK_NO_SUCH_GENERIC_TABLE,
                              "Generic table not found or access denied");
     default:
-        return uc_error_make(call->pool, 404, "NoSuchTableException",
+        return uc_error_make(call->pool, UC_E_LK_NO_SUCH_TABLE,
                              "Table not found or access denied");
     }
 }
@@ -814,11 +814,11 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
     uc_error_t *err;
 
     if (!json_is_array(list))
-        return uc_error_make(call->pool, 422, "UnprocessableEntity",
+        return uc_error_make(call->pool, UC_E_LK_UNPROCESSABLE,
                              "Failed to deserialize the JSON body: 'checks' "
                              "must be an array");
     if (json_array_size(list) > MAX_CHECKS)
-        return uc_error_make(call->pool, 400, "TooManyChecks",
+        return uc_error_make(call->pool, UC_E_LK_TOO_MANY_CHECKS,
                              "Too many checks requested: %lu. Maximum "
                              "allowed is %d",
                              (unsigned long)json_array_size(list),
@@ -826,7 +826,7 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
     if ((err = uc_json_bool_field(call->pool, call->body,
                                   "error-on-not-found",
                                   &error_on_not_found)))
-        return uc_error_make(call->pool, 422, "UnprocessableEntity", "%s",
+        return uc_error_make(call->pool, UC_E_LK_UNPROCESSABLE, "%s",
                              err->message);
     n = (int)json_array_size(list);
     checks = apr_pcalloc(call->pool, sizeof(*checks) * (apr_size_t)(n + 1));
@@ -863,7 +863,7 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
             continue;
         if (target == UC_LEVEL_METASTORE ? !mine->admin
             : !uc_access_has(mine, target, P(UC_PRIV_MANAGE)))
-            return uc_error_make(call->pool, 403, "CannotInspectPermissions",
+            return uc_error_make(call->pool, UC_E_LK_CANNOT_INSPECT,
                                  "Not allowed to inspect permissions for "
                                  "object %s", as_named(call, &checks[i]));
     }

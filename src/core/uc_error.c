@@ -1,96 +1,90 @@
 #include "uc_error.h"
 
 #include <stdarg.h>
-#include <string.h>
 #include <apr_strings.h>
 
-uc_error_t *uc_error_make(apr_pool_t *pool, int status, const char *code,
-                          const char *fmt, ...)
+static const struct {
+    int status;
+    const char *code;
+    int rpc;
+} kinds[UC_E_COUNT] = {
+#define UC_ERROR_KIND_ROW(name, status, code, rpc) { status, code, rpc },
+    UC_ERROR_KINDS(UC_ERROR_KIND_ROW)
+#undef UC_ERROR_KIND_ROW
+};
+
+static uc_error_t *make(apr_pool_t *pool, uc_error_kind_t kind,
+                        const char *fmt, va_list ap)
 {
     uc_error_t *err = apr_pcalloc(pool, sizeof(*err));
+
+    err->kind = kind;
+    err->status = kinds[kind].status;
+    err->code = kinds[kind].code;
+    err->message = apr_pvsprintf(pool, fmt, ap);
+    return err;
+}
+
+uc_error_t *uc_error_make(apr_pool_t *pool, uc_error_kind_t kind,
+                          const char *fmt, ...)
+{
+    uc_error_t *err;
     va_list ap;
 
     va_start(ap, fmt);
-    err->message = apr_pvsprintf(pool, fmt, ap);
+    err = make(pool, kind, fmt, ap);
     va_end(ap);
-    err->status = status;
-    err->code = code;
     return err;
 }
 
 uc_error_t *uc_error_invalid(apr_pool_t *pool, const char *fmt, ...)
 {
-    uc_error_t *err = apr_pcalloc(pool, sizeof(*err));
+    uc_error_t *err;
     va_list ap;
 
     va_start(ap, fmt);
-    err->message = apr_pvsprintf(pool, fmt, ap);
+    err = make(pool, UC_E_INVALID, fmt, ap);
     va_end(ap);
-    err->status = 400;
-    err->code = UC_ERR_INVALID;
+    return err;
+}
+
+uc_error_t *uc_error_copy(apr_pool_t *pool, const uc_error_t *err)
+{
+    uc_error_t *copy = apr_pmemdup(pool, err, sizeof(*err));
+
+    copy->message = apr_pstrdup(pool, err->message);
+    copy->cause = err->cause ? apr_pstrdup(pool, err->cause) : NULL;
+    return copy;
+}
+
+uc_error_t *uc_error_because(apr_pool_t *pool, uc_error_t *err,
+                             const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    err->cause = apr_pvsprintf(pool, fmt, ap);
+    va_end(ap);
     return err;
 }
 
 uc_error_t *uc_error_internal(apr_pool_t *pool)
 {
-    return uc_error_make(pool, 500, "INTERNAL_ERROR",
+    return uc_error_make(pool, UC_E_INTERNAL,
                          "The request could not be completed because of a "
                          "server error; see the server log.");
 }
 
 uc_error_t *uc_error_unavailable(apr_pool_t *pool)
 {
-    uc_error_t *err = uc_error_make(pool, 503, "TEMPORARILY_UNAVAILABLE",
+    uc_error_t *err = uc_error_make(pool, UC_E_UNAVAILABLE,
                                     "The catalog database is busy; retry "
                                     "shortly.");
     err->retry_after = 1;
     return err;
 }
 
-/* google.rpc.Code values (google/rpc/code.proto). */
-enum {
-    RPC_INVALID_ARGUMENT = 3,
-    RPC_DEADLINE_EXCEEDED = 4,
-    RPC_NOT_FOUND = 5,
-    RPC_ALREADY_EXISTS = 6,
-    RPC_PERMISSION_DENIED = 7,
-    RPC_RESOURCE_EXHAUSTED = 8,
-    RPC_FAILED_PRECONDITION = 9,
-    RPC_ABORTED = 10,
-    RPC_UNIMPLEMENTED = 12,
-    RPC_INTERNAL = 13,
-    RPC_UNAVAILABLE = 14,
-    RPC_UNAUTHENTICATED = 16
-};
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
 int uc_error_rpc_code(const uc_error_t *err)
 {
-    const char *code = err->code ? err->code : "";
-
-    if (ends_with(code, "NOT_EMPTY") ||
-        strcmp(code, UC_ERR_FAILED_PRECONDITION) == 0)
-        return RPC_FAILED_PRECONDITION;
-    if (ends_with(code, "ALREADY_EXISTS"))
-        return RPC_ALREADY_EXISTS;
-    if (ends_with(code, "NOT_FOUND") && err->status == 404)
-        return RPC_NOT_FOUND;
-    switch (err->status) {
-    case 400: case 411: case 414: case 415:
-        return RPC_INVALID_ARGUMENT;
-    case 401: return RPC_UNAUTHENTICATED;
-    case 403: return RPC_PERMISSION_DENIED;
-    case 404: return RPC_NOT_FOUND;
-    case 409: return RPC_ABORTED;
-    case 413: case 429: return RPC_RESOURCE_EXHAUSTED;
-    case 405: case 501: return RPC_UNIMPLEMENTED;
-    case 408: return RPC_DEADLINE_EXCEEDED;
-    case 503: return RPC_UNAVAILABLE;
-    default: return RPC_INTERNAL;
-    }
+    return kinds[err->kind].rpc;
 }

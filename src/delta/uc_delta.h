@@ -15,10 +15,9 @@
 #include "../core/uc_error.h"
 #include "uc_objstore.h"
 
-/* Error codes, in the Delta Sharing vocabulary the sharing API answers. */
-#define UC_DELTA_ERR_CORRUPT "MALFORMED_DELTA_LOG"     /* 400 */
-#define UC_DELTA_ERR_UNSUPPORTED "UNSUPPORTED_OPERATION" /* 400 */
-#define UC_DELTA_ERR_NOT_FOUND "RESOURCE_DOES_NOT_EXIST" /* 404 */
+/* Errors are of the kinds the sharing API answers in Delta Sharing's
+ * vocabulary: UC_E_MALFORMED_DELTA_LOG, UC_E_UNSUPPORTED_OPERATION,
+ * UC_E_RESOURCE_DOES_NOT_EXIST (and UC_E_STORAGE from the store). */
 
 /* An absent optional number (baseRowId, ...). */
 #define UC_DELTA_NONE INT64_MIN

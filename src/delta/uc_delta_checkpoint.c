@@ -305,9 +305,7 @@ static uc_error_t *read_shared(uc_replay_t *r, uc_pq_rows_t *rows,
     uc_delta_run_threads(r->scratch, shares, n, sizeof(*shares), read_share);
     for (k = 0; k < n; k++)
         if (shares[k].err)
-            return uc_error_make(r->scratch, shares[k].err->status,
-                                 shares[k].err->code, "%s",
-                                 shares[k].err->message);
+            return uc_error_copy(r->scratch, shares[k].err);
     gather_files(r, shares, n);
     return NULL;
 }

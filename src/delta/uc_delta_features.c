@@ -87,7 +87,7 @@ uc_error_t *uc_delta_read_features(apr_pool_t *pool,
                                                             "writerFeatures"));
     if (f->min_reader_version > MAX_READER_VERSION
         || f->min_reader_version < 1)
-        return uc_error_make(pool, 400, UC_DELTA_ERR_UNSUPPORTED,
+        return uc_error_make(pool, UC_E_UNSUPPORTED_OPERATION,
                              "The Delta table at '%s' needs reader version "
                              "%d; this server reads up to version %d.",
                              table->location, f->min_reader_version,
@@ -96,7 +96,7 @@ uc_error_t *uc_delta_read_features(apr_pool_t *pool,
         const char *name = APR_ARRAY_IDX(f->reader_features, i, const char *);
 
         if (!is_supported(name))
-            return uc_error_make(pool, 400, UC_DELTA_ERR_UNSUPPORTED,
+            return uc_error_make(pool, UC_E_UNSUPPORTED_OPERATION,
                                  "The Delta table at '%s' uses the reader "
                                  "feature '%s', which this server does not "
                                  "support.", table->location, name);

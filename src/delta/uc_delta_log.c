@@ -25,7 +25,7 @@ uc_error_t *uc_delta_corrupt(apr_pool_t *pool, const uc_delta_table_t *table,
     va_start(ap, fmt);
     what = apr_pvsprintf(pool, fmt, ap);
     va_end(ap);
-    return uc_error_make(pool, 400, UC_DELTA_ERR_CORRUPT,
+    return uc_error_make(pool, UC_E_MALFORMED_DELTA_LOG,
                          "The Delta log of '%s' cannot be read: %s.",
                          table->location, what);
 }
@@ -317,7 +317,7 @@ uc_error_t *uc_delta_list(uc_delta_table_t *table, apr_pool_t *pool,
     if ((err = list_from(table, table->pool, NULL, &log)))
         return err;
     if (log->latest < 0)
-        return uc_error_make(pool, 404, UC_DELTA_ERR_NOT_FOUND,
+        return uc_error_make(pool, UC_E_RESOURCE_DOES_NOT_EXIST,
                              "No Delta table at '%s': _delta_log holds no "
                              "commit or checkpoint.", table->location);
     table->full_log = log;

@@ -155,8 +155,7 @@ static uc_error_t *finish(uc_replay_t *r, apr_pool_t *err_pool,
     }
     if ((err = uc_delta_read_features(pool, r->table, r->protocol,
                                       r->metadata, &s->pub.features))) {
-        uc_error_t *copy = uc_error_make(err_pool, err->status, err->code,
-                                         "%s", err->message);
+        uc_error_t *copy = uc_error_copy(err_pool, err);
         apr_pool_destroy(pool);
         return copy;
     }
@@ -256,7 +255,7 @@ static uc_error_t *settle(apr_pool_t *pool, apr_pool_t *scratch,
                           uc_error_t *err)
 {
     if (err)
-        err = uc_error_make(pool, err->status, err->code, "%s", err->message);
+        err = uc_error_copy(pool, err);
     apr_pool_destroy(scratch);
     return err;
 }
@@ -338,7 +337,7 @@ uc_error_t *uc_delta_snapshot(uc_delta_table_t *table, apr_int64_t version,
             *out = &s->pub;
             return NULL;
         }
-        if (strcmp(err->code, UC_DELTA_ERR_CORRUPT) != 0)
+        if (err->kind != UC_E_MALFORMED_DELTA_LOG)
             return err;
         if (!first_err)
             first_err = err;

@@ -34,10 +34,10 @@ typedef struct uc_object {
 
 typedef struct uc_objstore uc_objstore_t;
 
-/* Errors of every operation: 404 NOT_FOUND (no such object or table
- * location), 400 for a malformed location, 502 STORAGE_ERROR when the store
- * answered something unusable, 503 when it could not be reached. */
-#define UC_ERR_STORAGE "STORAGE_ERROR"
+/* Errors of every operation: UC_E_NOT_FOUND (no such object or table
+ * location), UC_E_INVALID for a malformed location, UC_E_STORAGE when the
+ * store answered something unusable, UC_E_UNAVAILABLE when it could not be
+ * reached. */
 
 /* Opens the store for `location`; the store lives as long as `pool`. */
 uc_error_t *uc_objstore_open(apr_pool_t *pool, const char *location,

@@ -26,11 +26,11 @@ static uc_error_t *file_error(apr_pool_t *pool, apr_status_t rv,
     char msg[120];
 
     if (APR_STATUS_IS_ENOENT(rv) || APR_STATUS_IS_ENOTDIR(rv))
-        return uc_error_make(pool, 404, "NOT_FOUND",
+        return uc_error_make(pool, UC_E_NOT_FOUND,
                              "'%s' does not exist in the table location.",
                              key);
     apr_strerror(rv, msg, sizeof(msg));
-    return uc_error_make(pool, 502, UC_ERR_STORAGE,
+    return uc_error_make(pool, UC_E_STORAGE,
                          "Cannot read '%s' from the table location: %s.",
                          key, msg);
 }
@@ -122,7 +122,7 @@ static uc_error_t *file_read(uc_objstore_t *store, apr_pool_t *pool,
         length = info.size - offset;
     if (length > MAX_READ) {
         apr_file_close(file);
-        return uc_error_make(pool, 502, UC_ERR_STORAGE,
+        return uc_error_make(pool, UC_E_STORAGE,
                              "'%s' is too large to read.", key);
     }
     want = (apr_size_t)length;
@@ -181,7 +181,7 @@ static uc_error_t *file_map(uc_objstore_t *store, apr_pool_t *pool,
     }
     if ((apr_off_t)st.st_size > MAX_READ) {
         close(fd);
-        return uc_error_make(pool, 502, UC_ERR_STORAGE,
+        return uc_error_make(pool, UC_E_STORAGE,
                              "'%s' is too large to read.", key);
     }
     if (st.st_size == 0) {

@@ -334,11 +334,11 @@ static uc_error_t *s3_get(s3_store_t *s3, apr_pool_t *pool, const char *url,
     rc = curl_easy_perform(c);
     if (rc == CURLE_FILESIZE_EXCEEDED || (rc == CURLE_WRITE_ERROR
                                           && b.too_large))
-        return uc_error_make(pool, 502, UC_ERR_STORAGE,
+        return uc_error_make(pool, UC_E_STORAGE,
                              "%s is larger than 2 GiB.", what);
     if (rc != CURLE_OK) {
         uc_error_t *err = uc_error_make(
-            pool, 503, "TEMPORARILY_UNAVAILABLE",
+            pool, UC_E_UNAVAILABLE,
             "Cannot reach S3 for %s: %s.", what,
             s3->errbuf[0] ? s3->errbuf : curl_easy_strerror(rc));
         err->retry_after = 1;
@@ -360,26 +360,15 @@ static uc_error_t *status_error(apr_pool_t *pool, long status,
     const char *code = error_code(pool, status, body, len);
 
     if (status == 404)
-        return uc_error_make(pool, 404, "NOT_FOUND",
+        return uc_error_make(pool, UC_E_NOT_FOUND,
                              strcmp(code, "NoSuchBucket") == 0
                              ? "The bucket of %s does not exist."
                              : "%s does not exist.", what);
-    return uc_error_make(pool, 502, UC_ERR_STORAGE,
+    return uc_error_make(pool, UC_E_STORAGE,
                          "S3 answered %ld %s for %s.", status, code, what);
 }
 
 /* --- operations ---------------------------------------------------------- */
-
-/* A copy of `err` in `pool`, for errors made in a pool about to be
- * cleared. */
-static uc_error_t *rehome(apr_pool_t *pool, const uc_error_t *err)
-{
-    uc_error_t *copy = uc_error_make(pool, err->status, err->code, "%s",
-                                     err->message);
-
-    copy->retry_after = err->retry_after;
-    return copy;
-}
 
 static int compare_objects(const void *a, const void *b)
 {
@@ -420,11 +409,11 @@ static uc_error_t *list_page(s3_store_t *s3, apr_pool_t *pool,
     if (err == NULL && status != 200)
         err = status_error(page_pool, status, body, len, what);
     if (err)
-        return rehome(pool, err);
+        return uc_error_copy(pool, err);
     doc = parse_xml(page_pool, body, len);
     if (doc == NULL || doc->root == NULL
         || strcmp(doc->root->name, "ListBucketResult") != 0)
-        return uc_error_make(pool, 502, UC_ERR_STORAGE,
+        return uc_error_make(pool, UC_E_STORAGE,
                              "S3 answered the listing of %s with something "
                              "other than a ListBucketResult.", what);
     for (e = doc->root->first_child; e; e = e->next) {
@@ -438,7 +427,7 @@ static uc_error_t *list_page(s3_store_t *s3, apr_pool_t *pool,
         key = (t = child(e, "Key")) ? elem_text(page_pool, t) : NULL;
         size = (t = child(e, "Size")) ? elem_text(page_pool, t) : NULL;
         if (key == NULL || size == NULL)
-            return uc_error_make(pool, 502, UC_ERR_STORAGE,
+            return uc_error_make(pool, UC_E_STORAGE,
                                  "S3 listed an object without Key or Size "
                                  "in %s.", what);
         /* A key equal to the prefix is a "directory marker" some tools
@@ -452,11 +441,11 @@ static uc_error_t *list_page(s3_store_t *s3, apr_pool_t *pool,
         obj->name = apr_pstrdup(pool, name);
         obj->size = apr_strtoi64(size, &endp, 10);
         if (*size == '\0' || *endp != '\0' || obj->size < 0)
-            return uc_error_make(pool, 502, UC_ERR_STORAGE,
+            return uc_error_make(pool, UC_E_STORAGE,
                                  "S3 listed '%s' with an invalid Size.", key);
         t = child(e, "LastModified");
         if (t && !uc_time_parse_iso8601(elem_text(page_pool, t), &mtime))
-            return uc_error_make(pool, 502, UC_ERR_STORAGE,
+            return uc_error_make(pool, UC_E_STORAGE,
                                  "S3 listed '%s' with an invalid "
                                  "LastModified.", key);
         obj->mtime_ms = mtime;
@@ -468,7 +457,7 @@ static uc_error_t *list_page(s3_store_t *s3, apr_pool_t *pool,
         t = child(doc->root, "NextContinuationToken");
         if (t == NULL || *elem_text(page_pool, t) == '\0'
             || (token && strcmp(elem_text(page_pool, t), token) == 0))
-            return uc_error_make(pool, 502, UC_ERR_STORAGE,
+            return uc_error_make(pool, UC_E_STORAGE,
                                  "S3 truncated the listing of %s without a "
                                  "new continuation token.", what);
         *next = apr_pstrdup(pool, elem_text(page_pool, t));
@@ -659,7 +648,7 @@ uc_error_t *uc_objstore_s3_open(apr_pool_t *pool, const char *location,
 
     pthread_once(&curl_once, curl_init_once);
     if (curl_init_rc != CURLE_OK)
-        return uc_error_make(pool, 500, "INTERNAL_ERROR",
+        return uc_error_make(pool, UC_E_INTERNAL,
                              "libcurl could not be initialised: %s.",
                              curl_easy_strerror(curl_init_rc));
     s3->curl = curl_easy_init();

@@ -69,7 +69,7 @@ struct uc_pq_chunk_decode {
 
 static uc_error_t *chunk_error(const chunk_reader_t *cr, const char *what)
 {
-    return uc_error_make(cr->pool, 400, UC_PQ_ERR,
+    return uc_error_make(cr->pool, UC_E_MALFORMED_DELTA_LOG,
                          "'%s' is not a readable Parquet file: column '%s': "
                          "%s.", cr->file->name, cr->leaf->path, what);
 }
@@ -414,7 +414,7 @@ uc_error_t *uc_pq_chunk_begin(const uc_pq_file_t *file, apr_pool_t *pool,
 
     if (row_group < 0 || row_group >= file->num_row_groups
         || leaf->leaf_index < 0)
-        return uc_error_make(pool, 500, "INTERNAL_ERROR",
+        return uc_error_make(pool, UC_E_INTERNAL,
                              "No such Parquet column chunk.");
     chunk = &file->row_groups[row_group].chunks[leaf->leaf_index];
     d = apr_pcalloc(pool, sizeof(*d));
@@ -587,7 +587,7 @@ uc_error_t *uc_pq_chunk_page_alone(uc_pq_chunk_decode_t *d, int page,
 
     if (d->base.leaf->max_rep > 0
         || (pg->type != PAGE_DATA && pg->type != PAGE_DATA_V2))
-        return uc_error_make(pool, 500, "INTERNAL_ERROR",
+        return uc_error_make(pool, UC_E_INTERNAL,
                              "No such Parquet page.");
     if (d->have_dict && !d->dict_read) {
         if ((err = uc_pq_chunk_levels(d, 0, d->base.pool, d->base.pool)))

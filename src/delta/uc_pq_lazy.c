@@ -50,7 +50,7 @@ uc_error_t *uc_pq_lazy_open(const uc_pq_file_t *file, apr_pool_t *keep,
     uc_error_t *err;
 
     if (leaf->type != UC_PQ_BYTE_ARRAY || leaf->max_rep > 0)
-        return uc_error_make(scratch, 500, "INTERNAL_ERROR",
+        return uc_error_make(scratch, UC_E_INTERNAL,
                              "Only text leaves without repetition are read "
                              "lazily.");
     /* The headers are read now, so that a damaged chunk fails the read of
@@ -173,8 +173,7 @@ static uc_error_t *load_page(uc_pq_lazy_reader_t *rd,
                                      rd->page_pool, &rd->column);
     }
     if (err)
-        return uc_error_make(rd->pool, err->status, err->code, "%s",
-                             err->message);
+        return uc_error_copy(rd->pool, err);
     rd->page = page;
     rd->first_row = lazy->page_rows[page];
     rd->row = 0;
@@ -195,7 +194,7 @@ uc_error_t *uc_pq_lazy_value(uc_pq_lazy_reader_t *rd,
     value->len = 0;
     if (row < 0 || lazy->num_pages == 0
         || (apr_size_t)row >= lazy->page_rows[lazy->num_pages])
-        return uc_error_make(rd->pool, 500, "INTERNAL_ERROR",
+        return uc_error_make(rd->pool, UC_E_INTERNAL,
                              "No such row in a Parquet column.");
     r = (apr_size_t)row;
     if (rd->lazy != lazy || rd->page < 0 || r < rd->first_row

@@ -101,9 +101,7 @@ static uc_error_t *decode_round(decode_job_t *job, worker_t *workers,
                          decode_steps);
     for (i = 0; i < threads; i++)
         if (workers[i].err)
-            return uc_error_make(pool, workers[i].err->status,
-                                 workers[i].err->code, "%s",
-                                 workers[i].err->message);
+            return uc_error_copy(pool, workers[i].err);
     return NULL;
 }
 
@@ -208,7 +206,7 @@ uc_error_t *uc_pq_rows_open_ex(const uc_pq_file_t *file, apr_pool_t *pool,
     uc_error_t *err;
 
     if (row_group < 0 || row_group >= file->num_row_groups)
-        return uc_error_make(pool, 500, "INTERNAL_ERROR",
+        return uc_error_make(pool, UC_E_INTERNAL,
                              "No such Parquet row group.");
     rows->file = file;
     rows->pool = pool;

@@ -9,6 +9,7 @@
 
 #include "../core/uc_error.h"
 #include "../core/uc_jw.h"
+#include "../core/uc_log.h"
 #include "../authz/uc_access.h"
 
 struct uc_store;
@@ -45,6 +46,7 @@ typedef struct uc_call {
     /* Where the answer goes: operations write into out->jw (the writer
      * they are given); streaming ones end their lines through uc_out.h. */
     struct uc_out *out;
+    uc_log_t log;                /* diagnostics, with their causes */
 } uc_call_t;
 
 /* An operation writes its JSON answer into `out`, or returns an error (and

@@ -24,7 +24,7 @@ uc_out_t *uc_out_streaming(apr_pool_t *pool, const uc_out_sink_t *sink,
 
 static uc_error_t *client_gone(apr_pool_t *pool)
 {
-    return uc_error_make(pool, 400, "CLIENT_GONE",
+    return uc_error_make(pool, UC_E_CLIENT_GONE,
                          "The client stopped reading the response.");
 }
 

@@ -27,20 +27,20 @@ json_t *uc_render_lakekeeper_error(apr_pool_t *pool, const uc_error_t *err)
 /* The errors httpd can raise before or around the module. */
 static const struct {
     int status;
-    const char *code;
+    uc_error_kind_t kind;
     const char *message;
 } httpd_errors[] = {
-    { 400, UC_ERR_INVALID, "The request is malformed." },
-    { 401, "UNAUTHENTICATED", "Authentication is required." },
-    { 403, "PERMISSION_DENIED", "Access denied." },
-    { 404, "ENDPOINT_NOT_FOUND", "No such endpoint." },
-    { 405, "METHOD_NOT_ALLOWED", "Method not allowed." },
-    { 408, "REQUEST_TIMEOUT", "The request took too long to arrive." },
-    { 411, "LENGTH_REQUIRED", "A Content-Length is required." },
-    { 413, "REQUEST_TOO_LARGE",
+    { 400, UC_E_INVALID, "The request is malformed." },
+    { 401, UC_E_UNAUTHENTICATED, "Authentication is required." },
+    { 403, UC_E_PERMISSION_DENIED, "Access denied." },
+    { 404, UC_E_ENDPOINT_NOT_FOUND, "No such endpoint." },
+    { 405, UC_E_METHOD_NOT_ALLOWED, "Method not allowed." },
+    { 408, UC_E_REQUEST_TIMEOUT, "The request took too long to arrive." },
+    { 411, UC_E_LENGTH_REQUIRED, "A Content-Length is required." },
+    { 413, UC_E_REQUEST_TOO_LARGE,
       "The request body is larger than the server accepts." },
-    { 414, "URI_TOO_LONG", "The request URI is too long." },
-    { 415, "UNSUPPORTED_MEDIA_TYPE",
+    { 414, UC_E_URI_TOO_LONG, "The request URI is too long." },
+    { 415, UC_E_UNSUPPORTED_MEDIA_TYPE,
       "Request bodies must be application/json." },
 };
 
@@ -50,12 +50,17 @@ uc_error_t *uc_error_for_status(apr_pool_t *pool, int status)
 
     for (i = 0; i < sizeof(httpd_errors) / sizeof(httpd_errors[0]); i++)
         if (httpd_errors[i].status == status)
-            return uc_error_make(pool, status, httpd_errors[i].code, "%s",
+            return uc_error_make(pool, httpd_errors[i].kind, "%s",
                                  httpd_errors[i].message);
     if (status == 503)
         return uc_error_unavailable(pool);
-    if (status >= 400 && status < 500)
-        return uc_error_make(pool, status, "BAD_REQUEST",
-                             "The request was refused.");
+    if (status >= 400 && status < 500) {
+        /* A refusal of httpd's without a kind of its own keeps its
+         * status. */
+        uc_error_t *err = uc_error_make(pool, UC_E_BAD_REQUEST,
+                                        "The request was refused.");
+        err->status = status;
+        return err;
+    }
     return uc_error_internal(pool);
 }

@@ -92,11 +92,11 @@ static uc_error_t *apply_missing(uc_store_t *store, uc_dialect_t dialect,
     for (m = migrations; m->version; m++)
         latest = m->version;
     if (current > latest) {
-        uc_store_log(store, UC_LOG_ERROR, apr_psprintf(store->pool,
-                       "UC0205: the database schema is at version %d, newer "
-                       "than this module's %d; upgrade mod_unicat",
-                       current, latest));
-        return uc_error_unavailable(store->pool);
+        return uc_error_because(store->pool,
+                                uc_error_unavailable(store->pool),
+                                "UC0205: the database schema is at version "
+                                "%d, newer than this module's %d; upgrade "
+                                "mod_unicat", current, latest);
     }
     for (m = migrations; m->version; m++) {
         if (m->version <= current)
@@ -111,8 +111,8 @@ static uc_error_t *apply_missing(uc_store_t *store, uc_dialect_t dialect,
                        (apr_int64_t)apr_time_as_msec(apr_time_now())),
                        "migration bookkeeping")))
             return err;
-        uc_store_log(store, UC_LOG_INFO, apr_psprintf(store->pool,
-                       "UC0206: applied schema migration %s", m->name));
+        uc_log(store->log, UC_LOG_INFO, 0,
+               "UC0206: applied schema migration %s", m->name);
     }
     *version = latest;
     return NULL;

@@ -8,14 +8,6 @@
 /* Key of the per-connection state in the connection's `prepared` hash. */
 static const char conn_key[] = "unicat:store";
 
-static const char duplicate_code[] = "UC_STORE_DUPLICATE";
-
-void uc_store_log(uc_store_t *store, uc_log_level_t level, const char *msg)
-{
-    if (store->log)
-        store->log(store->log_baton, level, msg);
-}
-
 static int contains(const char *haystack, const char *needle)
 {
     return haystack && strstr(haystack, needle) != NULL;
@@ -25,13 +17,11 @@ uc_error_t *uc_store_db_error(uc_store_t *store, int rc, const char *what)
 {
     const char *msg = apr_dbd_error(store->driver, store->handle, rc);
     int sqlite = !store->conn || store->conn->dialect == UC_DIALECT_SQLITE;
+    uc_error_t *err;
 
     if (contains(msg, "UNIQUE constraint failed") ||
         contains(msg, "duplicate key value violates unique constraint"))
-        return uc_error_make(store->pool, 409, duplicate_code,
-                             "duplicate key");
-    uc_store_log(store, UC_LOG_ERROR, apr_psprintf(store->pool, "UC0201: database %s failed "
-                                "(rc %d): %s", what, rc, msg ? msg : "?"));
+        return uc_error_make(store->pool, UC_E_DUPLICATE, "duplicate key");
     /* SQLite: 5 BUSY, 6 LOCKED, after the driver's own bounded retries.
      * PostgreSQL: lost connections and serialisation failures are transient
      * in the same way. */
@@ -40,13 +30,16 @@ uc_error_t *uc_store_db_error(uc_store_t *store, int rc, const char *what)
         || contains(msg, "deadlock detected")
         || contains(msg, "server closed the connection")
         || contains(msg, "no connection to the server"))
-        return uc_error_unavailable(store->pool);
-    return uc_error_internal(store->pool);
+        err = uc_error_unavailable(store->pool);
+    else
+        err = uc_error_internal(store->pool);
+    return uc_error_because(store->pool, err, "UC0201: database %s failed "
+                            "(rc %d): %s", what, rc, msg ? msg : "?");
 }
 
 int uc_store_is_duplicate(const uc_error_t *err)
 {
-    return err && err->code == duplicate_code;
+    return err && err->kind == UC_E_DUPLICATE;
 }
 
 static uc_error_t *sqlite_connection_settings(uc_store_t *store)
@@ -64,7 +57,8 @@ static uc_error_t *sqlite_connection_settings(uc_store_t *store)
         while (apr_dbd_get_row(store->driver, store->pool, res, &row, -1) != -1)
             ;
     else
-        uc_store_log(store, UC_LOG_WARNING, "UC0202: could not switch SQLite to WAL mode yet");
+        uc_log(store->log, UC_LOG_WARNING, 0,
+               "UC0202: could not switch SQLite to WAL mode yet");
     if ((rc = apr_dbd_query(store->driver, store->handle, &nrows,
                             "PRAGMA foreign_keys = ON")) != 0 ||
         (rc = apr_dbd_query(store->driver, store->handle, &nrows,
@@ -105,8 +99,8 @@ static uc_error_t *load_metastore_id(uc_store_t *store)
     if (err)
         return err;
     if (rows.nrows != 1) {
-        uc_store_log(store, UC_LOG_ERROR, "UC0203: the database has no metastore row");
-        return uc_error_internal(store->pool);
+        return uc_error_because(store->pool, uc_error_internal(store->pool),
+                                "UC0203: the database has no metastore row");
     }
     store->conn->metastore_id = rows.rows[0][0];
     return NULL;
@@ -116,8 +110,7 @@ uc_error_t *uc_store_attach(apr_pool_t *pool, const apr_dbd_driver_t *driver,
                             apr_dbd_t *handle, apr_pool_t *conn_pool,
                             apr_hash_t *prepared,
                             const uc_migration_t *migrations,
-                            uc_log_fn log, void *log_baton,
-                            uc_store_t **out)
+                            const uc_log_t *log, uc_store_t **out)
 {
     uc_store_t *store = apr_pcalloc(pool, sizeof(*store));
     uc_store_conn_t *conn;
@@ -128,7 +121,6 @@ uc_error_t *uc_store_attach(apr_pool_t *pool, const apr_dbd_driver_t *driver,
     store->driver = driver;
     store->handle = handle;
     store->log = log;
-    store->log_baton = log_baton;
     *out = store;
 
     store->conn = apr_hash_get(prepared, conn_key, APR_HASH_KEY_STRING);
@@ -141,9 +133,9 @@ uc_error_t *uc_store_attach(apr_pool_t *pool, const apr_dbd_driver_t *driver,
     else if (strcmp(name, "pgsql") == 0)
         conn->dialect = UC_DIALECT_POSTGRES;
     else {
-        uc_store_log(store, UC_LOG_ERROR, apr_psprintf(pool, "UC0204: unsupported DBDriver %s; "
-                                    "use sqlite3 or pgsql", name));
-        return uc_error_internal(pool);
+        return uc_error_because(pool, uc_error_internal(pool),
+                                "UC0204: unsupported DBDriver %s; use sqlite3 "
+                                "or pgsql", name);
     }
     if (!migrations)
         migrations = conn->dialect == UC_DIALECT_SQLITE

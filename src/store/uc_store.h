@@ -9,6 +9,7 @@
 #include <apr_pools.h>
 
 #include "../core/uc_error.h"
+#include "../core/uc_log.h"
 #include "uc_statements.h"
 
 typedef enum uc_dialect { UC_DIALECT_SQLITE, UC_DIALECT_POSTGRES } uc_dialect_t;
@@ -24,10 +25,6 @@ typedef struct uc_migration {
 extern const uc_migration_t uc_sqlite_migrations[];
 extern const uc_migration_t uc_postgres_migrations[];
 
-/* Server-side diagnostics (driver messages) go here, never to clients. */
-typedef enum uc_log_level { UC_LOG_ERROR, UC_LOG_WARNING, UC_LOG_INFO } uc_log_level_t;
-typedef void (*uc_log_fn)(void *baton, uc_log_level_t level,
-                          const char *message);
 
 typedef struct uc_store_conn uc_store_conn_t;
 
@@ -37,8 +34,7 @@ typedef struct uc_store {
     apr_dbd_t *handle;
     uc_store_conn_t *conn;             /* per-connection state */
     apr_dbd_transaction_t *txn;
-    uc_log_fn log;
-    void *log_baton;
+    const uc_log_t *log;               /* where diagnostics go, may be NULL */
 } uc_store_t;
 
 typedef struct uc_rows {
@@ -66,8 +62,7 @@ uc_error_t *uc_store_attach(apr_pool_t *pool, const apr_dbd_driver_t *driver,
                             apr_dbd_t *handle, apr_pool_t *conn_pool,
                             apr_hash_t *prepared,
                             const uc_migration_t *migrations,
-                            uc_log_fn log, void *log_baton,
-                            uc_store_t **out);
+                            const uc_log_t *log, uc_store_t **out);
 
 uc_dialect_t uc_store_dialect(const uc_store_t *store);
 /* The id of the metastore securable, read once per connection. */

@@ -14,7 +14,6 @@ struct uc_store_conn {
     int schema_version;
 };
 
-void uc_store_log(uc_store_t *store, uc_log_level_t level, const char *msg);
 
 /* Logs the driver's message for `rc` and maps it to the error the client
  * sees: duplicate key, busy (503 + Retry-After) or internal. */

@@ -74,12 +74,13 @@ static const char *native_sql(apr_pool_t *pool, const char *sql)
 static uc_error_t *sqlite_error(uc_store_t *store, uc_sqlite_reads_t *reads,
                                 int rc, const char *what)
 {
-    uc_store_log(store, UC_LOG_ERROR,
-                 apr_psprintf(store->pool, "UC0207: SQLite %s failed (rc %d):"
-                              " %s", what, rc, sqlite3_errmsg(reads->db)));
-    if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
-        return uc_error_unavailable(store->pool);
-    return uc_error_internal(store->pool);
+    uc_error_t *err = rc == SQLITE_BUSY || rc == SQLITE_LOCKED
+                      ? uc_error_unavailable(store->pool)
+                      : uc_error_internal(store->pool);
+
+    return uc_error_because(store->pool, err, "UC0207: SQLite %s failed "
+                            "(rc %d): %s", what, rc,
+                            sqlite3_errmsg(reads->db));
 }
 
 static uc_error_t *statement(uc_store_t *store, uc_sqlite_reads_t *reads,

@@ -64,9 +64,9 @@ static void test_catalog_storage_root(void **state)
                "\"/tmp/x/\"}");
     assert_jstr(c, "storage_root", "file:///tmp/x");
     api_err(fx, UC_POST, "/catalogs", "{\"name\":\"bad\",\"storage_root\":"
-            "\"s3a://bucket/x\"}", 400, UC_ERR_INVALID);
+            "\"s3a://bucket/x\"}", 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/catalogs", "{\"name\":\"bad\",\"storage_root\":"
-            "\"s3://b/__unitystorage/x\"}", 400, UC_ERR_INVALID);
+            "\"s3://b/__unitystorage/x\"}", 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_GET, "/catalogs/bad", NULL, 404, "CATALOG_NOT_FOUND");
 }
 
@@ -84,12 +84,12 @@ static void test_catalog_sharing_and_owner(void **state)
     assert_jstr(c, "catalog_type", "DELTASHARING_CATALOG");
     assert_jstr(c, "provider_name", "my-provider");
     api_err(fx, UC_POST, "/catalogs", "{\"name\":\"half\","
-            "\"provider_name\":\"prov\"}", 400, UC_ERR_INVALID);
+            "\"provider_name\":\"prov\"}", 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/catalogs", "{\"name\":\"half\","
-            "\"share_name\":\"share\"}", 400, UC_ERR_INVALID);
+            "\"share_name\":\"share\"}", 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/catalogs", "{\"name\":\"half\","
             "\"provider_name\":\"p.q\",\"share_name\":\"share\"}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
 
     c = api_ok(fx, UC_POST, "/catalogs", "{\"name\":\"owned\","
                "\"owner\":\"bob\"}");
@@ -117,7 +117,7 @@ static void test_catalog_create_invalid(void **state)
     int i;
 
     for (i = 0; bad[i]; i++)
-        api_err(fx, UC_POST, "/catalogs", bad[i], 400, UC_ERR_INVALID);
+        api_err(fx, UC_POST, "/catalogs", bad[i], 400, "INVALID_PARAMETER_VALUE");
     list = api_ok(fx, UC_GET, "/catalogs", NULL);
     assert_int_equal(json_array_size(json_object_get(list, "catalogs")), 0);
 }
@@ -204,9 +204,9 @@ static void test_catalog_update(void **state)
 
     /* Invalid updates. */
     api_err(fx, UC_PATCH, "/catalogs/renamed", "{\"new_name\":\"1x\"}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_PATCH, "/catalogs/renamed", "{\"comment\":[]}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_PATCH, "/catalogs/nothere", "{\"comment\":\"x\"}", 404,
             "CATALOG_NOT_FOUND");
     /* An empty update answers the catalog unchanged. */
@@ -250,7 +250,7 @@ static void test_catalog_not_empty_and_force(void **state)
     api_err(fx, UC_DELETE, "/catalogs/main?force=false", NULL, 400,
             "CATALOG_NOT_EMPTY");
     api_err(fx, UC_DELETE, "/catalogs/main?force=maybe", NULL, 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_ok(fx, UC_GET, "/catalogs/main", NULL);
     api_ok(fx, UC_GET, "/schemas/main.sc1", NULL);
 
@@ -341,11 +341,11 @@ static void test_schema_errors(void **state)
     api_ok(fx, UC_POST, "/catalogs", "{\"name\":\"main\"}");
     api_ok(fx, UC_POST, "/catalogs", "{\"name\":\"other\"}");
     api_err(fx, UC_POST, "/schemas", "{\"name\":\"sch\"}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/schemas", "{\"catalog_name\":\"main\"}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/schemas", "{\"name\":\"s.x\",\"catalog_name\":"
-            "\"main\"}", 400, UC_ERR_INVALID);
+            "\"main\"}", 400, "INVALID_PARAMETER_VALUE");
     api_ok(fx, UC_POST, "/schemas", "{\"name\":\"sch\",\"catalog_name\":"
            "\"main\"}");
     err = api_err(fx, UC_POST, "/schemas", "{\"name\":\"SCH\","
@@ -359,10 +359,10 @@ static void test_schema_errors(void **state)
     err = api_err(fx, UC_GET, "/schemas/main.nosch", NULL, 404,
                   "SCHEMA_NOT_FOUND");
     assert_int_equal(uc_error_rpc_code(err), 5);
-    api_err(fx, UC_GET, "/schemas/main", NULL, 400, UC_ERR_INVALID);
-    api_err(fx, UC_GET, "/schemas/main.sch.x", NULL, 400, UC_ERR_INVALID);
-    api_err(fx, UC_GET, "/schemas", NULL, 400, UC_ERR_INVALID);
-    api_err(fx, UC_GET, "/schemas?catalog_name=", NULL, 400, UC_ERR_INVALID);
+    api_err(fx, UC_GET, "/schemas/main", NULL, 400, "INVALID_PARAMETER_VALUE");
+    api_err(fx, UC_GET, "/schemas/main.sch.x", NULL, 400, "INVALID_PARAMETER_VALUE");
+    api_err(fx, UC_GET, "/schemas", NULL, 400, "INVALID_PARAMETER_VALUE");
+    api_err(fx, UC_GET, "/schemas?catalog_name=", NULL, 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_GET, "/schemas?catalog_name=nocat", NULL, 404,
             "CATALOG_NOT_FOUND");
 
@@ -483,11 +483,11 @@ static void test_schema_pagination(void **state)
     assert_true(json_is_string(json_object_get(list, "next_page_token")));
     /* Bad paging parameters. */
     api_err(fx, UC_GET, "/schemas?catalog_name=big&max_results=-1", NULL, 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_GET, "/schemas?catalog_name=big&max_results=x", NULL, 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_GET, "/schemas?catalog_name=big&page_token=%21%21", NULL,
-            400, UC_ERR_INVALID);
+            400, "INVALID_PARAMETER_VALUE");
 }
 
 static void test_catalog_pagination(void **state)
@@ -560,9 +560,9 @@ static void test_error_for_non_utf8_input(void **state)
 {
     afx_t *fx = *state;
 
-    api_err(fx, UC_GET, "/catalogs/ab\xff", NULL, 400, UC_ERR_INVALID);
+    api_err(fx, UC_GET, "/catalogs/ab\xff", NULL, 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_GET, "/schemas?catalog_name=%FFab", NULL, 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
 }
 
 /* "?include_browse" without "=value" is an ordinary request. */

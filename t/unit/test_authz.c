@@ -951,7 +951,7 @@ static void test_grant_audit(void **state)
     as(fx, "admin", NULL);
     api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
             "\"principal\":\"bob\",\"add\":[\"SELECT\"]},{\"principal\":"
-            "\"eve\",\"add\":[\"NOPE\"]}]}", 400, UC_ERR_INVALID);
+            "\"eve\",\"add\":[\"NOPE\"]}]}", 400, "INVALID_PARAMETER_VALUE");
     assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit"), 3);
     /* The audit outlives the securable; grants go with it. */
     api_ok(fx, UC_DELETE, "/catalogs/cat?force=true", NULL);
@@ -1060,33 +1060,33 @@ static void test_permissions_api(void **state)
     /* Bad requests. */
     api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
             "\"principal\":\"bob\",\"add\":[\"CREATE CATALOG\"]}]}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_PATCH, "/permissions/schema/cat.sch", "{\"changes\":[{"
             "\"principal\":\"bob\",\"add\":[\"USE CATALOG\"]}]}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
             "\"principal\":\"bob\",\"add\":[\"FLY\"]}]}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
-            "\"principal\":\"bob\",\"add\":[1]}]}", 400, UC_ERR_INVALID);
+            "\"principal\":\"bob\",\"add\":[1]}]}", 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
             "\"principal\":\"bob\",\"add\":\"SELECT\"}]}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
-            "\"add\":[\"SELECT\"]}]}", 400, UC_ERR_INVALID);
+            "\"add\":[\"SELECT\"]}]}", 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
             "\"principal\":\"\",\"add\":[\"SELECT\"]}]}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"
             "\"principal\":\"bob\",\"add\":[\"SELECT\"],\"remove\":"
-            "[\"SELECT\"]}]}", 400, UC_ERR_INVALID);
+            "[\"SELECT\"]}]}", 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_PATCH, "/permissions/bucket/c", "{\"changes\":[]}", 400,
-            UC_ERR_INVALID);
-    api_err(fx, UC_GET, "/permissions/bucket/c", NULL, 400, UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
+    api_err(fx, UC_GET, "/permissions/bucket/c", NULL, 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":{}}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_PATCH, "/permissions/catalog/nope", "{\"changes\":[]}",
             404, "CATALOG_NOT_FOUND");
     api_err(fx, UC_GET, "/permissions/schema/cat.nope", NULL, 404,
@@ -1098,7 +1098,7 @@ static void test_permissions_api(void **state)
     assert_non_null(entry_for(out, "alice"));
     api_err(fx, UC_PATCH, "/permissions/metastore/metastore",
             "{\"changes\":[{\"principal\":\"alice\",\"add\":"
-            "[\"USE CATALOG\"]}]}", 400, UC_ERR_INVALID);
+            "[\"USE CATALOG\"]}]}", 400, "INVALID_PARAMETER_VALUE");
     as(fx, "alice", NULL);
     assert_jstr(api_ok(fx, UC_POST, "/catalogs", "{\"name\":\"mine\"}"),
                 "owner", "alice");

@@ -3,6 +3,7 @@
  * (uc_json_own) or released here, so valgrind sees no leak. */
 #include "uc_test.h"
 
+#include "../../src/core/uc_log.h"
 #include "../../src/core/uc_json.h"
 #include "../../src/core/uc_validate.h"
 #include "../../src/http/uc_query.h"
@@ -361,31 +362,52 @@ static void test_dump(void **state)
 static void test_rpc_codes(void **state)
 {
     apr_pool_t *pool = *state;
-    static const struct { int status; const char *code; int rpc; } cases[] = {
-        { 404, "CATALOG_NOT_FOUND", 5 },
-        { 404, "SCHEMA_NOT_FOUND", 5 },
-        { 404, "ENDPOINT_NOT_FOUND", 5 },
-        { 400, "CATALOG_ALREADY_EXISTS", 6 },
-        { 409, "SCHEMA_ALREADY_EXISTS", 6 },
-        { 400, UC_ERR_INVALID, 3 },
-        { 400, "CATALOG_NOT_EMPTY", 9 },
-        { 400, "SCHEMA_NOT_EMPTY", 9 },
-        { 401, "UNAUTHENTICATED", 16 },
-        { 403, "PERMISSION_DENIED", 7 },
-        { 503, "TEMPORARILY_UNAVAILABLE", 14 },
-        { 500, "INTERNAL_ERROR", 13 },
-        { 405, "METHOD_NOT_ALLOWED", 12 },
-        { 413, "REQUEST_TOO_LARGE", 8 },
-        { 0, NULL, 0 }
+    static const struct {
+        uc_error_kind_t kind; int status; const char *code; int rpc;
+    } cases[] = {
+        { UC_E_CATALOG_NOT_FOUND, 404, "CATALOG_NOT_FOUND", 5 },
+        { UC_E_SCHEMA_NOT_FOUND, 404, "SCHEMA_NOT_FOUND", 5 },
+        { UC_E_ENDPOINT_NOT_FOUND, 404, "ENDPOINT_NOT_FOUND", 5 },
+        { UC_E_CATALOG_ALREADY_EXISTS, 400, "CATALOG_ALREADY_EXISTS", 6 },
+        { UC_E_SCHEMA_ALREADY_EXISTS, 400, "SCHEMA_ALREADY_EXISTS", 6 },
+        { UC_E_ALREADY_EXISTS, 409, "ALREADY_EXISTS", 6 },
+        { UC_E_INVALID, 400, "INVALID_PARAMETER_VALUE", 3 },
+        { UC_E_CATALOG_NOT_EMPTY, 400, "CATALOG_NOT_EMPTY", 9 },
+        { UC_E_SCHEMA_NOT_EMPTY, 400, "SCHEMA_NOT_EMPTY", 9 },
+        { UC_E_FAILED_PRECONDITION, 400, "FAILED_PRECONDITION", 9 },
+        { UC_E_UNAUTHENTICATED, 401, "UNAUTHENTICATED", 16 },
+        { UC_E_PERMISSION_DENIED, 403, "PERMISSION_DENIED", 7 },
+        { UC_E_UNAVAILABLE, 503, "TEMPORARILY_UNAVAILABLE", 14 },
+        { UC_E_INTERNAL, 500, "INTERNAL_ERROR", 13 },
+        { UC_E_METHOD_NOT_ALLOWED, 405, "METHOD_NOT_ALLOWED", 12 },
+        { UC_E_REQUEST_TOO_LARGE, 413, "REQUEST_TOO_LARGE", 8 },
+        { UC_E_ABORTED, 409, "ABORTED", 10 },
+        { UC_E_COUNT, 0, NULL, 0 }
     };
-    int i;
+    int i, j;
 
     for (i = 0; cases[i].code; i++) {
-        uc_error_t *err = uc_error_make(pool, cases[i].status, cases[i].code,
-                                        "m");
-        if (uc_error_rpc_code(err) != cases[i].rpc)
-            fail_msg("%d %s → rpc %d, expected %d", cases[i].status,
-                     cases[i].code, uc_error_rpc_code(err), cases[i].rpc);
+        uc_error_t *err = uc_error_make(pool, cases[i].kind, "m");
+        if (err->status != cases[i].status
+            || strcmp(err->code, cases[i].code) != 0
+            || uc_error_rpc_code(err) != cases[i].rpc)
+            fail_msg("%s → %d %s rpc %d, expected %d %s rpc %d",
+                     cases[i].code, err->status, err->code,
+                     uc_error_rpc_code(err), cases[i].status, cases[i].code,
+                     cases[i].rpc);
+    }
+    /* Every kind: an error status, a code of its own, a google.rpc.Code. */
+    for (i = 0; i < UC_E_COUNT; i++) {
+        uc_error_t *a = uc_error_make(pool, (uc_error_kind_t)i, "m");
+
+        if (a->status < 400 || a->status > 599 || !a->code || !*a->code
+            || uc_error_rpc_code(a) < 1 || uc_error_rpc_code(a) > 16)
+            fail_msg("kind %d: %d %s rpc %d", i, a->status, a->code,
+                     uc_error_rpc_code(a));
+        for (j = 0; j < i; j++)
+            if (!strcmp(a->code, uc_error_make(pool, (uc_error_kind_t)j,
+                                               "m")->code))
+                fail_msg("kinds %d and %d share %s", j, i, a->code);
     }
     assert_int_equal(uc_error_rpc_code(uc_error_for_status(pool, 401)), 16);
     assert_int_equal(uc_error_rpc_code(uc_error_for_status(pool, 403)), 7);
@@ -403,7 +425,7 @@ static void test_httpd_protocol_errors(void **state)
 {
     apr_pool_t *pool = *state;
     static const struct { int status; const char *code; int rpc; } cases[] = {
-        { 400, UC_ERR_INVALID, 3 },
+        { 400, "INVALID_PARAMETER_VALUE", 3 },
         { 403, "PERMISSION_DENIED", 7 },
         { 405, "METHOD_NOT_ALLOWED", 12 },
         { 408, "REQUEST_TIMEOUT", 4 },
@@ -428,13 +450,13 @@ static void test_error_constructors(void **state)
     apr_pool_t *pool = *state;
     uc_error_t *err;
 
-    err = uc_error_make(pool, 404, "CATALOG_NOT_FOUND", "Catalog not found: "
+    err = uc_error_make(pool, UC_E_CATALOG_NOT_FOUND, "Catalog not found: "
                         "%s (%d)", "main", 7);
     assert_err(err, 404, "CATALOG_NOT_FOUND");
     assert_string_equal(err->message, "Catalog not found: main (7)");
     assert_int_equal(err->retry_after, 0);
     err = uc_error_invalid(pool, "bad %s", "x");
-    assert_err(err, 400, UC_ERR_INVALID);
+    assert_err(err, 400, "INVALID_PARAMETER_VALUE");
     assert_string_equal(err->message, "bad x");
     assert_int_equal(err->retry_after, 0);
     err = uc_error_unavailable(pool);
@@ -448,9 +470,74 @@ static void test_error_constructors(void **state)
     assert_err(err, 503, NULL);
     assert_true(err->retry_after > 0);
     err = uc_error_for_status(pool, 400);
-    assert_err(err, 400, UC_ERR_INVALID);
+    assert_err(err, 400, "INVALID_PARAMETER_VALUE");
     err = uc_error_for_status(pool, 500);
     assert_err(err, 500, NULL);
+    err = uc_error_for_status(pool, 406);
+    assert_err(err, 406, "BAD_REQUEST");
+}
+
+/* A cause goes with the error for the log and survives copies; the
+ * message a client sees does not change. */
+static void test_error_causes(void **state)
+{
+    apr_pool_t *pool = *state, *other;
+    uc_error_t *err = uc_error_internal(pool), *copy;
+    const char *message = err->message;
+
+    assert_null(err->cause);
+    assert_ptr_equal(uc_error_because(pool, err, "database %s failed: %d",
+                                      "select", 5), err);
+    assert_string_equal(err->cause, "database select failed: 5");
+    assert_string_equal(err->message, message);
+    apr_pool_create(&other, NULL);
+    err->retry_after = 3;
+    copy = uc_error_copy(other, err);
+    apr_pool_clear(pool);
+    assert_err(copy, 500, "INTERNAL_ERROR");
+    assert_int_equal(copy->kind, UC_E_INTERNAL);
+    assert_string_equal(copy->cause, "database select failed: 5");
+    assert_int_equal(copy->retry_after, 3);
+    apr_pool_destroy(other);
+}
+
+typedef struct logged {
+    int entries;
+    uc_log_level_t level;
+    apr_status_t cause;
+    char message[4096];
+} logged_t;
+
+static void remember(void *baton, uc_log_level_t level, apr_status_t cause,
+                     const char *message)
+{
+    logged_t *l = baton;
+
+    l->entries++;
+    l->level = level;
+    l->cause = cause;
+    apr_cpystrn(l->message, message, sizeof(l->message));
+}
+
+static void test_log_entries(void **state)
+{
+    logged_t l = { 0 };
+    uc_log_t log = { remember, &l };
+    char long_text[5000];
+
+    (void)state;
+    uc_log(NULL, UC_LOG_ERROR, 0, "nowhere");
+    uc_log(&log, UC_LOG_WARNING, APR_ENOENT, "no %s at %d", "file", 3);
+    assert_int_equal(l.entries, 1);
+    assert_int_equal(l.level, UC_LOG_WARNING);
+    assert_int_equal(l.cause, APR_ENOENT);
+    assert_string_equal(l.message, "no file at 3");
+    /* Long entries are cut, not dropped. */
+    memset(long_text, 'x', sizeof(long_text) - 1);
+    long_text[sizeof(long_text) - 1] = '\0';
+    uc_log(&log, UC_LOG_ERROR, 0, "%s", long_text);
+    assert_int_equal(l.entries, 2);
+    assert_true(strlen(l.message) > 1000 && strlen(l.message) < 4096);
 }
 
 static void assert_rendered(json_t *j, const uc_error_t *err, int rpc)
@@ -480,20 +567,20 @@ static void assert_rendered(json_t *j, const uc_error_t *err, int rpc)
 static void test_render_catalog_error(void **state)
 {
     apr_pool_t *pool = *state;
-    static const struct { int status; const char *code; int rpc; } cases[] = {
-        { 404, "CATALOG_NOT_FOUND", 5 },
-        { 400, "SCHEMA_ALREADY_EXISTS", 6 },
-        { 400, UC_ERR_INVALID, 3 },
-        { 400, "CATALOG_NOT_EMPTY", 9 },
-        { 401, "UNAUTHENTICATED", 16 },
-        { 403, "PERMISSION_DENIED", 7 },
-        { 503, "TEMPORARILY_UNAVAILABLE", 14 },
-        { 0, NULL, 0 }
+    static const struct { uc_error_kind_t kind; int rpc; } cases[] = {
+        { UC_E_CATALOG_NOT_FOUND, 5 },
+        { UC_E_SCHEMA_ALREADY_EXISTS, 6 },
+        { UC_E_INVALID, 3 },
+        { UC_E_CATALOG_NOT_EMPTY, 9 },
+        { UC_E_UNAUTHENTICATED, 16 },
+        { UC_E_PERMISSION_DENIED, 7 },
+        { UC_E_UNAVAILABLE, 14 },
+        { UC_E_COUNT, 0 }
     };
     int i;
 
-    for (i = 0; cases[i].code; i++) {
-        uc_error_t *err = uc_error_make(pool, cases[i].status, cases[i].code,
+    for (i = 0; cases[i].kind != UC_E_COUNT; i++) {
+        uc_error_t *err = uc_error_make(pool, cases[i].kind,
                                         "Something \"quoted\" happened: %d",
                                         i);
         json_t *j = uc_render_catalog_error(pool, err);
@@ -509,7 +596,7 @@ static void test_render_error_with_invalid_utf8(void **state)
 {
     apr_pool_t *pool = *state;
     const char *out;
-    uc_error_t *err = uc_error_make(pool, 404, "CATALOG_NOT_FOUND",
+    uc_error_t *err = uc_error_make(pool, UC_E_CATALOG_NOT_FOUND,
                                     "Catalog not found: %s", "ab\xff\xfe");
     json_t *j = uc_render_catalog_error(pool, err);
 
@@ -673,6 +760,8 @@ int main(void)
         UC_POOL_TEST(test_rpc_codes),
         UC_POOL_TEST(test_httpd_protocol_errors),
         UC_POOL_TEST(test_error_constructors),
+        UC_POOL_TEST(test_error_causes),
+        UC_POOL_TEST(test_log_entries),
         UC_POOL_TEST(test_render_catalog_error),
         UC_POOL_TEST(test_render_error_with_invalid_utf8),
         UC_POOL_TEST(test_query_parse),

@@ -142,16 +142,16 @@ static void test_managed_table_errors(void **state)
 #define MANAGED(extra, ...) apr_psprintf(fx->pool, "{\"name\":\"tb1\"," \
         IN_SCH ",\"table_type\":\"MANAGED\",\"data_source_format\":" \
         "\"DELTA\"" extra "}", ##__VA_ARGS__)
-    api_err(fx, UC_POST, "/tables", MANAGED(""), 400, UC_ERR_INVALID);
+    api_err(fx, UC_POST, "/tables", MANAGED(""), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", MANAGED(",\"storage_location\":"
             "\"s3://bucket/cat/nowhere\""), 404, "NOT_FOUND");
     api_err(fx, UC_POST, "/tables", MANAGED(",\"storage_location\":\"%s\","
             "\"properties\":{\"io.unitycatalog.tableId\":\"x\"}", loc), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", apr_psprintf(fx->pool,
             "{\"name\":\"tb1\"," IN_SCH ",\"table_type\":\"MANAGED\","
             "\"data_source_format\":\"PARQUET\",\"storage_location\":\"%s\"}",
-            loc), 400, UC_ERR_INVALID);
+            loc), 400, "INVALID_PARAMETER_VALUE");
     /* Only the reservation's creator may use it. */
     fx->principal = "bob";
     api_err(fx, UC_POST, "/tables", MANAGED(",\"storage_location\":\"%s\"",
@@ -167,7 +167,7 @@ static void test_managed_table_errors(void **state)
             "{\"name\":\"tb1\",\"catalog_name\":\"cat\",\"schema_name\":"
             "\"sch2\",\"table_type\":\"MANAGED\",\"data_source_format\":"
             "\"DELTA\",\"storage_location\":\"%s\"}", loc), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_ok(fx, UC_POST, "/tables", MANAGED(",\"storage_location\":\"%s\","
            "\"properties\":{\"io.unitycatalog.tableId\":\"%s\"}", loc, id));
     /* No managed storage anywhere: no reservation. */
@@ -202,30 +202,30 @@ static void test_external_table_locations(void **state)
     assert_jstr(t, "storage_location", "file:///srv/data/t");
     api_err(fx, UC_POST, "/tables", apr_psprintf(fx->pool, "{\"name\":\"xxx\","
             IN_SCH ",\"table_type\":\"EXTERNAL\",\"data_source_format\":"
-            "\"DELTA\"}"), 400, UC_ERR_INVALID);
+            "\"DELTA\"}"), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", EXTERNAL("xxx", "s3://data"), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", EXTERNAL("xxx", "file:///"), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", EXTERNAL("xxx", "s3a://data/x"), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", EXTERNAL("xxx", "s3://bucket/cat/"
-            "__unitystorage/x"), 400, UC_ERR_INVALID);
+            "__unitystorage/x"), 400, "INVALID_PARAMETER_VALUE");
     /* No overlap with other tables, in any direction. */
     api_err(fx, UC_POST, "/tables", EXTERNAL("xxx", "s3://data/sales"), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", EXTERNAL("xxx", "s3://data/sales/2024"),
-            400, UC_ERR_INVALID);
+            400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", EXTERNAL("xxx", "s3://data"), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     /* A sibling that only shares a prefix of characters is not inside. */
     api_ok(fx, UC_POST, "/tables", EXTERNAL("sib", "s3://data/sales2"));
     api_ok(fx, UC_POST, "/tables", EXTERNAL("sib2", "s3://data/sale"));
     /* Not above the catalog's managed storage. */
     api_err(fx, UC_POST, "/tables", EXTERNAL("xxx", "s3://bucket/cat"), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", EXTERNAL("xxx", "s3://bucket"), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     /* ... nor above an open reservation. */
     api_ok(fx, UC_POST, "/catalogs", "{\"name\":\"cat2x\",\"storage_root\":"
            "\"gs://g/root\"}");
@@ -234,7 +234,7 @@ static void test_external_table_locations(void **state)
     post(fx, "/staging-tables", "{\"name\":\"tbl\",\"catalog_name\":\"cat2x\","
          "\"schema_name\":\"sch2x\"}");
     api_err(fx, UC_POST, "/tables", EXTERNAL("xxx", "gs://g/schema"), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_ok(fx, UC_POST, "/tables", EXTERNAL("okk", "gs://g/other"));
     /* The patterns of paths are data: '%' and '_' match themselves. */
     api_ok(fx, UC_POST, "/tables", EXTERNAL("pct", "s3://p/a%25"));
@@ -276,33 +276,33 @@ static void test_views(void **state)
     api_ok(fx, UC_POST, "/tables", VIEW("mat", "MATERIALIZED_VIEW", ""));
     api_ok(fx, UC_POST, "/tables", VIEW("stt", "STREAMING_TABLE", ""));
     api_err(fx, UC_POST, "/tables", VIEW("xxx", "VIEW", ""), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", VIEW("xxx", "METRIC_VIEW",
-            ",\"view_definition\":\"\""), 400, UC_ERR_INVALID);
+            ",\"view_definition\":\"\""), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", VIEW("xxx", "VIEW",
             ",\"view_definition\":\"s\",\"storage_location\":\"s3://a/b\""),
-            400, UC_ERR_INVALID);
+            400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", VIEW("xxx", "EXTERNAL",
             ",\"view_definition\":\"s\",\"storage_location\":\"s3://a/b\""),
-            400, UC_ERR_INVALID);
+            400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", VIEW("xxx", "EXTERNAL",
             ",\"view_dependencies\":{\"dependencies\":[]},"
-            "\"storage_location\":\"s3://a/b\""), 400, UC_ERR_INVALID);
+            "\"storage_location\":\"s3://a/b\""), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", VIEW("xxx", "VIEW", ",\"view_definition\":"
             "\"s\",\"view_dependencies\":{\"dependencies\":[{}]}"), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", VIEW("xxx", "VIEW", ",\"view_definition\":"
             "\"s\",\"view_dependencies\":{\"dependencies\":[{\"table\":{"
-            "\"table_full_name\":\"a.b\"}}]}"), 400, UC_ERR_INVALID);
+            "\"table_full_name\":\"a.b\"}}]}"), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", VIEW("xxx", "VIEW", ",\"view_definition\":"
             "\"s\",\"view_dependencies\":{\"dependencies\":[{\"table\":{"
             "\"table_full_name\":\"a.b.c\"},\"function\":{"
-            "\"function_full_name\":\"a.b.c\"}}]}"), 400, UC_ERR_INVALID);
+            "\"function_full_name\":\"a.b.c\"}}]}"), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", VIEW("xxx", "TABLE_TYPE_UNSPECIFIED", ""),
-            400, UC_ERR_INVALID);
+            400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", apr_psprintf(fx->pool, "{\"name\":\"xxx\","
             IN_SCH ",\"table_type\":\"VIEW\",\"view_definition\":\"s\"}"),
-            400, UC_ERR_INVALID);
+            400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", VIEW("vw1", "VIEW",
             ",\"view_definition\":\"SELECT 2\""), 400, "TABLE_ALREADY_EXISTS");
 #undef VIEW
@@ -366,56 +366,56 @@ static void test_columns(void **state)
                           "position"), 1);
 
     api_err(fx, UC_POST, "/tables", column_table(fx, "xxx", COL("a", "") ","
-            COL("A", "")), 400, UC_ERR_INVALID);
+            COL("A", "")), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", column_table(fx, "xxx",
             COL("a", ",\"position\":0") "," COL("b", "")), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", column_table(fx, "xxx",
             COL("a", ",\"position\":0") "," COL("b", ",\"position\":0")), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", column_table(fx, "xxx",
-            COL("a", ",\"position\":1")), 400, UC_ERR_INVALID);
+            COL("a", ",\"position\":1")), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", column_table(fx, "xxx",
-            COL("a", ",\"position\":-1")), 400, UC_ERR_INVALID);
+            COL("a", ",\"position\":-1")), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", column_table(fx, "xxx",
-            COL("a", ",\"partition_index\":1")), 400, UC_ERR_INVALID);
+            COL("a", ",\"partition_index\":1")), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", column_table(fx, "xxx",
             COL("a", ",\"partition_index\":0") "," COL("b",
-            ",\"partition_index\":0")), 400, UC_ERR_INVALID);
+            ",\"partition_index\":0")), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", column_table(fx, "xxx",
             "{\"name\":\"agt\",\"type_text\":\"int\",\"type_json\":\"{}\","
-            "\"type_name\":\"INTEGER\"}"), 400, UC_ERR_INVALID);
+            "\"type_name\":\"INTEGER\"}"), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", column_table(fx, "xxx",
             "{\"name\":\"agt\",\"type_text\":\"int\",\"type_json\":\"{oops\","
-            "\"type_name\":\"INT\"}"), 400, UC_ERR_INVALID);
+            "\"type_name\":\"INT\"}"), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", column_table(fx, "xxx",
             "{\"name\":\"agt\",\"type_text\":\"int\",\"type_json\":"
             "\"{\\\"name\\\":\\\"b\\\"}\",\"type_name\":\"INT\"}"), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", column_table(fx, "xxx",
             "{\"name\":\"agt\",\"type_text\":\"int\",\"type_json\":"
             "\"{\\\"nullable\\\":true}\",\"type_name\":\"INT\","
-            "\"nullable\":false}"), 400, UC_ERR_INVALID);
+            "\"nullable\":false}"), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", column_table(fx, "xxx",
             "{\"name\":\"agt\",\"type_text\":\"int\",\"type_name\":\"INT\"}"),
-            400, UC_ERR_INVALID);
+            400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", column_table(fx, "xxx",
             "{\"name\":\"agt\",\"type_text\":\"decimal\",\"type_json\":\"{}\","
             "\"type_name\":\"DECIMAL\",\"type_precision\":39}"), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", column_table(fx, "xxx",
             "{\"name\":\"agt\",\"type_text\":\"int\",\"type_json\":\"{}\","
             "\"type_name\":\"INT\",\"position\":\"one\"}"), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", column_table(fx, "xxx",
             "{\"name\":\"\",\"type_text\":\"int\",\"type_json\":\"{}\","
-            "\"type_name\":\"INT\"}"), 400, UC_ERR_INVALID);
+            "\"type_name\":\"INT\"}"), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", column_table(fx, "xxx", "7"), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/tables", apr_psprintf(fx->pool, "{\"name\":\"xxx\","
             IN_SCH ",\"table_type\":\"VIEW\",\"data_source_format\":"
             "\"DELTA\",\"view_definition\":\"s\",\"columns\":{}}"), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM securables WHERE "
                                "kind = 'table'"), 2);
 }
@@ -467,14 +467,14 @@ static void test_table_get_list_delete(void **state)
     assert_string_equal(json_string_value(json_object_get(
         json_object_get(t, "properties"), "k")), "v");
 
-    api_err(fx, UC_GET, "/tables?catalog_name=cat", NULL, 400, UC_ERR_INVALID);
-    api_err(fx, UC_GET, "/tables?schema_name=sch", NULL, 400, UC_ERR_INVALID);
+    api_err(fx, UC_GET, "/tables?catalog_name=cat", NULL, 400, "INVALID_PARAMETER_VALUE");
+    api_err(fx, UC_GET, "/tables?schema_name=sch", NULL, 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_GET, "/tables?catalog_name=cat&schema_name=nope", NULL,
             404, "SCHEMA_NOT_FOUND");
     api_err(fx, UC_GET, "/tables?catalog_name=cat&schema_name=sch"
-            "&omit_columns=maybe", NULL, 400, UC_ERR_INVALID);
+            "&omit_columns=maybe", NULL, 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_GET, "/tables/cat.sch.nope", NULL, 404, "TABLE_NOT_FOUND");
-    api_err(fx, UC_GET, "/tables/cat.sch", NULL, 400, UC_ERR_INVALID);
+    api_err(fx, UC_GET, "/tables/cat.sch", NULL, 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_GET, "/tables/cat.nope.tab1", NULL, 404, "SCHEMA_NOT_FOUND");
 
     out = api_ok(fx, UC_GET, "/tables/cat.sch.tab1/exists", NULL);
@@ -551,11 +551,11 @@ static void test_table_summaries(void **state)
         token = jstr(out, "next_page_token");
     } while (token);
     assert_int_equal(total, 9);
-    api_err(fx, UC_GET, "/table-summaries", NULL, 400, UC_ERR_INVALID);
+    api_err(fx, UC_GET, "/table-summaries", NULL, 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_GET, "/table-summaries?catalog_name=nope", NULL, 404,
             "CATALOG_NOT_FOUND");
     api_err(fx, UC_GET, "/table-summaries?catalog_name=cat&page_token=abc",
-            NULL, 400, UC_ERR_INVALID);
+            NULL, 400, "INVALID_PARAMETER_VALUE");
 }
 
 /* --- volumes ----------------------------------------------------------- */
@@ -595,16 +595,16 @@ static void test_volumes(void **state)
 
     api_err(fx, UC_POST, "/volumes", "{\"name\":\"xxx\"," IN_SCH ","
             "\"volume_type\":\"MANAGED\",\"storage_location\":\"s3://a/b\"}",
-            400, UC_ERR_INVALID);
+            400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/volumes", "{\"name\":\"xxx\"," IN_SCH ","
-            "\"volume_type\":\"EXTERNAL\"}", 400, UC_ERR_INVALID);
+            "\"volume_type\":\"EXTERNAL\"}", 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/volumes", "{\"name\":\"xxx\"," IN_SCH ","
             "\"volume_type\":\"EXTERNAL\",\"storage_location\":"
-            "\"abfss://c@acct/dir/sub\"}", 400, UC_ERR_INVALID);
+            "\"abfss://c@acct/dir/sub\"}", 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/volumes", "{\"name\":\"xxx\"," IN_SCH ","
-            "\"volume_type\":\"SHARED\"}", 400, UC_ERR_INVALID);
+            "\"volume_type\":\"SHARED\"}", 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/volumes", "{\"name\":\"xxx\"," IN_SCH "}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/volumes", "{\"name\":\"raw\"," IN_SCH ","
             "\"volume_type\":\"MANAGED\"}", 400, "RESOURCE_ALREADY_EXISTS");
     api_ok(fx, UC_POST, "/catalogs", "{\"name\":\"bare\"}");
@@ -695,41 +695,41 @@ static void test_functions(void **state)
     api_err(fx, UC_POST, "/functions", "{\"name\":\"add\"," IN_SCH ","
             FUNCTION_FIELDS "}", 400, "RESOURCE_ALREADY_EXISTS");
     api_err(fx, UC_POST, "/functions", "{\"function_info\":7}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/functions", "{\"name\":\"xxx\"," IN_SCH ","
-            FUNCTION_FIELDS ",\"properties\":\"[1]\"}", 400, UC_ERR_INVALID);
+            FUNCTION_FIELDS ",\"properties\":\"[1]\"}", 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/functions", "{\"name\":\"xxx\"," IN_SCH ","
             FUNCTION_FIELDS ",\"properties\":\"{\\\"k\\\":1}\"}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/functions", "{\"name\":\"xxx\"," IN_SCH ","
             FUNCTION_FIELDS ",\"input_params\":{\"parameters\":[{\"name\":"
             "\"a\",\"type_text\":\"int\",\"type_name\":\"INT\","
-            "\"parameter_mode\":\"OUT\"}]}}", 400, UC_ERR_INVALID);
+            "\"parameter_mode\":\"OUT\"}]}}", 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/functions", "{\"name\":\"xxx\"," IN_SCH ","
-            FUNCTION_FIELDS ",\"input_params\":[]}", 400, UC_ERR_INVALID);
+            FUNCTION_FIELDS ",\"input_params\":[]}", 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/functions", "{\"name\":\"xxx\"," IN_SCH ","
             "\"data_type\":\"INT\",\"full_data_type\":\"int\","
             "\"parameter_style\":\"S\",\"sql_data_access\":\"NO_SQL\","
             "\"is_null_call\":false,\"security_type\":\"DEFINER\","
-            "\"routine_body\":\"SQL\"}", 400, UC_ERR_INVALID);
+            "\"routine_body\":\"SQL\"}", 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/functions", "{\"name\":\"xxx\"," IN_SCH ","
             "\"data_type\":\"NUMBER\",\"full_data_type\":\"int\","
             "\"parameter_style\":\"S\",\"is_deterministic\":true,"
             "\"sql_data_access\":\"NO_SQL\",\"is_null_call\":false,"
             "\"security_type\":\"DEFINER\",\"routine_body\":\"SQL\"}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/functions", "{\"name\":\"xxx\"," IN_SCH ","
             "\"data_type\":\"INT\",\"full_data_type\":\"int\","
             "\"parameter_style\":\"S\",\"is_deterministic\":\"yes\","
             "\"sql_data_access\":\"NO_SQL\",\"is_null_call\":false,"
             "\"security_type\":\"DEFINER\",\"routine_body\":\"SQL\"}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/functions", "{\"name\":\"xxx\"," IN_SCH ","
             "\"data_type\":\"INT\",\"full_data_type\":\"int\","
             "\"parameter_style\":\"S\",\"is_deterministic\":true,"
             "\"sql_data_access\":\"NO_SQL\",\"is_null_call\":false,"
             "\"security_type\":\"INVOKER\",\"routine_body\":\"SQL\"}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
 
     /* PATCH changes the owner only. */
     f = api_ok(fx, UC_PATCH, "/functions/cat.sch.add", "{\"owner\":\"bob\","
@@ -741,7 +741,7 @@ static void test_functions(void **state)
                           "&schema_name=sch", NULL), "functions");
     assert_int_equal(json_array_size(list), 2);
     api_err(fx, UC_DELETE, "/functions/cat.sch.add?force=perhaps", NULL, 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_ok(fx, UC_DELETE, "/functions/cat.sch.add?force=true", NULL);
     api_err(fx, UC_GET, "/functions/cat.sch.add", NULL, 404, "NOT_FOUND");
 }
@@ -806,17 +806,17 @@ static void test_models_and_versions(void **state)
             404, "NOT_FOUND");
     api_err(fx, UC_PATCH, "/models/cat.sch.churn/versions/1/finalize",
             "{\"full_name\":\"cat.sch.churn\",\"version\":2}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_PATCH, "/models/cat.sch.churn/versions/1/finalize",
             "{\"full_name\":\"cat.sch.other\",\"version\":1}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     v = api_ok(fx, UC_PATCH, "/models/cat.sch.churn/versions/1/finalize",
                "{\"full_name\":\"cat.sch.churn\",\"version\":1}");
     assert_jstr(v, "status", "READY");
     api_err(fx, UC_GET, "/models/cat.sch.churn/versions/0", NULL, 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_GET, "/models/cat.sch.churn/versions/x1", NULL, 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
 
     v = api_ok(fx, UC_PATCH, "/models/cat.sch.churn/versions/4",
                "{\"comment\":\"latest\"}");
@@ -853,7 +853,7 @@ static void test_models_and_versions(void **state)
                           "&schema_name=sch", NULL), "registered_models");
     assert_int_equal(json_array_size(list), 2);
     api_err(fx, UC_GET, "/models?catalog_name=cat", NULL, 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
 
     api_err(fx, UC_DELETE, "/models/cat.sch.churn2", NULL, 409, "ABORTED");
     api_ok(fx, UC_DELETE, "/models/cat.sch.other", NULL);
@@ -936,35 +936,35 @@ static void test_agents(void **state)
 
 #define AGENT(fields) "{\"name\":\"xxx\"," IN_SCH "," fields "}"
     api_err(fx, UC_POST, "/agents", AGENT("\"endpoint\":\"https://a/b\""),
-            400, UC_ERR_INVALID);
+            400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/agents", AGENT("\"invocation_protocol\":\"SOAP\","
-            "\"endpoint\":\"https://a/b\""), 400, UC_ERR_INVALID);
+            "\"endpoint\":\"https://a/b\""), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/agents", AGENT("\"invocation_protocol\":"
             "\"INVOCATION_PROTOCOL_UNSPECIFIED\",\"endpoint\":\"https://a\""),
-            400, UC_ERR_INVALID);
+            400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/agents", AGENT("\"invocation_protocol\":\"MCP\""),
-            400, UC_ERR_INVALID);
+            400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/agents", AGENT("\"invocation_protocol\":\"MCP\","
-            "\"endpoint\":\"host:8080/x\""), 400, UC_ERR_INVALID);
+            "\"endpoint\":\"host:8080/x\""), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/agents", AGENT("\"invocation_protocol\":\"MCP\","
-            "\"endpoint\":\"https://a b/\""), 400, UC_ERR_INVALID);
+            "\"endpoint\":\"https://a b/\""), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/agents", AGENT("\"invocation_protocol\":\"MCP\","
-            "\"endpoint\":\"\""), 400, UC_ERR_INVALID);
+            "\"endpoint\":\"\""), 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/agents", AGENT("\"invocation_protocol\":\"MCP\","
             "\"endpoint\":\"https://a\",\"input_schema\":\"{oops\""), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/agents", AGENT("\"invocation_protocol\":\"MCP\","
             "\"endpoint\":\"https://a\",\"input_schema\":\"[1]\""), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/agents", AGENT("\"invocation_protocol\":\"MCP\","
             "\"endpoint\":\"https://a\",\"input_schema\":{}"), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/agents", AGENT("\"invocation_protocol\":\"MCP\","
             "\"endpoint\":\"https://a\",\"capabilities\":\"sql\""), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/agents", AGENT("\"invocation_protocol\":\"MCP\","
             "\"endpoint\":\"https://a\",\"capabilities\":[1]"), 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/agents", "{\"name\":\"helper\"," IN_SCH ","
             "\"invocation_protocol\":\"MCP\",\"endpoint\":\"https://a\"}",
             400, "RESOURCE_ALREADY_EXISTS");
@@ -986,7 +986,7 @@ static void test_agents(void **state)
     assert_jstr(a, "invocation_protocol", "A2A");
     assert_int_equal(jint(a, "updated_at"), now_ms(fx));
     api_err(fx, UC_PATCH, "/agents/cat.sch.assistant", "{\"endpoint\":"
-            "\"no way\"}", 400, UC_ERR_INVALID);
+            "\"no way\"}", 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_PATCH, "/agents/cat.sch.assistant", "{\"new_name\":"
             "\"local\"}", 400, "RESOURCE_ALREADY_EXISTS");
     assert_int_equal(json_array_size(list_of(api_ok(fx, UC_GET,
@@ -1025,21 +1025,21 @@ static void test_agent_skills(void **state)
     assert_int_equal(json_object_size(json_object_get(s, "metadata")), 0);
 
     api_err(fx, UC_POST, "/agent-skills", "{\"name\":\"xxx\"," IN_SCH ","
-            "\"agent_skill_type\":\"EXTERNAL\"}", 400, UC_ERR_INVALID);
+            "\"agent_skill_type\":\"EXTERNAL\"}", 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/agent-skills", "{\"name\":\"xxx\"," IN_SCH "}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/agent-skills", "{\"name\":\"xxx\"," IN_SCH ","
             "\"agent_skill_type\":\"EXTERNAL\",\"storage_location\":"
-            "\"s3://skills/ext/inner\"}", 400, UC_ERR_INVALID);
+            "\"s3://skills/ext/inner\"}", 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/agent-skills", "{\"name\":\"a23456789012345678901"
             "23456789012345678901234567890123456789012345\"," IN_SCH ","
-            "\"agent_skill_type\":\"MANAGED\"}", 400, UC_ERR_INVALID);
+            "\"agent_skill_type\":\"MANAGED\"}", 400, "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/agent-skills", "{\"name\":\"xxx\"," IN_SCH ","
             "\"agent_skill_type\":\"MANAGED\",\"metadata\":{\"k\":1}}", 400,
-            UC_ERR_INVALID);
+            "INVALID_PARAMETER_VALUE");
     api_err(fx, UC_POST, "/agent-skills", apr_psprintf(fx->pool,
             "{\"name\":\"xxx\"," IN_SCH ",\"agent_skill_type\":\"MANAGED\","
-            "\"description\":\"%01025d\"}", 0), 400, UC_ERR_INVALID);
+            "\"description\":\"%01025d\"}", 0), 400, "INVALID_PARAMETER_VALUE");
 
     s = api_ok(fx, UC_PATCH, "/agent-skills/cat.sch.pdf_reader",
                "{\"allowed_tools\":[\"Read\",\"Bash\"],\"description\":"
@@ -1049,7 +1049,7 @@ static void test_agent_skills(void **state)
     assert_int_equal(json_array_size(json_object_get(s, "allowed_tools")), 2);
     assert_jstr(s, "license", "Apache-2.0");
     api_err(fx, UC_PATCH, "/agent-skills/cat.sch.pdf", apr_psprintf(
-            fx->pool, "{\"new_name\":\"a%070d\"}", 0), 400, UC_ERR_INVALID);
+            fx->pool, "{\"new_name\":\"a%070d\"}", 0), 400, "INVALID_PARAMETER_VALUE");
     assert_int_equal(json_array_size(list_of(api_ok(fx, UC_GET,
         "/agent-skills?catalog_name=cat&schema_name=sch", NULL),
         "agent_skills")), 2);

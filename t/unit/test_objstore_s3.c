@@ -595,13 +595,13 @@ static void test_wrong_secret(void **state)
     c.secret_access_key = "wrong-secret-DO-NOT-ECHO";
     store = open_with(pool, loc(pool, "/fixtures/simple_table"), &c);
     err = uc_objstore_list(store, pool, "_delta_log/", NULL, &objs);
-    assert_err(err, 502, UC_ERR_STORAGE);
+    assert_err(err, 502, "STORAGE_ERROR");
     assert_contains(err->message, "SignatureDoesNotMatch");
     assert_null(strstr(err->message, c.secret_access_key));
     assert_null(strstr(err->message, "Signature="));
     err = uc_objstore_read(store, pool, "_delta_log/00000000000000000000.json",
                            0, -1, &data, &len);
-    assert_err(err, 502, UC_ERR_STORAGE);
+    assert_err(err, 502, "STORAGE_ERROR");
     assert_contains(err->message, "SignatureDoesNotMatch");
     assert_contains(err->message, "403");
     assert_null(strstr(err->message, c.secret_access_key));
@@ -625,7 +625,7 @@ static void test_anonymous(void **state)
     store = open_with(pool, loc(pool, "/fixtures/simple_table"), &c);
     err = uc_objstore_read(store, pool, "_delta_log/00000000000000000000.json",
                            0, -1, &data, &len);
-    assert_err(err, 502, UC_ERR_STORAGE);
+    assert_err(err, 502, "STORAGE_ERROR");
     assert_contains(err->message, "AccessDenied");
     /* The proxy answers AccessDenied only to a request without
      * Authorization; a token that cannot be signed is not sent. */
@@ -661,7 +661,7 @@ static void test_session_token(void **state)
     store = open_with(pool, loc(pool, "/fixtures/simple_table"), &c);
     err = uc_objstore_read(store, pool, "_delta_log/00000000000000000000.json",
                            0, -1, &data, &len);
-    assert_err(err, 502, UC_ERR_STORAGE);
+    assert_err(err, 502, "STORAGE_ERROR");
     assert_contains(err->message, "InvalidToken");
     expected_rejections += expect_log(pool, mark, "rejected:InvalidToken");
 }

@@ -204,7 +204,7 @@ static void test_error_before_the_first_byte_is_the_answer(void **state)
 {
     client_t *c = client_make(*state);
     uc_out_t *out = uc_out_streaming(*state, &sink, c, 4096);
-    uc_error_t *err = uc_error_make(*state, 404, "TABLE_NOT_FOUND", "gone");
+    uc_error_t *err = uc_error_make(*state, UC_E_TABLE_NOT_FOUND, "gone");
 
     write_line(out, 0);
     assert_null(uc_out_end_line(out));

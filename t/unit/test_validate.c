@@ -19,7 +19,7 @@ static void name_bad(apr_pool_t *pool, const char *name)
     uc_error_t *err = uc_validate_name(pool, "catalog name", name, &out);
     if (!err)
         fail_msg("name '%s' accepted as '%s'", name, out);
-    assert_err(err, 400, UC_ERR_INVALID);
+    assert_err(err, 400, "INVALID_PARAMETER_VALUE");
     assert_contains(err->message, "catalog name");
 }
 

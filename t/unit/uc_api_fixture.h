@@ -34,11 +34,6 @@ typedef struct afx {
     const char *storage_root;
 } afx_t;
 
-static inline void
-ignore_log(void *baton, uc_log_level_t level, const char *msg)
-{
-    (void)baton; (void)level; (void)msg;
-}
 
 static inline int setup(void **state)
 {
@@ -72,7 +67,7 @@ static inline uc_store_t *attach(afx_t *fx, apr_pool_t *pool)
     uc_store_t *store = NULL;
     assert_ok(uc_store_attach(pool, fx->db->driver, fx->conn->handle,
                               fx->conn->pool, fx->conn->prepared, NULL,
-                              ignore_log, NULL, &store));
+                              NULL, &store));
     return store;
 }
 

@@ -1,6 +1,6 @@
 /* Shared helpers of the cmocka unit tests: APR start-up, per-test pools,
  * error assertions and temporary SQLite databases. Header-only: every test
- * binary is one translation unit plus the core sources. */
+ * binary is one translation unit linked with the core library. */
 #ifndef UC_TEST_H
 #define UC_TEST_H
 
@@ -106,7 +106,7 @@ static inline void uc_test_assert_err(const uc_error_t *err, int status,
 #define assert_ok(e) uc_test_assert_ok((e), #e, __FILE__, __LINE__)
 #define assert_err(e, status, code) \
     uc_test_assert_err((e), (status), (code), #e, __FILE__, __LINE__)
-#define assert_invalid(e) assert_err((e), 400, UC_ERR_INVALID)
+#define assert_invalid(e) assert_err((e), 400, "INVALID_PARAMETER_VALUE")
 
 /* The message mentions `needle`. */
 #define assert_contains(haystack, needle) do {                              \
