@@ -11,6 +11,7 @@
 #include <util_filter.h>
 
 #include "../src/api/uc_api.h"
+#include "../src/call/uc_run.h"
 #include "../src/authz/uc_batch_check.h"
 #include "../src/http/uc_out.h"
 #include "../src/http/uc_query.h"
@@ -439,7 +440,7 @@ int uc_handler(request_rec *r)
         return err == &answered_by_httpd ? AP_FILTER_ERROR
                                          : send_error(r, api, err);
     call.out = out_for(r, match.route);
-    err = uc_out_finish(call.out, uc_router_run(match.route, &call,
+    err = uc_out_finish(call.out, uc_call_run(match.route, &call,
                                                 call.out->jw));
     if (err)
         return send_error(r, api, err);

@@ -4,7 +4,7 @@
 #ifndef UC_STORAGE_H
 #define UC_STORAGE_H
 
-#include "../http/uc_call.h"
+#include "../call/uc_call.h"
 
 /* <managed storage>/<segment>/<id> for an object of the call's schema; the
  * managed storage is the schema's, else the catalog's, else

@@ -5,42 +5,7 @@
 #include <apr_pools.h>
 #include <apr_tables.h>
 
-#include "uc_privileges.h"
-#include "../store/uc_securables.h"
-
-typedef struct uc_principal {
-    const char *name;
-    apr_array_header_t *groups;    /* const char * */
-    int admin;                     /* a metastore admin */
-    const char *json;              /* ["name","group",...] for SQL */
-} uc_principal_t;
-
-/* Levels of the hierarchy, top down. */
-enum {
-    UC_LEVEL_METASTORE,
-    UC_LEVEL_CATALOG,
-    UC_LEVEL_SCHEMA,
-    UC_LEVEL_OBJECT,
-    UC_LEVELS
-};
-
-/* The securable a call is about and its ancestors: sec[0] is the metastore,
- * sec[n - 1] the target. */
-typedef struct uc_chain {
-    int n;
-    uc_securable_t *sec[UC_LEVELS];
-    uc_securable_type_t type[UC_LEVELS];
-} uc_chain_t;
-
-typedef struct uc_access {
-    int admin;
-    /* The highest level the caller owns (ownership covers everything below
-     * it); UC_LEVELS when it owns none. */
-    int owns_from;
-    /* Privileges in force at each level: granted there or above, expanded
-     * and limited to what the level's type accepts. */
-    uc_privset_t effective[UC_LEVELS];
-} uc_access_t;
+#include "../call/uc_call.h"
 
 /* A principal (user or group) name as it is compared and stored: without
  * leading or trailing spaces, ASCII letters in lower case (user names are

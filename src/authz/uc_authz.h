@@ -8,7 +8,7 @@
 #ifndef UC_AUTHZ_H
 #define UC_AUTHZ_H
 
-#include "../http/uc_call.h"
+#include "../call/uc_call.h"
 #include "uc_rules.h"
 
 /* Resolves the rule's target into call->chain, evaluates call->access and

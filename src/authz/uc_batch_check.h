@@ -3,7 +3,7 @@
 #ifndef UC_BATCH_CHECK_H
 #define UC_BATCH_CHECK_H
 
-#include "../http/uc_router.h"
+#include "../call/uc_call.h"
 
 extern const uc_route_t uc_authz_routes[];
 extern const uc_route_t *const uc_authz_api[];

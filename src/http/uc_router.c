@@ -3,9 +3,6 @@
 #include <string.h>
 #include <apr_strings.h>
 
-#include "../authz/uc_authz.h"
-#include "../store/uc_store.h"
-
 static const char *const method_names[UC_METHOD_COUNT] = {
     "GET", "POST", "PUT", "PATCH", "DELETE"
 };
@@ -112,45 +109,4 @@ const char *uc_router_allow_header(apr_pool_t *pool, unsigned allowed)
             out = apr_pstrcat(pool, out, ", HEAD", NULL);
     }
     return out ? out : "";
-}
-
-static uc_error_t *unwrap_envelope(const uc_route_t *route, uc_call_t *call)
-{
-    json_t *inner;
-
-    if (!route->envelope || !call->body)
-        return NULL;
-    inner = json_object_get(call->body, route->envelope);
-    if (!inner || json_is_null(inner))
-        return NULL;
-    if (!json_is_object(inner))
-        return uc_error_invalid(call->pool, "Field '%s' must be an object.",
-                                route->envelope);
-    call->body = inner;
-    return NULL;
-}
-
-static uc_error_t *authorize_and_run(const uc_route_t *route,
-                                     uc_call_t *call, uc_jw_t *out)
-{
-    uc_error_t *err;
-
-    if ((err = unwrap_envelope(route, call)) ||
-        (err = uc_authz_enforce(call, route->rule)))
-        return err;
-    return route->operation(call, out);
-}
-
-uc_error_t *uc_router_run(const uc_route_t *route, uc_call_t *call,
-                          uc_jw_t *out)
-{
-    uc_error_t *err;
-
-    if (!(route->flags & UC_ROUTE_TXN))
-        err = authorize_and_run(route, call, out);
-    else if (!(err = uc_store_begin(call->store)))
-        err = uc_store_end(call->store, authorize_and_run(route, call, out));
-    if (err)
-        uc_jw_reset(out);
-    return err;
 }

@@ -4,30 +4,10 @@
 #ifndef UC_ROUTER_H
 #define UC_ROUTER_H
 
-#include "uc_call.h"
-#include "../authz/uc_rules.h"
+#include "../call/uc_call.h"
 
 #define UC_ROUTE_MAX_PARAMS 6
 #define UC_ROUTE_MAX_SEGMENTS 12
-
-enum {
-    UC_ROUTE_BODY = 1 << 0,   /* the operation reads a JSON request body */
-    UC_ROUTE_TXN = 1 << 1,    /* the operation runs in one transaction */
-    /* The answer is NDJSON lines streamed as they are written (call->out,
-     * uc_out.h), not one buffered JSON document. */
-    UC_ROUTE_STREAM = 1 << 2
-};
-
-typedef struct uc_route {
-    uc_method_t method;
-    const char *pattern;      /* "/catalogs/{name}": {x} matches one segment */
-    uc_operation_fn operation;
-    unsigned flags;
-    const uc_rule_t *rule;    /* who may call it; a route without one fails */
-    /* The body may come wrapped in an object member of this name
-     * ({"function_info": {...}}); the operation sees what is inside. */
-    const char *envelope;
-} uc_route_t;
 
 typedef struct uc_route_match {
     const uc_route_t *route;  /* NULL when nothing matched */
@@ -43,12 +23,6 @@ void uc_router_match(apr_pool_t *pool, const uc_route_t *const *tables,
                      uc_route_match_t *match);
 
 const char *uc_method_name(uc_method_t method);
-
-/* Enforces the route's rule, then runs the operation, both inside one
- * transaction when the route asks for one: any error rolls everything
- * back. */
-uc_error_t *uc_router_run(const uc_route_t *route, uc_call_t *call,
-                          uc_jw_t *out);
 
 /* "GET, HEAD, PATCH" for an Allow header. */
 const char *uc_router_allow_header(apr_pool_t *pool, unsigned allowed);

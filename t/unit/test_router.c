@@ -3,6 +3,7 @@
 
 #include "../../src/http/uc_router.h"
 #include "../../src/api/uc_api.h"
+#include "../../src/call/uc_run.h"
 
 #define BIT(m) (1u << (m))
 
@@ -303,13 +304,13 @@ static void test_run_without_transaction(void **state)
     call.pool = pool;
     call.principal = "alice";
     call.who = uc_principal_make(pool, "alice", NULL, NULL);
-    assert_ok(uc_router_run(&small[0], &call, out));
+    assert_ok(uc_call_run(&small[0], &call, out));
     assert_int_equal(out->len, 3);
     assert_memory_equal(out->buf, "\"a\"", 3);
 
     /* An operation's error drops what it wrote. */
     uc_jw_reset(out);
-    err = uc_router_run(&other[0], &call, out);
+    err = uc_call_run(&other[0], &call, out);
     assert_err(err, 409, "ABORTED");
     assert_string_equal(err->message, "b ran");
     assert_int_equal(out->len, 0);
@@ -330,7 +331,7 @@ static void test_run_without_rule(void **state)
     call.who = uc_principal_make(pool, "admin", NULL, NULL);
     ((uc_principal_t *)call.who)->admin = 1;
     ran_unruled = 0;
-    err = uc_router_run(&unruled[0], &call, out);
+    err = uc_call_run(&unruled[0], &call, out);
     assert_err(err, 500, "INTERNAL_ERROR");
     assert_false(ran_unruled);
     assert_int_equal(out->len, 0);

@@ -11,6 +11,7 @@
 #include <apr_time.h>
 
 #include "../../src/api/uc_api.h"
+#include "../../src/call/uc_run.h"
 #include "../../src/core/uc_json.h"
 #include "../../src/http/uc_query.h"
 #include "../../src/http/uc_render.h"
@@ -125,7 +126,7 @@ api(afx_t *fx, uc_method_t method, const char *target,
     if (!err) {
         uc_jw_t *w = uc_jw_make(cp, 256);
         call->params = match->params;
-        err = uc_router_run(match->route, call, w);
+        err = uc_call_run(match->route, call, w);
         /* What goes on the wire must be one JSON document. */
         if (!err) {
             json_error_t jerr;

@@ -1,0 +1,116 @@
+/* What every layer needs of a call: the parsed call as the core sees it
+ * (no httpd types cross this line), who makes it and what it may do, the
+ * operation that answers it and the route that leads there. The router
+ * (http/), authorization (authz/) and the operations (api/) all speak it
+ * without including each other. */
+#ifndef UC_CALL_H
+#define UC_CALL_H
+
+#include <apr_pools.h>
+#include <apr_tables.h>
+#include <apr_time.h>
+#include <jansson.h>
+
+#include "../core/uc_error.h"
+#include "../core/uc_jw.h"
+#include "../core/uc_log.h"
+#include "../authz/uc_privileges.h"
+#include "../store/uc_securables.h"
+
+struct uc_store;
+struct uc_out;
+
+typedef enum uc_method {
+    UC_GET = 0, UC_POST, UC_PUT, UC_PATCH, UC_DELETE, UC_METHOD_COUNT
+} uc_method_t;
+
+typedef struct uc_principal {
+    const char *name;
+    apr_array_header_t *groups;    /* const char * */
+    int admin;                     /* a metastore admin */
+    const char *json;              /* ["name","group",...] for SQL */
+} uc_principal_t;
+
+/* Levels of the hierarchy, top down. */
+enum {
+    UC_LEVEL_METASTORE,
+    UC_LEVEL_CATALOG,
+    UC_LEVEL_SCHEMA,
+    UC_LEVEL_OBJECT,
+    UC_LEVELS
+};
+
+/* The securable a call is about and its ancestors: sec[0] is the metastore,
+ * sec[n - 1] the target. */
+typedef struct uc_chain {
+    int n;
+    uc_securable_t *sec[UC_LEVELS];
+    uc_securable_type_t type[UC_LEVELS];
+} uc_chain_t;
+
+typedef struct uc_access {
+    int admin;
+    /* The highest level the caller owns (ownership covers everything below
+     * it); UC_LEVELS when it owns none. */
+    int owns_from;
+    /* Privileges in force at each level: granted there or above, expanded
+     * and limited to what the level's type accepts. */
+    uc_privset_t effective[UC_LEVELS];
+} uc_access_t;
+
+typedef struct uc_call {
+    apr_pool_t *pool;            /* request lifetime */
+    uc_method_t method;
+    const char *path;            /* relative to the mount, starts with '/' */
+    apr_table_t *query;          /* decoded query parameters */
+    json_t *body;                /* parsed JSON object, NULL without a body */
+    const char *principal;       /* the authenticated caller's name */
+    const uc_principal_t *who;   /* the caller with its groups */
+    const apr_array_header_t *admins;  /* metastore admins (names) */
+    /* The groups of another principal, for checks made on its behalf;
+     * NULL when only the caller's groups are known. */
+    apr_array_header_t *(*groups_of)(void *baton, const char *name);
+    void *groups_baton;
+    struct uc_store *store;      /* the database connection of this call */
+    apr_time_t now;              /* one clock reading per call */
+    const char *const *params;   /* path parameters, in pattern order */
+    uc_chain_t chain;            /* what the route's rule resolved */
+    uc_access_t access;          /* the caller's rights on that chain */
+    /* The rule let the call through on BROWSE alone: answers show metadata
+     * only. */
+    int browse_only;
+    /* The metastore's managed storage root (normalised), NULL when none is
+     * configured. */
+    const char *storage_root;
+    /* Where the answer goes: operations write into out->jw (the writer
+     * they are given); streaming ones end their lines through uc_out.h. */
+    struct uc_out *out;
+    uc_log_t log;                /* diagnostics, with their causes */
+} uc_call_t;
+
+/* An operation writes its JSON answer into `out`, or returns an error (and
+ * whatever it wrote is dropped). */
+typedef uc_error_t *(*uc_operation_fn)(uc_call_t *call, uc_jw_t *out);
+
+enum {
+    UC_ROUTE_BODY = 1 << 0,   /* the operation reads a JSON request body */
+    UC_ROUTE_TXN = 1 << 1,    /* the operation runs in one transaction */
+    /* The answer is NDJSON lines streamed as they are written (call->out,
+     * uc_out.h), not one buffered JSON document. */
+    UC_ROUTE_STREAM = 1 << 2
+};
+
+typedef struct uc_route {
+    uc_method_t method;
+    const char *pattern;      /* "/catalogs/{name}": {x} matches one segment */
+    uc_operation_fn operation;
+    unsigned flags;
+    const struct uc_rule *rule;  /* who may call it (authz/uc_rules.h); a
+                                  * route without one fails */
+    /* The body may come wrapped in an object member of this name
+     * ({"function_info": {...}}); the operation sees what is inside. */
+    const char *envelope;
+} uc_route_t;
+
+
+#endif
