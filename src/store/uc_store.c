@@ -108,7 +108,7 @@ static uc_error_t *load_metastore_id(uc_store_t *store)
         uc_store_log(store, UC_LOG_ERROR, "UC0203: the database has no metastore row");
         return uc_error_internal(store->pool);
     }
-    store->conn->metastore_id = rows.rows[0][0];
+    store->conn->metastore_id = rows.rows[0][UC_SECURABLE_COL_id];
     return NULL;
 }
 
