@@ -24,6 +24,9 @@ typedef struct uc_route {
     /* The body may come wrapped in an object member of this name
      * ({"function_info": {...}}); the operation sees what is inside. */
     const char *envelope;
+    /* The resource family whose generic operation the route runs
+     * (src/api/uc_family.h); the call sees it. */
+    const struct uc_api_family *family;
 } uc_route_t;
 
 typedef struct uc_route_match {
