@@ -328,3 +328,31 @@ uc_error_t *uc_family_delete(uc_call_t *call, uc_jw_t *out)
     uc_jw_raw(out, "{}");
     return NULL;
 }
+
+/* `secret` then `omit`, as one NULL-ended list. */
+static const char *const *both(uc_call_t *call, const char *const *secret,
+                               const char *const *omit)
+{
+    apr_array_header_t *all;
+
+    if (!secret || !*secret)
+        return omit;
+    if (!omit || !*omit)
+        return secret;
+    all = apr_array_make(call->pool, 8, sizeof(const char *));
+    for (; *secret; secret++)
+        APR_ARRAY_PUSH(all, const char *) = *secret;
+    for (; *omit; omit++)
+        APR_ARRAY_PUSH(all, const char *) = *omit;
+    APR_ARRAY_PUSH(all, const char *) = NULL;
+    return (const char *const *)all->elts;
+}
+
+void uc_api_write_details(uc_call_t *call, uc_jw_t *out,
+                          const uc_securable_t *sec, const char *const *omit)
+{
+    if (!call->family)
+        return;
+    uc_jw_members(out, sec->details,
+                  both(call, call->family->secret_details, omit));
+}

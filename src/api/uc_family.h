@@ -34,6 +34,9 @@ typedef struct uc_api_family {
      * delete of one with children is refused with `not_empty_code`. */
     const char *storage_segment;
     const char *not_empty_code;
+    /* Members of `details` that are stored and never answered (NULL-ended,
+     * NULL for none): uc_api_write_details leaves them out. */
+    const char *const *secret_details;
     uc_api_render_fn render;
 
     /* Hooks for what the family does besides the generic operation; NULL
@@ -109,5 +112,12 @@ uc_error_t *uc_family_delete(uc_call_t *call, uc_jw_t *out);
 /* The family's error for a name already taken under the call's parent. */
 uc_error_t *uc_api_name_taken(uc_call_t *call, const uc_api_family_t *f,
                               const char *name);
+
+/* The members of the row's details but those of `omit` (NULL-ended, NULL
+ * for none) and the secret ones of the call's family: the one way details
+ * reach an answer. Outside of a family's route nothing is written. */
+void uc_api_write_details(uc_call_t *call, uc_jw_t *out,
+                          const uc_securable_t *sec,
+                          const char *const *omit);
 
 #endif

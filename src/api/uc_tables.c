@@ -51,9 +51,9 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
 
     uc_jw_begin_object(out);
     uc_api_write_names(call, out, shape->parents, sec);
-    uc_jw_members(out, sec->details, browse ? browsed
-                                     : shape->omit_columns ? no_columns
-                                     : NULL);
+    uc_api_write_details(call, out, sec, browse ? browsed
+                                         : shape->omit_columns ? no_columns
+                                         : NULL);
     if (browse) {
         if (!shape->omit_columns)
             uc_jw_field_string(out, "columns", NULL);
