@@ -16,6 +16,7 @@
 #include "../src/http/uc_out.h"
 #include "../src/http/uc_query.h"
 #include "../src/http/uc_render.h"
+#include "../src/http/uc_router.h"
 #include "../src/core/uc_json.h"
 
 static APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *dbd_acquire;

@@ -54,7 +54,7 @@ static void render_agent(uc_call_t *call, uc_jw_t *out,
     uc_jw_begin_object(out);
     uc_api_write_names(call, out, context, sec);
     uc_jw_field_string(out, "agent_id", sec->id);
-    uc_jw_members(out, sec->details, sec->browse_only ? browsed : NULL);
+    uc_api_write_details(call, out, sec, sec->browse_only ? browsed : NULL);
     if (sec->browse_only) {
         uc_jw_field_string(out, "endpoint", NULL);
         uc_jw_field_string(out, "input_schema", NULL);
@@ -62,13 +62,6 @@ static void render_agent(uc_call_t *call, uc_jw_t *out,
     uc_jw_field_string(out, "comment", sec->comment);
     uc_api_write_tail(call, out, sec, NULL, 0);
 }
-
-static const uc_api_family_t agents = {
-    UC_KIND_AGENT, "Agent", "agents", P(UC_PRIV_EXECUTE),
-    UC_E_RESOURCE_ALREADY_EXISTS, UC_FIELD_COMMENT | UC_FIELD_OWNER,
-    UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME, UC_NAME_MAX,
-    render_agent
-};
 
 /* The agent fields of a create or update body, validated; absent ones stay
  * NULL. */
@@ -122,14 +115,12 @@ static uc_error_t *read_agent(uc_call_t *call, int create,
     return NULL;
 }
 
-static uc_error_t *create_agent(uc_call_t *call, uc_jw_t *out)
+static uc_error_t *prepare_agent(uc_call_t *call, uc_securable_t *sec)
 {
     agent_fields_t f;
-    uc_securable_t *sec;
-    uc_error_t *err;
+    uc_error_t *err = read_agent(call, 1, &f);
 
-    if ((err = uc_api_new_object(call, &agents, &sec)) ||
-        (err = read_agent(call, 1, &f)))
+    if (err)
         return err;
     uc_api_set_details(call, sec, uc_json_own(call->pool, json_pack(
         "{sssssOsoso}", "invocation_protocol", f.protocol,
@@ -139,43 +130,43 @@ static uc_error_t *create_agent(uc_call_t *call, uc_jw_t *out)
                         : uc_json_own(call->pool, json_array()),
         "description", uc_json_string_or_null(f.description),
         "input_schema", uc_json_string_or_null(f.input_schema))));
-    return uc_api_insert_object(call, out, &agents, sec, NULL);
+    return NULL;
 }
 
-static uc_error_t *list_agents(uc_call_t *call, uc_jw_t *out)
+static uc_error_t *prepare_agent_update(uc_call_t *call,
+                                        uc_securable_t *sec, int *changed)
 {
-    return uc_api_list_objects(call, out, &agents, NULL);
-}
-
-static uc_error_t *get_agent(uc_call_t *call, uc_jw_t *out)
-{
-    return uc_api_get_object(call, out, &agents, NULL);
-}
-
-static uc_error_t *update_agent(uc_call_t *call, uc_jw_t *out)
-{
-    uc_securable_t *sec = UC_TARGET_OF(call);
     json_t *details = uc_api_details(call, sec);
     agent_fields_t f;
-    int changed = 0;
-    uc_error_t *err;
+    uc_error_t *err = read_agent(call, 0, &f);
 
-    if ((err = read_agent(call, 0, &f)))
+    if (err)
         return err;
     take(details, "invocation_protocol",
-         uc_json_own(call->pool, text_or_null(f.protocol)), &changed);
+         uc_json_own(call->pool, text_or_null(f.protocol)), changed);
     take(details, "endpoint", uc_json_own(call->pool,
                                           text_or_null(f.endpoint)),
-         &changed);
-    take(details, "capabilities", f.capabilities, &changed);
+         changed);
+    take(details, "capabilities", f.capabilities, changed);
     take(details, "description",
-         uc_json_own(call->pool, text_or_null(f.description)), &changed);
+         uc_json_own(call->pool, text_or_null(f.description)), changed);
     take(details, "input_schema",
-         uc_json_own(call->pool, text_or_null(f.input_schema)), &changed);
-    if (changed)
+         uc_json_own(call->pool, text_or_null(f.input_schema)), changed);
+    if (*changed)
         uc_api_set_details(call, sec, details);
-    return uc_api_update_object(call, out, &agents, changed, NULL);
+    return NULL;
 }
+
+static const uc_api_family_t agents = {
+    UC_FAMILY_IN_SCHEMA(UC_TYPE_AGENT, UC_PRIV_CREATE_FUNCTION,
+                        P(UC_PRIV_EXECUTE)),
+    .label = "Agent", .plural = "agents",
+    .exists = UC_E_RESOURCE_ALREADY_EXISTS,
+    .create_fields = UC_FIELD_COMMENT | UC_FIELD_OWNER,
+    .update_fields = UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME,
+    .render = render_agent, .prepare_create = prepare_agent,
+    .prepare_update = prepare_agent_update
+};
 
 /* --- agent skills ------------------------------------------------------- */
 
@@ -185,20 +176,12 @@ static void render_skill(uc_call_t *call, uc_jw_t *out,
     uc_jw_begin_object(out);
     uc_api_write_names(call, out, context, sec);
     uc_jw_field_string(out, "agent_skill_id", sec->id);
-    uc_jw_members(out, sec->details, NULL);
+    uc_api_write_details(call, out, sec, NULL);
     uc_jw_field_string(out, "storage_location",
                        sec->browse_only ? NULL : sec->storage_location);
     uc_jw_field_string(out, "comment", sec->comment);
     uc_api_write_tail(call, out, sec, NULL, 0);
 }
-
-static const uc_api_family_t skills = {
-    UC_KIND_AGENT_SKILL, "Agent skill", "agent_skills",
-    P(UC_PRIV_READ_VOLUME) | P(UC_PRIV_WRITE_VOLUME),
-    UC_E_RESOURCE_ALREADY_EXISTS, UC_FIELD_COMMENT | UC_FIELD_OWNER,
-    UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME, SKILL_NAME_MAX,
-    render_skill
-};
 
 typedef struct skill_fields {
     const char *description;
@@ -220,16 +203,14 @@ static uc_error_t *read_skill(uc_call_t *call, skill_fields_t *f)
                                       &f->allowed_tools);
 }
 
-static uc_error_t *create_skill(uc_call_t *call, uc_jw_t *out)
+static uc_error_t *prepare_skill(uc_call_t *call, uc_securable_t *sec)
 {
     const char *type = NULL, *location = NULL, *license = NULL;
     json_t *metadata = NULL;
     skill_fields_t f;
-    uc_securable_t *sec;
     uc_error_t *err;
 
-    if ((err = uc_api_new_object(call, &skills, &sec)) ||
-        (err = uc_json_enum_field(call->pool, call->body, "agent_skill_type",
+    if ((err = uc_json_enum_field(call->pool, call->body, "agent_skill_type",
                                   skill_types, 1, &type)) ||
         (err = read_skill(call, &f)) ||
         (err = uc_json_string_map_field(call->pool, call->body, "metadata",
@@ -265,68 +246,40 @@ static uc_error_t *create_skill(uc_call_t *call, uc_jw_t *out)
         "metadata", metadata ? metadata
                              : uc_json_own(call->pool, json_object()),
         "license", uc_json_string_or_null(license))));
-    return uc_api_insert_object(call, out, &skills, sec, NULL);
+    return NULL;
 }
 
-static uc_error_t *list_skills(uc_call_t *call, uc_jw_t *out)
+static uc_error_t *prepare_skill_update(uc_call_t *call,
+                                        uc_securable_t *sec, int *changed)
 {
-    return uc_api_list_objects(call, out, &skills, NULL);
-}
-
-static uc_error_t *get_skill(uc_call_t *call, uc_jw_t *out)
-{
-    return uc_api_get_object(call, out, &skills, NULL);
-}
-
-static uc_error_t *update_skill(uc_call_t *call, uc_jw_t *out)
-{
-    uc_securable_t *sec = UC_TARGET_OF(call);
     json_t *details = uc_api_details(call, sec);
     skill_fields_t f;
-    int changed = 0;
-    uc_error_t *err;
+    uc_error_t *err = read_skill(call, &f);
 
-    if ((err = read_skill(call, &f)))
+    if (err)
         return err;
     take(details, "description",
-         uc_json_own(call->pool, text_or_null(f.description)), &changed);
-    take(details, "allowed_tools", f.allowed_tools, &changed);
-    if (changed)
+         uc_json_own(call->pool, text_or_null(f.description)), changed);
+    take(details, "allowed_tools", f.allowed_tools, changed);
+    if (*changed)
         uc_api_set_details(call, sec, details);
-    return uc_api_update_object(call, out, &skills, changed, NULL);
+    return NULL;
 }
 
-static const uc_rule_t list_rule = UC_RULE_LIST_IN_SCHEMA;
-static const uc_rule_t create_agent_rule =
-    UC_RULE_CREATE_IN_SCHEMA(UC_PRIV_CREATE_FUNCTION);
-static const uc_rule_t read_agent_rule = UC_RULE_ON_OBJECT(
-    UC_TYPE_AGENT, P(UC_PRIV_EXECUTE), UC_BROWSE_ON_REQUEST);
-static const uc_rule_t manage_agent_rule =
-    UC_RULE_ON_OBJECT(UC_TYPE_AGENT, P(UC_PRIV_MANAGE), 0);
-static const uc_rule_t create_skill_rule =
-    UC_RULE_CREATE_IN_SCHEMA(UC_PRIV_CREATE_VOLUME);
-static const uc_rule_t read_skill_rule = UC_RULE_ON_OBJECT(
-    UC_TYPE_AGENT_SKILL, P(UC_PRIV_READ_VOLUME) | P(UC_PRIV_WRITE_VOLUME),
-    UC_BROWSE_ON_REQUEST);
-static const uc_rule_t manage_skill_rule =
-    UC_RULE_ON_OBJECT(UC_TYPE_AGENT_SKILL, P(UC_PRIV_MANAGE), 0);
+static const uc_api_family_t skills = {
+    UC_FAMILY_IN_SCHEMA(UC_TYPE_AGENT_SKILL, UC_PRIV_CREATE_VOLUME,
+                        P(UC_PRIV_READ_VOLUME) | P(UC_PRIV_WRITE_VOLUME)),
+    .label = "Agent skill", .plural = "agent_skills",
+    .exists = UC_E_RESOURCE_ALREADY_EXISTS,
+    .create_fields = UC_FIELD_COMMENT | UC_FIELD_OWNER,
+    .update_fields = UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME,
+    .max_name = SKILL_NAME_MAX,
+    .render = render_skill, .prepare_create = prepare_skill,
+    .prepare_update = prepare_skill_update
+};
 
 const uc_route_t uc_agent_routes[] = {
-    { UC_POST,   "/agents", create_agent, UC_ROUTE_BODY | UC_ROUTE_TXN,
-      &create_agent_rule },
-    { UC_GET,    "/agents", list_agents, 0, &list_rule },
-    { UC_GET,    "/agents/{name}", get_agent, 0, &read_agent_rule },
-    { UC_PATCH,  "/agents/{name}", update_agent,
-      UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_agent_rule },
-    { UC_DELETE, "/agents/{name}", uc_api_delete_object, UC_ROUTE_TXN,
-      &manage_agent_rule },
-    { UC_POST,   "/agent-skills", create_skill, UC_ROUTE_BODY | UC_ROUTE_TXN,
-      &create_skill_rule },
-    { UC_GET,    "/agent-skills", list_skills, 0, &list_rule },
-    { UC_GET,    "/agent-skills/{name}", get_skill, 0, &read_skill_rule },
-    { UC_PATCH,  "/agent-skills/{name}", update_skill,
-      UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_skill_rule },
-    { UC_DELETE, "/agent-skills/{name}", uc_api_delete_object, UC_ROUTE_TXN,
-      &manage_skill_rule },
+    UC_FAMILY_ROUTES(agents, "/agents", "/agents/{name}"),
+    UC_FAMILY_ROUTES(skills, "/agent-skills", "/agent-skills/{name}"),
     { 0, NULL, NULL, 0, NULL }
 };

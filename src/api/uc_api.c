@@ -3,11 +3,9 @@
 #include <string.h>
 #include <apr_strings.h>
 
-#include "uc_storage.h"
 #include "../core/uc_id.h"
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
-#include "../store/uc_grants.h"
 
 const uc_route_t *const uc_catalog_api[] = {
     uc_catalog_routes,
@@ -93,104 +91,6 @@ uc_visibility_t *uc_api_visibility(uc_call_t *call, int all, int all_full,
     return vis;
 }
 
-uc_error_t *uc_api_list_objects(uc_call_t *call, uc_jw_t *out,
-                                const uc_api_family_t *f,
-                                const void *context)
-{
-    const uc_access_t *a = &call->access;
-    uc_privset_t seen = f->read | UC_PRIV(UC_PRIV_ALL_PRIVILEGES);
-    uc_page_t page;
-    apr_array_header_t *rows;
-    int more, include_browse, all_full, i;
-    uc_error_t *err;
-
-    if ((err = uc_api_query_flag(call, "include_browse", &include_browse)) ||
-        (err = uc_api_page(call, &page)))
-        return err;
-    /* A privilege in force on the schema opens every object in it. */
-    all_full = uc_access_has(a, UC_LEVEL_SCHEMA, f->read);
-    if ((err = uc_securable_page(
-             call->store, call->pool, call->chain.sec[UC_LEVEL_SCHEMA]->id,
-             f->kind,
-             uc_api_visibility(call,
-                               all_full || call->browse_only ||
-                               (include_browse &&
-                                uc_access_has(a, UC_LEVEL_CATALOG,
-                                              UC_PRIV(UC_PRIV_BROWSE))),
-                               all_full, seen, seen),
-             &page, &rows, &more)))
-        return err;
-    for (i = 0; call->browse_only && i < rows->nelts; i++)
-        APR_ARRAY_IDX(rows, i, uc_securable_t *)->browse_only = 1;
-    uc_api_write_page(call, out, f->plural, rows, more, f->render,
-                      context ? context : uc_api_parents_of(call));
-    return NULL;
-}
-
-uc_error_t *uc_api_name_taken(uc_call_t *call, const uc_api_family_t *f,
-                              const char *name)
-{
-    return uc_error_make(call->pool, f->exists,
-                         "%s already exists: %s", f->label,
-                         uc_api_full_name(call, uc_api_parents_of(call),
-                                          name));
-}
-
-/* After a write of `sec`: the family's error for a taken name, the write's
- * own error, or the object as it now is. */
-static uc_error_t *written(uc_call_t *call, uc_jw_t *out,
-                           const uc_api_family_t *f, uc_securable_t *sec,
-                           const void *context, uc_error_t *err)
-{
-    if (uc_store_is_duplicate(err))
-        return uc_api_name_taken(call, f, sec->name);
-    if (err)
-        return err;
-    f->render(call, out, sec, context ? context : uc_api_parents_of(call));
-    return NULL;
-}
-
-uc_error_t *uc_api_insert_securable(uc_call_t *call,
-                                    const uc_securable_t *sec)
-{
-    uc_audit_t entry = {
-        sec->created_at, call->principal, "SET_OWNER", sec->kind, sec->id,
-        sec->name, sec->owner, NULL
-    };
-    uc_error_t *err = uc_securable_insert(call->store, sec);
-
-    if (err || strcmp(sec->owner, call->principal) == 0)
-        return err;
-    return uc_audit_add(call->store, &entry);
-}
-
-uc_error_t *uc_api_insert_object(uc_call_t *call, uc_jw_t *out,
-                                 const uc_api_family_t *f,
-                                 uc_securable_t *sec, const void *context)
-{
-    return written(call, out, f, sec, context,
-                   uc_api_insert_securable(call, sec));
-}
-
-uc_error_t *uc_api_get_object(uc_call_t *call, uc_jw_t *out,
-                              const uc_api_family_t *f, const void *context)
-{
-    uc_securable_t *sec = UC_TARGET_OF(call);
-
-    sec->browse_only = call->browse_only;
-    f->render(call, out, sec, context ? context : uc_api_parents_of(call));
-    return NULL;
-}
-
-uc_error_t *uc_api_update_object(uc_call_t *call, uc_jw_t *out,
-                                 const uc_api_family_t *f, int changed,
-                                 const void *context)
-{
-    return written(call, out, f, UC_TARGET_OF(call), context,
-                   uc_api_update_securable(call, f->update_fields,
-                                           f->max_name, changed));
-}
-
 void uc_api_write_tail(uc_call_t *call, uc_jw_t *out,
                        const uc_securable_t *sec, const char *id_key,
                        int omit_users)
@@ -271,9 +171,10 @@ uc_error_t *uc_api_list_across(uc_call_t *call, uc_jw_t *out,
     if ((err = uc_api_page(call, &page)) ||
         (err = uc_api_nested_after(call, &page, &after)) ||
         (err = uc_securables_across_schemas(
-             call->store, call->pool, f->kind, catalog_id, schema_pattern,
-             name_pattern, uc_api_nested_visibility(call, f->read), after,
-             page.limit, &rows, &more)))
+             call->store, call->pool, uc_securable_type_name(f->type),
+             catalog_id, schema_pattern, name_pattern,
+             uc_api_nested_visibility(call, f->read), after, page.limit,
+             &rows, &more)))
         return err;
     uc_jw_begin_object(out);
     uc_jw_key(out, f->plural);
@@ -299,6 +200,10 @@ const uc_api_parents_t *uc_api_parents_of(uc_call_t *call)
 const char *uc_api_full_name(uc_call_t *call, const uc_api_parents_t *parents,
                              const char *name)
 {
+    if (!parents->catalog)
+        return name;
+    if (!parents->schema)
+        return apr_pstrcat(call->pool, parents->catalog, ".", name, NULL);
     return apr_pstrcat(call->pool, parents->catalog, ".", parents->schema,
                        ".", name, NULL);
 }
@@ -360,53 +265,6 @@ uc_error_t *uc_api_new_securable(uc_call_t *call, const char *kind,
     sec->details = "{}";
     *out = sec;
     return NULL;
-}
-
-uc_error_t *uc_api_new_container(uc_call_t *call, const char *kind,
-                                 const char *parent_id, const char *segment,
-                                 uc_securable_t **out)
-{
-    const char *name = NULL, *root = NULL;
-    int changed;
-    uc_error_t *err;
-
-    if ((err = uc_json_string_field(call->pool, call->body, "name", 1,
-                                    &name)) ||
-        (err = uc_validate_name(call->pool, "name", name, &name)) ||
-        (err = uc_json_string_field(call->pool, call->body, "storage_root", 0,
-                                    &root)) ||
-        (root && (err = uc_storage_managed_root(call, "storage_root", root,
-                                                &root))) ||
-        (err = uc_api_new_securable(call, kind, parent_id, name, out)) ||
-        (err = uc_api_read_common_fields(call, *out, UC_FIELDS_ALL,
-                                         &changed)))
-        return err;
-    (*out)->storage_root = root;
-    (*out)->storage_location = uc_api_managed_location(call, root, segment,
-                                                       (*out)->id);
-    return NULL;
-}
-
-uc_error_t *uc_api_new_object(uc_call_t *call, const uc_api_family_t *f,
-                              uc_securable_t **out)
-{
-    const char *name = NULL;
-    int changed;
-    uc_error_t *err;
-
-    if ((err = uc_json_string_field(call->pool, call->body, "name", 1,
-                                    &name)) ||
-        (err = uc_validate_name(call->pool, "name", name, &name)))
-        return err;
-    if (strlen(name) > f->max_name)
-        return uc_error_invalid(call->pool, "Invalid name '%s': at most %lu "
-                                "characters.", name,
-                                (unsigned long)f->max_name);
-    if ((err = uc_api_new_securable(call, f->kind,
-                                    call->chain.sec[UC_LEVEL_SCHEMA]->id,
-                                    name, out)))
-        return err;
-    return uc_api_read_common_fields(call, *out, f->create_fields, &changed);
 }
 
 uc_error_t *uc_api_read_common_fields(uc_call_t *call, uc_securable_t *sec,
@@ -477,79 +335,3 @@ const char *uc_api_managed_location(uc_call_t *call, const char *root,
                        NULL);
 }
 
-uc_error_t *uc_api_update_securable(uc_call_t *call, unsigned fields,
-                                    apr_size_t max_name, int changed)
-{
-    uc_securable_t *sec = UC_TARGET_OF(call);
-    const char *new_name = NULL, *old_owner = sec->owner;
-    int common, level = call->chain.n - 1;
-    uc_error_t *err;
-
-    if ((err = uc_api_read_common_fields(call, sec, fields, &common)) ||
-        ((fields & UC_FIELD_NEW_NAME) &&
-         ((err = uc_json_string_field(call->pool, call->body, "new_name", 0,
-                                      &new_name)) ||
-          (new_name && (err = uc_validate_name(call->pool, "new_name",
-                                               new_name, &new_name))))))
-        return err;
-    if (new_name && strlen(new_name) > max_name)
-        return uc_error_invalid(call->pool, "Invalid new_name '%s': at most "
-                                "%lu characters.", new_name,
-                                (unsigned long)max_name);
-    changed |= common;
-    if (new_name && strcmp(new_name, sec->name) != 0) {
-        sec->name = new_name;
-        changed = 1;
-    }
-    if (!changed)
-        return NULL;
-    sec->updated_at = uc_epoch_ms_text(call->pool, call->now);
-    sec->updated_by = call->principal;
-    if (sec->owner != old_owner &&
-        (!old_owner || strcmp(sec->owner, old_owner) != 0)) {
-        uc_audit_t entry = {
-            sec->updated_at, call->principal, "SET_OWNER",
-            uc_securable_type_name(call->chain.type[level]), sec->id,
-            sec->name, sec->owner, NULL
-        };
-        if (!uc_access_owns(&call->access, level))
-            return uc_error_make(call->pool, UC_E_PERMISSION_DENIED,
-                                 "Only the owner or a metastore admin can "
-                                 "transfer ownership.");
-        if ((err = uc_audit_add(call->store, &entry)))
-            return err;
-    }
-    return uc_securable_update(call->store, sec);
-}
-
-uc_error_t *uc_api_delete_securable(uc_call_t *call,
-                                    uc_error_kind_t not_empty,
-                                    const char *what)
-{
-    const uc_securable_t *sec = UC_TARGET_OF(call);
-    int force = 0, has_children = 0;
-    uc_error_t *err;
-
-    if ((err = uc_api_query_flag(call, "force", &force)))
-        return err;
-    if (!force) {
-        if ((err = uc_securable_has_children(call->store, sec->id,
-                                             &has_children)))
-            return err;
-        if (has_children)
-            return uc_error_make(call->pool, not_empty,
-                                 "%s is not empty; use force=true to delete "
-                                 "it with everything it contains.", what);
-    }
-    return uc_securable_delete(call->store, sec->id);
-}
-
-uc_error_t *uc_api_delete_object(uc_call_t *call, uc_jw_t *out)
-{
-    uc_error_t *err = uc_securable_delete(call->store, UC_TARGET_OF(call)->id);
-
-    if (err)
-        return err;
-    uc_jw_raw(out, "{}");
-    return NULL;
-}

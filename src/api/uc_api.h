@@ -4,8 +4,7 @@
 #ifndef UC_API_H
 #define UC_API_H
 
-#include "../http/uc_router.h"
-#include "../store/uc_securables.h"
+#include "uc_family.h"
 #include "../authz/uc_authz.h"
 
 /* Route tables, one per family, and the whole catalog API (NULL-ended). */
@@ -22,12 +21,6 @@ extern const uc_route_t *const uc_catalog_api[];
 
 /* max_results / page_token of the call's query string. */
 uc_error_t *uc_api_page(uc_call_t *call, uc_page_t *page);
-
-/* Writes one securable as its resource renders it; `context` is what the
- * renderer needs besides the row (a parent, say). */
-typedef void (*uc_api_render_fn)(uc_call_t *call, uc_jw_t *out,
-                                 const uc_securable_t *sec,
-                                 const void *context);
 
 /* {"<plural>":[rows...],"next_page_token":token-or-null} */
 void uc_api_write_page(uc_call_t *call, uc_jw_t *out, const char *plural,
@@ -63,7 +56,8 @@ uc_error_t *uc_api_nested_after(uc_call_t *call, const uc_page_t *page,
 const char *uc_api_nested_token(uc_call_t *call,
                                 const apr_array_header_t *rows, int more);
 
-/* The names an object of a schema is known by. */
+/* The names above an object: its catalog and schema, NULL above its
+ * level (none for a catalog, no schema for a schema). */
 typedef struct uc_api_parents {
     const char *catalog;
     const char *schema;
@@ -77,7 +71,7 @@ void uc_api_write_names(uc_call_t *call, uc_jw_t *out,
                         const uc_api_parents_t *parents,
                         const uc_securable_t *sec);
 
-/* The object's three-part name. */
+/* The object's full name: the names above it and its own, dotted. */
 const char *uc_api_full_name(uc_call_t *call, const uc_api_parents_t *parents,
                              const char *name);
 
@@ -108,66 +102,12 @@ uc_error_t *uc_api_new_securable(uc_call_t *call, const char *kind,
                                  const char *parent_id, const char *name,
                                  uc_securable_t **out);
 
-/* A new catalog or schema from its create body: name, storage_root (whose
- * managed location is <root>/__unitystorage/<segment>/<id>), comment,
- * properties. */
-uc_error_t *uc_api_new_container(uc_call_t *call, const char *kind,
-                                 const char *parent_id, const char *segment,
-                                 uc_securable_t **out);
-
 /* Reads those of comment, properties and owner that `fields` names from a
  * create or update body into `sec`; *changed tells whether any was
  * present. */
 uc_error_t *uc_api_read_common_fields(uc_call_t *call, uc_securable_t *sec,
                                       unsigned fields, int *changed);
 
-/* What the operations shared by the objects of a schema know of one kind
- * of them. Renderers get the context the operations are given, or the
- * call's uc_api_parents_t when that is NULL. */
-typedef struct uc_api_family {
-    const char *kind;              /* UC_KIND_... */
-    const char *label;             /* "Volume", for messages */
-    const char *plural;            /* the key of lists */
-    uc_privset_t read;             /* privileges that show an object */
-    uc_error_kind_t exists;        /* the error of a taken name */
-    unsigned create_fields;        /* UC_FIELD_* of create bodies */
-    unsigned update_fields;        /* UC_FIELD_* of update bodies */
-    apr_size_t max_name;
-    uc_api_render_fn render;
-} uc_api_family_t;
-
-/* Stores a new securable. The creator owns what it creates unless the
- * create body named another owner: that is a transfer from the creator,
- * audited as one (SET_OWNER). The route runs in a transaction. */
-uc_error_t *uc_api_insert_securable(uc_call_t *call,
-                                    const uc_securable_t *sec);
-
-/* A new object of the family in the call's schema from a create body: its
- * name and the family's common fields. */
-uc_error_t *uc_api_new_object(uc_call_t *call, const uc_api_family_t *f,
-                              uc_securable_t **out);
-/* The family's error for a name already taken in the call's schema. */
-uc_error_t *uc_api_name_taken(uc_call_t *call, const uc_api_family_t *f,
-                              const char *name);
-/* Stores it and answers it; a taken name is the family's error. */
-uc_error_t *uc_api_insert_object(uc_call_t *call, uc_jw_t *out,
-                                 const uc_api_family_t *f,
-                                 uc_securable_t *sec, const void *context);
-/* Answers the call's target (metadata only when BROWSE let it through). */
-uc_error_t *uc_api_get_object(uc_call_t *call, uc_jw_t *out,
-                              const uc_api_family_t *f, const void *context);
-/* Applies the family's update fields (and what the caller already changed
- * of the target) and answers the result. */
-uc_error_t *uc_api_update_object(uc_call_t *call, uc_jw_t *out,
-                                 const uc_api_family_t *f, int changed,
-                                 const void *context);
-/* The page of the family's objects in the call's schema that the caller
- * may see: those it owns or holds one of the family's read privileges on
- * (in force there or above); with include_browse and BROWSE on the
- * catalog, the others too, as metadata only. */
-uc_error_t *uc_api_list_objects(uc_call_t *call, uc_jw_t *out,
-                                const uc_api_family_t *f,
-                                const void *context);
 /* Writes one row of a listing across schemas. */
 typedef void (*uc_api_nested_render_fn)(uc_call_t *call, uc_jw_t *out,
                                         const uc_nested_row_t *row);
@@ -197,26 +137,6 @@ void uc_api_write_common(uc_jw_t *out, const uc_securable_t *sec);
 /* `<root>/__unitystorage/<segment>/<id>` for a normalised storage root. */
 const char *uc_api_managed_location(uc_call_t *call, const char *root,
                                     const char *segment, const char *id);
-
-/* Applies an update body (those of comment, properties, owner, and
- * new_name, the only field that renames, that `fields` names) to the call's
- * target and stores it with a fresh update stamp when anything changed,
- * `changed` included (resource fields the caller already set). Only owners
- * and admins may transfer ownership; the transfer is audited. A name taken
- * by a sibling comes back as an error for which uc_store_is_duplicate() is
- * true. New names have at most `max_name` characters. */
-uc_error_t *uc_api_update_securable(uc_call_t *call, unsigned fields,
-                                    apr_size_t max_name, int changed);
-
-/* Deletes the call's target with its subtree; without force=true a row
- * with children is refused with `not_empty`. */
-uc_error_t *uc_api_delete_securable(uc_call_t *call,
-                                    uc_error_kind_t not_empty,
-                                    const char *what);
-
-/* The operation of DELETE routes of objects without children: deletes the
- * call's target (grants go with it) and answers {}. */
-uc_error_t *uc_api_delete_object(uc_call_t *call, uc_jw_t *out);
 
 /* The call's target: the last securable its rule resolved. */
 #define UC_TARGET_OF(call) ((call)->chain.sec[(call)->chain.n - 1])

@@ -31,7 +31,7 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
 
     uc_jw_begin_object(out);
     uc_api_write_names(call, out, context, sec);
-    uc_jw_members(out, sec->details, browse ? browsed : NULL);
+    uc_api_write_details(call, out, sec, browse ? browsed : NULL);
     if (browse) {
         uc_jw_field_string(out, "input_params", NULL);
         uc_jw_field_string(out, "return_params", NULL);
@@ -43,13 +43,6 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
                     !browse && sec->properties ? sec->properties : "{}");
     uc_api_write_tail(call, out, sec, "function_id", 0);
 }
-
-/* Functions change owner only; a new definition is a new function. */
-static const uc_api_family_t functions = {
-    UC_KIND_FUNCTION, "Function", "functions", P(UC_PRIV_EXECUTE),
-    UC_E_RESOURCE_ALREADY_EXISTS,
-    UC_FIELD_COMMENT | UC_FIELD_OWNER, UC_FIELD_OWNER, UC_NAME_MAX, render
-};
 
 /* A map of strings, or the same as JSON text (the Java client's form). */
 static uc_error_t *read_properties(uc_call_t *call, uc_securable_t *sec)
@@ -106,7 +99,7 @@ static uc_error_t *object_or_text(uc_call_t *call, const char *field,
     return read(call->pool, field, v, out);
 }
 
-static uc_error_t *create_function(uc_call_t *call, uc_jw_t *out)
+static uc_error_t *prepare_create(uc_call_t *call, uc_securable_t *sec)
 {
     const char *data_type = NULL, *full_data_type = NULL, *style = NULL;
     const char *body = NULL, *definition = NULL, *access = NULL;
@@ -114,11 +107,9 @@ static uc_error_t *create_function(uc_call_t *call, uc_jw_t *out)
     const char *external = NULL;
     json_t *input = NULL, *returns, *dependencies, *v;
     int deterministic = 0, null_call = 0;
-    uc_securable_t *sec;
     uc_error_t *err;
 
-    if ((err = uc_api_new_object(call, &functions, &sec)) ||
-        (err = read_properties(call, sec)) ||
+    if ((err = read_properties(call, sec)) ||
         (err = uc_json_enum_field(call->pool, call->body, "data_type",
                                   uc_column_type_names, 1, &data_type)) ||
         (err = uc_json_string_field(call->pool, call->body, "full_data_type",
@@ -175,49 +166,31 @@ static uc_error_t *create_function(uc_call_t *call, uc_jw_t *out)
         "specific_name", specific ? specific : sec->name,
         "routine_body_language", uc_json_string_or_null(language),
         "external_language", uc_json_string_or_null(language))));
-    return uc_api_insert_object(call, out, &functions, sec, NULL);
-}
-
-static uc_error_t *list_functions(uc_call_t *call, uc_jw_t *out)
-{
-    return uc_api_list_objects(call, out, &functions, NULL);
-}
-
-static uc_error_t *get_function(uc_call_t *call, uc_jw_t *out)
-{
-    return uc_api_get_object(call, out, &functions, NULL);
-}
-
-static uc_error_t *update_function(uc_call_t *call, uc_jw_t *out)
-{
-    return uc_api_update_object(call, out, &functions, 0, NULL);
+    return NULL;
 }
 
 /* force is accepted: a function holds nothing that could stop it going. */
-static uc_error_t *delete_function(uc_call_t *call, uc_jw_t *out)
+static uc_error_t *check_delete(uc_call_t *call)
 {
     int force;
-    uc_error_t *err = uc_api_query_flag(call, "force", &force);
 
-    return err ? err : uc_api_delete_object(call, out);
+    return uc_api_query_flag(call, "force", &force);
 }
 
-static const uc_rule_t create_rule =
-    UC_RULE_CREATE_IN_SCHEMA(UC_PRIV_CREATE_FUNCTION);
-static const uc_rule_t list_rule = UC_RULE_LIST_IN_SCHEMA;
-static const uc_rule_t read_rule = UC_RULE_ON_OBJECT(
-    UC_TYPE_FUNCTION, P(UC_PRIV_EXECUTE), UC_BROWSE_ON_REQUEST);
-static const uc_rule_t manage_rule =
-    UC_RULE_ON_OBJECT(UC_TYPE_FUNCTION, P(UC_PRIV_MANAGE), 0);
+/* Functions change owner only; a new definition is a new function. */
+static const uc_api_family_t functions = {
+    UC_FAMILY_IN_SCHEMA(UC_TYPE_FUNCTION, UC_PRIV_CREATE_FUNCTION,
+                        P(UC_PRIV_EXECUTE)),
+    .label = "Function", .plural = "functions",
+    .exists = UC_E_RESOURCE_ALREADY_EXISTS,
+    .create_fields = UC_FIELD_COMMENT | UC_FIELD_OWNER,
+    .update_fields = UC_FIELD_OWNER,
+    .render = render, .prepare_create = prepare_create,
+    .check_delete = check_delete
+};
 
 const uc_route_t uc_function_routes[] = {
-    { UC_POST,   "/functions", create_function, UC_ROUTE_BODY | UC_ROUTE_TXN,
-      &create_rule, "function_info" },
-    { UC_GET,    "/functions", list_functions, 0, &list_rule },
-    { UC_GET,    "/functions/{name}", get_function, 0, &read_rule },
-    { UC_PATCH,  "/functions/{name}", update_function,
-      UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule },
-    { UC_DELETE, "/functions/{name}", delete_function, UC_ROUTE_TXN,
-      &manage_rule },
+    UC_FAMILY_ROUTES_ENVELOPED(functions, "/functions", "/functions/{name}",
+                               "function_info"),
     { 0, NULL, NULL, 0, NULL }
 };

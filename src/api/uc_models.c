@@ -28,63 +28,25 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
     uc_api_write_tail(call, out, sec, "id", 0);
 }
 
-static const uc_api_family_t models = {
-    UC_KIND_REGISTERED_MODEL, "Registered model", "registered_models",
-    P(UC_PRIV_EXECUTE), UC_E_ALREADY_EXISTS,
-    UC_FIELD_COMMENT | UC_FIELD_OWNER,
-    UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME, UC_NAME_MAX, render
-};
-
 static const char *model_full_name(uc_call_t *call)
 {
     return uc_api_full_name(call, uc_api_parents_of(call),
                             UC_TARGET_OF(call)->name);
 }
 
-static uc_error_t *create_model(uc_call_t *call, uc_jw_t *out)
+static uc_error_t *prepare_create(uc_call_t *call, uc_securable_t *sec)
 {
-    uc_securable_t *sec;
-    uc_error_t *err;
-
-    if ((err = uc_api_new_object(call, &models, &sec)) ||
-        (err = uc_storage_managed_location(call, "models", sec->id,
-                                           "registered model",
-                                           &sec->storage_location)))
+    uc_error_t *err = uc_storage_managed_location(call, "models", sec->id,
+                                                  "registered model",
+                                                  &sec->storage_location);
+    if (err)
         return err;
     sec->details = "{\"max_version_number\":0}";
-    return uc_api_insert_object(call, out, &models, sec, NULL);
-}
-
-static void render_across(uc_call_t *call, uc_jw_t *out,
-                          const uc_nested_row_t *row)
-{
-    uc_api_parents_t parents = { row->catalog_name, row->schema_name };
-
-    render(call, out, row->sec, &parents);
-}
-
-static uc_error_t *list_models(uc_call_t *call, uc_jw_t *out)
-{
-    /* Without catalog_name and schema_name: every model of the metastore
-     * the caller may see, across catalogs. */
-    if (call->chain.n == UC_LEVEL_METASTORE + 1)
-        return uc_api_list_across(call, out, &models, NULL, "%", "%",
-                                  render_across);
-    return uc_api_list_objects(call, out, &models, NULL);
-}
-
-static uc_error_t *get_model(uc_call_t *call, uc_jw_t *out)
-{
-    return uc_api_get_object(call, out, &models, NULL);
-}
-
-static uc_error_t *update_model(uc_call_t *call, uc_jw_t *out)
-{
-    return uc_api_update_object(call, out, &models, 0, NULL);
+    return NULL;
 }
 
 /* Versions go with their model (force=true) or keep it (409 ABORTED). */
-static uc_error_t *delete_model(uc_call_t *call, uc_jw_t *out)
+static uc_error_t *check_delete(uc_call_t *call)
 {
     int force = 0, has = 0;
     uc_error_t *err;
@@ -99,8 +61,22 @@ static uc_error_t *delete_model(uc_call_t *call, uc_jw_t *out)
                              "Unable to delete a registered model with "
                              "existing model versions: %s; use force=true "
                              "to delete them too.", model_full_name(call));
-    return uc_api_delete_object(call, out);
+    return NULL;
 }
+
+/* Listed without catalog_name and schema_name: every model of the
+ * metastore the caller may see, across catalogs. */
+static const uc_api_family_t models = {
+    UC_FAMILY_IN_SCHEMA_LISTED_AT(UC_TYPE_REGISTERED_MODEL,
+                                  UC_PRIV_CREATE_MODEL, P(UC_PRIV_EXECUTE),
+                                  UC_TARGET_SCHEMA_QUERY_OR_METASTORE),
+    .label = "Registered model", .plural = "registered_models",
+    .exists = UC_E_ALREADY_EXISTS,
+    .create_fields = UC_FIELD_COMMENT | UC_FIELD_OWNER,
+    .update_fields = UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME,
+    .render = render, .prepare_create = prepare_create,
+    .check_delete = check_delete
+};
 
 /* --- versions ----------------------------------------------------------- */
 
@@ -351,15 +327,6 @@ static uc_error_t *finalize_version(uc_call_t *call, uc_jw_t *out)
     return store_version(call, out, v);
 }
 
-static const uc_rule_t create_rule =
-    UC_RULE_CREATE_IN_SCHEMA(UC_PRIV_CREATE_MODEL);
-static const uc_rule_t list_rule = {
-    UC_TARGET_SCHEMA_QUERY_OR_METASTORE,
-    { UC_NEED_USE_CATALOG, UC_NEED_USE_SCHEMA }, .browse = 1 };
-static const uc_rule_t read_rule = UC_RULE_ON_OBJECT(
-    UC_TYPE_REGISTERED_MODEL, P(UC_PRIV_EXECUTE), UC_BROWSE_ON_REQUEST);
-static const uc_rule_t manage_rule =
-    UC_RULE_ON_OBJECT(UC_TYPE_REGISTERED_MODEL, P(UC_PRIV_MANAGE), 0);
 /* Versions are written by those who manage the model. */
 static const uc_rule_t create_version_rule = {
     UC_TARGET_OBJECT_FIELDS,
@@ -368,25 +335,18 @@ static const uc_rule_t create_version_rule = {
     UC_TYPE_REGISTERED_MODEL, "model_name" };
 
 const uc_route_t uc_model_routes[] = {
-    { UC_POST,   "/models", create_model, UC_ROUTE_BODY | UC_ROUTE_TXN,
-      &create_rule },
-    { UC_GET,    "/models", list_models, 0, &list_rule },
     { UC_POST,   "/models/versions", create_version,
       UC_ROUTE_BODY | UC_ROUTE_TXN, &create_version_rule },
-    { UC_GET,    "/models/{full_name}", get_model, 0, &read_rule },
-    { UC_PATCH,  "/models/{full_name}", update_model,
-      UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule },
-    { UC_DELETE, "/models/{full_name}", delete_model, UC_ROUTE_TXN,
-      &manage_rule },
+    UC_FAMILY_ROUTES(models, "/models", "/models/{full_name}"),
     { UC_GET,    "/models/{full_name}/versions", list_versions, 0,
-      &read_rule },
+      &models.rules.read },
     { UC_GET,    "/models/{full_name}/versions/{version}", get_version, 0,
-      &read_rule },
+      &models.rules.read },
     { UC_PATCH,  "/models/{full_name}/versions/{version}", update_version,
-      UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule },
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &models.rules.manage },
     { UC_DELETE, "/models/{full_name}/versions/{version}", delete_version,
-      UC_ROUTE_TXN, &manage_rule },
+      UC_ROUTE_TXN, &models.rules.manage },
     { UC_PATCH,  "/models/{full_name}/versions/{version}/finalize",
-      finalize_version, UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule },
+      finalize_version, UC_ROUTE_BODY | UC_ROUTE_TXN, &models.rules.manage },
     { 0, NULL, NULL, 0, NULL }
 };

@@ -51,9 +51,9 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
 
     uc_jw_begin_object(out);
     uc_api_write_names(call, out, shape->parents, sec);
-    uc_jw_members(out, sec->details, browse ? browsed
-                                     : shape->omit_columns ? no_columns
-                                     : NULL);
+    uc_api_write_details(call, out, sec, browse ? browsed
+                                         : shape->omit_columns ? no_columns
+                                         : NULL);
     if (browse) {
         if (!shape->omit_columns)
             uc_jw_field_string(out, "columns", NULL);
@@ -71,28 +71,22 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
     uc_api_write_tail(call, out, sec, "table_id", shape->omit_users);
 }
 
-/* Tables have no update: Unity Catalog changes them through Delta. */
-static const uc_api_family_t tables = {
-    UC_KIND_TABLE, "Table", "tables", P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY),
-    UC_E_TABLE_ALREADY_EXISTS,
-    UC_FIELD_COMMENT | UC_FIELD_PROPERTIES | UC_FIELD_OWNER, 0, UC_NAME_MAX,
-    render
-};
-
-/* The query flags every table answer takes; the Delta ones are accepted
- * and do not change the answer yet. */
-static uc_error_t *read_flags(uc_call_t *call, shape_t *shape, int list)
+/* The shape of the answer from the query flags every table answer takes;
+ * the Delta ones are accepted and do not change the answer yet. */
+static uc_error_t *read_shape(uc_call_t *call, int listing,
+                              const void **out)
 {
+    shape_t *shape = apr_pcalloc(call->pool, sizeof(*shape));
     int delta, manifest;
     uc_error_t *err;
 
-    memset(shape, 0, sizeof(*shape));
+    *out = shape;
     shape->parents = uc_api_parents_of(call);
     if ((err = uc_api_query_flag(call, "include_delta_metadata", &delta)) ||
         (err = uc_api_query_flag(call, "include_manifest_capabilities",
                                  &manifest)))
         return err;
-    if (!list)
+    if (!listing)
         return NULL;
     if ((err = uc_api_query_flag(call, "omit_columns",
                                  &shape->omit_columns)) ||
@@ -190,17 +184,14 @@ static uc_error_t *read_view(uc_call_t *call, const char *type,
     return NULL;
 }
 
-static uc_error_t *create_table(uc_call_t *call, uc_jw_t *out)
+static uc_error_t *prepare_create(uc_call_t *call, uc_securable_t *sec)
 {
     const char *type = NULL, *format = NULL, *location = NULL;
     const char *definition = NULL;
     json_t *columns, *dependencies = NULL;
-    uc_securable_t *sec;
-    shape_t shape;
     uc_error_t *err;
 
-    if ((err = uc_api_new_object(call, &tables, &sec)) ||
-        (err = uc_json_enum_field(call->pool, call->body, "table_type",
+    if ((err = uc_json_enum_field(call->pool, call->body, "table_type",
                                   table_types, 1, &type)) ||
         (err = uc_json_enum_field(call->pool, call->body,
                                   "data_source_format", formats, 1,
@@ -210,8 +201,7 @@ static uc_error_t *create_table(uc_call_t *call, uc_jw_t *out)
                                &columns)) ||
         (err = uc_json_string_field(call->pool, call->body,
                                     "storage_location", 0, &location)) ||
-        (err = read_view(call, type, &definition, &dependencies)) ||
-        (err = read_flags(call, &shape, 0)))
+        (err = read_view(call, type, &definition, &dependencies)))
         return err;
     if (!strcmp(type, "MANAGED")) {
         if ((err = commit_staging(call, sec, format, location)))
@@ -237,26 +227,18 @@ static uc_error_t *create_table(uc_call_t *call, uc_jw_t *out)
         "view_dependencies",
         dependencies ? dependencies : uc_json_own(call->pool, json_null()),
         "storage_credential_name")));
-    return uc_api_insert_object(call, out, &tables, sec, &shape);
+    return NULL;
 }
 
-static uc_error_t *list_tables(uc_call_t *call, uc_jw_t *out)
-{
-    shape_t shape;
-    uc_error_t *err = read_flags(call, &shape, 1);
-
-    if (err)
-        return err;
-    return uc_api_list_objects(call, out, &tables, &shape);
-}
-
-static uc_error_t *get_table(uc_call_t *call, uc_jw_t *out)
-{
-    shape_t shape;
-    uc_error_t *err = read_flags(call, &shape, 0);
-
-    return err ? err : uc_api_get_object(call, out, &tables, &shape);
-}
+/* Tables have no update: Unity Catalog changes them through Delta. */
+static const uc_api_family_t tables = {
+    UC_FAMILY_IN_SCHEMA(UC_TYPE_TABLE, UC_PRIV_CREATE_TABLE,
+                        P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY)),
+    .label = "Table", .plural = "tables",
+    .exists = UC_E_TABLE_ALREADY_EXISTS,
+    .create_fields = UC_FIELD_COMMENT | UC_FIELD_PROPERTIES | UC_FIELD_OWNER,
+    .render = render, .context = read_shape, .prepare_create = prepare_create
+};
 
 /* True only for a table the caller could see: a missing table and one it
  * may not know of answer alike. */
@@ -392,14 +374,6 @@ static uc_error_t *table_summaries(uc_call_t *call, uc_jw_t *out)
                               names, render_summary);
 }
 
-static const uc_rule_t create_rule =
-    UC_RULE_CREATE_IN_SCHEMA(UC_PRIV_CREATE_TABLE);
-static const uc_rule_t list_rule = UC_RULE_LIST_IN_SCHEMA;
-static const uc_rule_t read_rule = UC_RULE_ON_OBJECT(
-    UC_TYPE_TABLE, P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY),
-    UC_BROWSE_ON_REQUEST);
-static const uc_rule_t manage_rule =
-    UC_RULE_ON_OBJECT(UC_TYPE_TABLE, P(UC_PRIV_MANAGE), 0);
 /* BROWSE answers existence without include_browse. */
 static const uc_rule_t exists_rule = {
     UC_TARGET_OBJECT_SCHEMA, { UC_NEED_USE_CATALOG, UC_NEED_USE_SCHEMA },
@@ -409,13 +383,11 @@ static const uc_rule_t summaries_rule = {
 
 const uc_route_t uc_table_routes[] = {
     { UC_POST,   "/staging-tables", create_staging_table,
-      UC_ROUTE_BODY | UC_ROUTE_TXN, &create_rule },
-    { UC_POST,   "/tables", create_table, UC_ROUTE_BODY | UC_ROUTE_TXN,
-      &create_rule },
-    { UC_GET,    "/tables", list_tables, 0, &list_rule },
-    { UC_GET,    "/tables/{full_name}", get_table, 0, &read_rule },
-    { UC_DELETE, "/tables/{full_name}", uc_api_delete_object, UC_ROUTE_TXN,
-      &manage_rule },
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &tables.rules.create },
+    UC_ROUTE_CREATE(tables, "/tables"),
+    UC_ROUTE_LIST(tables, "/tables"),
+    UC_ROUTE_GET(tables, "/tables/{full_name}"),
+    UC_ROUTE_DELETE(tables, "/tables/{full_name}"),
     { UC_GET,    "/tables/{full_name}/exists", table_exists, 0,
       &exists_rule },
     { UC_GET,    "/table-summaries", table_summaries, 0, &summaries_rule },

@@ -22,30 +22,20 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
 {
     uc_jw_begin_object(out);
     uc_api_write_names(call, out, context, sec);
-    uc_jw_members(out, sec->details, NULL);
+    uc_api_write_details(call, out, sec, NULL);
     uc_jw_field_string(out, "storage_location",
                        sec->browse_only ? NULL : sec->storage_location);
     uc_jw_field_string(out, "comment", sec->comment);
     uc_api_write_tail(call, out, sec, "volume_id", 0);
 }
 
-static const uc_api_family_t volumes = {
-    UC_KIND_VOLUME, "Volume", "volumes",
-    P(UC_PRIV_READ_VOLUME) | P(UC_PRIV_WRITE_VOLUME),
-    UC_E_RESOURCE_ALREADY_EXISTS,
-    UC_FIELD_COMMENT | UC_FIELD_OWNER,
-    UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME,
-    UC_NAME_MAX, render
-};
-
-static uc_error_t *create_volume(uc_call_t *call, uc_jw_t *out)
+/* The volume type and, for an external volume, its location. */
+static uc_error_t *prepare_create(uc_call_t *call, uc_securable_t *sec)
 {
     const char *type = NULL, *location = NULL;
-    uc_securable_t *sec;
     uc_error_t *err;
 
-    if ((err = uc_api_new_object(call, &volumes, &sec)) ||
-        (err = uc_json_enum_field(call->pool, call->body, "volume_type",
+    if ((err = uc_json_enum_field(call->pool, call->body, "volume_type",
                                   volume_types, 1, &type)) ||
         (err = uc_json_string_field(call->pool, call->body,
                                     "storage_location", 0, &location)))
@@ -71,41 +61,20 @@ static uc_error_t *create_volume(uc_call_t *call, uc_jw_t *out)
         return err;
     uc_api_set_details(call, sec, uc_json_own(call->pool, json_pack(
         "{ss}", "volume_type", type)));
-    return uc_api_insert_object(call, out, &volumes, sec, NULL);
+    return NULL;
 }
 
-static uc_error_t *list_volumes(uc_call_t *call, uc_jw_t *out)
-{
-    return uc_api_list_objects(call, out, &volumes, NULL);
-}
-
-static uc_error_t *get_volume(uc_call_t *call, uc_jw_t *out)
-{
-    return uc_api_get_object(call, out, &volumes, NULL);
-}
-
-static uc_error_t *update_volume(uc_call_t *call, uc_jw_t *out)
-{
-    return uc_api_update_object(call, out, &volumes, 0, NULL);
-}
-
-static const uc_rule_t create_rule =
-    UC_RULE_CREATE_IN_SCHEMA(UC_PRIV_CREATE_VOLUME);
-static const uc_rule_t list_rule = UC_RULE_LIST_IN_SCHEMA;
-static const uc_rule_t read_rule = UC_RULE_ON_OBJECT(
-    UC_TYPE_VOLUME, P(UC_PRIV_READ_VOLUME) | P(UC_PRIV_WRITE_VOLUME),
-    UC_BROWSE_ON_REQUEST);
-static const uc_rule_t manage_rule =
-    UC_RULE_ON_OBJECT(UC_TYPE_VOLUME, P(UC_PRIV_MANAGE), 0);
+static const uc_api_family_t volumes = {
+    UC_FAMILY_IN_SCHEMA(UC_TYPE_VOLUME, UC_PRIV_CREATE_VOLUME,
+                        P(UC_PRIV_READ_VOLUME) | P(UC_PRIV_WRITE_VOLUME)),
+    .label = "Volume", .plural = "volumes",
+    .exists = UC_E_RESOURCE_ALREADY_EXISTS,
+    .create_fields = UC_FIELD_COMMENT | UC_FIELD_OWNER,
+    .update_fields = UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME,
+    .render = render, .prepare_create = prepare_create
+};
 
 const uc_route_t uc_volume_routes[] = {
-    { UC_POST,   "/volumes", create_volume, UC_ROUTE_BODY | UC_ROUTE_TXN,
-      &create_rule },
-    { UC_GET,    "/volumes", list_volumes, 0, &list_rule },
-    { UC_GET,    "/volumes/{name}", get_volume, 0, &read_rule },
-    { UC_PATCH,  "/volumes/{name}", update_volume,
-      UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule },
-    { UC_DELETE, "/volumes/{name}", uc_api_delete_object, UC_ROUTE_TXN,
-      &manage_rule },
+    UC_FAMILY_ROUTES(volumes, "/volumes", "/volumes/{name}"),
     { 0, NULL, NULL, 0, NULL }
 };

@@ -59,17 +59,38 @@ typedef struct uc_rule {
 } uc_rule_t;
 
 /* The rules of the objects of a schema: creating one with `priv` on the
- * schema, listing them, and acting on one with one of `privs` on it. */
+ * schema, listing them (`target`: UC_TARGET_SCHEMA_QUERY, or
+ * UC_TARGET_SCHEMA_QUERY_OR_METASTORE for a list that may span the
+ * metastore), and acting on one with one of `privs` on it. */
 #define UC_RULE_CREATE_IN_SCHEMA(priv) \
     { UC_TARGET_SCHEMA_FIELDS, \
       { UC_NEED_USE_CATALOG, UC_NEED_USE_SCHEMA, \
         { UC_LEVEL_SCHEMA, UC_PRIV(priv) } } }
-#define UC_RULE_LIST_IN_SCHEMA \
-    { UC_TARGET_SCHEMA_QUERY, { UC_NEED_USE_CATALOG, UC_NEED_USE_SCHEMA }, \
+#define UC_RULE_LIST_IN_SCHEMA(target) \
+    { (target), { UC_NEED_USE_CATALOG, UC_NEED_USE_SCHEMA }, \
       .browse = UC_BROWSE_ON_REQUEST }
 #define UC_RULE_ON_OBJECT(type, privs, browse_) \
     { UC_TARGET_OBJECT, \
       { UC_NEED_USE_CATALOG, UC_NEED_USE_SCHEMA, \
         { UC_LEVEL_OBJECT, (privs) } }, (type), .browse = (browse_) }
+
+/* The rules of a resource family's standard routes: creating one of its
+ * objects, listing them, reading one (BROWSE shows its metadata on
+ * request) and managing one (update, delete). */
+typedef struct uc_family_rules {
+    uc_rule_t create;
+    uc_rule_t list;
+    uc_rule_t read;
+    uc_rule_t manage;
+} uc_family_rules_t;
+
+/* Those of the objects of a schema of `type`: created with `create_priv`
+ * on the schema, listed as `list_target` says, read with one of
+ * `read_privs`, managed with MANAGE. */
+#define UC_RULES_IN_SCHEMA(type, create_priv, read_privs, list_target) \
+    { UC_RULE_CREATE_IN_SCHEMA(create_priv), \
+      UC_RULE_LIST_IN_SCHEMA(list_target), \
+      UC_RULE_ON_OBJECT(type, read_privs, UC_BROWSE_ON_REQUEST), \
+      UC_RULE_ON_OBJECT(type, UC_PRIV(UC_PRIV_MANAGE), 0) }
 
 #endif

@@ -19,6 +19,7 @@
 
 struct uc_store;
 struct uc_out;
+struct uc_api_family;
 
 typedef enum uc_method {
     UC_GET = 0, UC_POST, UC_PUT, UC_PATCH, UC_DELETE, UC_METHOD_COUNT
@@ -74,6 +75,7 @@ typedef struct uc_call {
     struct uc_store *store;      /* the database connection of this call */
     apr_time_t now;              /* one clock reading per call */
     const char *const *params;   /* path parameters, in pattern order */
+    const struct uc_api_family *family;  /* the route's, NULL for none */
     uc_chain_t chain;            /* what the route's rule resolved */
     uc_access_t access;          /* the caller's rights on that chain */
     /* The rule let the call through on BROWSE alone: answers show metadata
@@ -110,6 +112,9 @@ typedef struct uc_route {
     /* The body may come wrapped in an object member of this name
      * ({"function_info": {...}}); the operation sees what is inside. */
     const char *envelope;
+    /* The resource family whose generic operation the route runs
+     * (src/api/uc_family.h); the call sees it. */
+    const struct uc_api_family *family;
 } uc_route_t;
 
 

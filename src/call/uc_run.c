@@ -26,6 +26,7 @@ static uc_error_t *authorize_and_run(const uc_route_t *route,
 {
     uc_error_t *err;
 
+    call->family = route->family;
     if ((err = unwrap_envelope(route, call)) ||
         (err = uc_authz_enforce(call, route->rule)))
         return err;

@@ -2,21 +2,20 @@
 
 #include <apr_tables.h>
 
-static apr_array_header_t *to_grants(apr_pool_t *pool, const uc_rows_t *rows,
-                                     int with_id, int with_principal)
+#define READ_COLUMN(c) g->c = r[UC_GRANT_COL_##c];
+
+/* Rows of UC_GRANT_COLUMNS. */
+static apr_array_header_t *to_grants(apr_pool_t *pool, const uc_rows_t *rows)
 {
     apr_array_header_t *out = apr_array_make(pool, rows->nrows + 1,
                                              sizeof(uc_grant_t));
     int i;
 
     for (i = 0; i < rows->nrows; i++) {
-        const char **c = rows->rows[i];
+        const char **r = rows->rows[i];
         uc_grant_t *g = apr_array_push(out);
-        int k = 0;
 
-        g->securable_id = with_id ? c[k++] : NULL;
-        g->principal = with_principal ? c[k++] : NULL;
-        g->privilege = c[k];
+        UC_GRANT_COLUMNS(READ_COLUMN, READ_COLUMN, )
     }
     return out;
 }
@@ -31,7 +30,7 @@ uc_error_t *uc_grants_held(uc_store_t *store, apr_pool_t *pool,
                                       UC_STMT_GRANTS_OF_PRINCIPALS, args,
                                       &rows);
     if (!err)
-        *out = to_grants(pool, &rows, 1, 1);
+        *out = to_grants(pool, &rows);
     return err;
 }
 
@@ -52,7 +51,7 @@ uc_error_t *uc_grants_of_user_on_path(uc_store_t *store, apr_pool_t *pool,
     if ((err = uc_store_select(store, pool, UC_STMT_GRANTS_OF_USER_ON_PATH,
                                args, &rows)))
         return err;
-    *out = to_grants(pool, &rows, 1, 1);
+    *out = to_grants(pool, &rows);
     return NULL;
 }
 
@@ -64,7 +63,7 @@ uc_error_t *uc_grants_on(uc_store_t *store, apr_pool_t *pool,
     uc_error_t *err = uc_store_select(store, pool, UC_STMT_GRANTS_ON, args,
                                       &rows);
     if (!err)
-        *out = to_grants(pool, &rows, 0, 1);
+        *out = to_grants(pool, &rows);
     return err;
 }
 
@@ -76,7 +75,7 @@ uc_error_t *uc_grants_on_any(uc_store_t *store, apr_pool_t *pool,
     uc_error_t *err = uc_store_select(store, pool, UC_STMT_GRANTS_ON_CHAIN,
                                       args, &rows);
     if (!err)
-        *out = to_grants(pool, &rows, 1, 1);
+        *out = to_grants(pool, &rows);
     return err;
 }
 

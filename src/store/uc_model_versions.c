@@ -2,34 +2,28 @@
 
 #include <apr_strings.h>
 
+#define READ_COLUMN(c) v->c = r[UC_MODEL_VERSION_COL_##c];
+#define WRITE_COLUMN(c) values[UC_MODEL_VERSION_COL_##c] = v->c;
+
+/* A row of UC_MODEL_VERSION_COLUMNS. */
 static uc_model_version_t *from_row(apr_pool_t *pool, const char *model_id,
-                                    const char **c)
+                                    const char **r)
 {
     uc_model_version_t *v = apr_palloc(pool, sizeof(*v));
 
     v->model_id = model_id;
-    v->version = c[0];
-    v->id = c[1];
-    v->source = c[2];
-    v->run_id = c[3];
-    v->status = c[4];
-    v->storage_location = c[5];
-    v->comment = c[6];
-    v->created_at = c[7];
-    v->created_by = c[8];
-    v->updated_at = c[9];
-    v->updated_by = c[10];
+    UC_MODEL_VERSION_COLUMNS(READ_COLUMN, READ_COLUMN, )
     return v;
 }
 
+/* model_id, then the columns. */
 uc_error_t *uc_model_version_insert(uc_store_t *store,
                                     const uc_model_version_t *v)
 {
-    const char *args[] = {
-        v->model_id, v->version, v->id, v->source, v->run_id, v->status,
-        v->storage_location, v->comment, v->created_at, v->created_by,
-        v->updated_at, v->updated_by
-    };
+    const char *args[1 + UC_MODEL_VERSION_NCOLS], **values = args + 1;
+
+    args[0] = v->model_id;
+    UC_MODEL_VERSION_COLUMNS(WRITE_COLUMN, WRITE_COLUMN, )
     return uc_store_exec(store, UC_STMT_MODEL_VERSION_INSERT, args, NULL);
 }
 

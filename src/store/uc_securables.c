@@ -3,26 +3,41 @@
 #include <string.h>
 #include <apr_strings.h>
 
+#define READ_COLUMN(c) s->c = r[UC_SECURABLE_COL_##c];
+#define WRITE_COLUMN(c) v[UC_SECURABLE_COL_##c] = s->c;
+#define READ_REF_COLUMN(c) s->c = r[UC_SECURABLE_REF_COL_##c];
+
+/* A row of UC_SECURABLE_COLUMNS; kind and parent are known to the caller. */
 static uc_securable_t *from_row(apr_pool_t *pool, const char *kind,
-                                const char *parent_id, const char **c)
+                                const char *parent_id, const char **r)
 {
     uc_securable_t *s = apr_palloc(pool, sizeof(*s));
 
     s->kind = kind;
     s->parent_id = parent_id;
-    s->id = c[0];
-    s->name = c[1];
-    s->comment = c[2];
-    s->properties = c[3];
-    s->storage_root = c[4];
-    s->storage_location = c[5];
-    s->details = c[6];
-    s->owner = c[7];
-    s->created_at = c[8];
-    s->created_by = c[9];
-    s->updated_at = c[10];
-    s->updated_by = c[11];
+    UC_SECURABLE_COLUMNS(READ_COLUMN, READ_COLUMN, )
     s->browse_only = 0;
+    return s;
+}
+
+/* The values of UC_SECURABLE_COLUMNS as stored: JSON columns are objects
+ * at least. */
+static void to_values(const uc_securable_t *s, const char **v)
+{
+    UC_SECURABLE_COLUMNS(WRITE_COLUMN, WRITE_COLUMN, )
+    if (!s->properties)
+        v[UC_SECURABLE_COL_properties] = "{}";
+    if (!s->details)
+        v[UC_SECURABLE_COL_details] = "{}";
+}
+
+/* A row of UC_SECURABLE_REF_COLUMNS: the other fields are NULL. */
+static uc_securable_t *from_ref(apr_pool_t *pool, const char **r)
+{
+    uc_securable_t *s = apr_pcalloc(pool, sizeof(*s));
+
+    UC_SECURABLE_REF_COLUMNS(READ_REF_COLUMN, READ_REF_COLUMN, )
+    s->details = r[UC_SECURABLE_REF_COL_details];
     return s;
 }
 
@@ -78,7 +93,9 @@ uc_error_t *uc_securable_page(uc_store_t *store, apr_pool_t *pool,
     *out = apr_array_make(pool, n ? n : 1, sizeof(uc_securable_t *));
     for (i = 0; i < n; i++) {
         uc_securable_t *sec = from_row(pool, kind, parent_id, rows.rows[i]);
-        sec->browse_only = rows.rows[i][12] && rows.rows[i][12][0] == '0';
+        const char *full = rows.rows[i][UC_SECURABLE_PAGE_COL_full_access];
+
+        sec->browse_only = full && full[0] == '0';
         APR_ARRAY_PUSH(*out, uc_securable_t *) = sec;
     }
     return NULL;
@@ -96,9 +113,8 @@ static uc_error_t *located(uc_store_t *store, apr_pool_t *pool,
         return err;
     *out = apr_array_make(pool, rows.nrows + 1, sizeof(uc_securable_t *));
     for (i = 0; i < rows.nrows; i++)
-        APR_ARRAY_PUSH(*out, uc_securable_t *) =
-            from_row(pool, rows.rows[i][0], rows.rows[i][1],
-                     rows.rows[i] + 2);
+        APR_ARRAY_PUSH(*out, uc_securable_t *) = from_ref(pool,
+                                                          rows.rows[i]);
     return NULL;
 }
 
@@ -131,15 +147,15 @@ static const char *stored_bytes(uc_store_t *store, const uc_securable_t *s)
     return apr_psprintf(store->pool, "%" APR_SIZE_T_FMT, n);
 }
 
+/* kind, parent_id, the columns, stored_bytes. */
 uc_error_t *uc_securable_insert(uc_store_t *store, const uc_securable_t *s)
 {
-    const char *args[] = {
-        s->kind, s->parent_id, s->id, s->name, s->comment,
-        s->properties ? s->properties : "{}", s->storage_root,
-        s->storage_location, s->details ? s->details : "{}", s->owner,
-        s->created_at, s->created_by, s->updated_at, s->updated_by,
-        stored_bytes(store, s)
-    };
+    const char *args[2 + UC_SECURABLE_NCOLS + 1];
+
+    args[0] = s->kind;
+    args[1] = s->parent_id;
+    to_values(s, args + 2);
+    args[2 + UC_SECURABLE_NCOLS] = stored_bytes(store, s);
     return uc_store_exec(store, UC_STMT_SECURABLE_INSERT, args, NULL);
 }
 
@@ -206,10 +222,10 @@ uc_error_t *uc_securables_across_schemas(uc_store_t *store, apr_pool_t *pool,
         const char **r = rows.rows[i];
         uc_nested_row_t *row = apr_array_push(*out);
 
-        row->catalog_name = r[0];
-        row->schema_name = r[1];
-        row->sec = from_row(pool, kind, NULL, r + 2);
-        row->table_type = r[14];
+        row->catalog_name = r[UC_ACROSS_COL_catalog_name];
+        row->schema_name = r[UC_ACROSS_COL_schema_name];
+        row->sec = from_row(pool, kind, NULL, r + UC_ACROSS_COL_object);
+        row->table_type = r[UC_ACROSS_COL_table_type];
     }
     return NULL;
 }
@@ -224,8 +240,8 @@ static uc_error_t *first_overlap(uc_store_t *store, apr_pool_t *pool,
 
     if (err)
         return err;
-    *kind = rows.nrows ? rows.rows[0][0] : NULL;
-    *found = rows.nrows ? rows.rows[0][1] : NULL;
+    *kind = rows.nrows ? rows.rows[0][UC_OVERLAP_COL_kind] : NULL;
+    *found = rows.nrows ? rows.rows[0][UC_OVERLAP_COL_location] : NULL;
     return NULL;
 }
 

@@ -2,12 +2,14 @@
 
 #include <apr_strings.h>
 
+#define READ_COLUMN(c) st->c = r[UC_STAGING_COL_##c];
+#define WRITE_COLUMN(c) args[UC_STAGING_COL_##c] = st->c;
+
 uc_error_t *uc_staging_insert(uc_store_t *store, const uc_staging_t *st)
 {
-    const char *args[] = {
-        st->id, st->schema_id, st->name, st->location, st->created_at,
-        st->created_by
-    };
+    const char *args[UC_STAGING_NCOLS];
+
+    UC_STAGING_COLUMNS(WRITE_COLUMN, WRITE_COLUMN, )
     return uc_store_exec(store, UC_STMT_STAGING_INSERT, args, NULL);
 }
 
@@ -15,6 +17,7 @@ uc_error_t *uc_staging_by_location(uc_store_t *store, apr_pool_t *pool,
                                    const char *location, uc_staging_t **out)
 {
     const char *args[] = { location };
+    const char **r;
     uc_rows_t rows;
     uc_staging_t *st;
     uc_error_t *err = uc_store_select(store, pool, UC_STMT_STAGING_BY_LOCATION,
@@ -24,14 +27,9 @@ uc_error_t *uc_staging_by_location(uc_store_t *store, apr_pool_t *pool,
     *out = NULL;
     if (!rows.nrows)
         return NULL;
+    r = rows.rows[0];
     st = apr_palloc(pool, sizeof(*st));
-    st->id = rows.rows[0][0];
-    st->schema_id = rows.rows[0][1];
-    st->name = rows.rows[0][2];
-    st->location = rows.rows[0][3];
-    st->created_at = rows.rows[0][4];
-    st->created_by = rows.rows[0][5];
-    st->committed_at = rows.rows[0][6];
+    UC_STAGING_COLUMNS(READ_COLUMN, READ_COLUMN, )
     *out = st;
     return NULL;
 }

@@ -23,26 +23,45 @@
     "CASE WHEN w.bytes_before < " TEXT_OF_VALUE(UC_PAGE_BYTES) " THEN " \
     column " END"
 
+/* The column text of a row layout (uc_statements.h): bare, qualified by
+ * an alias, with the large columns of PostgreSQL pages within the budget,
+ * or as the markers of the values it inserts. */
+#define BARE(c) #c
+#define OF_S(c) "s." #c
+#define OF_O(c) "o." #c
+#define OF_M(c) "m." #c
+#define OF_X(c) "x." #c
+#define BUDGETED_S(c) WITHIN_BUDGET("s." #c)
+#define BUDGETED_M(c) WITHIN_BUDGET("m." #c)
+#define BUDGETED_X(c) WITHIN_BUDGET("x." #c)
+#define MARKER(c) "%s"
+#define COLUMNS(LAYOUT) LAYOUT(BARE, BARE, ", ")
+#define COLUMNS_OF(LAYOUT, ALIAS) LAYOUT(ALIAS, ALIAS, ", ")
+#define MARKERS(LAYOUT) LAYOUT(MARKER, MARKER, ", ")
+#define SECURABLES COLUMNS(UC_SECURABLE_COLUMNS)
+#define MODEL_VERSIONS COLUMNS(UC_MODEL_VERSION_COLUMNS)
+#define GRANTS COLUMNS(UC_GRANT_COLUMNS)
+
 const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
     [UC_STMT_METASTORE_GET] = {
-        "SELECT " UC_SECURABLE_COLUMNS " FROM securables "
+        "SELECT " SECURABLES " FROM securables "
         "WHERE kind = 'metastore' AND parent_id IS NULL", NULL },
     [UC_STMT_SECURABLE_BY_NAME] = {
-        "SELECT " UC_SECURABLE_COLUMNS " FROM securables "
+        "SELECT " SECURABLES " FROM securables "
         "WHERE parent_id = %s AND kind = %s AND name = %s", NULL },
     /* Inside a transaction: SQLite's BEGIN IMMEDIATE already holds the write
      * lock; PostgreSQL needs the row lock to keep read-modify-write whole. */
     [UC_STMT_SECURABLE_BY_NAME_FOR_UPDATE] = {
-        "SELECT " UC_SECURABLE_COLUMNS " FROM securables "
+        "SELECT " SECURABLES " FROM securables "
         "WHERE parent_id = %s AND kind = %s AND name = %s",
-        "SELECT " UC_SECURABLE_COLUMNS " FROM securables "
+        "SELECT " SECURABLES " FROM securables "
         "WHERE parent_id = %s AND kind = %s AND name = %s FOR UPDATE" },
     /* Parents of what a transaction adds: concurrent additions go on
      * together, a rename or delete of the parent waits for them. */
     [UC_STMT_SECURABLE_BY_NAME_FOR_SHARE] = {
-        "SELECT " UC_SECURABLE_COLUMNS " FROM securables "
+        "SELECT " SECURABLES " FROM securables "
         "WHERE parent_id = %s AND kind = %s AND name = %s",
-        "SELECT " UC_SECURABLE_COLUMNS " FROM securables "
+        "SELECT " SECURABLES " FROM securables "
         "WHERE parent_id = %s AND kind = %s AND name = %s FOR SHARE" },
     /* A page of children, filtered to what the caller may see: all of them
      * (parameter '1'), those it owns (directly or through a group), or
@@ -62,19 +81,17 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "g.securable_id = " a ".id AND g.principal IN " LIST("%s") \
         " AND g.privilege IN " LIST("%s") ")) ORDER BY " a ".name LIMIT %s"
     [UC_STMT_SECURABLE_PAGE] = {
-        "SELECT " UC_SECURABLE_COLUMNS ", " FULL_ACCESS(SQLITE_LIST, "s")
+        "SELECT " SECURABLES ", " FULL_ACCESS(SQLITE_LIST, "s")
         ", s.stored_bytes" CHILDREN_PAGE(SQLITE_LIST, "s"),
-        "SELECT s.id, s.name, " WITHIN_BUDGET("s.comment") ", "
-        WITHIN_BUDGET("s.properties") ", s.storage_root, s.storage_location, "
-        WITHIN_BUDGET("s.details") ", s.owner, s.created_at, s.created_by, "
-        "s.updated_at, s.updated_by, " FULL_ACCESS(PG_LIST, "s")
-        ", w.bytes_before FROM (SELECT v.id, v.name, "
+        "SELECT " UC_SECURABLE_COLUMNS(OF_S, BUDGETED_S, ", ") ", "
+        FULL_ACCESS(PG_LIST, "s") ", w.bytes_before FROM (SELECT v.id, "
+        "v.name, "
         BYTES_BEFORE("v.stored_bytes", "v.name") CHILDREN_PAGE(PG_LIST, "v")
         ") w JOIN securables s ON s.id = w.id ORDER BY w.name" },
     [UC_STMT_SECURABLE_INSERT] = {
-        "INSERT INTO securables (kind, parent_id, " UC_SECURABLE_COLUMNS
-        ", stored_bytes) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-        "%s, %s, %s, %s)", NULL },
+        "INSERT INTO securables (kind, parent_id, " SECURABLES
+        ", stored_bytes) VALUES (%s, %s, " MARKERS(UC_SECURABLE_COLUMNS)
+        ", %s)", NULL },
     [UC_STMT_SECURABLE_UPDATE] = {
         "UPDATE securables SET name = %s, comment = %s, properties = %s, "
         "storage_root = %s, storage_location = %s, details = %s, owner = %s, "
@@ -88,32 +105,32 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "SELECT id FROM staging_tables WHERE schema_id = %s "
         "AND committed_at IS NULL LIMIT 1", NULL },
     [UC_STMT_GRANTS_OF_PRINCIPALS] = {
-        "SELECT securable_id, principal, privilege FROM grants "
+        "SELECT " GRANTS " FROM grants "
         "WHERE securable_id IN " SQLITE_LIST("%s")
         " AND principal IN " SQLITE_LIST("%s"),
-        "SELECT securable_id, principal, privilege FROM grants "
+        "SELECT " GRANTS " FROM grants "
         "WHERE securable_id IN " PG_LIST("%s")
         " AND principal IN " PG_LIST("%s") },
     /* One principal's grants on a path of up to four securables (repeated
      * to fill): four primary-key probes, no temporary IN tables, as this
      * runs on every request of a caller without groups. */
     [UC_STMT_GRANTS_OF_USER_ON_PATH] = {
-        "SELECT securable_id, principal, privilege FROM grants "
+        "SELECT " GRANTS " FROM grants "
         "WHERE securable_id = %s AND principal = %s UNION ALL "
-        "SELECT securable_id, principal, privilege FROM grants "
+        "SELECT " GRANTS " FROM grants "
         "WHERE securable_id = %s AND principal = %s UNION ALL "
-        "SELECT securable_id, principal, privilege FROM grants "
+        "SELECT " GRANTS " FROM grants "
         "WHERE securable_id = %s AND principal = %s UNION ALL "
-        "SELECT securable_id, principal, privilege FROM grants "
+        "SELECT " GRANTS " FROM grants "
         "WHERE securable_id = %s AND principal = %s", NULL },
     [UC_STMT_GRANTS_ON] = {
-        "SELECT principal, privilege FROM grants WHERE securable_id = %s "
+        "SELECT " GRANTS " FROM grants WHERE securable_id = %s "
         "ORDER BY principal, privilege", NULL },
     [UC_STMT_GRANTS_ON_CHAIN] = {
-        "SELECT securable_id, principal, privilege FROM grants "
+        "SELECT " GRANTS " FROM grants "
         "WHERE securable_id IN " SQLITE_LIST("%s")
         " ORDER BY principal, privilege",
-        "SELECT securable_id, principal, privilege FROM grants "
+        "SELECT " GRANTS " FROM grants "
         "WHERE securable_id IN " PG_LIST("%s")
         " ORDER BY principal, privilege" },
     [UC_STMT_GRANT_ADD] = {
@@ -127,14 +144,14 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "INSERT INTO authz_audit (at, actor, action, securable_type, "
         "securable_id, securable_name, principal, privilege) VALUES "
         "(%s, %s, %s, %s, %s, %s, %s, %s)", NULL },
-    /* What authorization needs of many rows at once, in the column order of
-     * a securable row: kind, parent, id, name, owner and, for a table, its
-     * type as details ({"table_type":"VIEW"}); the rest is NULL, so that
-     * what a batch costs does not grow with the objects' size. */
+    /* What authorization needs of many rows at once
+     * (UC_SECURABLE_REF_COLUMNS) and, for a table, its type as details
+     * ({"table_type":"VIEW"}): no more, so that what a batch costs does not
+     * grow with the objects' size. */
 #define SECURABLE_REFS(TABLE_TYPE) \
-        "SELECT s.kind, s.parent_id, s.id, s.name, NULL, NULL, NULL, NULL, " \
+        "SELECT " COLUMNS_OF(UC_SECURABLE_REF_COLUMNS, OF_S) ", " \
         "CASE WHEN s.kind = 'table' THEN '{\"table_type\":\"' || " \
-        TABLE_TYPE " || '\"}' END, s.owner, NULL, NULL, NULL, NULL "
+        TABLE_TYPE " || '\"}' END "
 #define SQLITE_TABLE_TYPE "json_extract(s.details, '$.table_type')"
 #define PG_TABLE_TYPE "(CAST(s.details AS json) ->> 'table_type')"
     [UC_STMT_SECURABLE_REFS_BY_IDS] = {
@@ -178,13 +195,11 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "g.principal IN " LIST("%s") " AND g.privilege IN " LIST("%s") \
         ")))) ORDER BY c.name, s.name, o.name LIMIT %s"
     [UC_STMT_OBJECTS_ACROSS_SCHEMAS] = {
-        "SELECT c.name, s.name, " UC_SECURABLE_COLUMNS_O ", "
+        "SELECT c.name, s.name, " COLUMNS_OF(UC_SECURABLE_COLUMNS, OF_O) ", "
         "json_extract(o.details, '$.table_type'), o.stored_bytes"
         ACROSS_SCHEMAS(SQLITE_LIST),
-        "SELECT w.catalog_name, w.schema_name, x.id, x.name, "
-        WITHIN_BUDGET("x.comment") ", " WITHIN_BUDGET("x.properties") ", "
-        "x.storage_root, x.storage_location, " WITHIN_BUDGET("x.details")
-        ", x.owner, x.created_at, x.created_by, x.updated_at, x.updated_by, "
+        "SELECT w.catalog_name, w.schema_name, "
+        UC_SECURABLE_COLUMNS(OF_X, BUDGETED_X, ", ") ", "
         "CAST(x.details AS json) ->> 'table_type', w.bytes_before FROM "
         "(SELECT c.name AS catalog_name, s.name AS schema_name, o.id AS id, "
         "o.name AS name, "
@@ -231,36 +246,35 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         PG_LIST("%s") " AND COALESCE(c.owner, '') NOT IN " PG_LIST("%s")
         " LIMIT 1" },
     [UC_STMT_STAGING_INSERT] = {
-        "INSERT INTO staging_tables (id, schema_id, name, location, "
-        "created_at, created_by) VALUES (%s, %s, %s, %s, %s, %s)", NULL },
+        "INSERT INTO staging_tables (" COLUMNS(UC_STAGING_COLUMNS)
+        ") VALUES (" MARKERS(UC_STAGING_COLUMNS) ")", NULL },
     [UC_STMT_STAGING_BY_LOCATION] = {
-        "SELECT id, schema_id, name, location, created_at, created_by, "
-        "committed_at FROM staging_tables WHERE location = %s",
-        "SELECT id, schema_id, name, location, created_at, created_by, "
-        "committed_at FROM staging_tables WHERE location = %s FOR UPDATE" },
+        "SELECT " COLUMNS(UC_STAGING_COLUMNS) " FROM staging_tables "
+        "WHERE location = %s",
+        "SELECT " COLUMNS(UC_STAGING_COLUMNS) " FROM staging_tables "
+        "WHERE location = %s FOR UPDATE" },
     [UC_STMT_STAGING_COMMIT] = {
         "UPDATE staging_tables SET committed_at = %s WHERE id = %s "
         "AND committed_at IS NULL", NULL },
     [UC_STMT_MODEL_VERSION_INSERT] = {
-        "INSERT INTO model_versions (model_id, " UC_MODEL_VERSION_COLUMNS
-        ") VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", NULL },
+        "INSERT INTO model_versions (model_id, " MODEL_VERSIONS
+        ") VALUES (%s, " MARKERS(UC_MODEL_VERSION_COLUMNS) ")", NULL },
     [UC_STMT_MODEL_VERSION_GET] = {
-        "SELECT " UC_MODEL_VERSION_COLUMNS " FROM model_versions "
+        "SELECT " MODEL_VERSIONS " FROM model_versions "
         "WHERE model_id = %s AND version = %s", NULL },
     [UC_STMT_MODEL_VERSION_GET_FOR_UPDATE] = {
-        "SELECT " UC_MODEL_VERSION_COLUMNS " FROM model_versions "
+        "SELECT " MODEL_VERSIONS " FROM model_versions "
         "WHERE model_id = %s AND version = %s",
-        "SELECT " UC_MODEL_VERSION_COLUMNS " FROM model_versions "
+        "SELECT " MODEL_VERSIONS " FROM model_versions "
         "WHERE model_id = %s AND version = %s FOR UPDATE" },
     /* A page statement (see SECURABLE_PAGE) of a model's versions. */
 #define VERSION_SIZE "length(COALESCE(comment, '')) + length(source)"
     [UC_STMT_MODEL_VERSION_PAGE] = {
-        "SELECT " UC_MODEL_VERSION_COLUMNS ", " VERSION_SIZE " FROM "
+        "SELECT " MODEL_VERSIONS ", " VERSION_SIZE " FROM "
         "model_versions WHERE model_id = %s AND version > %s "
         "ORDER BY version LIMIT %s",
-        "SELECT m.version, m.id, m.source, m.run_id, m.status, "
-        "m.storage_location, " WITHIN_BUDGET("m.comment") ", m.created_at, "
-        "m.created_by, m.updated_at, m.updated_by, w.bytes_before FROM "
+        "SELECT " UC_MODEL_VERSION_COLUMNS(OF_M, BUDGETED_M, ", ")
+        ", w.bytes_before FROM "
         "(SELECT model_id, version, " BYTES_BEFORE(VERSION_SIZE, "version")
         " FROM model_versions WHERE model_id = %s AND version > "
         "CAST(%s AS BIGINT) ORDER BY version LIMIT %s) w "

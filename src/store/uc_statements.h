@@ -3,30 +3,77 @@
 #ifndef UC_STATEMENTS_H
 #define UC_STATEMENTS_H
 
-/* Columns of a securable row as selected, in the order uc_securables.c
- * reads them; kind and parent are known to whoever asks. */
-#define UC_SECURABLE_COLUMNS \
-    "id, name, comment, properties, storage_root, storage_location, " \
-    "details, owner, created_at, created_by, updated_at, updated_by"
+/* Row layouts. A table's columns are listed once, in the order statements
+ * select them: COL(name) for a column, BIG(name) for one that a page may
+ * leave out past its byte budget (uc_statements.c), SEP between two. The
+ * same list gives the statements their column text and the readers the
+ * index of each column (UC_SECURABLE_COL_name), so the two cannot drift
+ * apart. Columns a statement adds after a layout are indexed from the
+ * layout's count, next to it. */
+#define UC_SECURABLE_COLUMNS(COL, BIG, SEP) \
+    COL(id) SEP COL(name) SEP BIG(comment) SEP BIG(properties) SEP \
+    COL(storage_root) SEP COL(storage_location) SEP BIG(details) SEP \
+    COL(owner) SEP COL(created_at) SEP COL(created_by) SEP \
+    COL(updated_at) SEP COL(updated_by)
+#define UC_SECURABLE_COL(c) UC_SECURABLE_COL_##c,
+enum {
+    UC_SECURABLE_COLUMNS(UC_SECURABLE_COL, UC_SECURABLE_COL, )
+    UC_SECURABLE_NCOLS
+};
+/* A page of children: whether the caller holds more than BROWSE on the
+ * row ('1' or '0'), then the page's size column. */
+enum { UC_SECURABLE_PAGE_COL_full_access = UC_SECURABLE_NCOLS };
 
-/* The same, qualified by the alias s and led by kind and parent_id, for
- * lookups that do not know them. */
-#define UC_SECURABLE_COLUMNS_S \
-    "s.kind, s.parent_id, s.id, s.name, s.comment, s.properties, " \
-    "s.storage_root, s.storage_location, s.details, s.owner, s.created_at, " \
-    "s.created_by, s.updated_at, s.updated_by"
+/* What authorization needs of many rows at once, then the row's details:
+ * the type of a table ({"table_type":…}), NULL for other kinds. */
+#define UC_SECURABLE_REF_COLUMNS(COL, BIG, SEP) \
+    COL(kind) SEP COL(parent_id) SEP COL(id) SEP COL(name) SEP COL(owner)
+#define UC_SECURABLE_REF_COL(c) UC_SECURABLE_REF_COL_##c,
+enum {
+    UC_SECURABLE_REF_COLUMNS(UC_SECURABLE_REF_COL, UC_SECURABLE_REF_COL, )
+    UC_SECURABLE_REF_COL_details
+};
 
-/* The same with the alias o, for rows found through their parents. */
-#define UC_SECURABLE_COLUMNS_O \
-    "o.id, o.name, o.comment, o.properties, o.storage_root, " \
-    "o.storage_location, o.details, o.owner, o.created_at, o.created_by, " \
-    "o.updated_at, o.updated_by"
+/* An object found through its catalog and schema: their names, the
+ * object's securable columns, its table type (table rows), then the
+ * page's size column. */
+enum {
+    UC_ACROSS_COL_catalog_name,
+    UC_ACROSS_COL_schema_name,
+    UC_ACROSS_COL_object,
+    UC_ACROSS_COL_table_type = UC_ACROSS_COL_object + UC_SECURABLE_NCOLS
+};
 
-/* Columns of a model version row, in the order uc_model_versions.c reads
- * them. */
-#define UC_MODEL_VERSION_COLUMNS \
-    "version, id, source, run_id, status, storage_location, comment, " \
-    "created_at, created_by, updated_at, updated_by"
+/* A stored location that overlaps another: what holds it, and where. */
+enum { UC_OVERLAP_COL_kind, UC_OVERLAP_COL_location };
+
+#define UC_MODEL_VERSION_COLUMNS(COL, BIG, SEP) \
+    COL(version) SEP COL(id) SEP COL(source) SEP COL(run_id) SEP \
+    COL(status) SEP COL(storage_location) SEP BIG(comment) SEP \
+    COL(created_at) SEP COL(created_by) SEP COL(updated_at) SEP \
+    COL(updated_by)
+#define UC_MODEL_VERSION_COL(c) UC_MODEL_VERSION_COL_##c,
+enum {
+    UC_MODEL_VERSION_COLUMNS(UC_MODEL_VERSION_COL, UC_MODEL_VERSION_COL, )
+    UC_MODEL_VERSION_NCOLS
+};
+
+#define UC_STAGING_COLUMNS(COL, BIG, SEP) \
+    COL(id) SEP COL(schema_id) SEP COL(name) SEP COL(location) SEP \
+    COL(created_at) SEP COL(created_by) SEP COL(committed_at)
+#define UC_STAGING_COL(c) UC_STAGING_COL_##c,
+enum {
+    UC_STAGING_COLUMNS(UC_STAGING_COL, UC_STAGING_COL, )
+    UC_STAGING_NCOLS
+};
+
+#define UC_GRANT_COLUMNS(COL, BIG, SEP) \
+    COL(securable_id) SEP COL(principal) SEP COL(privilege)
+#define UC_GRANT_COL(c) UC_GRANT_COL_##c,
+enum {
+    UC_GRANT_COLUMNS(UC_GRANT_COL, UC_GRANT_COL, )
+    UC_GRANT_NCOLS
+};
 
 typedef enum uc_stmt {
     UC_STMT_METASTORE_GET,

@@ -102,7 +102,7 @@ static uc_error_t *load_metastore_id(uc_store_t *store)
         return uc_error_because(store->pool, uc_error_internal(store->pool),
                                 "UC0203: the database has no metastore row");
     }
-    store->conn->metastore_id = rows.rows[0][0];
+    store->conn->metastore_id = rows.rows[0][UC_SECURABLE_COL_id];
     return NULL;
 }
 

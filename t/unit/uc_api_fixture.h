@@ -15,6 +15,7 @@
 #include "../../src/core/uc_json.h"
 #include "../../src/http/uc_query.h"
 #include "../../src/http/uc_render.h"
+#include "../../src/http/uc_router.h"
 #include "../../src/store/uc_store.h"
 
 typedef struct afx {
