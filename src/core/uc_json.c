@@ -263,11 +263,6 @@ json_t *uc_json_string_or_null(const char *s)
     return s ? json_string(s) : json_null();
 }
 
-json_t *uc_json_int_text(const char *text)
-{
-    return text ? json_integer(strtoll(text, NULL, 10)) : json_null();
-}
-
 json_t *uc_json_stored_object(const char *text)
 {
     json_t *v = text ? json_loads(text, 0, NULL) : NULL;

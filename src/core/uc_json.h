@@ -59,9 +59,6 @@ json_t *uc_json_text(apr_pool_t *pool, const char *s);
 
 /* Output helpers: a C string or SQL NULL becomes a JSON string or null. */
 json_t *uc_json_string_or_null(const char *s);
-/* A decimal int64 held as text (as the database returns it) becomes a JSON
- * integer, NULL becomes null. */
-json_t *uc_json_int_text(const char *text);
 /* Parses stored JSON text (properties) back into a value; empty object when
  * the text is missing or unreadable. */
 json_t *uc_json_stored_object(const char *text);

@@ -103,8 +103,8 @@ const char *uc_router_allow_header(apr_pool_t *pool, unsigned allowed)
     for (m = 0; m < UC_METHOD_COUNT; m++) {
         if (!(allowed & (1u << m)))
             continue;
-        out = out ? apr_pstrcat(pool, out, ", ", method_names[m], NULL)
-                  : method_names[m];
+        out = out ? apr_pstrcat(pool, out, ", ", uc_method_name(m), NULL)
+                  : uc_method_name(m);
         if (m == UC_GET)
             out = apr_pstrcat(pool, out, ", HEAD", NULL);
     }

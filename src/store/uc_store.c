@@ -170,19 +170,9 @@ fail:
     return err;
 }
 
-uc_dialect_t uc_store_dialect(const uc_store_t *store)
-{
-    return store->conn->dialect;
-}
-
 const char *uc_store_metastore_id(const uc_store_t *store)
 {
     return store->conn->metastore_id;
-}
-
-int uc_store_schema_version(const uc_store_t *store)
-{
-    return store->conn->schema_version;
 }
 
 uc_error_t *uc_store_select_page(uc_store_t *store, apr_pool_t *pool,

@@ -64,11 +64,8 @@ uc_error_t *uc_store_attach(apr_pool_t *pool, const apr_dbd_driver_t *driver,
                             const uc_migration_t *migrations,
                             const uc_log_t *log, uc_store_t **out);
 
-uc_dialect_t uc_store_dialect(const uc_store_t *store);
 /* The id of the metastore securable, read once per connection. */
 const char *uc_store_metastore_id(const uc_store_t *store);
-/* The highest migration version applied to the database. */
-int uc_store_schema_version(const uc_store_t *store);
 
 /* Runs a prepared statement; `args` has as many strings as the statement
  * has markers (NULL binds SQL NULL). Rows are allocated from `pool`. */

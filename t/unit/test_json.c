@@ -267,31 +267,6 @@ static void test_own(void **state)
     assert_null(uc_json_own(pool, NULL));
 }
 
-static void test_int_text(void **state)
-{
-    static const struct { const char *text; json_int_t want; } cases[] = {
-        { "0", 0 }, { "123", 123 }, { "-5", -5 },
-        { "1700000000123", 1700000000123LL },
-        { "9007199254740993", 9007199254740993LL },
-        { "9223372036854775807", 9223372036854775807LL },
-        { NULL, 0 }
-    };
-    json_t *v;
-    int i;
-
-    (void)state;
-    for (i = 0; cases[i].text; i++) {
-        v = uc_json_int_text(cases[i].text);
-        assert_non_null(v);
-        assert_true(json_is_integer(v));
-        assert_true(json_integer_value(v) == cases[i].want);
-        json_decref(v);
-    }
-    v = uc_json_int_text(NULL);
-    assert_true(json_is_null(v));
-    json_decref(v);
-}
-
 static void test_string_or_null(void **state)
 {
     json_t *v;
@@ -753,7 +728,6 @@ int main(void)
         UC_POOL_TEST(test_string_map_field),
         UC_POOL_TEST(test_string_map_outlives_body),
         UC_POOL_TEST(test_own),
-        UC_POOL_TEST(test_int_text),
         UC_POOL_TEST(test_string_or_null),
         UC_POOL_TEST(test_stored_object),
         UC_POOL_TEST(test_dump),

@@ -8,6 +8,7 @@
 #include "../../src/core/uc_id.h"
 #include "../../src/store/uc_store.h"
 #include "../../src/store/uc_securables.h"
+#include "../../src/store/uc_store_internal.h"
 
 typedef struct fx {
     apr_pool_t *pool;
@@ -213,12 +214,12 @@ static void test_attach_migrates(void **state)
 
     assert_ok(fx_attach(fx, c, fx->pool, NULL, &store));
     assert_non_null(store);
-    assert_int_equal(uc_store_dialect(store), UC_DIALECT_SQLITE);
+    assert_int_equal(store->conn->dialect, UC_DIALECT_SQLITE);
     /* Numbered 1, 2, 3... without gaps, like the files in sql/. */
     assert_true(n >= 3);
     for (i = 0; i < n; i++)
         assert_int_equal(uc_sqlite_migrations[i].version, i + 1);
-    assert_int_equal(uc_store_schema_version(store), n);
+    assert_int_equal(store->conn->schema_version, n);
     assert_true(apr_hash_count(c->prepared) >= 1);
 
     assert_int_equal(sql_int(fx, c, "SELECT COUNT(*) FROM "
@@ -285,7 +286,7 @@ static void test_attach_again_is_noop(void **state)
     assert_ptr_equal(again->pool, call);
     assert_string_equal(uc_store_metastore_id(again),
                         uc_store_metastore_id(fx->store));
-    assert_int_equal(uc_store_schema_version(again), n);
+    assert_int_equal(again->conn->schema_version, n);
     assert_int_equal(fx->logs->nelts, logs);
     assert_int_equal(sql_int(fx, fx->conn, "SELECT COUNT(*) FROM "
                              "unicat_schema_version"), n);
@@ -312,7 +313,7 @@ static void test_second_connection(void **state)
     assert_ok(fx_attach(fx, b, fx->pool, NULL, &sb));
     assert_string_equal(uc_store_metastore_id(sb),
                         uc_store_metastore_id(fx->store));
-    assert_int_equal(uc_store_schema_version(sb), n);
+    assert_int_equal(sb->conn->schema_version, n);
     assert_int_equal(logs_containing(fx, "applied schema migration"), n);
     assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM "
                              "unicat_schema_version"), n);
@@ -462,14 +463,14 @@ static void test_upgrade_in_place(void **state)
     uc_securable_t *cat, *got;
 
     assert_ok(fx_attach(fx, a, fx->pool, now, &sa));
-    assert_int_equal(uc_store_schema_version(sa), n);
+    assert_int_equal(sa->conn->schema_version, n);
     cat = new_sec(fx->pool, UC_KIND_CATALOG, uc_store_metastore_id(sa),
                   "kept");
     assert_ok(uc_securable_insert(sa, cat));
 
     b = fx_connect(fx);
     assert_ok(fx_attach(fx, b, fx->pool, next, &sb));
-    assert_int_equal(uc_store_schema_version(sb), n + 1);
+    assert_int_equal(sb->conn->schema_version, n + 1);
     assert_string_equal(uc_store_metastore_id(sb), uc_store_metastore_id(sa));
     assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM extra"), 1);
     assert_int_equal(sql_int(fx, b, "SELECT x FROM extra"), 7);
@@ -486,7 +487,7 @@ static void test_upgrade_in_place(void **state)
     /* A third connection with the same list applies nothing. */
     c = fx_connect(fx);
     assert_ok(fx_attach(fx, c, fx->pool, next, &sc));
-    assert_int_equal(uc_store_schema_version(sc), n + 1);
+    assert_int_equal(sc->conn->schema_version, n + 1);
     assert_int_equal(sql_int(fx, c, "SELECT COUNT(*) FROM extra"), 1);
     assert_int_equal(sql_int(fx, c, "SELECT COUNT(*) FROM "
                              "unicat_schema_version"), n + 1);
@@ -528,7 +529,7 @@ static void test_upgrade_from_previous_release(void **state)
     uc_test_sql_exec(fx->db, a, "INSERT INTO grants VALUES ('s', 'alice', "
                      "'USE_SCHEMA', 'admin', 1)");
     assert_ok(fx_attach(fx, a, p, NULL, &sa));
-    assert_int_equal(uc_store_schema_version(sa), embedded());
+    assert_int_equal(sa->conn->schema_version, embedded());
     assert_string_equal(uc_store_metastore_id(sa), "m");
     assert_non_null(get(fx, sa, "c", UC_KIND_SCHEMA, "sch"));
     assert_int_equal(sql_int(fx, a, "SELECT COUNT(*) FROM grants"), 1);
@@ -561,7 +562,7 @@ static void test_newer_database(void **state)
     assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM "
                              "unicat_schema_version"), n + 1);
     assert_ok(fx_attach(fx, b, fx->pool, next, &sb));
-    assert_int_equal(uc_store_schema_version(sb), n + 1);
+    assert_int_equal(sb->conn->schema_version, n + 1);
 }
 
 static void test_failed_migration_rolls_back(void **state)
