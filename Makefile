@@ -19,7 +19,7 @@ LIBS      := -ljansson -lcrypto -lsqlite3 -lcurl -lsnappy -lzstd -llz4 -lz \
 
 CORE_SRC  := $(filter-out src/store/uc_migrations_gen.c src/cli/%,$(sort $(wildcard src/*/*.c))) src/store/uc_migrations_gen.c
 # What unicat-delta needs of the core: no database, no HTTP.
-DELTA_SRC := $(sort $(wildcard src/core/*.c src/delta/*.c))
+DELTA_SRC := $(sort $(wildcard src/core/*.c src/parquet/*.c src/objstore/*.c src/delta/*.c))
 CLI       := build/unicat-delta
 GLUE_SRC  := $(sort $(wildcard mod_unicat/*.c))
 HEADERS   := $(wildcard src/*/*.h mod_unicat/*.h)

@@ -13,7 +13,7 @@
 #include <jansson.h>
 
 #include "../core/uc_error.h"
-#include "uc_objstore.h"
+#include "../objstore/uc_objstore.h"
 
 /* Error codes, in the Delta Sharing vocabulary the sharing API answers. */
 #define UC_DELTA_ERR_CORRUPT "MALFORMED_DELTA_LOG"     /* 400 */
@@ -170,10 +170,6 @@ uc_error_t *uc_delta_file_stats(uc_delta_stats_reader_t *reader,
  * its rows, at once (default 2; 1 = the calling thread alone). Set once
  * at start-up. */
 void uc_delta_set_decode_threads(int threads);
-
-/* How much freed memory the reader keeps for its next builds (default
- * 64 MiB, 0 = none) instead of returning it to the system. */
-void uc_delta_set_retained_memory(apr_size_t bytes);
 
 /* The per-process cache of latest snapshots, bounded by `budget` bytes.
  * Safe to share between threads. */

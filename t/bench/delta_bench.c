@@ -22,6 +22,7 @@
 #include <apr_strings.h>
 #include <apr_time.h>
 
+#include "../../src/core/uc_memory.h"
 #include "../../src/delta/uc_delta.h"
 
 extern char **environ;
@@ -89,7 +90,7 @@ static int cold(const char *dir)
 
     /* Freed memory goes back to the system here, so that what stays
      * resident is what the snapshot holds. */
-    uc_delta_set_retained_memory(0);
+    uc_memory_set_retained(0);
     base = rss_kb();
     t0 = apr_time_now();
     apr_pool_create(&sub, pool);

@@ -30,7 +30,7 @@
 
 #include "core/uc_error.h"
 #include "core/uc_jw.h"
-#include "delta/uc_parquet.h"
+#include "parquet/uc_parquet.h"
 
 typedef void *(*palloc_fn)(apr_pool_t *, apr_size_t);
 

@@ -64,13 +64,17 @@ fi
 CFLAGS="-std=gnu11 -g -O1 -fno-omit-frame-pointer \
  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
  -Wall -Wextra -Wno-missing-field-initializers"
-SOURCES=$(ls "$SRC"/core/*.c "$SRC"/delta/*.c)
+# The reader's folders, in the order of their dependencies.
+DIRS="$SRC/core $SRC/parquet $SRC/objstore $SRC/delta"
+# shellcheck disable=SC2086
+SOURCES=$(for d in $DIRS; do ls "$d"/*.c; done)
 mkdir -p "$OUT"
 build_failed=0
 for t in $ALL_TARGETS; do
     bin=$OUT/fuzz_$t
     # Rebuilt when any source or header of the reader or the harness is newer.
-    if [ -x "$bin" ] && [ -z "$(find "$SRC"/core "$SRC"/delta t/fuzz -newer "$bin" \
+    # shellcheck disable=SC2086
+    if [ -x "$bin" ] && [ -z "$(find $DIRS t/fuzz -newer "$bin" \
             \( -name '*.c' -o -name '*.h' \) 2>/dev/null | head -1)" ]; then
         continue
     fi
@@ -197,7 +201,8 @@ seed_thrift() {     # footers of the Parquet seeds, and page headers
         '*/_delta_log/*' -name '*.parquet' -type f) >/dev/null
 }
 
-if [ ! -x "$OUT/seed_pages" ] || [ -n "$(find "$SRC"/core "$SRC"/delta t/fuzz \
+# shellcheck disable=SC2086
+if [ ! -x "$OUT/seed_pages" ] || [ -n "$(find $DIRS t/fuzz \
         -newer "$OUT/seed_pages" -name '*.[ch]' 2>/dev/null | head -1)" ]; then
     # shellcheck disable=SC2086,SC2046
     $CC -std=gnu11 -g -O1 -I"$SRC" $(pkg-config --cflags $PKGS) -o "$OUT/seed_pages" \

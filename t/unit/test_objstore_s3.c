@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "../../src/delta/uc_objstore.h"
+#include "../../src/objstore/uc_objstore.h"
 
 /* Rejections the tests provoked on purpose, for the final log audit. */
 static int expected_rejections;

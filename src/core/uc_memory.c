@@ -1,5 +1,4 @@
-#include "uc_delta_memory.h"
-#include "uc_delta.h"
+#include "uc_memory.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -39,7 +38,7 @@ static void create_allocator(void)
     apr_allocator_max_free_set(allocator, retained);
 }
 
-void uc_delta_set_retained_memory(apr_size_t bytes)
+void uc_memory_set_retained(apr_size_t bytes)
 {
     /* APR reads 0 as "no limit"; one byte keeps a single page at most. */
     retained = bytes ? bytes : 1;
@@ -47,7 +46,7 @@ void uc_delta_set_retained_memory(apr_size_t bytes)
         apr_allocator_max_free_set(allocator, retained);
 }
 
-apr_pool_t *uc_delta_pool_create(void)
+apr_pool_t *uc_memory_pool_create(void)
 {
     apr_pool_t *pool;
 
@@ -64,9 +63,9 @@ static apr_status_t destroy_pool(void *pool)
     return APR_SUCCESS;
 }
 
-apr_pool_t *uc_delta_pool_owned(apr_pool_t *owner)
+apr_pool_t *uc_memory_pool_owned(apr_pool_t *owner)
 {
-    apr_pool_t *pool = uc_delta_pool_create();
+    apr_pool_t *pool = uc_memory_pool_create();
 
     apr_pool_cleanup_register(owner, pool, destroy_pool,
                               apr_pool_cleanup_null);
@@ -79,7 +78,7 @@ static apr_status_t free_block(void *holder)
     return APR_SUCCESS;
 }
 
-void *uc_delta_alloc(apr_pool_t *pool, apr_size_t size)
+void *uc_memory_alloc(apr_pool_t *pool, apr_size_t size)
 {
     void **holder;
 

@@ -4,14 +4,14 @@
  * cursor that is brought to the current row only when the leaf is read,
  * so rows where a group is null cost nothing for the group's leaves. */
 #include "uc_pq_internal.h"
-#include "uc_delta_memory.h"
-#include "uc_delta_threads.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <apr_atomic.h>
 #include <apr_strings.h>
 
+#include "../core/uc_memory.h"
+#include "../core/uc_threads.h"
 #include "../core/uc_time.h"
 
 typedef struct cursor {
@@ -97,7 +97,7 @@ static uc_error_t *decode_round(decode_job_t *job, worker_t *workers,
     job->next = 0;
     for (i = 0; i < threads; i++)
         workers[i].job = job;
-    uc_delta_run_threads(pool, workers, threads, sizeof(*workers),
+    uc_threads_run(pool, workers, threads, sizeof(*workers),
                          decode_steps);
     for (i = 0; i < threads; i++)
         if (workers[i].err)
@@ -152,8 +152,9 @@ static uc_error_t *decode_leaves(uc_pq_rows_t *rows, int row_group,
               larger_step_first);
     for (i = 0; i < threads; i++) {
         workers[i].err = NULL;
-        workers[i].pool = threads > 1 ? uc_delta_pool_owned(pool) : pool;
-        workers[i].keep = keep && threads > 1 ? uc_delta_pool_owned(keep) : keep;
+        workers[i].pool = threads > 1 ? uc_memory_pool_owned(pool) : pool;
+        workers[i].keep = keep && threads > 1 ? uc_memory_pool_owned(keep)
+                                              : keep;
     }
     if ((err = decode_round(&job, workers, threads, pool)))
         return err;

@@ -67,7 +67,7 @@ static uc_pq_value_kind_t value_kind(const schema_element_t *e)
 uc_error_t *uc_pq_corrupt(apr_pool_t *pool, const uc_pq_file_t *file,
                           const char *what)
 {
-    return uc_error_make(pool, 400, UC_PQ_ERR,
+    return uc_error_make(pool, 400, UC_PQ_ERR_MALFORMED,
                          "'%s' is not a readable Parquet file: %s.",
                          file->name, what);
 }
@@ -352,12 +352,13 @@ static uc_error_t *read_column_chunk(uc_thrift_t *t, apr_pool_t *pool,
     uc_thrift_struct_begin(t, &s);
     while ((type = uc_thrift_field(t, &s, &id)) != UC_THRIFT_STOP) {
         if (id == 1)
-            return uc_error_make(pool, 400, UC_PQ_ERR, "'%s' keeps column "
-                                 "data in other files, which is not "
-                                 "supported.", file->name);
-        if (id == 8 || id == 9)
-            return uc_error_make(pool, 400, UC_PQ_ERR, "'%s' is encrypted, "
+            return uc_error_make(pool, 400, UC_PQ_ERR_MALFORMED,
+                                 "'%s' keeps column data in other files, "
                                  "which is not supported.", file->name);
+        if (id == 8 || id == 9)
+            return uc_error_make(pool, 400, UC_PQ_ERR_MALFORMED,
+                                 "'%s' is encrypted, which is not "
+                                 "supported.", file->name);
         if (id == 3 && type == UC_THRIFT_STRUCT) {
             if ((err = read_column_meta(t, pool, file, leaf, chunk)))
                 return err;
@@ -451,8 +452,9 @@ static uc_error_t *read_file_metadata(uc_thrift_t *t, apr_pool_t *pool,
             break;
         case 8:
         case 9:
-            return uc_error_make(pool, 400, UC_PQ_ERR, "'%s' is encrypted, "
-                                 "which is not supported.", file->name);
+            return uc_error_make(pool, 400, UC_PQ_ERR_MALFORMED,
+                                 "'%s' is encrypted, which is not "
+                                 "supported.", file->name);
         default: uc_thrift_skip(t, type);
         }
     }
@@ -477,8 +479,9 @@ uc_error_t *uc_pq_open(apr_pool_t *pool, const char *name, const void *data,
     if (size < 12 || memcmp(bytes, "PAR1", 4) != 0)
         return uc_pq_corrupt(pool, file, "no Parquet header");
     if (memcmp(bytes + size - 4, "PARE", 4) == 0)
-        return uc_error_make(pool, 400, UC_PQ_ERR, "'%s' is encrypted, which "
-                             "is not supported.", name);
+        return uc_error_make(pool, 400, UC_PQ_ERR_MALFORMED,
+                             "'%s' is encrypted, which is not supported.",
+                             name);
     if (memcmp(bytes + size - 4, "PAR1", 4) != 0)
         return uc_pq_corrupt(pool, file, "no Parquet trailer (truncated?)");
     footer = (apr_size_t)bytes[size - 8] | (apr_size_t)bytes[size - 7] << 8

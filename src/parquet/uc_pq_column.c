@@ -69,7 +69,7 @@ struct uc_pq_chunk_decode {
 
 static uc_error_t *chunk_error(const chunk_reader_t *cr, const char *what)
 {
-    return uc_error_make(cr->pool, 400, UC_PQ_ERR,
+    return uc_error_make(cr->pool, 400, UC_PQ_ERR_MALFORMED,
                          "'%s' is not a readable Parquet file: column '%s': "
                          "%s.", cr->file->name, cr->leaf->path, what);
 }

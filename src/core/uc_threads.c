@@ -1,9 +1,9 @@
-#include "uc_delta_threads.h"
+#include "uc_threads.h"
 
 #include <apr_thread_proc.h>
 
 typedef struct task {
-    uc_delta_work_fn *work;
+    uc_work_fn *work;
     void *item;
 } task_t;
 
@@ -16,8 +16,8 @@ static void *APR_THREAD_FUNC run_task(apr_thread_t *thread, void *data)
     return NULL;
 }
 
-void uc_delta_run_threads(apr_pool_t *pool, void *items, int n,
-                          apr_size_t size, uc_delta_work_fn *work)
+void uc_threads_run(apr_pool_t *pool, void *items, int n, apr_size_t size,
+                    uc_work_fn *work)
 {
     task_t *tasks;
     apr_thread_t **handles;

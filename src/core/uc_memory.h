@@ -1,23 +1,23 @@
-/* Memory of the Delta reader that outlives requests (snapshots, their
- * strings) or is too large for a request pool (a checkpoint's columns).
+/* Memory that outlives requests (Delta snapshots, their strings) or is too
+ * large for a request pool (a checkpoint's columns).
  * All of it comes from one process-wide allocator, shared by threads, that
  * keeps a bounded amount of freed memory for the next build instead of
  * giving it back: fresh pages cost more than the decoding that fills
  * them. */
-#ifndef UC_DELTA_MEMORY_H
-#define UC_DELTA_MEMORY_H
+#ifndef UC_MEMORY_H
+#define UC_MEMORY_H
 
 #include <apr_pools.h>
 
 /* A pool of its own (no parent), safe to use from the thread that made
  * it; destroy it with apr_pool_destroy. Aborts when memory is exhausted,
  * as APR pools do. */
-apr_pool_t *uc_delta_pool_create(void);
+apr_pool_t *uc_memory_pool_create(void);
 
 /* The same, destroyed with `owner`: a pool for one thread's share of
  * work whose results live as long as `owner` (pools are not shared
  * between threads). */
-apr_pool_t *uc_delta_pool_owned(apr_pool_t *owner);
+apr_pool_t *uc_memory_pool_owned(apr_pool_t *owner);
 
 /* A block of `size` bytes (not zeroed) freed with `pool`, like
  * apr_palloc, except that large blocks (decompressed pages, file arrays)
@@ -25,6 +25,10 @@ apr_pool_t *uc_delta_pool_owned(apr_pool_t *owner);
  * first request it fits, so a large block rarely finds one again and
  * comes back as fresh pages, while the C library keeps freed large blocks
  * for blocks of their size. */
-void *uc_delta_alloc(apr_pool_t *pool, apr_size_t size);
+void *uc_memory_alloc(apr_pool_t *pool, apr_size_t size);
+
+/* How much freed memory the allocator keeps for the next builds (default
+ * 64 MiB, 0 = none) instead of returning it to the system. */
+void uc_memory_set_retained(apr_size_t bytes);
 
 #endif

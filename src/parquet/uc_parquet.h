@@ -5,7 +5,8 @@
  *
  * The file is one buffer in memory that must outlive everything read from
  * it. Every length in the file is checked against that buffer: a truncated,
- * corrupt or hostile file is a 400 error (a permanent fault of the table, not of the server), never a crash. */
+ * corrupt or hostile file is a 400 UC_PQ_ERR_MALFORMED error (a permanent
+ * fault of the file, not of the server), never a crash. */
 #ifndef UC_PARQUET_H
 #define UC_PARQUET_H
 
@@ -120,7 +121,10 @@ typedef struct uc_pq_column {
     apr_size_t kept_bytes;     /* what they take where they are kept */
 } uc_pq_column_t;
 
-#define UC_PQ_ERR "MALFORMED_DELTA_LOG"
+/* The error code of a file that cannot be read: damaged, or using what
+ * this reader does not (encryption, column data in other files, LZO). A
+ * caller with a vocabulary of its own (Delta) translates it. */
+#define UC_PQ_ERR_MALFORMED "MALFORMED_PARQUET"
 
 /* Parses the footer of `size` bytes at `data`; `name` labels errors. */
 uc_error_t *uc_pq_open(apr_pool_t *pool, const char *name, const void *data,
