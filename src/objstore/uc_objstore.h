@@ -1,6 +1,8 @@
 /* Object stores holding Delta tables: a store is rooted at a table's
  * location (file:///dir or s3://bucket/prefix) and names objects by keys
- * relative to that root ("_delta_log/00000000000000000000.json").
+ * relative to that root ("_delta_log/00000000000000000000.json"). The
+ * location's URL scheme picks the provider that serves it
+ * (uc_objstore_provider.h).
  *
  * A store is created per use from a pool; it keeps no global state, so it is
  * safe to use from several threads as long as each thread has its own store. */
@@ -9,6 +11,7 @@
 
 #include <apr_pools.h>
 #include <apr_tables.h>
+#include <apr_time.h>
 
 #include "../core/uc_error.h"
 
@@ -38,8 +41,16 @@ typedef struct uc_objstore uc_objstore_t;
  * location), 400 for a malformed location, 502 STORAGE_ERROR when the store
  * answered something unusable, 503 when it could not be reached. */
 #define UC_ERR_STORAGE "STORAGE_ERROR"
+/* 400: the location's store cannot do what was asked (pre-sign a
+ * file:// object). The request is fine and so is the server; retrying
+ * changes nothing. */
+#define UC_ERR_STORAGE_UNSUPPORTED "UNSUPPORTED_OPERATION"
 
-/* Opens the store for `location`; the store lives as long as `pool`. */
+/* The longest a pre-signed URL may stay valid: SigV4's limit, 7 days. */
+#define UC_OBJSTORE_MAX_PRESIGN_SECONDS 604800
+
+/* Opens the store for `location`; the store lives as long as `pool`. A
+ * scheme no provider serves is a 400 naming the schemes that are. */
 uc_error_t *uc_objstore_open(apr_pool_t *pool, const char *location,
                              const uc_objstore_config_t *config,
                              uc_objstore_t **out);
@@ -68,6 +79,22 @@ uc_error_t *uc_objstore_map(uc_objstore_t *store, apr_pool_t *pool,
                             const char *key, const char **data,
                             apr_size_t *len);
 
+/* A URL that lets whoever holds it GET object `key`, without credentials of
+ * their own, for `expires` seconds (1 to UC_OBJSTORE_MAX_PRESIGN_SECONDS)
+ * from `now`: what a Delta Sharing server hands its recipients.
+ * - s3://: the object's URL with a SigV4 query-string signature of a GET by
+ *   the store's credentials (X-Amz-Algorithm, -Credential, -Date, -Expires,
+ *   -SignedHeaders=host, -Security-Token with a session token,
+ *   -Signature). A store without credentials reads a public bucket: its
+ *   URL is the object's plain URL, as the store itself reads it.
+ * - file://: 400 UC_ERR_STORAGE_UNSUPPORTED. Local files have no URL
+ *   anyone else can fetch; such tables need a route of the server's own
+ *   that checks a signature it made.
+ * The URL is allocated from `pool`. Nothing is sent to the store. */
+uc_error_t *uc_objstore_presign(uc_objstore_t *store, apr_pool_t *pool,
+                                const char *key, apr_int64_t expires,
+                                apr_time_t now, const char **url);
+
 /* Whether a key stays below the store's root: not absolute, no "." or
  * ".." segment (keys come from the log: sidecar and checkpoint names). An
  * empty key is the root itself. */
@@ -75,30 +102,5 @@ int uc_objstore_key_is_safe(const char *key);
 
 /* The location the store was opened at, normalised (no trailing '/'). */
 const char *uc_objstore_location(const uc_objstore_t *store);
-
-/* Backend operations; uc_objstore.c dispatches on the location's scheme. */
-typedef struct uc_objstore_ops {
-    uc_error_t *(*list)(uc_objstore_t *store, apr_pool_t *pool,
-                        const char *dir, const char *start_after,
-                        apr_array_header_t **objects);
-    uc_error_t *(*read)(uc_objstore_t *store, apr_pool_t *pool,
-                        const char *key, apr_off_t offset, apr_off_t length,
-                        char **data, apr_size_t *len);
-    /* NULL: mapping is reading. */
-    uc_error_t *(*map)(uc_objstore_t *store, apr_pool_t *pool,
-                       const char *key, const char **data, apr_size_t *len);
-} uc_objstore_ops_t;
-
-struct uc_objstore {
-    const uc_objstore_ops_t *ops;
-    const char *location;
-    void *backend;
-};
-
-uc_error_t *uc_objstore_file_open(apr_pool_t *pool, const char *location,
-                                  uc_objstore_t *store);
-uc_error_t *uc_objstore_s3_open(apr_pool_t *pool, const char *location,
-                                const uc_objstore_config_t *config,
-                                uc_objstore_t *store);
 
 #endif

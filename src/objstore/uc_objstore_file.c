@@ -1,7 +1,6 @@
 /* file:// tables: keys are paths below the table directory. Listing sorts
  * by name itself because readdir order is arbitrary. */
-#include "uc_objstore.h"
-#include "../core/uc_percent.h"
+#include "uc_objstore_provider.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,8 +51,6 @@ static uc_error_t *file_list(uc_objstore_t *store, apr_pool_t *pool,
     apr_finfo_t info;
     apr_status_t rv;
 
-    if (!uc_objstore_key_is_safe(dir))
-        return uc_error_invalid(pool, "Invalid directory '%s'.", dir);
     path = *dir ? apr_pstrcat(pool, fs->root, "/", dir, NULL) : fs->root;
     rv = apr_dir_open(&handle, path, pool);
     if (rv != APR_SUCCESS) {
@@ -104,8 +101,6 @@ static uc_error_t *file_read(uc_objstore_t *store, apr_pool_t *pool,
     apr_size_t want, got = 0;
     char *buf;
 
-    if (!uc_objstore_key_is_safe(key))
-        return uc_error_invalid(pool, "Invalid object name '%s'.", key);
     rv = apr_file_open(&file, apr_pstrcat(pool, fs->root, "/", key, NULL),
                        APR_FOPEN_READ | APR_FOPEN_BINARY, 0, pool);
     if (rv == APR_SUCCESS)
@@ -170,8 +165,6 @@ static uc_error_t *file_map(uc_objstore_t *store, apr_pool_t *pool,
     mapping_t *m;
     int fd, flags = MAP_PRIVATE;
 
-    if (!uc_objstore_key_is_safe(key))
-        return uc_error_invalid(pool, "Invalid object name '%s'.", key);
     path = apr_pstrcat(pool, fs->root, "/", key, NULL);
     if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
         return file_error(pool, APR_FROM_OS_ERROR(errno), key);
@@ -205,35 +198,48 @@ static uc_error_t *file_map(uc_objstore_t *store, apr_pool_t *pool,
     return NULL;
 }
 
-static const uc_objstore_ops_t file_ops = { file_list, file_read, file_map };
+/* Local files have no URL anyone else could fetch them by. */
+static uc_error_t *file_presign(uc_objstore_t *store, apr_pool_t *pool,
+                                const char *key, apr_int64_t expires,
+                                apr_time_t now, const char **url)
+{
+    (void)key;
+    (void)expires;
+    (void)now;
+    (void)url;
+    return uc_error_make(pool, 400, UC_ERR_STORAGE_UNSUPPORTED,
+                         "Objects of '%s' cannot be given pre-signed URLs: "
+                         "a file:// location is reachable by this server "
+                         "alone.", store->location);
+}
 
-/* file:///abs/path; "file:/abs/path" (Hadoop's spelling) is accepted too.
- * Percent-escapes in the location are decoded once, as for s3://. */
-uc_error_t *uc_objstore_file_open(apr_pool_t *pool, const char *location,
-                                  uc_objstore_t *store)
+/* file:///abs/path; "file:/abs/path" (Hadoop's spelling) and
+ * file://localhost/abs/path are accepted too. */
+static uc_error_t *file_open(apr_pool_t *pool, const char *location,
+                             const uc_objstore_url_t *url,
+                             const uc_objstore_config_t *config,
+                             uc_objstore_t *store)
 {
     file_store_t *fs = apr_pcalloc(pool, sizeof(*fs));
-    const char *p = location + 5;
-    char *root;
+    char *root = url->path;
     apr_size_t n;
 
-    if (strncmp(p, "//", 2) == 0) {
-        p += 2;
-        if (strncmp(p, "localhost/", 10) == 0)
-            p += 9;
-    }
-    if (*p != '/')
+    (void)config;
+    if ((url->authority && *url->authority
+         && strcmp(url->authority, "localhost") != 0) || *root != '/')
         return uc_error_invalid(pool, "A file:// location needs an absolute "
                                 "path: '%s'.", location);
-    if (!(root = uc_percent_decode(pool, p)))
-        return uc_error_invalid(pool, "The location '%s' has an invalid "
-                                "path.", location);
     n = strlen(root);
     while (n > 1 && root[n - 1] == '/')
         root[--n] = '\0';
     fs->root = root;
-    store->ops = &file_ops;
     store->backend = fs;
     store->location = apr_pstrcat(pool, "file://", root, NULL);
     return NULL;
 }
+
+static const char *const file_schemes[] = { "file", NULL };
+
+const uc_objstore_provider_t uc_objstore_file_provider = {
+    file_schemes, file_open, file_list, file_read, file_map, file_presign
+};

@@ -1,10 +1,11 @@
-/* s3:// (and s3a://) tables through libcurl. Signing is libcurl's own
- * SigV4 (CURLOPT_AWS_SIGV4): this file only shapes requests so that the
- * canonical request curl derives from them is the one S3 expects, i.e. it
- * sends paths and query strings that are already in canonical form. */
-#include "uc_objstore.h"
-#include "../core/uc_time.h"
-#include "../core/uc_percent.h"
+/* s3:// (and s3a://) tables through libcurl. Requests are signed by
+ * libcurl's own SigV4 (CURLOPT_AWS_SIGV4): this file only shapes them so
+ * that the canonical request curl derives from them is the one S3 expects,
+ * i.e. it sends paths and query strings that are already in canonical
+ * form. Pre-signed URLs are signed here (uc_sigv4.h), with the same
+ * canonical paths. */
+#include "uc_objstore_provider.h"
+#include "uc_sigv4.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -13,6 +14,9 @@
 #include <apr_time.h>
 #include <apr_xml.h>
 #include <curl/curl.h>
+
+#include "../core/uc_percent.h"
+#include "../core/uc_time.h"
 
 /* SHA-256 of the empty payload: S3 rejects signed requests without
  * x-amz-content-sha256, and curl 7.88 does not add it on its own. */
@@ -31,8 +35,10 @@ typedef struct s3_store {
     const char *base_url;        /* where keys are appended after a '/' */
     const char *list_url;        /* ListObjectsV2 target, before '?' */
     const char *sigv4;           /* NULL: anonymous, unsigned requests */
+    const char *region;
     const char *access_key_id;
     const char *secret_access_key;
+    const char *session_token;   /* NULL without one */
     struct curl_slist *headers;
     CURL *curl;
     long timeout_ms;
@@ -487,10 +493,6 @@ static uc_error_t *s3_list(uc_objstore_t *store, apr_pool_t *pool,
     uc_error_t *err = NULL;
     int i, kept;
 
-    if (dir == NULL)
-        dir = "";
-    if (!uc_objstore_key_is_safe(dir))
-        return uc_error_invalid(pool, "Invalid directory '%s'.", dir);
     if (*dir && dir[strlen(dir) - 1] != '/')
         dir = apr_pstrcat(pool, dir, "/", NULL);
     prefix = *s3->root ? apr_pstrcat(pool, s3->root, "/", dir, NULL) : dir;
@@ -540,9 +542,8 @@ static uc_error_t *s3_read(uc_objstore_t *store, apr_pool_t *pool,
     apr_size_t blen;
     uc_error_t *err;
 
-    if (key == NULL || *key == '\0' || !uc_objstore_key_is_safe(key))
-        return uc_error_invalid(pool, "Invalid object name '%s'.",
-                                key ? key : "");
+    if (*key == '\0')
+        return uc_error_invalid(pool, "Invalid object name ''.");
     fkey = full_key(pool, s3, key);
     what = apr_psprintf(pool, "'%s' in s3://%s", fkey, s3->bucket);
     if (length == 0) {
@@ -589,39 +590,93 @@ static uc_error_t *s3_read(uc_objstore_t *store, apr_pool_t *pool,
     return NULL;
 }
 
-static const uc_objstore_ops_t s3_ops = { s3_list, s3_read };
+/* --- pre-signed URLs ----------------------------------------------------- */
+
+/* The Host header a client sends for `url` (scheme://authority/path), which
+ * leaves out a default port, and the path it sends. */
+static void host_and_path(apr_pool_t *pool, const char *url,
+                          const char **host, const char **path)
+{
+    const char *authority = strstr(url, "://") + 3;
+    const char *port = strncmp(url, "https:", 6) == 0 ? ":443" : ":80";
+    apr_size_t n = strcspn(authority, "/"), plen = strlen(port);
+
+    *path = authority[n] ? authority + n : "/";
+    if (n > plen && memcmp(authority + n - plen, port, plen) == 0)
+        n -= plen;
+    *host = apr_pstrmemdup(pool, authority, n);
+}
+
+/* Query-string authentication of a GET: the signed parameters, in byte
+ * order and S3's encoding, are both the canonical query string and the
+ * query sent; only the host is a signed header, and the payload is not
+ * signed (the request has none). */
+static uc_error_t *s3_presign(uc_objstore_t *store, apr_pool_t *pool,
+                              const char *key, apr_int64_t expires,
+                              apr_time_t now, const char **out)
+{
+    s3_store_t *s3 = store->backend;
+    const char *url = apr_pstrcat(pool, s3->base_url, "/",
+                                  s3_uri_encode(pool, full_key(pool, s3, key),
+                                                1), NULL);
+    const char *host, *path, *date, *scope, *query, *request;
+    char signature[UC_SIGV4_HEX_SIZE];
+    apr_time_exp_t t;
+
+    if (s3->sigv4 == NULL) {
+        *out = url;
+        return NULL;
+    }
+    if (apr_time_exp_gmt(&t, now) != APR_SUCCESS)
+        return uc_error_internal(pool);
+    date = apr_psprintf(pool, "%04d%02d%02dT%02d%02d%02dZ", t.tm_year + 1900,
+                        t.tm_mon + 1, t.tm_mday, t.tm_hour, t.tm_min,
+                        t.tm_sec);
+    scope = apr_psprintf(pool, "%.8s/%s/s3/aws4_request", date, s3->region);
+    query = apr_pstrcat(pool,
+                        "X-Amz-Algorithm=" UC_SIGV4_ALGORITHM
+                        "&X-Amz-Credential=",
+                        s3_uri_encode(pool, apr_pstrcat(pool,
+                                                        s3->access_key_id,
+                                                        "/", scope, NULL), 0),
+                        "&X-Amz-Date=", date,
+                        "&X-Amz-Expires=",
+                        apr_psprintf(pool, "%" APR_INT64_T_FMT, expires),
+                        s3->session_token ? "&X-Amz-Security-Token=" : "",
+                        s3->session_token
+                        ? s3_uri_encode(pool, s3->session_token, 0) : "",
+                        "&X-Amz-SignedHeaders=host", NULL);
+    host_and_path(pool, url, &host, &path);
+    request = apr_pstrcat(pool, "GET\n", path, "\n", query, "\nhost:", host,
+                          "\n\nhost\nUNSIGNED-PAYLOAD", NULL);
+    uc_sigv4_sign(pool, s3->secret_access_key, apr_pstrndup(pool, date, 8),
+                  s3->region, "s3",
+                  uc_sigv4_string_to_sign(pool, date, scope, request),
+                  signature);
+    *out = apr_pstrcat(pool, url, "?", query, "&X-Amz-Signature=", signature,
+                       NULL);
+    return NULL;
+}
 
 /* --- opening ------------------------------------------------------------- */
 
-uc_error_t *uc_objstore_s3_open(apr_pool_t *pool, const char *location,
-                                const uc_objstore_config_t *config,
-                                uc_objstore_t *store)
+static uc_error_t *s3_open(apr_pool_t *pool, const char *location,
+                           const uc_objstore_url_t *url,
+                           const uc_objstore_config_t *config,
+                           uc_objstore_t *store)
 {
     s3_store_t *s3 = apr_pcalloc(pool, sizeof(*s3));
-    const char *scheme, *rest, *slash, *region;
-    apr_size_t blen, rlen;
+    const char *region;
+    apr_size_t rlen;
     uc_error_t *err;
     char *root;
 
-    if (strncmp(location, "s3://", 5) == 0)
-        scheme = "s3";
-    else if (strncmp(location, "s3a://", 6) == 0)
-        scheme = "s3a";
-    else
-        return uc_error_invalid(pool, "'%s' is not an s3:// location.",
-                                location);
-    rest = location + strlen(scheme) + 3;
-    slash = strchr(rest, '/');
-    blen = slash ? (apr_size_t)(slash - rest) : strlen(rest);
-    if (!valid_bucket(rest, blen))
+    if (url->authority == NULL
+        || !valid_bucket(url->authority, strlen(url->authority)))
         return uc_error_invalid(pool, "The location '%s' does not name a "
                                 "valid S3 bucket.", location);
-    s3->bucket = apr_pstrmemdup(pool, rest, blen);
-    /* The location is a URI: its path is decoded once, as file:// is. */
-    root = uc_percent_decode(pool, slash ? slash + 1 : "");
-    if (!root)
-        return uc_error_invalid(pool, "The location '%s' has an invalid "
-                                "path.", location);
+    s3->bucket = url->authority;
+    root = *url->path == '/' ? url->path + 1 : url->path;
     rlen = strlen(root);
     while (rlen > 0 && root[rlen - 1] == '/')
         root[--rlen] = '\0';
@@ -635,6 +690,7 @@ uc_error_t *uc_objstore_s3_open(apr_pool_t *pool, const char *location,
     if (!valid_region(region))
         return uc_error_invalid(pool, "'%s' is not a valid S3 region.",
                                 region);
+    s3->region = apr_pstrdup(pool, region);
     err = s3_build_urls(pool, config->endpoint, config->path_style,
                         s3->bucket, region, &s3->base_url, &s3->list_url);
     if (err)
@@ -655,6 +711,8 @@ uc_error_t *uc_objstore_s3_open(apr_pool_t *pool, const char *location,
         s3->sigv4 = apr_psprintf(pool, "aws:amz:%s:s3", region);
         s3->access_key_id = apr_pstrdup(pool, config->access_key_id);
         s3->secret_access_key = apr_pstrdup(pool, config->secret_access_key);
+        if (config->session_token && *config->session_token)
+            s3->session_token = apr_pstrdup(pool, config->session_token);
     }
 
     pthread_once(&curl_once, curl_init_once);
@@ -673,10 +731,10 @@ uc_error_t *uc_objstore_s3_open(apr_pool_t *pool, const char *location,
         /* Unsigned requests need no payload hash, and a token without
          * keys could not be signed. */
         h = curl_slist_append(NULL, "x-amz-content-sha256: " EMPTY_SHA256);
-        if (h && config->session_token && *config->session_token) {
+        if (h && s3->session_token) {
             struct curl_slist *h2 = curl_slist_append(
                 h, apr_pstrcat(pool, "x-amz-security-token: ",
-                               config->session_token, NULL));
+                               s3->session_token, NULL));
             if (h2 == NULL) {
                 curl_slist_free_all(h);
                 h = NULL;
@@ -687,11 +745,16 @@ uc_error_t *uc_objstore_s3_open(apr_pool_t *pool, const char *location,
         s3->headers = h;
     }
 
-    store->ops = &s3_ops;
-    store->location = *root ? apr_pstrcat(pool, scheme, "://", s3->bucket,
-                                          "/", root, NULL)
-                            : apr_pstrcat(pool, scheme, "://", s3->bucket,
-                                          NULL);
+    store->location = *root ? apr_pstrcat(pool, url->scheme, "://",
+                                          s3->bucket, "/", root, NULL)
+                            : apr_pstrcat(pool, url->scheme, "://",
+                                          s3->bucket, NULL);
     store->backend = s3;
     return NULL;
 }
+
+static const char *const s3_schemes[] = { "s3", "s3a", NULL };
+
+const uc_objstore_provider_t uc_objstore_s3_provider = {
+    s3_schemes, s3_open, s3_list, s3_read, NULL, s3_presign
+};
