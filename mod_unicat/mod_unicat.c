@@ -12,6 +12,14 @@
 #include "../src/authz/uc_access.h"
 #include "../src/core/uc_validate.h"
 
+/* Made by each child before its worker threads start; gone with it. */
+static uc_delta_cache_t *snapshots;
+
+uc_delta_cache_t *uc_glue_snapshots(void)
+{
+    return snapshots;
+}
+
 static void *create_dir_config(apr_pool_t *p, char *dir)
 {
     uc_dir_config_t *conf = apr_pcalloc(p, sizeof(*conf));
@@ -176,6 +184,23 @@ static const command_rec unicat_directives[] = {
     { NULL }
 };
 
+/* libcurl and the snapshot cache, once per child and before its threads:
+ * neither may be set up from a request. */
+static void child_init(apr_pool_t *pchild, server_rec *s)
+{
+    uc_delta_settings_t settings;
+    uc_error_t *err;
+
+    uc_delta_settings_default(&settings);
+    err = uc_delta_init(pchild, &settings);
+    if (!err)
+        err = uc_delta_cache_create(pchild, UC_SNAPSHOT_CACHE_BYTES,
+                                    &snapshots);
+    if (err)
+        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, "UC0105: the Delta "
+                     "reader cannot be set up: %s", err->message);
+}
+
 static void optional_fn_retrieve(void)
 {
     uc_glue_retrieve_dbd();
@@ -184,6 +209,7 @@ static void optional_fn_retrieve(void)
 static void register_hooks(apr_pool_t *p)
 {
     (void)p;
+    ap_hook_child_init(child_init, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(uc_handler, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_optional_fn_retrieve(optional_fn_retrieve, NULL, NULL,
                                  APR_HOOK_MIDDLE);

@@ -1,17 +1,23 @@
 /* Memory that outlives requests (Delta snapshots, their strings) or is too
- * large for a request pool (a checkpoint's columns).
- * All of it comes from one process-wide allocator, shared by threads, that
- * keeps a bounded amount of freed memory for the next build instead of
- * giving it back: fresh pages cost more than the decoding that fills
- * them. */
+ * large for a request pool (a checkpoint's columns). All of it comes from
+ * one process-wide allocator, shared by threads, that keeps a bounded
+ * amount of freed memory for the next build instead of giving it back:
+ * fresh pages cost more than the decoding that fills them. */
 #ifndef UC_MEMORY_H
 #define UC_MEMORY_H
 
 #include <apr_pools.h>
 
+/* Creates the process-wide allocator, keeping up to `retained` bytes of
+ * freed memory (0 = none). Call it before any thread allocates here (the
+ * reader's set-up, uc_delta_init, does); it is undone when `pool` is
+ * cleaned up. A call while an earlier one is in force only changes the
+ * retained amount, until its own pool is cleaned up. */
+void uc_memory_init(apr_pool_t *pool, apr_size_t retained);
+
 /* A pool of its own (no parent), safe to use from the thread that made
  * it; destroy it with apr_pool_destroy. Aborts when memory is exhausted,
- * as APR pools do. */
+ * as APR pools do, and when uc_memory_init was not called. */
 apr_pool_t *uc_memory_pool_create(void);
 
 /* The same, destroyed with `owner`: a pool for one thread's share of
@@ -26,9 +32,5 @@ apr_pool_t *uc_memory_pool_owned(apr_pool_t *owner);
  * comes back as fresh pages, while the C library keeps freed large blocks
  * for blocks of their size. */
 void *uc_memory_alloc(apr_pool_t *pool, apr_size_t size);
-
-/* How much freed memory the allocator keeps for the next builds (default
- * 64 MiB, 0 = none) instead of returning it to the system. */
-void uc_memory_set_retained(apr_size_t bytes);
 
 #endif

@@ -14,13 +14,6 @@
 /* Checkpoints of millions of files stay far below this. */
 #define MAX_CHECKPOINT_BYTES ((apr_off_t)2 << 30)
 
-static int decode_threads = 2;
-
-void uc_delta_set_decode_threads(int threads)
-{
-    decode_threads = threads < 1 ? 1 : threads;
-}
-
 static const char *const other_actions[] = {
     "metaData", "protocol", "txn", "domainMetadata", "sidecar", NULL
 };
@@ -321,8 +314,8 @@ static uc_error_t *read_rows(uc_replay_t *r, uc_pq_rows_t *rows,
                              const uc_pq_node_t *const *others,
                              int num_others, uc_jw_t *w, const char *key)
 {
-    rows_share_t shares[8];
-    int n = decode_threads > 8 ? 8 : decode_threads, k, j;
+    rows_share_t shares[UC_DELTA_MAX_DECODE_THREADS];
+    int n = uc_delta_load_threads(), k, j;
     uc_error_t *err;
 
     if (n > 1 && add->group && uc_pq_rows_count(rows) >= SHARED_ROWS) {
@@ -359,7 +352,7 @@ static uc_error_t *read_parquet(uc_replay_t *r, const char *key,
     uc_jw_t *w = uc_jw_make(r->scratch, 1024);
     const uc_pq_node_t *kept[1];
     uc_pq_rows_options_t options = { r->arena->pool, kept, 1,
-                                     decode_threads };
+                                     uc_delta_load_threads() };
     uc_error_t *err;
 
     if ((err = uc_pq_open(r->scratch, key, data, len, &pf)))

@@ -25,6 +25,17 @@ const uc_objstore_provider_t *uc_objstore_lookup_provider(const char *scheme)
     return NULL;
 }
 
+uc_error_t *uc_objstore_init(apr_pool_t *pool)
+{
+    uc_error_t *err;
+    int i;
+
+    for (i = 0; providers[i]; i++)
+        if (providers[i]->init && (err = providers[i]->init(pool)))
+            return err;
+    return NULL;
+}
+
 /* RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":". */
 static apr_size_t scheme_length(const char *s)
 {

@@ -49,6 +49,11 @@ typedef struct uc_objstore uc_objstore_t;
 /* The longest a pre-signed URL may stay valid: SigV4's limit, 7 days. */
 #define UC_OBJSTORE_MAX_PRESIGN_SECONDS 604800
 
+/* Sets up what the providers need process-wide (libcurl for s3://). Call
+ * it before any thread opens a store (the reader's set-up, uc_delta_init,
+ * does); it is undone when `pool` is cleaned up. */
+uc_error_t *uc_objstore_init(apr_pool_t *pool);
+
 /* Opens the store for `location`; the store lives as long as `pool`. A
  * scheme no provider serves is a 400 naming the schemes that are. */
 uc_error_t *uc_objstore_open(apr_pool_t *pool, const char *location,

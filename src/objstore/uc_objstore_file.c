@@ -241,5 +241,6 @@ static uc_error_t *file_open(apr_pool_t *pool, const char *location,
 static const char *const file_schemes[] = { "file", NULL };
 
 const uc_objstore_provider_t uc_objstore_file_provider = {
-    file_schemes, file_open, file_list, file_read, file_map, file_presign
+    file_schemes, NULL, file_open, file_list, file_read, file_map,
+    file_presign
 };

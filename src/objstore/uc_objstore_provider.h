@@ -31,6 +31,9 @@ struct uc_objstore {
 
 struct uc_objstore_provider {
     const char *const *schemes;     /* the schemes it serves, NULL-ended */
+    /* Process-wide set-up, undone when `pool` is cleaned up; NULL when
+     * there is none. */
+    uc_error_t *(*init)(apr_pool_t *pool);
     /* Fills `store` (backend, location) for `url`; `location` is the text
      * it was parsed from, for messages. */
     uc_error_t *(*open)(apr_pool_t *pool, const char *location,

@@ -7,7 +7,6 @@
 #include "uc_objstore_provider.h"
 #include "uc_sigv4.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <apr_strings.h>
@@ -56,14 +55,30 @@ typedef struct s3_body {
 
 /* --- process-wide libcurl start-up --------------------------------------- */
 
-static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
-static CURLcode curl_init_rc = CURLE_FAILED_INIT;
+/* How many set-ups are in force: curl_global_init is not safe once threads
+ * run, so stores are opened only between a set-up and its cleanup. */
+static int curl_users;
 
-/* Never undone with curl_global_cleanup: stores are opened until the process
- * exits, from any thread, so there is no safe moment to tear it down. */
-static void curl_init_once(void)
+static apr_status_t s3_global_cleanup(void *data)
 {
-    curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+    (void)data;
+    curl_users--;
+    curl_global_cleanup();
+    return APR_SUCCESS;
+}
+
+static uc_error_t *s3_init(apr_pool_t *pool)
+{
+    CURLcode rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+
+    if (rc != CURLE_OK)
+        return uc_error_make(pool, 500, "INTERNAL_ERROR",
+                             "libcurl could not be initialised: %s.",
+                             curl_easy_strerror(rc));
+    curl_users++;
+    apr_pool_cleanup_register(pool, NULL, s3_global_cleanup,
+                              apr_pool_cleanup_null);
+    return NULL;
 }
 
 /* --- names and URLs ------------------------------------------------------ */
@@ -715,11 +730,10 @@ static uc_error_t *s3_open(apr_pool_t *pool, const char *location,
             s3->session_token = apr_pstrdup(pool, config->session_token);
     }
 
-    pthread_once(&curl_once, curl_init_once);
-    if (curl_init_rc != CURLE_OK)
+    if (curl_users == 0)
         return uc_error_make(pool, 500, "INTERNAL_ERROR",
-                             "libcurl could not be initialised: %s.",
-                             curl_easy_strerror(curl_init_rc));
+                             "s3:// stores are not set up in this process "
+                             "(uc_objstore_init was not called).");
     s3->curl = curl_easy_init();
     if (s3->curl == NULL)
         return uc_error_internal(pool);
@@ -756,5 +770,5 @@ static uc_error_t *s3_open(apr_pool_t *pool, const char *location,
 static const char *const s3_schemes[] = { "s3", "s3a", NULL };
 
 const uc_objstore_provider_t uc_objstore_s3_provider = {
-    s3_schemes, s3_open, s3_list, s3_read, NULL, s3_presign
+    s3_schemes, s3_init, s3_open, s3_list, s3_read, NULL, s3_presign
 };

@@ -4,7 +4,7 @@
  * and the presigned GET of the S3 documentation), and file:// refusing to
  * pre-sign. Pre-signed URLs fetched through a SigV4-checking S3 are in
  * test_objstore_s3.c. */
-#include "uc_test.h"
+#include "uc_test_reader.h"
 
 #include <apr_file_io.h>
 
@@ -318,6 +318,7 @@ int main(void)
     int rc;
 
     uc_test_init();
+    uc_test_init_reader();
     rc = cmocka_run_group_tests_name("objstore", tests, NULL, NULL);
     uc_test_fini();
     return rc;

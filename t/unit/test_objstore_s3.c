@@ -7,7 +7,7 @@
  * Each test notes where the proxy log stood when it began and checks the
  * verdicts of the lines its own requests added, so "all requests were
  * verified" is asserted request by request, not assumed. */
-#include "uc_test.h"
+#include "uc_test_reader.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -1034,6 +1034,7 @@ int main(void)
     int rc;
 
     uc_test_init();
+    uc_test_init_reader();
     rc = cmocka_run_group_tests_name("objstore_s3", tests, NULL, NULL);
     uc_test_fini();
     return rc;

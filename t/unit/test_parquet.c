@@ -17,7 +17,7 @@
  *   UNICAT_PARQUET_SYNTHETIC  output of t/delta/gen/run.sh make-parquet.mjs:
  *                             NAME.parquet + NAME.expected.jsonl
  * The last two are optional; when set, every expected file must be there. */
-#include "uc_test.h"
+#include "uc_test_reader.h"
 
 #include <dlfcn.h>
 #include <signal.h>
@@ -4908,6 +4908,7 @@ int main(void)
     int rc;
 
     uc_test_init();
+    uc_test_init_reader();
     rc = cmocka_run_group_tests_name("parquet", tests, NULL, NULL);
     uc_test_fini();
     return rc;
