@@ -12,6 +12,20 @@
 #include "../src/authz/uc_access.h"
 #include "../src/core/uc_validate.h"
 
+/* The Delta reader's settings: process-wide, so the directives that set
+ * them belong to the main server. They are written while the parent reads
+ * the configuration (from the defaults again on every restart) and read by
+ * each child as it starts, never by requests. */
+static uc_delta_settings_t delta_settings;
+
+/* Made by each child before its worker threads start; gone with it. */
+static uc_delta_cache_t *snapshots;
+
+uc_delta_cache_t *uc_glue_snapshots(void)
+{
+    return snapshots;
+}
+
 static void *create_dir_config(apr_pool_t *p, char *dir)
 {
     uc_dir_config_t *conf = apr_pcalloc(p, sizeof(*conf));
@@ -153,6 +167,40 @@ static const char *set_storage_root(cmd_parms *cmd, void *dconf,
     return NULL;
 }
 
+/* A number of threads from 1 to `max` into *out, or the reason not. */
+static const char *set_thread_count(cmd_parms *cmd, const char *arg, int max,
+                                    int *out)
+{
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+    apr_int64_t v;
+    char *end;
+
+    if (err)
+        return err;
+    v = apr_strtoi64(arg, &end, 10);
+    if (!*arg || *end || v < 1 || v > max)
+        return apr_psprintf(cmd->pool, "%s takes a number of threads from 1 "
+                            "to %d, not '%s'", cmd->cmd->name, max, arg);
+    *out = (int)v;
+    return NULL;
+}
+
+static const char *set_decode_threads(cmd_parms *cmd, void *dconf,
+                                      const char *arg)
+{
+    (void)dconf;
+    return set_thread_count(cmd, arg, UC_DELTA_MAX_DECODE_THREADS,
+                            &delta_settings.decode_threads);
+}
+
+static const char *set_request_threads(cmd_parms *cmd, void *dconf,
+                                       const char *arg)
+{
+    (void)dconf;
+    return set_thread_count(cmd, arg, UC_DELTA_MAX_REQUEST_THREADS,
+                            &delta_settings.request_threads);
+}
+
 static const command_rec unicat_directives[] = {
     AP_INIT_FLAG("Unicat", set_enabled, NULL, ACCESS_CONF,
                  "On to serve the API of this <Location>'s SetHandler here"),
@@ -173,8 +221,44 @@ static const command_rec unicat_directives[] = {
     AP_INIT_TAKE1("UnicatManagedStorageRoot", set_storage_root, NULL,
                   RSRC_CONF | ACCESS_CONF,
                   "Managed storage of the metastore (a URL or absolute path)"),
+    AP_INIT_TAKE1("UnicatDeltaDecodeThreads", set_decode_threads, NULL,
+                  RSRC_CONF,
+                  "Threads that decode a large Delta checkpoint together "
+                  "(default 2)"),
+    AP_INIT_TAKE1("UnicatRequestThreads", set_request_threads, NULL,
+                  RSRC_CONF,
+                  "Most threads one request works with at once, its own "
+                  "included (default 8)"),
     { NULL }
 };
+
+static int pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
+{
+    (void)pconf;
+    (void)plog;
+    (void)ptemp;
+    uc_delta_settings_default(&delta_settings);
+    return OK;
+}
+
+/* libcurl and the snapshot cache, once per child and before its threads:
+ * neither may be set up from a request. */
+static void child_init(apr_pool_t *pchild, server_rec *s)
+{
+    uc_error_t *err = uc_delta_init(pchild, &delta_settings);
+
+    if (!err)
+        err = uc_delta_cache_create(pchild, UC_SNAPSHOT_CACHE_BYTES,
+                                    &snapshots);
+    if (err)
+        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, "UC0105: the Delta "
+                     "reader cannot be set up: %s", err->message);
+    else
+        ap_log_error(APLOG_MARK, APLOG_DEBUG, 0, s, "UC0106: Delta reader "
+                     "set up: %d decode threads, at most %d threads a "
+                     "request", delta_settings.decode_threads,
+                     delta_settings.request_threads);
+}
 
 static void optional_fn_retrieve(void)
 {
@@ -184,6 +268,8 @@ static void optional_fn_retrieve(void)
 static void register_hooks(apr_pool_t *p)
 {
     (void)p;
+    ap_hook_pre_config(pre_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_child_init(child_init, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(uc_handler, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_optional_fn_retrieve(optional_fn_retrieve, NULL, NULL,
                                  APR_HOOK_MIDDLE);

@@ -13,7 +13,11 @@
 APLOG_USE_MODULE(unicat);
 #endif
 
+#include "../src/delta/uc_delta.h"
+
 #define UC_DEFAULT_MAX_BODY (1024 * 1024)
+/* The memory budget of a child's Delta snapshot cache. */
+#define UC_SNAPSHOT_CACHE_BYTES ((apr_size_t)256 << 20)
 #define UC_UNSET -1
 
 typedef struct uc_dir_config {
@@ -26,6 +30,10 @@ typedef struct uc_dir_config {
     const char *anonymous;           /* UnicatAnonymousPrincipal */
     const char *storage_root;        /* UnicatManagedStorageRoot */
 } uc_dir_config_t;
+
+/* The child's cache of latest Delta snapshots, made in child_init; NULL
+ * when the reader could not be set up (the error log says why). */
+uc_delta_cache_t *uc_glue_snapshots(void);
 
 /* Serves every API of the module, by handler name. */
 int uc_handler(request_rec *r);

@@ -144,7 +144,9 @@ int main(int argc, const char *const *argv)
     apr_pool_t *pool;
     apr_getopt_t *opt;
     request_t rq;
+    uc_delta_settings_t settings;
     const char *arg;
+    uc_error_t *err;
     int ch, rc;
     apr_status_t rv;
 
@@ -181,6 +183,9 @@ int main(int argc, const char *const *argv)
         return usage("one table location is needed");
     if (!!rq.changes + !!rq.timestamp + (rq.version != UC_DELTA_LATEST) > 1)
         return usage("give one of --version, --timestamp and --changes");
+    uc_delta_settings_default(&settings);
+    if ((err = uc_delta_init(pool, &settings)))
+        return fail(pool, err);
     rc = run(pool, location_of(pool, argv[opt->ind]), &rq);
     apr_pool_destroy(pool);
     return rc;

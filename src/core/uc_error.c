@@ -57,6 +57,13 @@ uc_error_t *uc_error_copy(apr_pool_t *pool, const uc_error_t *err)
     return copy;
 }
 
+void uc_error_recast(uc_error_t *err, uc_error_kind_t kind)
+{
+    err->kind = kind;
+    err->status = kinds[kind].status;
+    err->code = kinds[kind].code;
+}
+
 uc_error_t *uc_error_because(apr_pool_t *pool, uc_error_t *err,
                              const char *fmt, ...)
 {

@@ -13,6 +13,7 @@
     X(FAILED_PRECONDITION,  400, "FAILED_PRECONDITION",     9)  \
     X(UNSUPPORTED_OPERATION, 400, "UNSUPPORTED_OPERATION",  3)  \
     X(MALFORMED_DELTA_LOG,  400, "MALFORMED_DELTA_LOG",     3)  \
+    X(MALFORMED_PARQUET,    400, "MALFORMED_PARQUET",       3)  \
     X(CATALOG_NOT_EMPTY,    400, "CATALOG_NOT_EMPTY",       9)  \
     X(SCHEMA_NOT_EMPTY,     400, "SCHEMA_NOT_EMPTY",        9)  \
     X(CATALOG_ALREADY_EXISTS, 400, "CATALOG_ALREADY_EXISTS", 6) \
@@ -75,6 +76,10 @@ uc_error_t *uc_error_make(apr_pool_t *pool, uc_error_kind_t kind,
 
 /* The same error in another pool (one that outlives the first). */
 uc_error_t *uc_error_copy(apr_pool_t *pool, const uc_error_t *err);
+
+/* Makes `err` an error of `kind`, message and cause kept: a lower layer's
+ * error in the vocabulary of the layer above. */
+void uc_error_recast(uc_error_t *err, uc_error_kind_t kind);
 
 /* Adds why it happened, for the log. Returns `err`. */
 uc_error_t *uc_error_because(apr_pool_t *pool, uc_error_t *err,

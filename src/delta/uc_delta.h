@@ -13,7 +13,38 @@
 #include <jansson.h>
 
 #include "../core/uc_error.h"
-#include "uc_objstore.h"
+#include "../objstore/uc_objstore.h"
+
+/* What the reader may take of the process, fixed when it is set up. */
+typedef struct uc_delta_settings {
+    /* Threads that decode the pages of a large checkpoint, and then read
+     * its rows, at once; 1 = the calling thread alone. */
+    int decode_threads;
+    /* The most threads one request works with at once, its own included:
+     * a snapshot build uses min(decode_threads, request_threads). */
+    int request_threads;
+    /* Freed memory kept for the next builds instead of being returned to
+     * the system; 0 = none. */
+    apr_size_t retained_memory;
+} uc_delta_settings_t;
+
+#define UC_DELTA_MAX_DECODE_THREADS 8
+#define UC_DELTA_MAX_REQUEST_THREADS 64
+
+/* The defaults: 2 decode threads, 8 request threads, 64 MiB retained. */
+void uc_delta_settings_default(uc_delta_settings_t *settings);
+
+/* Sets the reader up for this process: the memory it builds snapshots in,
+ * libcurl for the object stores, and `settings`, which nothing changes
+ * afterwards. Call it before any thread uses the reader (httpd: in
+ * child_init; a program: in main), never while one does. `pool` owns the
+ * set-up and its cleanup undoes it, so what the reader made must be gone
+ * by then (a snapshot cache made from `pool` afterwards is). A set-up
+ * made while another is in force replaces its settings until its own pool
+ * is cleaned up (tests try other settings so). A setting out of range is
+ * a 400 naming it. */
+uc_error_t *uc_delta_init(apr_pool_t *pool,
+                          const uc_delta_settings_t *settings);
 
 /* Errors are of the kinds the sharing API answers in Delta Sharing's
  * vocabulary: UC_E_MALFORMED_DELTA_LOG, UC_E_UNSUPPORTED_OPERATION,
@@ -164,15 +195,6 @@ uc_delta_stats_reader_t *uc_delta_stats_reader_make(apr_pool_t *pool);
 uc_error_t *uc_delta_file_stats(uc_delta_stats_reader_t *reader,
                                 const uc_delta_file_t *file,
                                 const char **stats);
-
-/* How many threads decode the pages of a large checkpoint, and then read
- * its rows, at once (default 2; 1 = the calling thread alone). Set once
- * at start-up. */
-void uc_delta_set_decode_threads(int threads);
-
-/* How much freed memory the reader keeps for its next builds (default
- * 64 MiB, 0 = none) instead of returning it to the system. */
-void uc_delta_set_retained_memory(apr_size_t bytes);
 
 /* The per-process cache of latest snapshots, bounded by `budget` bytes.
  * Safe to share between threads. */

@@ -3,22 +3,16 @@
  * Parquet checkpoints are read column by column straight into file entries;
  * the few other rows go through the same JSON path as commits. */
 #include "uc_delta_replay.h"
-#include "uc_parquet.h"
-#include "uc_delta_memory.h"
-#include "uc_delta_threads.h"
 
 #include <string.h>
 #include <apr_strings.h>
 
+#include "../core/uc_memory.h"
+#include "../core/uc_threads.h"
+#include "../parquet/uc_parquet.h"
+
 /* Checkpoints of millions of files stay far below this. */
 #define MAX_CHECKPOINT_BYTES ((apr_off_t)2 << 30)
-
-static int decode_threads = 2;
-
-void uc_delta_set_decode_threads(int threads)
-{
-    decode_threads = threads < 1 ? 1 : threads;
-}
 
 static const char *const other_actions[] = {
     "metaData", "protocol", "txn", "domainMetadata", "sidecar", NULL
@@ -163,7 +157,7 @@ static void reserve_files(uc_replay_t *r, apr_size_t more)
         room = 2 * (apr_size_t)files->nalloc;
     /* Not apr_array_make, which would zero what the rows are about to
      * fill, in memory the next build could not reuse. */
-    elts = uc_delta_alloc(r->result, room * sizeof(uc_delta_file_t));
+    elts = uc_memory_alloc(r->result, room * sizeof(uc_delta_file_t));
     memcpy(elts, files->elts, (apr_size_t)files->nelts
                               * sizeof(uc_delta_file_t));
     files->elts = elts;
@@ -245,7 +239,7 @@ static void read_share(void *item)
 static void share_init(rows_share_t *sh, uc_replay_t *r, uc_pq_rows_t *rows,
                        const add_columns_t *add)
 {
-    apr_pool_t *pool = uc_delta_pool_owned(r->arena->pool);
+    apr_pool_t *pool = uc_memory_pool_owned(r->arena->pool);
 
     memset(sh, 0, sizeof(*sh));
     sh->rows = rows;
@@ -302,7 +296,7 @@ static uc_error_t *read_shared(uc_replay_t *r, uc_pq_rows_t *rows,
         shares[k].slots.elts = (char *)slots;
         slots += room;
     }
-    uc_delta_run_threads(r->scratch, shares, n, sizeof(*shares), read_share);
+    uc_threads_run(r->scratch, shares, n, sizeof(*shares), read_share);
     for (k = 0; k < n; k++)
         if (shares[k].err)
             return uc_error_copy(r->scratch, shares[k].err);
@@ -318,8 +312,8 @@ static uc_error_t *read_rows(uc_replay_t *r, uc_pq_rows_t *rows,
                              const uc_pq_node_t *const *others,
                              int num_others, uc_jw_t *w, const char *key)
 {
-    rows_share_t shares[8];
-    int n = decode_threads > 8 ? 8 : decode_threads, k, j;
+    rows_share_t shares[UC_DELTA_MAX_DECODE_THREADS];
+    int n = uc_delta_load_threads(), k, j;
     uc_error_t *err;
 
     if (n > 1 && add->group && uc_pq_rows_count(rows) >= SHARED_ROWS) {
@@ -356,7 +350,7 @@ static uc_error_t *read_parquet(uc_replay_t *r, const char *key,
     uc_jw_t *w = uc_jw_make(r->scratch, 1024);
     const uc_pq_node_t *kept[1];
     uc_pq_rows_options_t options = { r->arena->pool, kept, 1,
-                                     decode_threads };
+                                     uc_delta_load_threads() };
     uc_error_t *err;
 
     if ((err = uc_pq_open(r->scratch, key, data, len, &pf)))
@@ -406,6 +400,13 @@ static uc_error_t *read_parquet(uc_replay_t *r, const char *key,
     return NULL;
 }
 
+uc_error_t *uc_delta_parquet_error(uc_error_t *err)
+{
+    if (err && err->kind == UC_E_MALFORMED_PARQUET)
+        uc_error_recast(err, UC_E_MALFORMED_DELTA_LOG);
+    return err;
+}
+
 static int ends_with(const char *s, const char *suffix)
 {
     apr_size_t n = strlen(s), m = strlen(suffix);
@@ -425,7 +426,7 @@ static uc_error_t *read_part(uc_replay_t *r, const char *key)
     if (ends_with(key, ".parquet")) {
         err = uc_objstore_map(r->table->store, r->scratch, key, &data, &len);
         if (!err)
-            return read_parquet(r, key, data, len);
+            return uc_delta_parquet_error(read_parquet(r, key, data, len));
     }
     else if (!(err = uc_objstore_read(r->table->store, r->scratch, key, 0,
                                       MAX_CHECKPOINT_BYTES, &text, &len))) {

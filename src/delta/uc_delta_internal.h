@@ -87,6 +87,10 @@ uc_error_t *uc_delta_snapshot_advance(uc_delta_table_t *table,
                                       apr_int64_t target,
                                       uc_delta_snapshot_t **out);
 
+/* How many threads a snapshot build works with at once, its own
+ * included: the decode threads, bounded by the request threads. */
+int uc_delta_load_threads(void);
+
 /* The 64-bit hash of a file key (path, deletion vector id). */
 apr_uint64_t uc_delta_key_hash(const char *path, const char *dv_id);
 

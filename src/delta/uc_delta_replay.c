@@ -8,11 +8,11 @@
 #include <apr_strings.h>
 
 #include "../core/uc_json.h"
-#include "uc_delta_memory.h"
+#include "../core/uc_memory.h"
 
 uc_arena_t *uc_arena_create(void)
 {
-    apr_pool_t *pool = uc_delta_pool_create();
+    apr_pool_t *pool = uc_memory_pool_create();
     uc_arena_t *arena = apr_pcalloc(pool, sizeof(*arena));
 
     arena->pool = pool;

@@ -6,7 +6,7 @@
 #define UC_DELTA_REPLAY_H
 
 #include "uc_delta_internal.h"
-#include "uc_parquet.h"
+#include "../parquet/uc_parquet.h"
 
 /* Memory holding the strings of files; shared by the snapshots that
  * list those files. */
@@ -78,6 +78,11 @@ void uc_replay_keep_source(uc_replay_t *r,
                            const uc_delta_stats_source_t *source);
 /* Lets go of the replay's arenas when it makes no snapshot. */
 void uc_replay_release_arenas(uc_replay_t *r);
+
+/* `err` in Delta's vocabulary: a Parquet file that cannot be read is a
+ * damaged log (UC_E_MALFORMED_DELTA_LOG), which an older checkpoint may stand
+ * in for. Other errors pass as they are. */
+uc_error_t *uc_delta_parquet_error(uc_error_t *err);
 
 /* Reads checkpoint `cp` into the replay as its base. */
 uc_error_t *uc_checkpoint_read(uc_replay_t *r, const uc_log_checkpoint_t *cp);

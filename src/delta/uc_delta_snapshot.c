@@ -10,7 +10,7 @@
 #include <apr_strings.h>
 
 #include "../core/uc_json.h"
-#include "uc_delta_memory.h"
+#include "../core/uc_memory.h"
 
 /* Arenas a snapshot may collect by advancing before its strings are
  * copied into one again (the removed files' strings are dropped then). */
@@ -58,7 +58,7 @@ static uc_replay_t *replay_make(uc_delta_table_t *table, apr_pool_t *scratch,
     r->table = table;
     r->scratch = scratch;
     r->arena = arena;
-    r->result = uc_delta_pool_create();
+    r->result = uc_memory_pool_create();
     r->files = apr_array_make(expected_files ? r->result : scratch,
                               (int)(expected_files + 16),
                               sizeof(uc_delta_file_t));
@@ -266,7 +266,7 @@ static uc_error_t *build_from(uc_delta_table_t *table, apr_pool_t *pool,
                               const uc_log_checkpoint_t *cp,
                               snapshot_impl_t **out)
 {
-    apr_pool_t *scratch = uc_delta_pool_create();
+    apr_pool_t *scratch = uc_memory_pool_create();
     uc_arena_t *arena = uc_arena_create();
     uc_replay_t *r = replay_make(table, scratch, arena, 0);
     apr_int64_t oldest = cp ? cp->version + 1 : 0;
@@ -400,7 +400,7 @@ uc_error_t *uc_delta_snapshot_advance(uc_delta_table_t *table,
                                       uc_delta_snapshot_t **out)
 {
     const snapshot_impl_t *b = (const snapshot_impl_t *)base;
-    apr_pool_t *scratch = uc_delta_pool_create();
+    apr_pool_t *scratch = uc_memory_pool_create();
     uc_arena_t *arena = uc_arena_create();
     uc_replay_t *r = replay_make(table, scratch, arena, base->num_files);
     apr_hash_index_t *hi;

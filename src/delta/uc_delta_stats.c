@@ -1,7 +1,6 @@
 /* The stats of checkpoint files, kept compressed: a source per row group
  * of a checkpoint, read back a page at a time. */
 #include "uc_delta_replay.h"
-#include "uc_parquet.h"
 
 struct uc_delta_stats_reader {
     uc_pq_lazy_reader_t *lazy;
@@ -70,7 +69,7 @@ uc_error_t *uc_delta_file_stats(uc_delta_stats_reader_t *reader,
         return NULL;
     if ((err = uc_pq_lazy_value(reader->lazy, file->stats_source->lazy,
                                 file->stats_row, &value)))
-        return err;
+        return uc_delta_parquet_error(err);
     *stats = value.ptr;
     return NULL;
 }

@@ -87,9 +87,6 @@ static int cold(const char *dir)
     uc_error_t *err;
     apr_pool_t *sub;
 
-    /* Freed memory goes back to the system here, so that what stays
-     * resident is what the snapshot holds. */
-    uc_delta_set_retained_memory(0);
     base = rss_kb();
     t0 = apr_time_now();
     apr_pool_create(&sub, pool);
@@ -193,10 +190,20 @@ static int rounds(const char *dir, int n)
 
 int main(int argc, const char *const *argv)
 {
+    uc_delta_settings_t settings;
+    uc_error_t *err;
+
     apr_app_initialize(&argc, &argv, NULL);
     apr_pool_create(&pool, NULL);
+    uc_delta_settings_default(&settings);
     if (getenv("DELTA_BENCH_THREADS"))
-        uc_delta_set_decode_threads(atoi(getenv("DELTA_BENCH_THREADS")));
+        settings.decode_threads = atoi(getenv("DELTA_BENCH_THREADS"));
+    /* A cold build gives freed memory back to the system, so that what
+     * stays resident is what the snapshot holds. */
+    if (argc > 1 && strcmp(argv[1], "cold") == 0)
+        settings.retained_memory = 0;
+    if ((err = uc_delta_init(pool, &settings)))
+        die("set-up", err);
     if (argc == 3 && strcmp(argv[1], "cold") == 0)
         return cold(argv[2]);
     if (argc == 4 && strcmp(argv[1], "rounds") == 0)

@@ -30,7 +30,8 @@
 
 #include "core/uc_error.h"
 #include "core/uc_jw.h"
-#include "delta/uc_parquet.h"
+#include "delta/uc_delta.h"
+#include "parquet/uc_parquet.h"
 
 typedef void *(*palloc_fn)(apr_pool_t *, apr_size_t);
 
@@ -100,10 +101,15 @@ static apr_pool_t *root;
 apr_pool_t *fuzz_root_pool(void)
 {
     if (!root) {
+        uc_delta_settings_t settings;
+
         if (apr_initialize() != APR_SUCCESS
             || apr_pool_create(&root, NULL) != APR_SUCCESS)
             abort();
         atexit(apr_terminate);
+        uc_delta_settings_default(&settings);
+        if (uc_delta_init(root, &settings))
+            abort();
     }
     return root;
 }

@@ -7,7 +7,8 @@
 #include <stdint.h>
 #include <apr_pools.h>
 
-/* The pool every per-input pool hangs from (apr_initialize done). */
+/* The pool every per-input pool hangs from (apr_initialize and the
+ * reader's set-up, uc_delta_init, done). */
 apr_pool_t *fuzz_root_pool(void);
 
 /* With FUZZ_VERBOSE=1, prints what the reader said (checking a harness

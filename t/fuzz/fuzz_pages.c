@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "delta/uc_parquet.h"
+#include "parquet/uc_parquet.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

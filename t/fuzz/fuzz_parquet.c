@@ -2,7 +2,7 @@
  * group, and every row of every top-level column written as JSON. */
 #include "fuzz_common.h"
 
-#include "delta/uc_parquet.h"
+#include "parquet/uc_parquet.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -12,8 +12,8 @@
 
 #include <string.h>
 
-#include "delta/uc_parquet.h"
-#include "delta/uc_thrift.h"
+#include "parquet/uc_parquet.h"
+#include "parquet/uc_thrift.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "delta/uc_parquet.h"
+#include "parquet/uc_parquet.h"
 
 static unsigned char *slurp(const char *path, size_t *len)
 {

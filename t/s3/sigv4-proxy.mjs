@@ -2,8 +2,11 @@
 // Signature Version 4 on its own, with the aws4 package and the known test
 // credentials: s3rver's own V4 support is incomplete, and the point is a
 // second implementation that disagrees with the client when the client is
-// wrong. Rejected requests get an S3-style XML error (403 like S3); accepted
-// ones are forwarded without their Authorization header.
+// wrong. Both kinds of signature are checked: an Authorization header, and
+// the X-Amz-* query parameters of a pre-signed URL (which must also be
+// within its X-Amz-Expires). Rejected requests get an S3-style XML error
+// (403 like S3); accepted ones are forwarded without their Authorization
+// header or X-Amz-* query parameters.
 //
 //   node sigv4-proxy.mjs --upstream http://127.0.0.1:PORT --key ID
 //        --secret SECRET --region REGION --log FILE --ready FILE
@@ -14,7 +17,8 @@
 // VERDICT is "verified" or "rejected:<S3 error code>", STYLE "path" or
 // "vhost" (bucket in the host name), TOKEN "token:none", "token:signed" or
 // "token:unsigned" (an x-amz-security-token header missing from
-// SignedHeaders). A client that takes the proxy for an HTTP proxy (the
+// SignedHeaders) or "token:query" (in the signed query of a pre-signed
+// URL). A client that takes the proxy for an HTTP proxy (the
 // tests point https_proxy here to see which AWS host a store would
 // contact) is logged as "tunnel CONNECT - HOST:PORT - token:none" and
 // refused.
@@ -112,20 +116,128 @@ function verify(req, body) {
                      + 'the signature you provided.');
 }
 
+// The query parameters of a pre-signed URL's signature.
+const QUERY_AUTH = ['X-Amz-Algorithm', 'X-Amz-Credential', 'X-Amz-Date',
+                    'X-Amz-Expires', 'X-Amz-SignedHeaders',
+                    'X-Amz-Security-Token', 'X-Amz-Signature'];
+
+function splitUrl(url) {
+  const i = url.indexOf('?');
+  return i < 0 ? { path: url, query: [] }
+    : { path: url.slice(0, i), query: url.slice(i + 1).split('&') };
+}
+
+function paramName(p) {
+  const name = p.split('=')[0];
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+const isPresigned = url =>
+  splitUrl(url).query.some(p => paramName(p) === 'X-Amz-Signature');
+
+// The URL without the signature's query parameters, the others as sent.
+function withoutQueryAuth(url) {
+  const { path, query } = splitUrl(url);
+  const kept = query.filter(p => !QUERY_AUTH.includes(paramName(p)));
+  return kept.length ? path + '?' + kept.join('&') : path;
+}
+
+// Like verify(), for the query-string signature of a pre-signed URL.
+function verifyPresigned(req) {
+  const h = req.headers;
+  if (h.authorization)
+    throw new Reject('InvalidArgument',
+                     'Only one auth mechanism allowed.', 400);
+  const q = new URL(req.url, 'http://proxy').searchParams;
+  const malformed = what => new Reject('AuthorizationQueryParametersError',
+                                       what, 400);
+  if (q.get('X-Amz-Algorithm') !== 'AWS4-HMAC-SHA256')
+    throw malformed('X-Amz-Algorithm must be AWS4-HMAC-SHA256.');
+  const cm = /^([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request$/.exec(
+    q.get('X-Amz-Credential') || '');
+  if (!cm)
+    throw malformed('X-Amz-Credential is malformed.');
+  const [, keyId, date, region, service] = cm;
+  if (keyId !== args.key)
+    throw new Reject('InvalidAccessKeyId', 'The access key id is unknown.');
+  if (region !== args.region || service !== 's3')
+    throw malformed(`The credential scope must be ${args.region}/s3.`);
+  const amzDate = q.get('X-Amz-Date') || '';
+  const dm = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(amzDate);
+  if (!dm || amzDate.slice(0, 8) !== date)
+    throw malformed('X-Amz-Date is missing or does not match the scope.');
+  const expires = q.get('X-Amz-Expires') || '';
+  if (!/^\d+$/.test(expires) || +expires < 1 || +expires > 604800)
+    throw malformed('X-Amz-Expires must be 1 to 604800 seconds.');
+  const when = Date.UTC(+dm[1], +dm[2] - 1, +dm[3], +dm[4], +dm[5], +dm[6]);
+  if (when - Date.now() > MAX_SKEW_MS)
+    throw new Reject('AccessDenied', 'Request is not yet valid.');
+  if (Date.now() > when + 1000 * +expires)
+    throw new Reject('AccessDenied', 'Request has expired.');
+  const signedList = q.get('X-Amz-SignedHeaders') || '';
+  const signed = signedList.split(';');
+  if (!signed.includes('host'))
+    throw new Reject('AccessDenied', 'The header host is not signed.');
+  for (const name of signed)
+    if (h[name] === undefined)
+      throw new Reject('AccessDenied', `The signed header ${name} is absent.`);
+  const token = q.get('X-Amz-Security-Token');
+  if (token !== null && args['session-token']
+      && token !== args['session-token'])
+    throw new Reject('InvalidToken', 'The session token is invalid.', 400);
+
+  // Recompute from the request's date and lifetime; aws4 adds the other
+  // signature parameters itself.
+  const headers = {};
+  const include = {};
+  for (const name of signed) {
+    headers[name] = h[name];
+    include[name] = true;
+  }
+  const rest = withoutQueryAuth(req.url);
+  const expected = aws4.sign({
+    method: req.method,
+    host: h.host,
+    path: rest + (rest.includes('?') ? '&' : '?')
+      + `X-Amz-Date=${amzDate}&X-Amz-Expires=${expires}`,
+    service: 's3',
+    region: args.region,
+    signQuery: true,
+    headers,
+    extraHeadersToInclude: include,
+  }, { accessKeyId: args.key, secretAccessKey: args.secret,
+       ...(token !== null ? { sessionToken: token } : {}) });
+  const eq = new URL(expected.path, 'http://proxy').searchParams;
+  const signature = q.get('X-Amz-Signature') || '';
+  if (eq.get('X-Amz-SignedHeaders') !== signedList
+      || !/^[0-9a-f]{64}$/.test(signature)
+      || !crypto.timingSafeEqual(Buffer.from(eq.get('X-Amz-Signature')),
+                                 Buffer.from(signature)))
+    throw new Reject('SignatureDoesNotMatch',
+                     'The request signature we calculated does not match '
+                     + 'the signature you provided.');
+}
+
 // Virtual-hosted requests name the bucket in front of ".localhost"; s3rver
 // is asked path-style.
 function upstreamPath(req) {
+  const url = withoutQueryAuth(req.url);
   const host = (req.headers.host || '').replace(/:\d+$/, '');
   const vm = /^(.+)\.localhost$/.exec(host);
-  if (!vm) return { style: 'path', path: req.url };
-  const rest = req.url === '/' ? '' : req.url.startsWith('/?')
-    ? req.url.slice(1) : req.url;
+  if (!vm) return { style: 'path', path: url };
+  const rest = url === '/' ? '' : url.startsWith('/?') ? url.slice(1) : url;
   return { style: 'vhost', path: '/' + vm[1] + rest };
 }
 
 function log(verdict, req, style) {
   const sm = /SignedHeaders=([a-z0-9;-]+)/.exec(req.headers.authorization || '');
-  const token = req.headers['x-amz-security-token'] === undefined ? 'token:none'
+  const token = isPresigned(req.url)
+    && splitUrl(req.url).query.some(
+      p => paramName(p) === 'X-Amz-Security-Token') ? 'token:query'
+    : req.headers['x-amz-security-token'] === undefined ? 'token:none'
     : sm && sm[1].split(';').includes('x-amz-security-token') ? 'token:signed'
     : 'token:unsigned';
   fs.writeSync(logFd, [verdict, req.method, style, req.headers.host || '-',
@@ -139,7 +251,10 @@ const server = http.createServer((req, res) => {
     const body = Buffer.concat(chunks);
     const { style, path } = upstreamPath(req);
     try {
-      verify(req, body);
+      if (isPresigned(req.url))
+        verifyPresigned(req);
+      else
+        verify(req, body);
     } catch (e) {
       if (!(e instanceof Reject)) throw e;
       log('rejected:' + e.code, req, style);

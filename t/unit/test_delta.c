@@ -3,8 +3,10 @@
  * of the reader: a forward replay of the JSON commits (oldest first, a
  * hash map of live files), the _last_checkpoint counts, and the commit
  * files' own fields. */
-#include "uc_test.h"
+#include "uc_test_reader.h"
 
+#include <dlfcn.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <utime.h>
 #include <apr_atomic.h>
@@ -1207,39 +1209,159 @@ static void test_synthetic_tables(void **state)
     assert_true(versions >= 40);
 }
 
+/* The reader set up again with other thread settings, in force until the
+ * returned pool is destroyed. */
+static apr_pool_t *threads_setup(apr_pool_t *pool, int decode, int request)
+{
+    uc_delta_settings_t settings;
+    apr_pool_t *setup;
+
+    apr_pool_create(&setup, pool);
+    uc_delta_settings_default(&settings);
+    settings.decode_threads = decode;
+    settings.request_threads = request;
+    assert_ok(uc_delta_init(setup, &settings));
+    return setup;
+}
+
+static const char *large_table(apr_pool_t *pool)
+{
+    const char *root = getenv("UNICAT_DELTA_SYNTHETIC");
+
+    if (!root)
+        fail_msg("UNICAT_DELTA_SYNTHETIC is not set: run through make "
+                 "unit-test, which generates the tables");
+    return apr_pstrcat(pool, root, "/large-snappy-v1", NULL);
+}
+
 /* The largest synthetic checkpoint read by one thread, then by three
  * (pages decoded in parallel, rows read in shares): the same snapshots,
  * every file and field of them, at every version. */
 static void test_decode_threads_agree(void **state)
 {
     apr_pool_t *pool = test_pool(state);
-    const char *root = getenv("UNICAT_DELTA_SYNTHETIC"), *table;
+    const char *table = large_table(pool);
     apr_int64_t version;
 
-    if (!root)
-        fail_msg("UNICAT_DELTA_SYNTHETIC is not set: run through make "
-                 "unit-test, which generates the tables");
-    table = apr_pstrcat(pool, root, "/large-snappy-v1", NULL);
     for (version = 8; version <= 17; version++) {
         const char *text[2];
         int k;
 
         for (k = 0; k < 2; k++) {
             uc_jw_t *w = uc_jw_make(pool, 1 << 20);
+            apr_pool_t *setup = threads_setup(pool, k ? 3 : 1,
+                                              UC_DELTA_MAX_REQUEST_THREADS);
             uc_delta_snapshot_t *s;
 
-            uc_delta_set_decode_threads(k ? 3 : 1);
             s = snapshot_of(pool, table, version);
             assert_true(s->num_files > 30000);
             assert_ok(uc_delta_write_snapshot(w, s, 1));
             text[k] = apr_pstrdup(pool, uc_jw_text(w));
             uc_delta_snapshot_release(s);
+            apr_pool_destroy(setup);
         }
         if (strcmp(text[0], text[1]) != 0)
             fail_msg("v%" APR_INT64_T_FMT ": three threads read another "
                      "snapshot than one", version);
     }
-    uc_delta_set_decode_threads(2);
+}
+
+/* Threads started by this process, counted where they start: the reader's
+ * calls of apr_thread_create resolve to this definition, which passes
+ * them on to APR's. */
+typedef apr_status_t create_fn(apr_thread_t **, apr_threadattr_t *,
+                               apr_thread_start_t, void *, apr_pool_t *);
+
+static create_fn *apr_create;
+static pthread_once_t apr_create_once = PTHREAD_ONCE_INIT;
+static volatile apr_uint32_t threads_started, threads_running, threads_peak;
+
+typedef struct counted {
+    apr_thread_start_t start;
+    void *data;
+} counted_t;
+
+static void find_apr_create(void)
+{
+    apr_create = (create_fn *)dlsym(RTLD_NEXT, "apr_thread_create");
+}
+
+static void *APR_THREAD_FUNC counted_start(apr_thread_t *thread, void *data)
+{
+    counted_t *c = data;
+    apr_uint32_t now = apr_atomic_inc32(&threads_running) + 1, peak;
+    void *result;
+
+    while ((peak = apr_atomic_read32(&threads_peak)) < now
+           && apr_atomic_cas32(&threads_peak, now, peak) != peak)
+        ;
+    apr_atomic_inc32(&threads_started);
+    result = c->start(thread, c->data);
+    apr_atomic_dec32(&threads_running);
+    return result;
+}
+
+apr_status_t apr_thread_create(apr_thread_t **thread, apr_threadattr_t *attr,
+                               apr_thread_start_t start, void *data,
+                               apr_pool_t *pool)
+{
+    counted_t *c = apr_palloc(pool, sizeof(*c));
+
+    pthread_once(&apr_create_once, find_apr_create);
+    if (!apr_create)
+        fail_msg("APR's apr_thread_create is not found");
+    c->start = start;
+    c->data = data;
+    return apr_create(thread, attr, counted_start, c, pool);
+}
+
+/* A build of the large checkpoint under `decode` and `request` threads:
+ * it never has more than the smaller of them at work at once, its own
+ * thread included, and starts none when that is 1. */
+static void check_thread_bound(apr_pool_t *pool, int decode, int request)
+{
+    apr_pool_t *setup = threads_setup(pool, decode, request);
+    int bound = decode < request ? decode : request;
+    uc_delta_snapshot_t *s;
+
+    apr_atomic_set32(&threads_started, 0);
+    apr_atomic_set32(&threads_peak, 0);
+    s = snapshot_of(pool, large_table(pool), 17);
+    uc_delta_snapshot_release(s);
+    apr_pool_destroy(setup);
+    if (apr_atomic_read32(&threads_peak) > (apr_uint32_t)bound - 1)
+        fail_msg("%d decode and %d request threads: %u threads started "
+                 "at once beside the request's", decode, request,
+                 apr_atomic_read32(&threads_peak));
+    if (bound == 1)
+        assert_int_equal(apr_atomic_read32(&threads_started), 0);
+    else
+        assert_true(apr_atomic_read32(&threads_started) > 0);
+}
+
+static void test_request_threads_bound(void **state)
+{
+    apr_pool_t *pool = test_pool(state);
+    uc_delta_settings_t settings;
+    apr_pool_t *setup;
+
+    check_thread_bound(pool, 4, 1);
+    check_thread_bound(pool, 1, 8);
+    check_thread_bound(pool, 4, 2);
+    check_thread_bound(pool, 2, 8);
+    check_thread_bound(pool, 8, 3);
+    check_thread_bound(pool, 8, 64);
+
+    apr_pool_create(&setup, pool);
+    uc_delta_settings_default(&settings);
+    settings.request_threads = 0;
+    assert_invalid(uc_delta_init(setup, &settings));
+    settings.request_threads = UC_DELTA_MAX_REQUEST_THREADS + 1;
+    assert_invalid(uc_delta_init(setup, &settings));
+    uc_delta_settings_default(&settings);
+    settings.decode_threads = UC_DELTA_MAX_DECODE_THREADS + 1;
+    assert_invalid(uc_delta_init(setup, &settings));
+    apr_pool_destroy(setup);
 }
 
 /* --- s3:// ------------------------------------------------------------------ */
@@ -1307,7 +1429,17 @@ static const struct CMUnitTest tests[] = {
     UC_POOL_TEST(test_cache_under_threads),
     UC_POOL_TEST(test_synthetic_tables),
     UC_POOL_TEST(test_decode_threads_agree),
+    UC_POOL_TEST(test_request_threads_bound),
     UC_POOL_TEST(test_snapshots_over_s3),
 };
 
-UC_TEST_MAIN("delta", tests)
+int main(void)
+{
+    int rc;
+
+    uc_test_init();
+    uc_test_init_reader();
+    rc = cmocka_run_group_tests_name("delta", tests, NULL, NULL);
+    uc_test_fini();
+    return rc;
+}

@@ -7,13 +7,14 @@
  * Each test notes where the proxy log stood when it began and checks the
  * verdicts of the lines its own requests added, so "all requests were
  * verified" is asserted request by request, not assumed. */
-#include "uc_test.h"
+#include "uc_test_reader.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <curl/curl.h>
 
-#include "../../src/delta/uc_objstore.h"
+#include "../../src/objstore/uc_objstore.h"
 
 /* Rejections the tests provoked on purpose, for the final log audit. */
 static int expected_rejections;
@@ -793,6 +794,193 @@ static void test_unreachable(void **state)
     assert_null(strstr(err->message, c.secret_access_key));
 }
 
+/* --- pre-signed URLs ------------------------------------------------------ */
+
+typedef struct fetched {
+    apr_pool_t *pool;
+    char *data;
+    apr_size_t len;
+} fetched_t;
+
+static size_t on_fetched(char *ptr, size_t size, size_t nmemb, void *baton)
+{
+    fetched_t *f = baton;
+    apr_size_t n = size * nmemb;
+    char *grown = apr_palloc(f->pool, f->len + n + 1);
+
+    memcpy(grown, f->data, f->len);
+    memcpy(grown + f->len, ptr, n);
+    f->len += n;
+    grown[f->len] = '\0';
+    f->data = grown;
+    return n;
+}
+
+/* A GET of `url` as a recipient makes it: no credentials, nothing but the
+ * URL. Returns the status; *body gets what came back. */
+static long fetch(apr_pool_t *pool, const char *url, fetched_t *body)
+{
+    CURL *c = curl_easy_init();
+    long status = 0;
+
+    body->pool = pool;
+    body->data = apr_pstrdup(pool, "");
+    body->len = 0;
+    assert_non_null(c);
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT, 20L);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_fetched);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, body);
+    if (curl_easy_perform(c) != CURLE_OK)
+        fail_msg("cannot fetch %s", url);
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_cleanup(c);
+    return status;
+}
+
+static const char *presigned(apr_pool_t *pool, uc_objstore_t *store,
+                             const char *key, apr_int64_t expires,
+                             apr_time_t now)
+{
+    const char *url = NULL;
+
+    assert_ok(uc_objstore_presign(store, pool, key, expires, now, &url));
+    assert_non_null(strstr(url, "X-Amz-Signature="));
+    return url;
+}
+
+/* The URL fetches `len` bytes `want`. */
+static void expect_fetches(apr_pool_t *pool, const char *url,
+                           const char *want, apr_size_t len)
+{
+    fetched_t got;
+    long status = fetch(pool, url, &got);
+
+    if (status != 200)
+        fail_msg("GET %s: %ld %s", url, status, got.data);
+    assert_int_equal(got.len, len);
+    assert_memory_equal(got.data, want, len);
+}
+
+/* The URL is refused with `code`. */
+static void expect_refused(apr_pool_t *pool, const char *url, long status,
+                           const char *code)
+{
+    fetched_t got;
+
+    assert_int_equal(fetch(pool, url, &got), status);
+    assert_contains(got.data, apr_pstrcat(pool, "<Code>", code, "</Code>",
+                                          NULL));
+    expected_rejections++;
+}
+
+/* `url` with the first occurrence of `from` replaced by `to`. */
+static const char *tampered(apr_pool_t *pool, const char *url,
+                            const char *from, const char *to)
+{
+    const char *at = strstr(url, from);
+
+    assert_non_null(at);
+    return apr_pstrcat(pool, apr_pstrmemdup(pool, url, at - url), to,
+                       at + strlen(from), NULL);
+}
+
+static void test_presigned_get(void **state)
+{
+    apr_pool_t *pool = *state;
+    long mark = log_size();
+    uc_objstore_config_t c = base_config();
+    const char *key = "_delta_log/00000000000000000000.json";
+    const char *special = "special/plus+sign \xc3\xa9 ~x.txt";
+    const char *ep = c.endpoint, *port = strrchr(ep, ':');
+    uc_objstore_t *store = open_at(pool, "/fixtures/simple_table");
+    apr_size_t len;
+    const char *want = slurp(pool, fixture_path(pool, "simple_table/"
+                                                "_delta_log/"
+                                                "00000000000000000000.json"),
+                             &len);
+    int n;
+
+    /* Path-style, as the harness's IP-literal endpoint is addressed. */
+    expect_fetches(pool, presigned(pool, store, key, 300, apr_time_now()),
+                   want, len);
+    /* A key in S3's URI encoding, as the store reads it; the object holds
+     * its own name and a newline. */
+    store = open_at(pool, "");
+    expect_fetches(pool, presigned(pool, store, special, 300,
+                                   apr_time_now()),
+                   apr_pstrcat(pool, special, "\n", NULL),
+                   strlen(special) + 1);
+    n = expect_log(pool, mark, "verified");
+    assert_int_equal(count_lines_with(pool, mark, 2, "path"), n);
+    assert_int_equal(count_lines_with(pool, mark, 5, "token:none"), n);
+
+    /* Virtual-hosted: the bucket in the signed host name. */
+    mark = log_size();
+    c.endpoint = apr_pstrcat(pool, "http://localhost", port, NULL);
+    store = open_with(pool, loc(pool, "/fixtures/simple_table"), &c);
+    expect_fetches(pool, presigned(pool, store, key, 300, apr_time_now()),
+                   want, len);
+    assert_int_equal(count_lines_with(pool, mark, 2, "vhost"), 1);
+
+    /* A session token travels in the signed query. */
+    mark = log_size();
+    c = base_config();
+    c.session_token = need_env("UNICAT_S3_SESSION_TOKEN");
+    store = open_with(pool, loc(pool, "/fixtures/simple_table"), &c);
+    expect_fetches(pool, presigned(pool, store, key, 300, apr_time_now()),
+                   want, len);
+    n = expect_log(pool, mark, "verified");
+    assert_int_equal(count_lines_with(pool, mark, 5, "token:query"), n);
+}
+
+/* The proxy recomputes the signature: whatever was changed after signing
+ * is refused, and so is a URL past its lifetime. */
+static void test_presigned_tampering(void **state)
+{
+    apr_pool_t *pool = *state;
+    long mark = log_size();
+    int before = expected_rejections;
+    uc_objstore_config_t c = base_config();
+    uc_objstore_t *store = open_at(pool, "/fixtures/simple_table");
+    const char *url = presigned(pool, store, "_delta_log/"
+                                "00000000000000000000.json", 300,
+                                apr_time_now());
+    const char *sig = strstr(url, "X-Amz-Signature=") + 16;
+    char flipped[2] = { sig[0] == '0' ? '1' : '0', '\0' };
+
+    expect_refused(pool, tampered(pool, url, "00000000000000000000.json",
+                                  "00000000000000000001.json"),
+                   403, "SignatureDoesNotMatch");
+    expect_refused(pool, tampered(pool, url, "X-Amz-Expires=300",
+                                  "X-Amz-Expires=3000"),
+                   403, "SignatureDoesNotMatch");
+    expect_refused(pool, tampered(pool, url, sig,
+                                  apr_pstrcat(pool, flipped, sig + 1, NULL)),
+                   403, "SignatureDoesNotMatch");
+    expect_refused(pool, tampered(pool, url, "&X-Amz-SignedHeaders=host",
+                                  "&X-Amz-SignedHeaders=host&x-id=GetObject"),
+                   403, "SignatureDoesNotMatch");
+
+    /* Signed an hour ago for a minute. */
+    expect_refused(pool, presigned(pool, store, "_delta_log/"
+                                   "00000000000000000000.json", 60,
+                                   apr_time_now() - apr_time_from_sec(3600)),
+                   403, "AccessDenied");
+
+    c.secret_access_key = "wrong-secret";
+    store = open_with(pool, loc(pool, "/fixtures/simple_table"), &c);
+    expect_refused(pool, presigned(pool, store, "_delta_log/"
+                                   "00000000000000000000.json", 300,
+                                   apr_time_now()),
+                   403, "SignatureDoesNotMatch");
+    assert_int_equal(count_lines_containing(pool, mark, "rejected:"),
+                     expected_rejections - before);
+    assert_int_equal(count_lines_with(pool, mark, 0,
+                                      "rejected:SignatureDoesNotMatch"), 5);
+}
+
 /* Last: every request since the first test is accounted for, either
  * verified or one of the rejections the tests asked for. */
 static void test_log_audit(void **state)
@@ -839,11 +1027,14 @@ int main(void)
         UC_POOL_TEST(test_virtual_hosted),
         UC_POOL_TEST(test_aws_urls),
         UC_POOL_TEST(test_unreachable),
+        UC_POOL_TEST(test_presigned_get),
+        UC_POOL_TEST(test_presigned_tampering),
         UC_POOL_TEST(test_log_audit),
     };
     int rc;
 
     uc_test_init();
+    uc_test_init_reader();
     rc = cmocka_run_group_tests_name("objstore_s3", tests, NULL, NULL);
     uc_test_fini();
     return rc;

@@ -260,15 +260,22 @@ static void test_client_gone_stops_the_stream(void **state)
     assert_int_equal(c->aborted, 1);
 }
 
-static const struct CMUnitTest tests[] = {
-    UC_POOL_TEST(test_buffered_lines_stay_in_the_buffer),
-    UC_POOL_TEST(test_buffered_error_replaces_the_answer),
-    UC_POOL_TEST(test_short_stream_goes_in_one_send_at_the_end),
-    UC_POOL_TEST(test_flush_passes_on_what_is_held),
-    UC_POOL_TEST(test_long_stream_holds_one_block),
-    UC_POOL_TEST(test_error_before_the_first_byte_is_the_answer),
-    UC_POOL_TEST(test_error_after_the_first_byte_aborts),
-    UC_POOL_TEST(test_client_gone_stops_the_stream),
-};
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        UC_POOL_TEST(test_buffered_lines_stay_in_the_buffer),
+        UC_POOL_TEST(test_buffered_error_replaces_the_answer),
+        UC_POOL_TEST(test_short_stream_goes_in_one_send_at_the_end),
+        UC_POOL_TEST(test_flush_passes_on_what_is_held),
+        UC_POOL_TEST(test_long_stream_holds_one_block),
+        UC_POOL_TEST(test_error_before_the_first_byte_is_the_answer),
+        UC_POOL_TEST(test_error_after_the_first_byte_aborts),
+        UC_POOL_TEST(test_client_gone_stops_the_stream),
+    };
+    int rc;
 
-UC_TEST_MAIN("out", tests)
+    uc_test_init();
+    rc = cmocka_run_group_tests_name("out", tests, NULL, NULL);
+    uc_test_fini();
+    return rc;
+}

@@ -1,4 +1,4 @@
-/* The Parquet reader of src/delta: the Thrift compact protocol, every value
+/* The Parquet reader of src/parquet: the Thrift compact protocol, every value
  * and level encoding on hand-built byte strings, the page codecs, whole
  * files (the fixture checkpoints and generated files, compared with an
  * independent reader's dumps), hostile files, and the length-bounded JSON
@@ -17,7 +17,7 @@
  *   UNICAT_PARQUET_SYNTHETIC  output of t/delta/gen/run.sh make-parquet.mjs:
  *                             NAME.parquet + NAME.expected.jsonl
  * The last two are optional; when set, every expected file must be there. */
-#include "uc_test.h"
+#include "uc_test_reader.h"
 
 #include <dlfcn.h>
 #include <signal.h>
@@ -33,9 +33,9 @@
 #include <apr_file_info.h>
 
 #include "../../src/core/uc_jw.h"
-#include "../../src/delta/uc_thrift.h"
-#include "../../src/delta/uc_parquet.h"
-#include "../../src/delta/uc_pq_internal.h"
+#include "../../src/parquet/uc_thrift.h"
+#include "../../src/parquet/uc_parquet.h"
+#include "../../src/parquet/uc_pq_internal.h"
 
 /* --- memory the reader may not read past --------------------------------- */
 
@@ -3317,7 +3317,7 @@ static void test_file_maps_and_lists(void **state)
         assert_ok(uc_pq_rows_open(file, pool, 0, &nl, 1, &rows));
         assert_true(uc_pq_rows_next(rows));
         err = uc_pq_rows_write(rows, nl, w);
-        assert_err(err, 400, UC_PQ_ERR);
+        assert_err(err, 400, "MALFORMED_PARQUET");
         assert_true(is_nested_error(err));
         assert_true(uc_pq_rows_next(rows));
         uc_jw_reset(w);
@@ -3777,11 +3777,11 @@ static uc_error_t *exercise(apr_pool_t *pool, const unsigned char *data,
 static int is_malformed(const uc_error_t *err)
 {
     return err && err->status == 400 && err->code
-           && strcmp(err->code, UC_PQ_ERR) == 0 && err->message
+           && strcmp(err->code, "MALFORMED_PARQUET") == 0 && err->message
            && *err->message;
 }
 
-/* The file is refused with a 400 MALFORMED_DELTA_LOG mentioning `needle`
+/* The file is refused with a 400 "MALFORMED_PARQUET" mentioning `needle`
  * (when not NULL). */
 static void expect_bad_bytes(apr_pool_t *pool, const unsigned char *data,
                              size_t size, const char *needle,
@@ -4143,7 +4143,7 @@ static void test_hostile_second_schema(void **state)
     if (!err)
         fail_msg("a second schema was read: %d leaves, row groups of %d "
                  "chunks", file->num_leaves, 2);
-    assert_err(err, 400, UC_PQ_ERR);
+    assert_err(err, 400, "MALFORMED_PARQUET");
 }
 
 /* Groups nested `groups` deep above two leaves. */
@@ -4607,7 +4607,7 @@ static void test_rows_parallel(void **state)
         assert_err(uc_pq_rows_open_ex(file, pool, 0,
                                       (const uc_pq_node_t *const *)
                                       file->root->children, LEAVES, &options,
-                                      &rows), 400, UC_PQ_ERR);
+                                      &rows), 400, "MALFORMED_PARQUET");
     }
 }
 
@@ -4908,6 +4908,7 @@ int main(void)
     int rc;
 
     uc_test_init();
+    uc_test_init_reader();
     rc = cmocka_run_group_tests_name("parquet", tests, NULL, NULL);
     uc_test_fini();
     return rc;

@@ -42,17 +42,6 @@ static inline void uc_test_fini(void)
     apr_terminate();
 }
 
-/* Runs a cmocka group between uc_test_init and uc_test_fini. */
-#define UC_TEST_MAIN(name, tests)                                          \
-    int main(void)                                                         \
-    {                                                                      \
-        int rc_;                                                           \
-        uc_test_init();                                                    \
-        rc_ = cmocka_run_group_tests_name(name, tests, NULL, NULL);        \
-        uc_test_fini();                                                    \
-        return rc_;                                                        \
-    }
-
 /* setup/teardown giving each test a fresh pool in *state. */
 static inline int uc_test_pool_setup(void **state)
 {

@@ -1,0 +1,36 @@
+/* Memory that outlives requests (Delta snapshots, their strings) or is too
+ * large for a request pool (a checkpoint's columns). All of it comes from
+ * one process-wide allocator, shared by threads, that keeps a bounded
+ * amount of freed memory for the next build instead of giving it back:
+ * fresh pages cost more than the decoding that fills them. */
+#ifndef UC_MEMORY_H
+#define UC_MEMORY_H
+
+#include <apr_pools.h>
+
+/* Creates the process-wide allocator, keeping up to `retained` bytes of
+ * freed memory (0 = none). Call it before any thread allocates here (the
+ * reader's set-up, uc_delta_init, does); it is undone when `pool` is
+ * cleaned up. A call while an earlier one is in force only changes the
+ * retained amount, until its own pool is cleaned up. */
+void uc_memory_init(apr_pool_t *pool, apr_size_t retained);
+
+/* A pool of its own (no parent), safe to use from the thread that made
+ * it; destroy it with apr_pool_destroy. Aborts when memory is exhausted,
+ * as APR pools do, and when uc_memory_init was not called. */
+apr_pool_t *uc_memory_pool_create(void);
+
+/* The same, destroyed with `owner`: a pool for one thread's share of
+ * work whose results live as long as `owner` (pools are not shared
+ * between threads). */
+apr_pool_t *uc_memory_pool_owned(apr_pool_t *owner);
+
+/* A block of `size` bytes (not zeroed) freed with `pool`, like
+ * apr_palloc, except that large blocks (decompressed pages, file arrays)
+ * come from the C library: APR's allocator hands a large free node to the
+ * first request it fits, so a large block rarely finds one again and
+ * comes back as fresh pages, while the C library keeps freed large blocks
+ * for blocks of their size. */
+void *uc_memory_alloc(apr_pool_t *pool, apr_size_t size);
+
+#endif

@@ -1,0 +1,61 @@
+/* The reader's process-wide set-up. The settings are written here only,
+ * before the threads that read them exist. */
+#include "uc_delta_internal.h"
+
+#include "../core/uc_memory.h"
+
+#define DEFAULT_DECODE_THREADS 2
+#define DEFAULT_REQUEST_THREADS 8
+/* Enough for the scratch of a checkpoint of about 100,000 files. */
+#define DEFAULT_RETAINED ((apr_size_t)64 << 20)
+
+static uc_delta_settings_t settings = {
+    DEFAULT_DECODE_THREADS, DEFAULT_REQUEST_THREADS, DEFAULT_RETAINED
+};
+
+void uc_delta_settings_default(uc_delta_settings_t *out)
+{
+    out->decode_threads = DEFAULT_DECODE_THREADS;
+    out->request_threads = DEFAULT_REQUEST_THREADS;
+    out->retained_memory = DEFAULT_RETAINED;
+}
+
+static apr_status_t restore_settings(void *before)
+{
+    settings = *(const uc_delta_settings_t *)before;
+    return APR_SUCCESS;
+}
+
+uc_error_t *uc_delta_init(apr_pool_t *pool, const uc_delta_settings_t *want)
+{
+    uc_delta_settings_t *before;
+    uc_error_t *err;
+
+    if (want->decode_threads < 1
+        || want->decode_threads > UC_DELTA_MAX_DECODE_THREADS)
+        return uc_error_invalid(pool, "The Delta reader takes 1 to %d decode "
+                                "threads, not %d.",
+                                UC_DELTA_MAX_DECODE_THREADS,
+                                want->decode_threads);
+    if (want->request_threads < 1
+        || want->request_threads > UC_DELTA_MAX_REQUEST_THREADS)
+        return uc_error_invalid(pool, "A request works with 1 to %d "
+                                "threads, not %d.",
+                                UC_DELTA_MAX_REQUEST_THREADS,
+                                want->request_threads);
+    uc_memory_init(pool, want->retained_memory);
+    if ((err = uc_objstore_init(pool)))
+        return err;
+    before = apr_palloc(pool, sizeof(*before));
+    *before = settings;
+    settings = *want;
+    apr_pool_cleanup_register(pool, before, restore_settings,
+                              apr_pool_cleanup_null);
+    return NULL;
+}
+
+int uc_delta_load_threads(void)
+{
+    return settings.decode_threads < settings.request_threads
+           ? settings.decode_threads : settings.request_threads;
+}

@@ -1,0 +1,191 @@
+#include "uc_objstore_provider.h"
+
+#include <string.h>
+#include <apr_lib.h>
+#include <apr_strings.h>
+
+#include "../core/uc_percent.h"
+
+/* Every provider, each serving the schemes it names. abfss://, wasbs://
+ * and gs:// go here once they have one. */
+static const uc_objstore_provider_t *const providers[] = {
+    &uc_objstore_file_provider,
+    &uc_objstore_s3_provider,
+    NULL
+};
+
+const uc_objstore_provider_t *uc_objstore_lookup_provider(const char *scheme)
+{
+    int i, j;
+
+    for (i = 0; providers[i]; i++)
+        for (j = 0; providers[i]->schemes[j]; j++)
+            if (strcmp(providers[i]->schemes[j], scheme) == 0)
+                return providers[i];
+    return NULL;
+}
+
+uc_error_t *uc_objstore_init(apr_pool_t *pool)
+{
+    uc_error_t *err;
+    int i;
+
+    for (i = 0; providers[i]; i++)
+        if (providers[i]->init && (err = providers[i]->init(pool)))
+            return err;
+    return NULL;
+}
+
+/* RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":". */
+static apr_size_t scheme_length(const char *s)
+{
+    apr_size_t n = 0;
+
+    if (!apr_isalpha(s[0]))
+        return 0;
+    while (apr_isalnum(s[n]) || s[n] == '+' || s[n] == '-' || s[n] == '.')
+        n++;
+    return s[n] == ':' ? n : 0;
+}
+
+/* `location`, whose scheme is `scheme`, split; the path is decoded here
+ * and nowhere else, so no provider decodes it twice. */
+static uc_error_t *parse_url(apr_pool_t *pool, const char *location,
+                             const char *scheme, uc_objstore_url_t *url)
+{
+    const char *rest = location + strlen(scheme) + 1;
+    apr_size_t n;
+
+    url->scheme = scheme;
+    url->authority = NULL;
+    if (strncmp(rest, "//", 2) == 0) {
+        rest += 2;
+        n = strcspn(rest, "/");
+        url->authority = apr_pstrmemdup(pool, rest, n);
+        rest += n;
+    }
+    if (!(url->path = uc_percent_decode(pool, rest)))
+        return uc_error_invalid(pool, "The location '%s' has an invalid "
+                                "path.", location);
+    return NULL;
+}
+
+uc_error_t *uc_objstore_open(apr_pool_t *pool, const char *location,
+                             const uc_objstore_config_t *config,
+                             uc_objstore_t **out)
+{
+    static const uc_objstore_config_t no_config;
+    uc_objstore_t *store;
+    uc_objstore_url_t url;
+    const uc_objstore_provider_t *provider;
+    const char *scheme;
+    uc_error_t *err;
+
+    if (location == NULL || *location == '\0')
+        return uc_error_invalid(pool, "A table location is required.");
+    scheme = apr_pstrmemdup(pool, location, scheme_length(location));
+    if (!*scheme || !(provider = uc_objstore_lookup_provider(scheme)))
+        return uc_error_invalid(pool, "Unsupported table location scheme "
+                                "in '%s': use file:// or s3://.", location);
+    if ((err = parse_url(pool, location, scheme, &url)))
+        return err;
+    store = apr_pcalloc(pool, sizeof(*store));
+    store->provider = provider;
+    if ((err = provider->open(pool, location, &url,
+                              config ? config : &no_config, store)))
+        return err;
+    *out = store;
+    return NULL;
+}
+
+uc_error_t *uc_objstore_list(uc_objstore_t *store, apr_pool_t *pool,
+                             const char *dir, const char *start_after,
+                             apr_array_header_t **objects)
+{
+    if (dir == NULL)
+        dir = "";
+    if (!uc_objstore_key_is_safe(dir))
+        return uc_error_invalid(pool, "Invalid directory '%s'.", dir);
+    return store->provider->list(store, pool, dir, start_after, objects);
+}
+
+static uc_error_t *check_key(apr_pool_t *pool, const char *key)
+{
+    if (key == NULL || !uc_objstore_key_is_safe(key))
+        return uc_error_invalid(pool, "Invalid object name '%s'.",
+                                key ? key : "");
+    return NULL;
+}
+
+uc_error_t *uc_objstore_read(uc_objstore_t *store, apr_pool_t *pool,
+                             const char *key, apr_off_t offset,
+                             apr_off_t length, char **data, apr_size_t *len)
+{
+    uc_error_t *err;
+
+    if (offset < 0)
+        return uc_error_invalid(pool, "A read offset cannot be negative.");
+    if ((err = check_key(pool, key)))
+        return err;
+    return store->provider->read_range(store, pool, key, offset, length,
+                                       data, len);
+}
+
+uc_error_t *uc_objstore_map(uc_objstore_t *store, apr_pool_t *pool,
+                            const char *key, const char **data,
+                            apr_size_t *len)
+{
+    char *copy;
+    uc_error_t *err;
+
+    if ((err = check_key(pool, key)))
+        return err;
+    if (store->provider->map)
+        return store->provider->map(store, pool, key, data, len);
+    if ((err = store->provider->read_range(store, pool, key, 0, -1, &copy,
+                                           len)))
+        return err;
+    *data = copy;
+    return NULL;
+}
+
+uc_error_t *uc_objstore_presign(uc_objstore_t *store, apr_pool_t *pool,
+                                const char *key, apr_int64_t expires,
+                                apr_time_t now, const char **url)
+{
+    uc_error_t *err;
+
+    if ((err = check_key(pool, key)))
+        return err;
+    if (*key == '\0')
+        return uc_error_invalid(pool, "Only an object can be pre-signed, "
+                                "not the table location itself.");
+    if (expires < 1 || expires > UC_OBJSTORE_MAX_PRESIGN_SECONDS)
+        return uc_error_invalid(pool, "A pre-signed URL lasts from 1 to %d "
+                                "seconds, not %" APR_INT64_T_FMT ".",
+                                UC_OBJSTORE_MAX_PRESIGN_SECONDS, expires);
+    return store->provider->presign(store, pool, key, expires, now, url);
+}
+
+int uc_objstore_key_is_safe(const char *key)
+{
+    const char *p = key;
+
+    if (*key == '/')
+        return 0;
+    while (*p) {
+        apr_size_t n = strcspn(p, "/");
+
+        if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+            return 0;
+        p += n;
+        if (*p == '/')
+            p++;
+    }
+    return 1;
+}
+
+const char *uc_objstore_location(const uc_objstore_t *store)
+{
+    return store->location;
+}

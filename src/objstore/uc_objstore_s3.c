@@ -1,0 +1,763 @@
+/* s3:// (and s3a://) tables through libcurl. Requests are signed by
+ * libcurl's own SigV4 (CURLOPT_AWS_SIGV4): this file only shapes them so
+ * that the canonical request curl derives from them is the one S3 expects,
+ * i.e. it sends paths and query strings that are already in canonical
+ * form. Pre-signed URLs are signed here (uc_sigv4.h), with the same
+ * canonical paths. */
+#include "uc_objstore_provider.h"
+#include "uc_sigv4.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <apr_strings.h>
+#include <apr_time.h>
+#include <apr_xml.h>
+#include <curl/curl.h>
+
+#include "../core/uc_percent.h"
+#include "../core/uc_time.h"
+
+/* SHA-256 of the empty payload: S3 rejects signed requests without
+ * x-amz-content-sha256, and curl 7.88 does not add it on its own. */
+#define EMPTY_SHA256 \
+    "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+/* A Delta object is never this large; a bigger body is a corrupt length or
+ * the wrong object, and buffering it would exhaust the process. */
+#define MAX_BODY ((apr_size_t)2 << 30)
+
+#define DEFAULT_TIMEOUT_MS 30000L
+
+typedef struct s3_store {
+    const char *bucket;
+    const char *root;            /* key prefix, no leading/trailing '/' */
+    const char *base_url;        /* where keys are appended after a '/' */
+    const char *list_url;        /* ListObjectsV2 target, before '?' */
+    const char *sigv4;           /* NULL: anonymous, unsigned requests */
+    const char *region;
+    const char *access_key_id;
+    const char *secret_access_key;
+    const char *session_token;   /* NULL without one */
+    struct curl_slist *headers;
+    CURL *curl;
+    long timeout_ms;
+    char errbuf[CURL_ERROR_SIZE];
+} s3_store_t;
+
+typedef struct s3_body {
+    CURL *curl;
+    apr_pool_t *pool;
+    char *buf;
+    apr_size_t len;
+    apr_size_t cap;
+    int too_large;
+} s3_body_t;
+
+/* --- process-wide libcurl start-up --------------------------------------- */
+
+/* How many set-ups are in force: curl_global_init is not safe once threads
+ * run, so stores are opened only between a set-up and its cleanup. */
+static int curl_users;
+
+static apr_status_t s3_global_cleanup(void *data)
+{
+    (void)data;
+    curl_users--;
+    curl_global_cleanup();
+    return APR_SUCCESS;
+}
+
+static uc_error_t *s3_init(apr_pool_t *pool)
+{
+    CURLcode rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+
+    if (rc != CURLE_OK)
+        return uc_error_make(pool, UC_E_INTERNAL,
+                             "libcurl could not be initialised: %s.",
+                             curl_easy_strerror(rc));
+    curl_users++;
+    apr_pool_cleanup_register(pool, NULL, s3_global_cleanup,
+                              apr_pool_cleanup_null);
+    return NULL;
+}
+
+/* --- names and URLs ------------------------------------------------------ */
+
+/* S3's URI encoding: what SigV4 signs is the path as sent, so the path must
+ * already be the canonical encoding (upper-case hex, unreserved kept);
+ * '/' separates key segments in a path but is data in a query value. */
+static char *s3_uri_encode(apr_pool_t *pool, const char *s, int keep_slash)
+{
+    return uc_percent_encode(pool, s, strlen(s), keep_slash ? "/" : "");
+}
+
+static int valid_bucket(const char *b, apr_size_t n)
+{
+    apr_size_t i;
+
+    if (n == 0 || n > 255)
+        return 0;
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)b[i];
+        if (!(uc_is_unreserved(c) && c != '~'))
+            return 0;
+    }
+    return 1;
+}
+
+/* Region names end up in the host name and in curl's SigV4 parameter,
+ * where ':' would shift the provider:service fields. */
+static int valid_region(const char *r)
+{
+    if (!*r || strlen(r) > 64)
+        return 0;
+    for (; *r; r++)
+        if (!((*r >= 'a' && *r <= 'z') || (*r >= '0' && *r <= '9')
+              || *r == '-'))
+            return 0;
+    return 1;
+}
+
+/* Header values go into raw header lines; CR or LF would inject others. */
+static int valid_header_value(const char *v)
+{
+    return strpbrk(v, "\r\n") == NULL;
+}
+
+static int is_ip_literal(const char *host, apr_size_t n)
+{
+    apr_size_t i;
+
+    if (n > 0 && host[0] == '[')
+        return 1;
+    for (i = 0; i < n; i++)
+        if (!((host[i] >= '0' && host[i] <= '9') || host[i] == '.'))
+            return 0;
+    return n > 0;
+}
+
+/* Where objects of `bucket` live: an https AWS host unless `endpoint`
+ * names another server. Virtual-hosted style puts the bucket in front of the
+ * host name; an IP-literal endpoint has no such names, so it is always
+ * addressed path-style. Sets *list_url to the URL ListObjectsV2 is sent to
+ * (the bucket root). */
+static uc_error_t *s3_build_urls(apr_pool_t *pool, const char *endpoint,
+                                 int path_style, const char *bucket,
+                                 const char *region, const char **base_url,
+                                 const char **list_url)
+{
+    const char *scheme, *authority, *path, *end;
+    apr_size_t alen;
+    char *ep;
+
+    if (endpoint == NULL || *endpoint == '\0') {
+        if (path_style) {
+            *base_url = apr_psprintf(pool, "https://s3.%s.amazonaws.com/%s",
+                                     region, bucket);
+            *list_url = *base_url;
+        } else {
+            *base_url = apr_psprintf(pool, "https://%s.s3.%s.amazonaws.com",
+                                     bucket, region);
+            *list_url = apr_pstrcat(pool, *base_url, "/", NULL);
+        }
+        return NULL;
+    }
+    if (strncmp(endpoint, "http://", 7) == 0)
+        scheme = "http://";
+    else if (strncmp(endpoint, "https://", 8) == 0)
+        scheme = "https://";
+    else
+        return uc_error_invalid(pool, "The S3 endpoint '%s' must start with "
+                                "http:// or https://.", endpoint);
+    ep = apr_pstrdup(pool, endpoint + strlen(scheme));
+    end = ep + strlen(ep);
+    while (end > ep && end[-1] == '/')
+        end--;
+    ep[end - ep] = '\0';
+    path = strchr(ep, '/');
+    alen = path ? (apr_size_t)(path - ep) : strlen(ep);
+    if (!path)
+        path = "";
+    if (alen == 0 || strpbrk(ep, "?#@ \t\r\n") != NULL)
+        return uc_error_invalid(pool, "The S3 endpoint '%s' is not a valid "
+                                "http(s)://host[:port] URL.", endpoint);
+    authority = apr_pstrmemdup(pool, ep, alen);
+    if (path_style || is_ip_literal(authority, strcspn(authority, ":"))) {
+        *base_url = apr_pstrcat(pool, scheme, authority, path, "/", bucket,
+                                NULL);
+        *list_url = *base_url;
+    } else {
+        *base_url = apr_pstrcat(pool, scheme, bucket, ".", authority, path,
+                                NULL);
+        *list_url = apr_pstrcat(pool, *base_url, "/", NULL);
+    }
+    return NULL;
+}
+
+/* The full object key of `key` (relative to the table root). */
+static const char *full_key(apr_pool_t *pool, const s3_store_t *s3,
+                            const char *key)
+{
+    return *s3->root ? apr_pstrcat(pool, s3->root, "/", key, NULL) : key;
+}
+
+/* --- XML ----------------------------------------------------------------- */
+
+/* The text directly inside `elem`; expat may deliver it in pieces. */
+static const char *elem_text(apr_pool_t *pool, const apr_xml_elem *elem)
+{
+    const apr_text *t = elem->first_cdata.first;
+
+    if (t == NULL)
+        return "";
+    if (t->next == NULL)
+        return t->text;
+    {
+        const char *s = "";
+        for (; t; t = t->next)
+            s = apr_pstrcat(pool, s, t->text, NULL);
+        return s;
+    }
+}
+
+static const apr_xml_elem *child(const apr_xml_elem *parent, const char *name)
+{
+    const apr_xml_elem *e;
+
+    for (e = parent ? parent->first_child : NULL; e; e = e->next)
+        if (strcmp(e->name, name) == 0)
+            return e;
+    return NULL;
+}
+
+static apr_xml_doc *parse_xml(apr_pool_t *pool, const char *data,
+                              apr_size_t len)
+{
+    apr_xml_parser *parser = apr_xml_parser_create(pool);
+    apr_xml_doc *doc = NULL;
+
+    if (parser == NULL)
+        return NULL;
+    if (apr_xml_parser_feed(parser, data, len) != APR_SUCCESS
+        || apr_xml_parser_done(parser, &doc) != APR_SUCCESS)
+        return NULL;
+    return doc;
+}
+
+/* The Code of an S3 error document, or "HTTP <status>" when the body is no
+ * such document (HEAD answers, proxies' HTML pages). Only the code is kept:
+ * S3's other fields can echo the string to sign and the signature. */
+static const char *error_code(apr_pool_t *pool, long status,
+                              const char *body, apr_size_t len)
+{
+    apr_xml_doc *doc = len ? parse_xml(pool, body, len) : NULL;
+    const apr_xml_elem *code;
+
+    if (doc && doc->root && strcmp(doc->root->name, "Error") == 0
+        && (code = child(doc->root, "Code")) != NULL
+        && *elem_text(pool, code))
+        return elem_text(pool, code);
+    return apr_psprintf(pool, "HTTP %ld", status);
+}
+
+/* --- requests ------------------------------------------------------------ */
+
+static size_t on_body(char *ptr, size_t size, size_t nmemb, void *userdata)
+{
+    s3_body_t *b = userdata;
+    size_t n = size * nmemb;
+
+    if (n > MAX_BODY - b->len) {
+        b->too_large = 1;
+        return 0;
+    }
+    if (b->len + n + 1 > b->cap) {
+        apr_size_t cap = b->cap ? b->cap : 16384;
+        curl_off_t cl = -1;
+        char *buf;
+
+        /* The announced length sizes the buffer once: doubling in a pool
+         * would leave every smaller copy allocated until the pool dies. */
+        if (b->cap == 0
+            && curl_easy_getinfo(b->curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T,
+                                 &cl) == CURLE_OK
+            && cl > 0 && (curl_off_t)(cl) <= (curl_off_t)MAX_BODY)
+            cap = (apr_size_t)cl + 1;
+        while (cap < b->len + n + 1)
+            cap = cap > MAX_BODY / 2 ? MAX_BODY + 1 : cap * 2;
+        buf = apr_palloc(b->pool, cap);
+        if (b->len)
+            memcpy(buf, b->buf, b->len);
+        b->buf = buf;
+        b->cap = cap;
+    }
+    memcpy(b->buf + b->len, ptr, n);
+    b->len += n;
+    return n;
+}
+
+static apr_status_t s3_cleanup(void *data)
+{
+    s3_store_t *s3 = data;
+
+    if (s3->curl)
+        curl_easy_cleanup(s3->curl);
+    s3->curl = NULL;
+    if (s3->headers)
+        curl_slist_free_all(s3->headers);
+    s3->headers = NULL;
+    return APR_SUCCESS;
+}
+
+/* GETs `url` (Range `range` unless NULL) into memory from `pool`, body
+ * NUL-terminated. Transport failures are errors; HTTP statuses are the
+ * caller's to judge. `what` names the target in messages. */
+static uc_error_t *s3_get(s3_store_t *s3, apr_pool_t *pool, const char *url,
+                          const char *range, const char *what, long *status,
+                          char **body, apr_size_t *len)
+{
+    CURL *c = s3->curl;
+    s3_body_t b = { c, pool, NULL, 0, 0, 0 };
+    CURLcode rc;
+
+    /* A reset keeps the connection cache, so requests still reuse TLS
+     * sessions, and leaves no option of the previous request behind. */
+    curl_easy_reset(c);
+    s3->errbuf[0] = '\0';
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, s3->timeout_ms);
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, s3->errbuf);
+    curl_easy_setopt(c, CURLOPT_USERAGENT, "mod_unicat");
+#if LIBCURL_VERSION_NUM >= 0x075500
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS,
+                     (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+    curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)MAX_BODY);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
+    if (s3->headers)
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, s3->headers);
+    if (s3->sigv4) {
+        curl_easy_setopt(c, CURLOPT_AWS_SIGV4, s3->sigv4);
+        /* Separate options: a ':' in the key id would split USERPWD. */
+        curl_easy_setopt(c, CURLOPT_USERNAME, s3->access_key_id);
+        curl_easy_setopt(c, CURLOPT_PASSWORD, s3->secret_access_key);
+    }
+    /* An option, not a header line: the header list is built once per
+     * store and shared by every request. */
+    if (range)
+        curl_easy_setopt(c, CURLOPT_RANGE, range);
+
+    rc = curl_easy_perform(c);
+    if (rc == CURLE_FILESIZE_EXCEEDED || (rc == CURLE_WRITE_ERROR
+                                          && b.too_large))
+        return uc_error_make(pool, UC_E_STORAGE,
+                             "%s is larger than 2 GiB.", what);
+    if (rc != CURLE_OK) {
+        uc_error_t *err = uc_error_make(
+            pool, UC_E_UNAVAILABLE,
+            "Cannot reach S3 for %s: %s.", what,
+            s3->errbuf[0] ? s3->errbuf : curl_easy_strerror(rc));
+        err->retry_after = 1;
+        return err;
+    }
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
+    if (b.buf == NULL)
+        b.buf = apr_palloc(pool, 1);
+    b.buf[b.len] = '\0';
+    *body = b.buf;
+    *len = b.len;
+    return NULL;
+}
+
+static uc_error_t *status_error(apr_pool_t *pool, long status,
+                                const char *body, apr_size_t len,
+                                const char *what)
+{
+    const char *code = error_code(pool, status, body, len);
+
+    if (status == 404)
+        return uc_error_make(pool, UC_E_NOT_FOUND,
+                             strcmp(code, "NoSuchBucket") == 0
+                             ? "The bucket of %s does not exist."
+                             : "%s does not exist.", what);
+    return uc_error_make(pool, UC_E_STORAGE,
+                         "S3 answered %ld %s for %s.", status, code, what);
+}
+
+/* --- operations ---------------------------------------------------------- */
+
+static int compare_objects(const void *a, const void *b)
+{
+    return strcmp(((const uc_object_t *)a)->name,
+                  ((const uc_object_t *)b)->name);
+}
+
+/* One ListObjectsV2 page: appends its objects to `out`, sets *next to the
+ * continuation token when there are more pages. */
+static uc_error_t *list_page(s3_store_t *s3, apr_pool_t *pool,
+                             apr_pool_t *page_pool, const char *prefix,
+                             const char *start_after, const char *token,
+                             const char *what, apr_array_header_t *out,
+                             const char **next)
+{
+    const char *url, *query, *truncated;
+    apr_size_t prefix_len = strlen(prefix), len;
+    const apr_xml_elem *e, *t;
+    apr_xml_doc *doc;
+    long status = 0;
+    char *body;
+    uc_error_t *err;
+
+    /* Parameters in byte order with canonical encoding: curl 7.88 signs the
+     * query string exactly as given, and S3 signs the sorted one. */
+    query = apr_pstrcat(page_pool,
+                        token ? "continuation-token=" : "",
+                        token ? s3_uri_encode(page_pool, token, 0) : "",
+                        token ? "&" : "",
+                        "delimiter=%2F&list-type=2&prefix=",
+                        s3_uri_encode(page_pool, prefix, 0),
+                        start_after && !token ? "&start-after=" : "",
+                        start_after && !token
+                        ? s3_uri_encode(page_pool, start_after, 0) : "",
+                        NULL);
+    url = apr_pstrcat(page_pool, s3->list_url, "?", query, NULL);
+    err = s3_get(s3, page_pool, url, NULL, what, &status, &body, &len);
+    if (err == NULL && status != 200)
+        err = status_error(page_pool, status, body, len, what);
+    if (err)
+        return uc_error_copy(pool, err);
+    doc = parse_xml(page_pool, body, len);
+    if (doc == NULL || doc->root == NULL
+        || strcmp(doc->root->name, "ListBucketResult") != 0)
+        return uc_error_make(pool, UC_E_STORAGE,
+                             "S3 answered the listing of %s with something "
+                             "other than a ListBucketResult.", what);
+    for (e = doc->root->first_child; e; e = e->next) {
+        const char *key, *name, *size;
+        apr_int64_t mtime = 0;
+        uc_object_t *obj;
+        char *endp;
+
+        if (strcmp(e->name, "Contents") != 0)
+            continue;
+        key = (t = child(e, "Key")) ? elem_text(page_pool, t) : NULL;
+        size = (t = child(e, "Size")) ? elem_text(page_pool, t) : NULL;
+        if (key == NULL || size == NULL)
+            return uc_error_make(pool, UC_E_STORAGE,
+                                 "S3 listed an object without Key or Size "
+                                 "in %s.", what);
+        /* A key equal to the prefix is a "directory marker" some tools
+         * write; with the delimiter, no listed name contains '/'. */
+        if (strncmp(key, prefix, prefix_len) != 0)
+            continue;
+        name = key + prefix_len;
+        if (*name == '\0' || strchr(name, '/'))
+            continue;
+        obj = apr_array_push(out);
+        obj->name = apr_pstrdup(pool, name);
+        obj->size = apr_strtoi64(size, &endp, 10);
+        if (*size == '\0' || *endp != '\0' || obj->size < 0)
+            return uc_error_make(pool, UC_E_STORAGE,
+                                 "S3 listed '%s' with an invalid Size.", key);
+        t = child(e, "LastModified");
+        if (t && !uc_time_parse_iso8601(elem_text(page_pool, t), &mtime))
+            return uc_error_make(pool, UC_E_STORAGE,
+                                 "S3 listed '%s' with an invalid "
+                                 "LastModified.", key);
+        obj->mtime_ms = mtime;
+    }
+    truncated = (t = child(doc->root, "IsTruncated"))
+                ? elem_text(page_pool, t) : "false";
+    *next = NULL;
+    if (strcmp(truncated, "true") == 0) {
+        t = child(doc->root, "NextContinuationToken");
+        if (t == NULL || *elem_text(page_pool, t) == '\0'
+            || (token && strcmp(elem_text(page_pool, t), token) == 0))
+            return uc_error_make(pool, UC_E_STORAGE,
+                                 "S3 truncated the listing of %s without a "
+                                 "new continuation token.", what);
+        *next = apr_pstrdup(pool, elem_text(page_pool, t));
+    }
+    return NULL;
+}
+
+static uc_error_t *s3_list(uc_objstore_t *store, apr_pool_t *pool,
+                           const char *dir, const char *start_after,
+                           apr_array_header_t **objects)
+{
+    s3_store_t *s3 = store->backend;
+    apr_array_header_t *out = apr_array_make(pool, 32, sizeof(uc_object_t));
+    const char *prefix, *token = NULL, *what;
+    apr_pool_t *page_pool;
+    uc_error_t *err = NULL;
+    int i, kept;
+
+    if (*dir && dir[strlen(dir) - 1] != '/')
+        dir = apr_pstrcat(pool, dir, "/", NULL);
+    prefix = *s3->root ? apr_pstrcat(pool, s3->root, "/", dir, NULL) : dir;
+    what = apr_psprintf(pool, "'%s' in s3://%s", prefix, s3->bucket);
+    if (start_after && *start_after == '\0')
+        start_after = NULL;
+
+    apr_pool_create(&page_pool, pool);
+    do {
+        const char *next = NULL;
+
+        apr_pool_clear(page_pool);
+        err = list_page(s3, pool, page_pool, prefix,
+                        start_after ? apr_pstrcat(page_pool, prefix,
+                                                  start_after, NULL)
+                                    : NULL,
+                        token, what, out, &next);
+        token = next;
+    } while (err == NULL && token != NULL);
+    apr_pool_destroy(page_pool);
+    if (err)
+        return err;
+
+    qsort(out->elts, out->nelts, sizeof(uc_object_t), compare_objects);
+    /* Servers differ in how they treat start-after; the contract does not. */
+    for (i = 0, kept = 0; i < out->nelts; i++) {
+        uc_object_t *o = &APR_ARRAY_IDX(out, i, uc_object_t);
+
+        if (start_after && strcmp(o->name, start_after) <= 0)
+            continue;
+        APR_ARRAY_IDX(out, kept, uc_object_t) = *o;
+        kept++;
+    }
+    out->nelts = kept;
+    *objects = out;
+    return NULL;
+}
+
+static uc_error_t *s3_read(uc_objstore_t *store, apr_pool_t *pool,
+                           const char *key, apr_off_t offset,
+                           apr_off_t length, char **data, apr_size_t *len)
+{
+    s3_store_t *s3 = store->backend;
+    const char *fkey, *url, *what, *range = NULL;
+    long status = 0;
+    char *body;
+    apr_size_t blen;
+    uc_error_t *err;
+
+    if (*key == '\0')
+        return uc_error_invalid(pool, "Invalid object name ''.");
+    fkey = full_key(pool, s3, key);
+    what = apr_psprintf(pool, "'%s' in s3://%s", fkey, s3->bucket);
+    if (length == 0) {
+        *data = apr_pcalloc(pool, 1);
+        *len = 0;
+        return NULL;
+    }
+    if (length > 0 && length - 1 > APR_INT64_MAX - offset)
+        return uc_error_invalid(pool, "The read of %s is out of range.",
+                                what);
+    /* A whole read sends no Range, which servers serve as-is even for an
+     * empty object (where "bytes=0-" is unsatisfiable). */
+    if (length > 0)
+        range = apr_psprintf(pool, "%" APR_OFF_T_FMT "-%" APR_OFF_T_FMT,
+                             offset, offset + length - 1);
+    else if (offset > 0)
+        range = apr_psprintf(pool, "%" APR_OFF_T_FMT "-", offset);
+    url = apr_pstrcat(pool, s3->base_url, "/",
+                      s3_uri_encode(pool, fkey, 1), NULL);
+
+    err = s3_get(s3, pool, url, range, what, &status, &body, &blen);
+    if (err)
+        return err;
+    if (status == 416) {
+        *data = apr_pcalloc(pool, 1);
+        *len = 0;
+        return NULL;
+    }
+    if (status != 200 && status != 206)
+        return status_error(pool, status, body, blen, what);
+    /* A server that ignores Range answers 200 with the whole object. */
+    if (status == 200 && range) {
+        apr_size_t skip = (apr_uint64_t)offset < blen ? (apr_size_t)offset
+                                                      : blen;
+
+        body += skip;
+        blen -= skip;
+        if (length > 0 && (apr_uint64_t)length < blen)
+            blen = (apr_size_t)length;
+        body[blen] = '\0';
+    }
+    *data = body;
+    *len = blen;
+    return NULL;
+}
+
+/* --- pre-signed URLs ----------------------------------------------------- */
+
+/* The Host header a client sends for `url` (scheme://authority/path), which
+ * leaves out a default port, and the path it sends. */
+static void host_and_path(apr_pool_t *pool, const char *url,
+                          const char **host, const char **path)
+{
+    const char *authority = strstr(url, "://") + 3;
+    const char *port = strncmp(url, "https:", 6) == 0 ? ":443" : ":80";
+    apr_size_t n = strcspn(authority, "/"), plen = strlen(port);
+
+    *path = authority[n] ? authority + n : "/";
+    if (n > plen && memcmp(authority + n - plen, port, plen) == 0)
+        n -= plen;
+    *host = apr_pstrmemdup(pool, authority, n);
+}
+
+/* Query-string authentication of a GET: the signed parameters, in byte
+ * order and S3's encoding, are both the canonical query string and the
+ * query sent; only the host is a signed header, and the payload is not
+ * signed (the request has none). */
+static uc_error_t *s3_presign(uc_objstore_t *store, apr_pool_t *pool,
+                              const char *key, apr_int64_t expires,
+                              apr_time_t now, const char **out)
+{
+    s3_store_t *s3 = store->backend;
+    const char *url = apr_pstrcat(pool, s3->base_url, "/",
+                                  s3_uri_encode(pool, full_key(pool, s3, key),
+                                                1), NULL);
+    const char *host, *path, *date, *scope, *query, *request;
+    char signature[UC_SIGV4_HEX_SIZE];
+    apr_time_exp_t t;
+
+    if (s3->sigv4 == NULL) {
+        *out = url;
+        return NULL;
+    }
+    if (apr_time_exp_gmt(&t, now) != APR_SUCCESS)
+        return uc_error_internal(pool);
+    date = apr_psprintf(pool, "%04d%02d%02dT%02d%02d%02dZ", t.tm_year + 1900,
+                        t.tm_mon + 1, t.tm_mday, t.tm_hour, t.tm_min,
+                        t.tm_sec);
+    scope = apr_psprintf(pool, "%.8s/%s/s3/aws4_request", date, s3->region);
+    query = apr_pstrcat(pool,
+                        "X-Amz-Algorithm=" UC_SIGV4_ALGORITHM
+                        "&X-Amz-Credential=",
+                        s3_uri_encode(pool, apr_pstrcat(pool,
+                                                        s3->access_key_id,
+                                                        "/", scope, NULL), 0),
+                        "&X-Amz-Date=", date,
+                        "&X-Amz-Expires=",
+                        apr_psprintf(pool, "%" APR_INT64_T_FMT, expires),
+                        s3->session_token ? "&X-Amz-Security-Token=" : "",
+                        s3->session_token
+                        ? s3_uri_encode(pool, s3->session_token, 0) : "",
+                        "&X-Amz-SignedHeaders=host", NULL);
+    host_and_path(pool, url, &host, &path);
+    request = apr_pstrcat(pool, "GET\n", path, "\n", query, "\nhost:", host,
+                          "\n\nhost\nUNSIGNED-PAYLOAD", NULL);
+    uc_sigv4_sign(pool, s3->secret_access_key, apr_pstrndup(pool, date, 8),
+                  s3->region, "s3",
+                  uc_sigv4_string_to_sign(pool, date, scope, request),
+                  signature);
+    *out = apr_pstrcat(pool, url, "?", query, "&X-Amz-Signature=", signature,
+                       NULL);
+    return NULL;
+}
+
+/* --- opening ------------------------------------------------------------- */
+
+static uc_error_t *s3_open(apr_pool_t *pool, const char *location,
+                           const uc_objstore_url_t *url,
+                           const uc_objstore_config_t *config,
+                           uc_objstore_t *store)
+{
+    s3_store_t *s3 = apr_pcalloc(pool, sizeof(*s3));
+    const char *region;
+    apr_size_t rlen;
+    uc_error_t *err;
+    char *root;
+
+    if (url->authority == NULL
+        || !valid_bucket(url->authority, strlen(url->authority)))
+        return uc_error_invalid(pool, "The location '%s' does not name a "
+                                "valid S3 bucket.", location);
+    s3->bucket = url->authority;
+    root = *url->path == '/' ? url->path + 1 : url->path;
+    rlen = strlen(root);
+    while (rlen > 0 && root[rlen - 1] == '/')
+        root[--rlen] = '\0';
+    if (!uc_objstore_key_is_safe(root))
+        return uc_error_invalid(pool, "The location '%s' has an invalid "
+                                "path.", location);
+    s3->root = root;
+
+    region = config->region && *config->region ? config->region
+                                               : "us-east-1";
+    if (!valid_region(region))
+        return uc_error_invalid(pool, "'%s' is not a valid S3 region.",
+                                region);
+    s3->region = apr_pstrdup(pool, region);
+    err = s3_build_urls(pool, config->endpoint, config->path_style,
+                        s3->bucket, region, &s3->base_url, &s3->list_url);
+    if (err)
+        return err;
+    s3->timeout_ms = config->timeout_ms > 0 ? config->timeout_ms
+                                            : DEFAULT_TIMEOUT_MS;
+
+    if ((config->access_key_id && *config->access_key_id)
+        != (config->secret_access_key && *config->secret_access_key))
+        return uc_error_invalid(pool, "S3 credentials need both an access "
+                                "key id and a secret access key.");
+    if (config->access_key_id && *config->access_key_id) {
+        if (!valid_header_value(config->access_key_id)
+            || (config->session_token
+                && !valid_header_value(config->session_token)))
+            return uc_error_invalid(pool, "The S3 credentials contain a "
+                                    "line break.");
+        s3->sigv4 = apr_psprintf(pool, "aws:amz:%s:s3", region);
+        s3->access_key_id = apr_pstrdup(pool, config->access_key_id);
+        s3->secret_access_key = apr_pstrdup(pool, config->secret_access_key);
+        if (config->session_token && *config->session_token)
+            s3->session_token = apr_pstrdup(pool, config->session_token);
+    }
+
+    if (curl_users == 0)
+        return uc_error_make(pool, UC_E_INTERNAL,
+                             "s3:// stores are not set up in this process "
+                             "(uc_objstore_init was not called).");
+    s3->curl = curl_easy_init();
+    if (s3->curl == NULL)
+        return uc_error_internal(pool);
+    apr_pool_cleanup_register(pool, s3, s3_cleanup, apr_pool_cleanup_null);
+
+    if (s3->sigv4) {
+        struct curl_slist *h;
+
+        /* Unsigned requests need no payload hash, and a token without
+         * keys could not be signed. */
+        h = curl_slist_append(NULL, "x-amz-content-sha256: " EMPTY_SHA256);
+        if (h && s3->session_token) {
+            struct curl_slist *h2 = curl_slist_append(
+                h, apr_pstrcat(pool, "x-amz-security-token: ",
+                               s3->session_token, NULL));
+            if (h2 == NULL) {
+                curl_slist_free_all(h);
+                h = NULL;
+            }
+        }
+        if (h == NULL)
+            return uc_error_internal(pool);
+        s3->headers = h;
+    }
+
+    store->location = *root ? apr_pstrcat(pool, url->scheme, "://",
+                                          s3->bucket, "/", root, NULL)
+                            : apr_pstrcat(pool, url->scheme, "://",
+                                          s3->bucket, NULL);
+    store->backend = s3;
+    return NULL;
+}
+
+static const char *const s3_schemes[] = { "s3", "s3a", NULL };
+
+const uc_objstore_provider_t uc_objstore_s3_provider = {
+    s3_schemes, s3_init, s3_open, s3_list, s3_read, NULL, s3_presign
+};

@@ -1,0 +1,72 @@
+#include "uc_sigv4.h"
+
+#include <string.h>
+#include <apr_strings.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/sha.h>
+
+static void to_hex(const unsigned char *bytes, apr_size_t n, char *hex)
+{
+    static const char digits[] = "0123456789abcdef";
+    apr_size_t i;
+
+    for (i = 0; i < n; i++) {
+        hex[2 * i] = digits[bytes[i] >> 4];
+        hex[2 * i + 1] = digits[bytes[i] & 15];
+    }
+    hex[2 * n] = '\0';
+}
+
+void uc_sigv4_hash(const void *data, apr_size_t len,
+                   char hex[UC_SIGV4_HEX_SIZE])
+{
+    unsigned char digest[SHA256_DIGEST_LENGTH];
+
+    SHA256(data, len, digest);
+    to_hex(digest, sizeof(digest), hex);
+}
+
+char *uc_sigv4_string_to_sign(apr_pool_t *pool, const char *amz_date,
+                              const char *scope,
+                              const char *canonical_request)
+{
+    char hash[UC_SIGV4_HEX_SIZE];
+
+    uc_sigv4_hash(canonical_request, strlen(canonical_request), hash);
+    return apr_pstrcat(pool, UC_SIGV4_ALGORITHM "\n", amz_date, "\n", scope,
+                       "\n", hash, NULL);
+}
+
+/* key = HMAC-SHA256(key, text). */
+static void chain(unsigned char key[EVP_MAX_MD_SIZE], unsigned int *key_len,
+                  const char *text)
+{
+    unsigned char next[EVP_MAX_MD_SIZE];
+
+    HMAC(EVP_sha256(), key, (int)*key_len, (const unsigned char *)text,
+         strlen(text), next, key_len);
+    memcpy(key, next, *key_len);
+    OPENSSL_cleanse(next, sizeof(next));
+}
+
+void uc_sigv4_sign(apr_pool_t *pool, const char *secret, const char *date,
+                   const char *region, const char *service,
+                   const char *string_to_sign, char hex[UC_SIGV4_HEX_SIZE])
+{
+    apr_size_t n = strlen(secret) + 4;
+    char *first = apr_pstrcat(pool, "AWS4", secret, NULL);
+    unsigned char key[EVP_MAX_MD_SIZE];
+    unsigned int key_len = 0;
+
+    HMAC(EVP_sha256(), first, (int)n, (const unsigned char *)date,
+         strlen(date), key, &key_len);
+    OPENSSL_cleanse(first, n);
+    chain(key, &key_len, region);
+    chain(key, &key_len, service);
+    chain(key, &key_len, "aws4_request");
+    chain(key, &key_len, string_to_sign);
+    to_hex(key, key_len, hex);
+    OPENSSL_cleanse(key, sizeof(key));
+}
