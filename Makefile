@@ -199,15 +199,18 @@ http-test: $(MODULE)
 deploy-files-test: $(MODULE) $(CLI)
 	@sh t/deploy-files.sh
 
-# Everything is built first, JOBS (one per core) at a time; the suites then
-# run one after the other, since they start servers of their own.
+# Everything is built first, JOBS (one per core) at a time. The suites then
+# run side by side (each starts servers of its own on ports it picks, and
+# the HTTP suite works in a copy of the tree), each one's output shown
+# whole when it ends.
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 TEST_BUILD = all $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(FUZZ_BIN) $(DELTA_DATA)/.made
 
 test: deps
 	@sh t/check-directives.sh
 	@$(MAKE) --no-print-directory -j$(JOBS) $(TEST_BUILD)
-	@$(MAKE) --no-print-directory -j1 unit-test fuzz-regressions deploy-files-test http-test
+	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target \
+	  http-test unit-test fuzz-regressions deploy-files-test
 
 # libFuzzer targets (clang): `make fuzz` fuzzes each for FUZZ_SECONDS (60)
 # after replaying the findings kept in t/fuzz/regressions, which make test
