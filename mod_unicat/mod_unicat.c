@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* mod_unicat: Unity Catalog, Delta Sharing and authorization services inside
  * Apache httpd. This file holds the module record and its directives; the
  * request handling is in uc_handler.c, the catalog logic in src/. */

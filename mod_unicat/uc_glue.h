@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* httpd glue shared by the module's files. */
 #ifndef UC_GLUE_H
 #define UC_GLUE_H

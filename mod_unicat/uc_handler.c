@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The catalog API handler: turns a request_rec into a uc_call_t, runs it
  * through the core and writes the JSON answer. */
 #include "uc_glue.h"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every directive in the module's command table is documented in the README
 # (a "### Name" section with Syntax, Default and Context), and every
 # documented Unicat directive exists.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The catalog, the demo password file and the configuration that may hold
 # a database password are not readable by other users:
 # - `make run` keeps the catalog and the passwords in ./var. This starts

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `make http-test`: the Apache::Test suite (t/api/*.t) against every backend:
 #   sqlite-event    SQLite file under t/state, event MPM (threads)
 #   pgsql-event     a PostgreSQL this script initialises and starts itself

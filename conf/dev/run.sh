@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `make run`: httpd in the foreground on 127.0.0.1 with the module and an
 # embedded SQLite catalog in ./var, Basic auth users admin, alice and bob.
 set -eu

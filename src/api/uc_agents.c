@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Agents (remote services invoked through an endpoint and a protocol) and
  * agent skills (storage-backed directories holding a SKILL.md). Agents are
  * governed like functions (EXECUTE), skills like volumes (READ VOLUME). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What every Unity Catalog resource family shares: the route tables of the
  * catalog API, and helpers for paging, lookups by name, audit stamps and the
  * common update fields. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Catalogs: the root namespaces of the metastore. */
 #include "uc_api.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Typed field lists: the columns of a table and the parameters of a
  * function (ColumnInfo, FunctionParameterInfo), and the dependency lists
  * of views and functions. Each is validated whole and normalised into the

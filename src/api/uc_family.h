@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Resource families, declared rather than written: a descriptor says what
  * is specific to one kind of securable (where its objects live, its rules,
  * its messages, hooks for its own fields, its rendering), and its five

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Functions: SQL or external routines under a schema. Create bodies come
  * flat or wrapped in {"function_info": ...}, as the Java and the Rust
  * clients send them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The metastore itself: one per database. */
 #include "uc_api.h"
 

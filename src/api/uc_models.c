@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Registered models and their versions. Version numbers come from a
  * counter in the model's details (max_version_number), raised inside the
  * transaction that inserts the version while the model's row is locked, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Grants: GET/PATCH /permissions/{type}/{name} in Unity Catalog's shape, and
  * GET /effective-permissions/{type}/{name} with the source of every
  * inherited privilege. Callers who may manage the object see every

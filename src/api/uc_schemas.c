@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Schemas: namespaces inside a catalog. */
 #include "uc_api.h"
 

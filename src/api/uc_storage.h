@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Where the data of tables, volumes, models and agent skills lives: managed
  * locations derived under the schema's, the catalog's or the metastore's
  * managed storage, and the checks on locations callers choose. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Tables: managed (through a staging table that reserved the id and the
  * location), external, and the view types; the staging tables themselves;
  * table summaries across the schemas of a catalog; the existence check. */

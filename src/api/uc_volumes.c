@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Volumes: directories of files under a schema, managed (located under the
  * schema's or catalog's managed storage) or external. */
 #include "uc_api.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Who is calling and what it may do on a chain of securables. */
 #ifndef UC_ACCESS_H
 #define UC_ACCESS_H

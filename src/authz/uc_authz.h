@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Authorization: resolving the securable a call is about, evaluating the
  * caller's rights on it with one query, and enforcing route rules.
  *

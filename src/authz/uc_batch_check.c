@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* POST /management/v1/action/batch-check: Lakekeeper's batch-check answered
  * from the catalog's own grants. Mapping: server and project → the
  * metastore, warehouse → catalog (warehouse-id is the catalog id),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The authorization API: Lakekeeper's batch-check, mounted (by default) at
  * /management/v1. */
 #ifndef UC_BATCH_CHECK_H

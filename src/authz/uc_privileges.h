@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The privilege catalogue: names in both spellings, the securable types,
  * and which privileges each type accepts. */
 #ifndef UC_PRIVILEGES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Authorization rules as data: every route names the securable it acts on
  * and the privileges it needs, next to the route in its table. */
 #ifndef UC_RULES_H

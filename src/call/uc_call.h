@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What every layer needs of a call: the parsed call as the core sees it
  * (no httpd types cross this line), who makes it and what it may do, the
  * operation that answers it and the route that leads there. The router

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Where a route's rule, its transaction and its operation meet: the one
  * place above the router, authorization and the store alike. */
 #include "uc_run.h"

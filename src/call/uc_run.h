@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Runs a matched route. */
 #ifndef UC_RUN_H
 #define UC_RUN_H

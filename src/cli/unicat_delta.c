@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* unicat-delta: prints a Delta table's snapshot or change data feed as
  * JSON, for debugging a share and for tests.
  *

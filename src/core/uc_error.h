@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* One error type for the whole core. The glue renders it in the dialect of
  * the API that was called (Unity Catalog, Delta Sharing, Lakekeeper). */
 #ifndef UC_ERROR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Identifiers and clocks. */
 #ifndef UC_ID_H
 #define UC_ID_H

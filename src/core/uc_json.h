@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* jansson values owned by APR pools, and strict readers for request fields. */
 #ifndef UC_JSON_H
 #define UC_JSON_H

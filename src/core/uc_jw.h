@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A JSON writer into one growing pool buffer. Hot responses (objects and
  * pages of them) are written straight through it instead of building and
  * then serialising a jansson tree; jansson values can still be embedded. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Storage locations in their normal form (see uc_validate.h). Every check
  * on where data lives compares these texts, so every spelling of a place
  * must come out as the same text: a location that reached another

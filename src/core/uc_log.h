@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Server-side diagnostics from the core: a level, the cause (an APR or
  * system status, 0 when none) and a message, handed to whatever the glue
  * logs with (ap_log_rerror in the module, stderr in the tools). Driver

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Memory that outlives requests (Delta snapshots, their strings) or is too
  * large for a request pool (a checkpoint's columns). All of it comes from
  * one process-wide allocator, shared by threads, that keeps a bounded

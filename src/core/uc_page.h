@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Keyset pagination shared by every list: page size rules and opaque
  * tokens that carry the last key returned. */
 #ifndef UC_PAGE_H

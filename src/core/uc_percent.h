@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Percent-encoding (RFC 3986 §2.1), shared by storage URLs and the object
  * stores that read them. */
 #ifndef UC_PERCENT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reference counts shared between threads. The compiler's atomics rather
  * than apr_atomic_*: the same instructions, but inside our code, where
  * ThreadSanitizer sees them (libapr is not instrumented, so it could not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_threads.h"
 
 #include <apr_thread_proc.h>

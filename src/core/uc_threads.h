@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Work shared out to threads: the pages and rows of a large Delta
  * checkpoint. */
 #ifndef UC_THREADS_H

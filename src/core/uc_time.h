@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Timestamps given by clients, and dates and times written out (Delta Sharing's `timestamp`,
  * `startingTimestamp`), as epoch milliseconds. */
 #ifndef UC_TIME_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Input validation shared by every resource: identifiers, full names,
  * storage URLs, booleans in query strings. */
 #ifndef UC_VALIDATE_H

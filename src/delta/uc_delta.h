@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Delta Lake tables read from their _delta_log: snapshots at the latest
  * version, at a version or at a timestamp; the change data feed of a range
  * of versions; a per-process cache of latest snapshots.

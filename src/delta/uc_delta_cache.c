@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Latest snapshots per table location, shared by the threads of a process
  * and bounded by a memory budget (least recently used go first). A lookup
  * always lists the log after the cached version, so nothing stale is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Checkpoints as the base of a replay: classic and multi-part Parquet
  * files, V2 manifests (JSON or Parquet) and their sidecars. File actions of
  * Parquet checkpoints are read column by column straight into file entries;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Which tables this reader can serve (PROTOCOL.md "Table Features"), and
  * the table properties that change how the log is read. */
 #include "uc_delta_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The table through time: commit timestamps (file times made monotonic, or
  * In-Commit Timestamps where the table turned them on), versions by
  * timestamp as Delta Sharing defines them, and the change data feed. */

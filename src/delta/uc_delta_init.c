@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The reader's process-wide set-up. The settings are written here only,
  * before the threads that read them exist. */
 #include "uc_delta_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shared between the files of the Delta log reader; not an interface. */
 #ifndef UC_DELTA_INTERNAL_H
 #define UC_DELTA_INTERNAL_H

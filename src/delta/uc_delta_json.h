@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Snapshots and change feeds as JSON: what `unicat-delta` prints and what
  * tests compare. */
 #ifndef UC_DELTA_JSON_H

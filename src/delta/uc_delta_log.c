@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The files of _delta_log: which commits and complete checkpoints exist,
  * their times, and commits read as JSON lines. _last_checkpoint is only a
  * hint of where to start listing; what the listing shows decides. */

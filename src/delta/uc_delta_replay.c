@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Action reconciliation (PROTOCOL.md "Action Reconciliation"), replayed
  * newest first so that each key is decided by the first action seen. */
 #include "uc_delta_replay.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Log replay, newest action first: the first action seen for a file key,
  * an app id or a domain decides; older ones are skipped. Commits are
  * replayed first, then the base they start from (a checkpoint, or a

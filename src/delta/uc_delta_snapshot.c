@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Snapshots: built cold from the newest usable checkpoint and the commits
  * after it, or advanced from a previous snapshot by the commits after that
  * one. A snapshot owns its file array; the files' strings live in arenas it

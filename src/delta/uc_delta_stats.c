@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The stats of checkpoint files, kept compressed: a source per row group
  * of a checkpoint, read back a page at a time. */
 #include "uc_delta_replay.h"

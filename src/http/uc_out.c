@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_out.h"
 
 uc_out_t *uc_out_buffered(apr_pool_t *pool, apr_size_t initial)

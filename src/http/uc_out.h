@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Where an operation's answer goes. The operation writes JSON into
  * out->jw; the answer is either buffered (sent in one write with a
  * Content-Length once the operation is done: every catalog route) or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Query strings: "a=1&b=x%20y" into a table of decoded values. */
 #ifndef UC_QUERY_H
 #define UC_QUERY_H

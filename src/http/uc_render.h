@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Error bodies in the dialect of each API. */
 #ifndef UC_RENDER_H
 #define UC_RENDER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Route tables as data: each API family declares its routes (method,
  * pattern, operation, flags) in one array; the router matches a call's
  * method and path against them. */

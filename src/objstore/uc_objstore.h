@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Object stores holding Delta tables: a store is rooted at a table's
  * location (file:///dir or s3://bucket/prefix) and names objects by keys
  * relative to that root ("_delta_log/00000000000000000000.json"). The

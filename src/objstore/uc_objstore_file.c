@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* file:// tables: keys are paths below the table directory. Listing sorts
  * by name itself because readdir order is arbitrary. */
 #include "uc_objstore_provider.h"

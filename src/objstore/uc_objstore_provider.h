@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The providers behind uc_objstore.h: one per kind of store, looked up by
  * the URL scheme of a location, as httpd looks providers up by name
  * (ap_lookup_provider). The table of providers is compiled in and never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* s3:// (and s3a://) tables through libcurl. Requests are signed by
  * libcurl's own SigV4 (CURLOPT_AWS_SIGV4): this file only shapes them so
  * that the canonical request curl derives from them is the one S3 expects,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* AWS Signature Version 4 (docs.aws.amazon.com/IAM/latest/UserGuide/
  * reference_sigv.html): the string to sign of a canonical request and its
  * HMAC-SHA256 signature. Callers build the canonical request, which is

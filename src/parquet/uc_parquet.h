@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A Parquet reader for what Delta checkpoints hold: the footer and schema,
  * column chunks decoded leaf by leaf (data pages v1 and v2, dictionary
  * pages, PLAIN, RLE/bit-packed, dictionary and DELTA_* encodings, the

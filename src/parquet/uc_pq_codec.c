@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Page decompression for the codecs Delta writers use (parquet-format
  * Compression.md): raw codec blocks without framing, except the deprecated
  * LZ4 codec, which Hadoop frames in blocks. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* One column chunk decoded: page headers walked, pages decompressed, levels
  * and values decoded into arrays sized exactly from what the pages hold. */
 #include "uc_pq_internal.h"

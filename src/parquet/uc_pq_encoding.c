@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Parquet value and level encodings (parquet-format Encodings.md). Inputs
  * are untrusted: every read is bounded by the page. */
 #include "uc_pq_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shared between the files of the Parquet reader; not an interface. */
 #ifndef UC_PQ_INTERNAL_H
 #define UC_PQ_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Leaves kept as their compressed column chunk and decoded a page at a
  * time when a value is asked for. The copied chunk is read as a file of
  * its own: the same page decoding, with nothing left pointing into the

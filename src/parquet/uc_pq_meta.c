@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The Parquet footer: FileMetaData, the schema tree with its definition and
  * repetition levels, and the column chunks of each row group. */
 #include "uc_parquet.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Rows assembled from decoded leaves (the record-shredding of Dremel run
  * backwards), restricted to one level of repetition inside each repeated
  * node: the maps and lists of Delta actions. Each decoded leaf has a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A reader of the Thrift compact protocol, for Parquet footers and page
  * headers. Every read is bounded by `end`; the first malformed byte sets
  * `failed`, after which reads return zeros, so parsers check once per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Grants (securable, principal, privilege) and the audit of every change
  * to grants and ownership. Privileges are stored by their key
  * ("USE_CATALOG"). */

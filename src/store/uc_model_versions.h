@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Versions of registered models: rows of their own, numbered per model. */
 #ifndef UC_MODEL_VERSIONS_H
 #define UC_MODEL_VERSIONS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Rows of the securables table: the identity, hierarchy and common fields
  * every catalog object shares. Resource-specific fields live in `details`
  * (JSON text) or, where an access pattern needs it, in tables of their own. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Staging tables: the id and storage location reserved for a managed table
  * before its data is written, committed once by the table's creation. */
 #ifndef UC_STAGING_H

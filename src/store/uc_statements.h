@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Every SQL statement of the module, prepared once per database connection.
  * Parameters use apr_dbd's %s markers and are always bound, never spliced. */
 #ifndef UC_STATEMENTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The database behind the catalog, over apr_dbd: one uc_store_t per call,
  * wrapping a connection that mod_dbd (or a test) lends us. Per connection,
  * on first use, the schema is migrated and every statement is prepared. */

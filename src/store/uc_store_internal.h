@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shared between the store's own files; not for operations. */
 #ifndef UC_STORE_INTERNAL_H
 #define UC_STORE_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reads on SQLite through the native handle. The apr_dbd driver copies every
  * row through its process-wide mutex and keeps statements that break on any
  * schema change; for the hot read path the module prepares its SELECTs with

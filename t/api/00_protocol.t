@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Routing, methods, authentication, HEAD, metastore_summary and the shape
 # of the module's errors (httpd's own refusals: 01_httpd_errors.t).
 use strict;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The refusals httpd makes itself, around the module: malformed requests,
 # request lines over LimitRequestLine, TRACE, Require, and clients that
 # stall (mod_reqtimeout). Each comes back as the API's JSON error, with its

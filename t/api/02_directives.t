@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Directives httpd checks while it reads the configuration: a value out of
 # range stops httpd, naming the directive, before any child starts. Each
 # case is `httpd -t` on this suite's configuration with one more

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Catalogs: create, get, list, update; names, storage roots, object shape.
 use strict;
 use warnings FATAL => 'all';

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Schemas: create, get, list, update; full names, catalog renames.
 use strict;
 use warnings FATAL => 'all';

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # DELETE: empty answers, CATALOG_NOT_EMPTY, force=true cascades.
 use strict;
 use warnings FATAL => 'all';

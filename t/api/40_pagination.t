@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Pagination of GET /catalogs and GET /schemas: max_results, keyset order
 # by name, opaque next_page_token.
 use strict;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Strict input: JSON syntax, body type, field types, required fields,
 # Content-Type (415), body size limits (413, Content-Length and chunked).
 use strict;

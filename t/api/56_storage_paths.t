@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Where data lives: every spelling of a storage location comes to one
 # normal form before it is checked or stored (dot segments, repeated and
 # trailing slashes, scheme and bucket case, escapes of unreserved

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # What one object may carry (properties: entries, key and value lengths;
 # keys that are labels, not control sequences) and what one page may hold:
 # a page ends at its byte budget (4 MiB of stored text) with a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Concurrent writers: the same name created (or renamed to) at once by
 # several processes -> exactly one 200, all others 400 *_ALREADY_EXISTS,
 # never a 5xx.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Authorization: grants (GET/PATCH /permissions, /effective-permissions),
 # what each privilege allows, hidden (404) versus denied (403), ownership,
 # groups (UnicatGroupFile, UnicatGroupsFromEnv) and refused escalation.

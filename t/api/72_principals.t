@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Principal names are one spelling (trimmed, ASCII lower case) wherever they
 # are compared or stored: grants, owners, ?principal=, groups. Names with
 # control characters or only blanks are refused. A create-time owner is a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Authorization service: POST /management/v1/action/batch-check (Lakekeeper's
 # batch-check answered from the catalog's grants). Mapping, rules per action,
 # identity (self, others, roles), not-found handling, ordering and ids,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # UnicatAnonymousPrincipal: /anon/api/2.1/unity-catalog has no
 # authentication and acts as "guest", who holds only what was granted to it.
 # The main mount still demands credentials.

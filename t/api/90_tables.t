@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Tables over HTTP: staging tables and managed tables, external tables,
 # views, columns, get/list with their flags, existence, summaries, delete,
 # and what callers without full rights see.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Volumes over HTTP: managed and external, the volume_type spellings,
 # update (rename, comment, owner), list, delete and the errors.
 use strict;

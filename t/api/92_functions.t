@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Functions over HTTP: the function_info envelope and the flat body,
 # properties as a map or JSON text, parameters, update, list, delete.
 use strict;

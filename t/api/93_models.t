@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Registered models and model versions over HTTP: CRUD, version numbers
 # that never repeat (also when created at once), finalize, paging, delete
 # with and without force, the metastore-wide list.

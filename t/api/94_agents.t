@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Agents and agent skills over HTTP: validation of protocols, endpoints,
 # input schemas, skill types and storage; update, list, delete.
 use strict;

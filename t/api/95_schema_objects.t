@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # What the objects of a schema do to it: any of them keeps the schema (and
 # its catalog) from being deleted without force; force removes them all in
 # one go; renames of the catalog and schema keep them reachable; two

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- wrk script for t/bench/run.sh: POSTs the file named by BENCH_BODY as a
 -- JSON body on every request, then reports like report.lua.
 local f = assert(io.open(os.getenv("BENCH_BODY"), "rb"))

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `make bench` (second part): the Delta log reader on a generated file://
 # table with 100,000 active files, a checkpoint and 20 later JSON commits
 # (t/delta/gen/make-table.mjs, made once into build/delta-bench). Reports:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The Delta log reader's benchmark, on a generated file:// table:
  *
  *   delta_bench cold TABLE      one cold snapshot of the latest version:

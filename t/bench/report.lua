@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- wrk script for t/bench/run.sh: one machine-readable line per run.
 --   BENCH <requests> <duration_us> <p50_us> <p99_us> <socket_errors> <status_errors> <bytes>
 -- status_errors counts responses outside 2xx/3xx.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `make bench`: mod_unicat against httpd serving the same bytes statically.
 #
 # Starts its own httpd (one event-MPM child, 127.0.0.1, a free port, a

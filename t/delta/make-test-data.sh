@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Test data the unit tests need beyond the vendored fixtures, made with
 # independent Parquet implementations from npm (t/delta/gen):
 #   OUT/tables/NAME   synthetic Delta tables with expected.json, one per

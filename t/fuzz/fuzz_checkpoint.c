@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Checkpoints: the input is _delta_log/00000000000000000001.checkpoint.
  * parquet of a table whose commits 0, 1 and 2 are valid, read as the base
  * of the snapshots at versions 1 and 2 (a corrupt checkpoint falls back to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shared by the libFuzzer targets of t/fuzz.
  *
  * Pools hide overflows from AddressSanitizer: apr_palloc carves small

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shared by the libFuzzer targets of t/fuzz: APR set-up, a scratch table
  * directory, and a thrift compact encoder for synthesized Parquet footers. */
 #ifndef UC_FUZZ_COMMON_H

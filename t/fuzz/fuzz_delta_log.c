@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The Delta log reader on fuzzed commits, in a scratch table directory
  * made once per process.
  *

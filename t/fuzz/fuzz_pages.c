@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Column chunks: page headers, decompression, levels, value encodings,
  * dictionaries and row assembly of lists and maps, behind a synthesized
  * footer (see fuzz_pages_file in fuzz_common.h for the input's header), so

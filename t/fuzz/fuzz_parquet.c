@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The Parquet reader on whole files: the footer, every leaf of every row
  * group, and every row of every top-level column written as JSON. */
 #include "fuzz_common.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The Thrift compact reader. The first byte picks what the rest is:
  *   0  a struct, walked with every reader call by field type, then
  *      skipped from the start again

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # libFuzzer targets of the Parquet, Thrift and Delta log readers.
 #
 #   sh t/fuzz/run.sh [TARGET...]     build, replay regressions, fuzz

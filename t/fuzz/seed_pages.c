@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Seeds for the pages and thrift targets, cut out of real Parquet files:
  *
  *   seed_pages OUTDIR FILE...            one pages input per column chunk

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Helpers shared by the harness scripts: argument parsing, loading the npm
 // packages from the build directory (they are installed there with
 // `npm ci --prefix`, never into the source tree) and S3 key encoding.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Starts s3rver on 127.0.0.1 (port 0 = a free one) and writes the port to
 // --ready once it listens. Runs until SIGTERM/SIGINT. S3RVER_VERBOSE=1 in
 // the environment makes s3rver log its requests and errors to stdout (in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A reverse proxy in front of s3rver that checks every request's AWS
 // Signature Version 4 on its own, with the aws4 package and the known test
 // credentials: s3rver's own V4 support is incomplete, and the point is a
@@ -46,6 +47,25 @@ class Reject extends Error {
 }
 
 // Throws a Reject unless the request carries a valid signature by the test
+// The signed headers must all be present; aws4 is handed exactly those.
+function signedHeaders(h, signed) {
+  const headers = {};
+  const include = {};
+  for (const name of signed) {
+    if (h[name] === undefined)
+      throw new Reject('AccessDenied', `The signed header ${name} is absent.`);
+    headers[name] = h[name];
+    include[name] = true;
+  }
+  return { headers, include };
+}
+
+function checkToken(token) {
+  if (token !== null && token !== undefined && args['session-token']
+      && token !== args['session-token'])
+    throw new Reject('InvalidToken', 'The session token is invalid.', 400);
+}
+
 // credentials over its method, path, query, signed headers and body.
 function verify(req, body) {
   const h = req.headers;
@@ -79,25 +99,15 @@ function verify(req, body) {
     if (name.startsWith('x-amz-') && !signed.includes(name))
       throw new Reject('AccessDenied',
                        `The header ${name} is present but not signed.`);
-  for (const name of signed)
-    if (h[name] === undefined)
-      throw new Reject('AccessDenied', `The signed header ${name} is absent.`);
+  const { headers, include } = signedHeaders(h, signed);
 
   const payload = h['x-amz-content-sha256'];
   if (payload !== 'UNSIGNED-PAYLOAD' && payload !== sha256(body))
     throw new Reject('XAmzContentSHA256Mismatch',
                      'x-amz-content-sha256 does not match the body.', 400);
-  if (h['x-amz-security-token'] !== undefined && args['session-token']
-      && h['x-amz-security-token'] !== args['session-token'])
-    throw new Reject('InvalidToken', 'The session token is invalid.', 400);
+  checkToken(h['x-amz-security-token']);
 
   // Recompute from exactly the signed headers, with the request's own date.
-  const headers = {};
-  const include = {};
-  for (const name of signed) {
-    headers[name] = h[name];
-    include[name] = true;
-  }
   const expected = aws4.sign({
     method: req.method,
     host: h.host,
@@ -181,22 +191,12 @@ function verifyPresigned(req) {
   const signed = signedList.split(';');
   if (!signed.includes('host'))
     throw new Reject('AccessDenied', 'The header host is not signed.');
-  for (const name of signed)
-    if (h[name] === undefined)
-      throw new Reject('AccessDenied', `The signed header ${name} is absent.`);
+  const { headers, include } = signedHeaders(h, signed);
   const token = q.get('X-Amz-Security-Token');
-  if (token !== null && args['session-token']
-      && token !== args['session-token'])
-    throw new Reject('InvalidToken', 'The session token is invalid.', 400);
+  checkToken(token);
 
   // Recompute from the request's date and lifetime; aws4 adds the other
   // signature parameters itself.
-  const headers = {};
-  const include = {};
-  for (const name of signed) {
-    headers[name] = h[name];
-    include[name] = true;
-  }
   const rest = withoutQueryAuth(req.url);
   const expected = aws4.sign({
     method: req.method,

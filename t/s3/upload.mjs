@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fills the test bucket through the verifying proxy with signed PUTs, then
 // checks that the proxy tells good signatures from bad ones. Exits non-zero
 // on any failure, so with-s3.sh never runs tests against a broken harness.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs CMD against a local S3: s3rver behind a proxy that verifies every
 # request's SigV4 signature independently (sigv4-proxy.mjs), with a bucket
 # filled by upload.mjs. Exits with CMD's status, or non-zero when the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs each cmocka test binary given as an argument, shows its output and
 # totals the test cases: "N passed, N failed" on the last line. Exits non-zero
 # when a test failed, a binary crashed or reported nothing.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The catalog API end to end without httpd: a call is built the way the
  * glue builds it (query table, parsed body, principal, store, clock), routed
  * through uc_catalog_api and run against a temporary SQLite file. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Authorization: the privilege catalogue, group parsing, every route's rule
  * run as callers of each kind (a matrix generated from the route tables),
  * escalation, the /permissions API and filtered lists. Runs the real API

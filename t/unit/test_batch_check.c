@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* POST /action/batch-check (Lakekeeper) answered from the catalog's grants:
  * mapping, rules, identities, ordering, not-found handling, limits and the
  * shapes it refuses. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The Delta log reader against the vendored fixture tables and tables the
  * tests write themselves. Expected states are computed here independently
  * of the reader: a forward replay of the JSON commits (oldest first, a

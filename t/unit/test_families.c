@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The family machinery, with a family of the test's own: the routes a
  * descriptor generates, and members of details that are stored but never
  * answered. */

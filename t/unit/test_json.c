@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* JSON bodies and field readers, output helpers, error rendering, query
  * strings. Every jansson value is either owned by the test pool
  * (uc_json_own) or released here, so valgrind sees no leak. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The JSON writer: separators, escaping, integers from text, embedded
  * jansson values, and that every output parses back. */
 #include "uc_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The objects of a schema end to end without httpd: tables (staging,
  * managed, external, views, columns, summaries, existence), volumes,
  * functions, registered models and versions, agents and agent skills, and

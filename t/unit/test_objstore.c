@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The object stores without a server: providers looked up by scheme, the
  * locations every provider shares the parsing of, pre-signed URLs checked
  * against AWS's published values (the SigV4 suite in t/objstore/aws-sigv4

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The s3:// object store against s3rver behind t/s3/sigv4-proxy.mjs, which
  * recomputes every request's SigV4 signature with an independent
  * implementation (aws4). Run under t/s3/with-s3.sh; without its environment

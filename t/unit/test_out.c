@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The response writers: buffered answers, streamed NDJSON lines and their
  * flushes, memory that stays bounded over a long stream, and the rule for
  * errors before and after the first byte. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Page sizes and opaque page tokens. */
 #include "uc_test.h"
 

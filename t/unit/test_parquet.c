@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The Parquet reader of src/parquet: the Thrift compact protocol, every value
  * and level encoding on hand-built byte strings, the page codecs, whole
  * files (the fixture checkpoints and generated files, compared with an

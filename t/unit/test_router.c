@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Route matching, Allow headers and the shape of the real catalog table. */
 #include "uc_test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The store against a temporary SQLite file: migrations, connection
  * settings, securable rows, pagination, transactions and busy handling. */
 #include "uc_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Identifiers, full names, storage URLs and query booleans. */
 #include "uc_test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The catalog API end to end without httpd, shared by test_api.c and
  * test_authz.c: a call is built the way the glue builds it (query table,
  * parsed body, principal with groups and admin flag, store, clock), routed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shared helpers of the cmocka unit tests: APR start-up, per-test pools,
  * error assertions and temporary SQLite databases. Header-only: every test
  * binary is one translation unit linked with the core library. */

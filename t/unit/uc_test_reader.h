@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The Delta reader set up for a whole test run, as a program's main sets it
  * up: for the tests of the reader and of what it stands on (Parquet, the
  * object stores). Call after uc_test_init. */

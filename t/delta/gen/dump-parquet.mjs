@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dump-parquet.mjs -- print every row of a Parquet file as JSON lines, using hyparquet, a
 // reader independent of both the C reader and the parquet-wasm/DuckDB writers.
 //

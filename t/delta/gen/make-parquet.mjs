@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // make-parquet.mjs -- Delta-checkpoint-shaped Parquet test files for the C Parquet reader.
 //
 //   t/delta/gen/run.sh make-parquet.mjs OUTDIR

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // make-table.mjs -- a synthetic Delta table (log only, no data files) with a known snapshot at
 // every version from the checkpoint on; also the performance-benchmark table.
 //

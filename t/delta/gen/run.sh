@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs one of the t/delta/gen scripts with its locked npm dependencies.
 #
 #   t/delta/gen/run.sh SCRIPT.mjs [ARGS...]     e.g. t/delta/gen/run.sh dump-parquet.mjs FILE.parquet

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // selftest.mjs -- checks the generators against the independent reader (and vice versa).
 //
 //   t/delta/gen/run.sh selftest.mjs [--fixtures DIR] [WORKDIR]

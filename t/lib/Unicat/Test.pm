@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 package Unicat::Test;
 # Helpers for mod_unicat's Apache::Test suite (t/api/*.t).
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Delta checkpoint schema (PROTOCOL.md "Checkpoint Schema"; the action columns a reader
 // needs) as a shape tree (see json.mjs), and its conversion to an Apache Arrow table.
 //

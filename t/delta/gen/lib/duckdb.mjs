@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Re-encodes a Parquet file with DuckDB's writer (C++, @duckdb/node-api). Used for what
 // parquet-wasm cannot write on nested leaves: with PARQUET_VERSION v2 DuckDB writes
 // DELTA_LENGTH_BYTE_ARRAY (strings) and DELTA_BINARY_PACKED (ints) inside v1 DATA_PAGE headers

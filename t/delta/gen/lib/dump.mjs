@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reads every row of a Parquet file with hyparquet (+ hyparquet-compressors for GZIP, ZSTD,
 // BROTLI, LZ4, LZ4_RAW) and renders each as one JSON line (conventions in json.mjs): top-level
 // columns and struct fields that are null are omitted, maps become objects, lists arrays.

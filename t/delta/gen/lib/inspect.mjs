@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a Parquet file really contains, from hyparquet's footer parser plus a walk over every
 // page header of every column chunk (hyparquet's page-header reader): codecs, page types,
 // and per column the set of "PAGE_TYPE:ENCODING" pairs and the page count.

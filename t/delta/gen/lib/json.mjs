@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Renders decoded rows as Delta-commit-style JSON text, guided by a shape tree:
 //   { kind: 'struct', fields: [[name, shape], ...] }   JSON object; null/undefined fields omitted
 //   { kind: 'map', value: shape }                       JSON object; null values kept as null

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ESM resolve hook: a bare import that normal resolution cannot find is retried from each
 // node_modules directory listed in NODE_PATH (which ESM otherwise ignores).
 import path from 'node:path'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Small seeded PRNG (xorshift32) so that every generated file is reproducible.
 
 export class Random {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Parquet writing with parquet-wasm (arrow-rs' parquet crate compiled to WebAssembly).
 //
 // What its writer properties really allow (checked against the written page headers):
