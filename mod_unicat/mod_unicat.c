@@ -11,6 +11,7 @@
 #include <http_core.h>
 
 #include "../src/authz/uc_access.h"
+#include "../src/core/uc_secret.h"
 #include "../src/core/uc_validate.h"
 
 /* The Delta reader's settings: process-wide, so the directives that set
@@ -18,6 +19,16 @@
  * the configuration (from the defaults again on every restart) and read by
  * each child as it starts, never by requests. */
 static uc_delta_settings_t delta_settings;
+
+/* The keys secrets are sealed with (UnicatSecretKeyFile): read while the
+ * parent, still root, reads the configuration, so the files can be
+ * readable by root alone; wiped when that configuration goes. */
+static uc_secret_keys_t secret_keys;
+
+const uc_secret_keys_t *uc_glue_secret_keys(void)
+{
+    return &secret_keys;
+}
 
 /* Made by each child before its worker threads start; gone with it. */
 static uc_delta_cache_t *snapshots;
@@ -202,6 +213,29 @@ static const char *set_request_threads(cmd_parms *cmd, void *dconf,
                             &delta_settings.request_threads);
 }
 
+static const char *add_secret_key_file(cmd_parms *cmd, void *dconf,
+                                       const char *arg)
+{
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+    const char *path = ap_server_root_relative(cmd->temp_pool, arg);
+    uc_secret_key_t key;
+    uc_error_t *failed;
+
+    (void)dconf;
+    if (err)
+        return err;
+    if (!path)
+        return apr_psprintf(cmd->pool, "UnicatSecretKeyFile: bad path %s",
+                            arg);
+    failed = uc_secret_key_read(cmd->temp_pool, path, &key);
+    if (!failed)
+        failed = uc_secret_keys_add(cmd->pool, &secret_keys, &key);
+    uc_secret_wipe(&key, sizeof(key));
+    return failed ? apr_pstrcat(cmd->pool, "UnicatSecretKeyFile: ",
+                                failed->message, NULL)
+                  : NULL;
+}
+
 static const command_rec unicat_directives[] = {
     AP_INIT_FLAG("Unicat", set_enabled, NULL, ACCESS_CONF,
                  "On to serve the API of this <Location>'s SetHandler here"),
@@ -222,6 +256,10 @@ static const command_rec unicat_directives[] = {
     AP_INIT_TAKE1("UnicatManagedStorageRoot", set_storage_root, NULL,
                   RSRC_CONF | ACCESS_CONF,
                   "Managed storage of the metastore (a URL or absolute path)"),
+    AP_INIT_ITERATE("UnicatSecretKeyFile", add_secret_key_file, NULL,
+                    RSRC_CONF,
+                    "Files of the keys that seal stored secrets: the first "
+                    "seals, all open"),
     AP_INIT_TAKE1("UnicatDeltaDecodeThreads", set_decode_threads, NULL,
                   RSRC_CONF,
                   "Threads that decode a large Delta checkpoint together "
@@ -233,12 +271,25 @@ static const command_rec unicat_directives[] = {
     { NULL }
 };
 
+static apr_status_t wipe_secret_keys(void *data)
+{
+    uc_secret_keys_t *keys = data;
+
+    uc_secret_wipe(keys->keys, sizeof(*keys->keys) * (apr_size_t)keys->n);
+    keys->n = 0;
+    keys->keys = NULL;
+    return APR_SUCCESS;
+}
+
 static int pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
 {
-    (void)pconf;
     (void)plog;
     (void)ptemp;
     uc_delta_settings_default(&delta_settings);
+    secret_keys.n = 0;
+    secret_keys.keys = NULL;
+    apr_pool_cleanup_register(pconf, &secret_keys, wipe_secret_keys,
+                              apr_pool_cleanup_null);
     return OK;
 }
 

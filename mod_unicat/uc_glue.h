@@ -36,6 +36,9 @@ typedef struct uc_dir_config {
  * when the reader could not be set up (the error log says why). */
 uc_delta_cache_t *uc_glue_snapshots(void);
 
+/* The keys of UnicatSecretKeyFile (none when it is not set). */
+const struct uc_secret_keys *uc_glue_secret_keys(void);
+
 /* Serves every API of the module, by handler name. */
 int uc_handler(request_rec *r);
 void uc_glue_retrieve_dbd(void);

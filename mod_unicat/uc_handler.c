@@ -121,7 +121,7 @@ static void stream_abort(void *baton, const uc_error_t *err)
     apr_bucket_alloc_t *ba = r->connection->bucket_alloc;
 
     ap_log_rerror(APLOG_MARK, err->status >= 500 ? APLOG_ERR : APLOG_INFO,
-                  0, r, "UC0105: %s %s stopped after %" APR_OFF_T_FMT
+                  0, r, "UC0107: %s %s stopped after %" APR_OFF_T_FMT
                   " bytes of its answer: %s", r->method, r->uri,
                   r->bytes_sent, err->message);
     r->connection->keepalive = AP_CONN_CLOSE;
@@ -343,6 +343,7 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
     call->log.write = log_to_request;
     call->log.baton = r;
     call->storage_root = conf->storage_root;
+    call->secrets = uc_glue_secret_keys();
     if (!method_of(r, &method))
         method = UC_METHOD_COUNT;
     call->method = method;

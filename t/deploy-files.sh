@@ -61,7 +61,7 @@ curl -s -o /dev/null -u admin:admin -H 'Content-Type: application/json' \
 if [ "$(id -u)" = 0 ]; then server_user=www-data; else server_user=$(id -un); fi
 
 failed=0
-for f in htpasswd catalog.db catalog.db-wal catalog.db-shm; do
+for f in htpasswd catalog.db catalog.db-wal catalog.db-shm secret.key; do
     if [ ! -e "$work/var/$f" ]; then
         echo "not created: var/$f"; failed=$((failed + 1)); continue
     fi

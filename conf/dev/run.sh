@@ -12,9 +12,15 @@ var="$top/var"
 umask 077
 mkdir -p "$var/run" "$var/htdocs"
 chmod 700 "$var"
-for f in htpasswd catalog.db catalog.db-wal catalog.db-shm; do
+for f in htpasswd catalog.db catalog.db-wal catalog.db-shm secret.key; do
     if [ -e "$var/$f" ]; then chmod 600 "$var/$f"; fi
 done
+# The key stored secrets are sealed with (UnicatSecretKeyFile): made once,
+# kept with the catalog whose secrets it opens.
+if [ ! -s "$var/secret.key" ]; then
+    od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$var/secret.key"
+    echo >> "$var/secret.key"
+fi
 
 user_lines=""
 if [ "$(id -u)" = 0 ]; then

@@ -21,6 +21,7 @@
 struct uc_store;
 struct uc_out;
 struct uc_api_family;
+struct uc_secret_keys;
 
 typedef enum uc_method {
     UC_GET = 0, UC_POST, UC_PUT, UC_PATCH, UC_DELETE, UC_METHOD_COUNT
@@ -88,6 +89,8 @@ typedef struct uc_call {
     /* Where the answer goes: operations write into out->jw (the writer
      * they are given); streaming ones end their lines through uc_out.h. */
     struct uc_out *out;
+    /* The keys stored secrets are sealed with (core/uc_secret.h). */
+    const struct uc_secret_keys *secrets;
     uc_log_t log;                /* diagnostics, with their causes */
 } uc_call_t;
 

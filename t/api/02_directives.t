@@ -9,8 +9,9 @@ use warnings FATAL => 'all';
 
 use Apache::Test qw(-withtestmore);
 use Apache::TestConfig ();
+use File::Temp ();
 
-plan tests => 13;
+plan tests => 21;
 
 my $httpd = Apache::Test::vars('httpd');
 my $conf = Apache::Test::vars('t_conf_file');
@@ -71,6 +72,46 @@ refused('UnicatRequestThreads in a <VirtualHost>',
         'UnicatRequestThreads cannot occur within <VirtualHost> section',
         '<VirtualHost 127.0.0.1:1>', 'UnicatRequestThreads 2',
         '</VirtualHost>');
+
+# Key files: 64 hex digits, open to their owner only; several rotate.
+my $keys = File::Temp::tempdir('unicat-keys-XXXXXX', TMPDIR => 1,
+                                CLEANUP => 1);
+sub key_file {
+    my ($name, $text, $mode) = @_;
+    my $path = "$keys/$name";
+    open(my $k, '>', $path) or die "$path: $!";
+    print $k $text;
+    close($k);
+    chmod($mode, $path) or die "chmod $path: $!";
+    return $path;
+}
+my $key_a = key_file('a.key', ('0123456789abcdef' x 4) . "\n", 0600);
+my $key_b = key_file('b.key', ('fedcba9876543210' x 4), 0400);
+my $short = key_file('short.key', '0123456789abcdef', 0600);
+my $open = key_file('open.key', ('0123456789abcdef' x 4), 0644);
+accepted('UnicatSecretKeyFile with one key', "UnicatSecretKeyFile $key_a");
+accepted('UnicatSecretKeyFile with a new key before the old one',
+         "UnicatSecretKeyFile $key_b $key_a");
+refused('UnicatSecretKeyFile with a missing file',
+        "UnicatSecretKeyFile: Cannot read the key file $keys/none.key",
+        "UnicatSecretKeyFile $keys/none.key");
+my ($rc, $text) = config_test("UnicatSecretKeyFile $short");
+ok($rc != 0 && index($text, "$short does not hold a key") >= 0
+   && index($text, '0123456789abcdef') < 0,
+   'UnicatSecretKeyFile on a file without a key, its content not shown')
+    or diag $text;
+refused('UnicatSecretKeyFile on a file others may read',
+        'may be read or written by others than its owner',
+        "UnicatSecretKeyFile $open");
+refused('UnicatSecretKeyFile naming a key twice', 'is given twice',
+        "UnicatSecretKeyFile $key_a $key_a");
+refused('UnicatSecretKeyFile in a <VirtualHost>',
+        'UnicatSecretKeyFile cannot occur within <VirtualHost> section',
+        '<VirtualHost 127.0.0.1:1>', "UnicatSecretKeyFile $key_a",
+        '</VirtualHost>');
+refused('UnicatSecretKeyFile without a file',
+        'UnicatSecretKeyFile', 'UnicatSecretKeyFile');
+unlink($key_a, $key_b, $short, $open);
 
 my $log = Apache::Test::vars('t_logs') . '/error_log';
 open(my $fh, '<', $log) or die "$log: $!";

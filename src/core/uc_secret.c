@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "uc_secret.h"
+
+#include <string.h>
+#include <apr_file_io.h>
+#include <apr_strings.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+
+#define NONCE_BYTES 12
+#define TAG_BYTES 16
+#define PREFIX "v1:"
+/* A secret larger than this is not a credential: refused, not sealed. */
+#define MAX_SECRET (64 * 1024)
+
+void uc_secret_wipe(void *p, apr_size_t len)
+{
+    if (p && len)
+        OPENSSL_cleanse(p, len);
+}
+
+int uc_secret_equal(const void *a, apr_size_t alen, const void *b,
+                    apr_size_t blen)
+{
+    return alen == blen && CRYPTO_memcmp(a, b, alen) == 0;
+}
+
+static int hex_value(int c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+uc_error_t *uc_secret_key_parse(apr_pool_t *pool, const char *name,
+                                const char *text, apr_size_t len,
+                                uc_secret_key_t *out)
+{
+    static const char hex[] = "0123456789abcdef";
+    unsigned char digest[SHA256_DIGEST_LENGTH];
+    apr_size_t i = 0, n = 0;
+
+    while (len && strchr(" \t\r\n", text[len - 1]))
+        len--;
+    while (i < len && strchr(" \t\r\n", text[i]))
+        i++;
+    for (; i + 1 < len && n < UC_SECRET_KEY_BYTES; i += 2) {
+        int hi = hex_value((unsigned char)text[i]);
+        int lo = hex_value((unsigned char)text[i + 1]);
+        if (hi < 0 || lo < 0)
+            break;
+        out->key[n++] = (unsigned char)(hi << 4 | lo);
+    }
+    if (n != UC_SECRET_KEY_BYTES || i != len) {
+        uc_secret_wipe(out->key, sizeof(out->key));
+        return uc_error_invalid(pool, "%s does not hold a key: it must hold "
+                                "64 hex digits (openssl rand -hex 32).",
+                                name);
+    }
+    SHA256(out->key, sizeof(out->key), digest);
+    for (i = 0; i < 4; i++) {
+        out->id[2 * i] = hex[digest[i] >> 4];
+        out->id[2 * i + 1] = hex[digest[i] & 15];
+    }
+    out->id[8] = '\0';
+    return NULL;
+}
+
+uc_error_t *uc_secret_key_read(apr_pool_t *pool, const char *path,
+                               uc_secret_key_t *out)
+{
+    char text[256];
+    apr_file_t *file;
+    apr_finfo_t info;
+    apr_size_t len = sizeof(text);
+    apr_status_t rv;
+    uc_error_t *err;
+
+    if ((rv = apr_file_open(&file, path, APR_FOPEN_READ, APR_OS_DEFAULT,
+                            pool)) != APR_SUCCESS)
+        return uc_error_because(pool, uc_error_invalid(pool, "Cannot read the "
+                                "key file %s.", path), "apr_file_open: %d",
+                                rv);
+    if (apr_file_info_get(&info, APR_FINFO_PROT | APR_FINFO_SIZE, file)
+        != APR_SUCCESS || info.size >= (apr_off_t)sizeof(text)) {
+        apr_file_close(file);
+        return uc_error_invalid(pool, "%s does not hold a key: it must hold "
+                                "64 hex digits (openssl rand -hex 32).",
+                                path);
+    }
+    if (info.protection & (APR_GREAD | APR_GWRITE | APR_WREAD | APR_WWRITE)) {
+        apr_file_close(file);
+        return uc_error_invalid(pool, "The key file %s may be read or written "
+                                "by others than its owner; make it 0600 or "
+                                "0400.", path);
+    }
+    rv = apr_file_read_full(file, text, (apr_size_t)info.size, &len);
+    apr_file_close(file);
+    if (rv != APR_SUCCESS && rv != APR_EOF)
+        len = 0;
+    err = uc_secret_key_parse(pool, path, text, len, out);
+    uc_secret_wipe(text, sizeof(text));
+    return err;
+}
+
+uc_error_t *uc_secret_keys_add(apr_pool_t *pool, uc_secret_keys_t *keys,
+                               const uc_secret_key_t *key)
+{
+    uc_secret_key_t *grown;
+    int i;
+
+    for (i = 0; i < keys->n; i++)
+        if (!strcmp(keys->keys[i].id, key->id))
+            return uc_error_invalid(pool, "The key %s is given twice.",
+                                    key->id);
+    grown = apr_palloc(pool, sizeof(*grown) * (apr_size_t)(keys->n + 1));
+    if (keys->n)
+        memcpy(grown, keys->keys, sizeof(*grown) * (apr_size_t)keys->n);
+    grown[keys->n] = *key;
+    keys->keys = grown;
+    keys->n++;
+    return NULL;
+}
+
+typedef struct opened {
+    char *p;
+    apr_size_t len;
+} opened_t;
+
+static apr_status_t wipe_on_cleanup(void *data)
+{
+    opened_t *o = data;
+
+    uc_secret_wipe(o->p, o->len);
+    return APR_SUCCESS;
+}
+
+/* One AES-256-GCM pass; returns 1 when the tag verified (or was made). */
+static int gcm(int encrypt, const unsigned char *key,
+               const unsigned char *nonce, const char *aad,
+               const unsigned char *in, int len, unsigned char *out,
+               unsigned char *tag)
+{
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    int n = 0, ok;
+
+    ok = ctx
+         && EVP_CipherInit_ex(ctx, EVP_aes_256_gcm(), NULL, NULL, NULL,
+                              encrypt)
+         && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, NONCE_BYTES,
+                                NULL)
+         && EVP_CipherInit_ex(ctx, NULL, NULL, key, nonce, encrypt)
+         && EVP_CipherUpdate(ctx, NULL, &n, (const unsigned char *)aad,
+                             (int)strlen(aad))
+         && EVP_CipherUpdate(ctx, out, &n, in, len)
+         && (encrypt || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG,
+                                            TAG_BYTES, tag))
+         && EVP_CipherFinal_ex(ctx, out + n, &n)
+         && (!encrypt || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG,
+                                             TAG_BYTES, tag));
+    EVP_CIPHER_CTX_free(ctx);
+    return ok;
+}
+
+uc_error_t *uc_secret_seal(apr_pool_t *pool, const uc_secret_keys_t *keys,
+                           const char *aad, const void *secret,
+                           apr_size_t len, const char **sealed)
+{
+    apr_size_t total = NONCE_BYTES + len + TAG_BYTES;
+    unsigned char *box;
+    char *text;
+
+    if (!keys || !keys->n)
+        return uc_error_invalid(pool, "The server has no key to store "
+                                "secrets with: its administrator must set "
+                                "UnicatSecretKeyFile.");
+    if (len > MAX_SECRET)
+        return uc_error_invalid(pool, "A secret may hold at most %d bytes.",
+                                MAX_SECRET);
+    box = apr_palloc(pool, total);
+    if (RAND_bytes(box, NONCE_BYTES) != 1 ||
+        !gcm(1, keys->keys[0].key, box, aad, secret, (int)len,
+             box + NONCE_BYTES, box + NONCE_BYTES + len))
+        return uc_error_because(pool, uc_error_internal(pool),
+                                "AES-256-GCM sealing failed");
+    text = apr_palloc(pool, sizeof(PREFIX) + 9 + 4 * (total / 3 + 1) + 1);
+    memcpy(text, PREFIX, sizeof(PREFIX) - 1);
+    memcpy(text + sizeof(PREFIX) - 1, keys->keys[0].id, 8);
+    text[sizeof(PREFIX) - 1 + 8] = ':';
+    EVP_EncodeBlock((unsigned char *)text + sizeof(PREFIX) + 8, box,
+                    (int)total);
+    *sealed = text;
+    return NULL;
+}
+
+static uc_error_t *unopenable(apr_pool_t *pool, const char *why)
+{
+    return uc_error_because(pool, uc_error_internal(pool),
+                            "a stored secret cannot be opened: %s", why);
+}
+
+uc_error_t *uc_secret_open(apr_pool_t *pool, const uc_secret_keys_t *keys,
+                           const char *aad, const char *sealed,
+                           char **secret, apr_size_t *len)
+{
+    const uc_secret_key_t *key = NULL;
+    opened_t *opened;
+    const char *b64;
+    unsigned char *box;
+    apr_size_t b64_len, total;
+    int i, decoded;
+
+    if (!sealed || strncmp(sealed, PREFIX, sizeof(PREFIX) - 1) != 0
+        || strlen(sealed) < sizeof(PREFIX) + 9
+        || sealed[sizeof(PREFIX) - 1 + 8] != ':')
+        return unopenable(pool, "it is not in the sealed form");
+    for (i = 0; keys && i < keys->n; i++)
+        if (!strncmp(keys->keys[i].id, sealed + sizeof(PREFIX) - 1, 8))
+            key = &keys->keys[i];
+    if (!key)
+        return unopenable(pool, apr_psprintf(pool, "it was sealed with key "
+                                             "%.8s, which UnicatSecretKeyFile "
+                                             "does not name",
+                                             sealed + sizeof(PREFIX) - 1));
+    b64 = sealed + sizeof(PREFIX) + 8;
+    b64_len = strlen(b64);
+    if (b64_len % 4 || b64_len / 4 * 3 < NONCE_BYTES + TAG_BYTES)
+        return unopenable(pool, "it is cut short");
+    box = apr_palloc(pool, b64_len / 4 * 3 + 1);
+    decoded = EVP_DecodeBlock(box, (const unsigned char *)b64, (int)b64_len);
+    if (decoded < 0)
+        return unopenable(pool, "it is not base64");
+    total = (apr_size_t)decoded - (b64_len >= 1 && b64[b64_len - 1] == '=')
+                                - (b64_len >= 2 && b64[b64_len - 2] == '=');
+    if (total < NONCE_BYTES + TAG_BYTES)
+        return unopenable(pool, "it is cut short");
+    *len = total - NONCE_BYTES - TAG_BYTES;
+    *secret = apr_palloc(pool, *len + 1);
+    if (!gcm(0, key->key, box, aad, box + NONCE_BYTES, (int)*len,
+             (unsigned char *)*secret, box + NONCE_BYTES + *len)) {
+        uc_secret_wipe(*secret, *len);
+        *secret = NULL;
+        return unopenable(pool, "it does not authenticate (changed, or "
+                          "sealed for another row)");
+    }
+    (*secret)[*len] = '\0';
+    opened = apr_palloc(pool, sizeof(*opened));
+    opened->p = *secret;
+    opened->len = *len;
+    apr_pool_cleanup_register(pool, opened, wipe_on_cleanup,
+                              apr_pool_cleanup_null);
+    return NULL;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Secrets at rest: what clients send that must never be read back (cloud
+ * keys, recipient tokens) is stored sealed with AES-256-GCM under a key of
+ * the administrator's. A sealed secret is text,
+ *     v1:<key id>:<base64 of nonce (12) | ciphertext | tag (16)>
+ * where the key id (8 hex digits of the key's SHA-256) says which key opens
+ * it: keys rotate by adding a new first key and keeping the old ones until
+ * every secret has been written again. The associated data (the row and
+ * field a secret belongs to) is authenticated too, so a sealed secret
+ * cannot be moved to another row. */
+#ifndef UC_SECRET_H
+#define UC_SECRET_H
+
+#include <apr_pools.h>
+
+#include "uc_error.h"
+
+#define UC_SECRET_KEY_BYTES 32
+
+typedef struct uc_secret_key {
+    char id[9];                             /* 8 hex digits */
+    unsigned char key[UC_SECRET_KEY_BYTES];
+} uc_secret_key_t;
+
+/* The keys, the first of which seals; all of them open. */
+typedef struct uc_secret_keys {
+    int n;
+    uc_secret_key_t *keys;
+} uc_secret_keys_t;
+
+/* A key from the text of a key file: 64 hex digits, surrounding white space
+ * allowed. `name` labels errors; the key never appears in one. */
+uc_error_t *uc_secret_key_parse(apr_pool_t *pool, const char *name,
+                                const char *text, apr_size_t len,
+                                uc_secret_key_t *out);
+
+/* Reads a key file; refused when others than its owner may read it. */
+uc_error_t *uc_secret_key_read(apr_pool_t *pool, const char *path,
+                               uc_secret_key_t *out);
+
+/* Adds `key` to `keys` (allocated from `pool`); a second key with the same
+ * id is refused. */
+uc_error_t *uc_secret_keys_add(apr_pool_t *pool, uc_secret_keys_t *keys,
+                               const uc_secret_key_t *key);
+
+/* Seals `len` bytes bound to `aad` under the first key. Without a key it is
+ * refused (400: the server never stores a secret in clear). */
+uc_error_t *uc_secret_seal(apr_pool_t *pool, const uc_secret_keys_t *keys,
+                           const char *aad, const void *secret,
+                           apr_size_t len, const char **sealed);
+
+/* Opens a sealed secret bound to `aad`. The plaintext (NUL-terminated) is
+ * wiped when `pool` is cleared. A missing key, another key, a changed byte
+ * or other associated data is an internal error whose cause says which,
+ * never what the secret is. */
+uc_error_t *uc_secret_open(apr_pool_t *pool, const uc_secret_keys_t *keys,
+                           const char *aad, const char *sealed,
+                           char **secret, apr_size_t *len);
+
+/* Compares two secrets in time that depends on their lengths only. */
+int uc_secret_equal(const void *a, apr_size_t alen, const void *b,
+                    apr_size_t blen);
+
+/* Overwrites memory that held a secret. */
+void uc_secret_wipe(void *p, apr_size_t len);
+
+#endif

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Secrets at rest: sealing round trips, the keys that open what, tampering,
+ * rows that do not match, rotation, key files, and the comparisons. */
+#include "uc_test.h"
+
+#include <sys/stat.h>
+
+#include "../../src/core/uc_secret.h"
+
+#define KEY_A "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+#define KEY_B "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100"
+
+static uc_secret_keys_t *keys_of(apr_pool_t *pool, const char *first,
+                                 const char *second)
+{
+    uc_secret_keys_t *keys = apr_pcalloc(pool, sizeof(*keys));
+    const char *texts[] = { first, second };
+    int i;
+
+    for (i = 0; i < 2 && texts[i]; i++) {
+        uc_secret_key_t key;
+        assert_ok(uc_secret_key_parse(pool, "test", texts[i],
+                                      strlen(texts[i]), &key));
+        assert_ok(uc_secret_keys_add(pool, keys, &key));
+    }
+    return keys;
+}
+
+static void test_round_trip(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_secret_keys_t *keys = keys_of(pool, KEY_A, NULL);
+    const char secret[] = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+    const char *sealed, *again;
+    char *opened;
+    apr_size_t len;
+
+    assert_ok(uc_secret_seal(pool, keys, "cred-1/secret_access_key", secret,
+                             sizeof(secret) - 1, &sealed));
+    assert_true(strncmp(sealed, "v1:", 3) == 0);
+    assert_true(strncmp(sealed + 3, keys->keys[0].id, 8) == 0);
+    assert_null(strstr(sealed, "wJalr"));
+    assert_ok(uc_secret_open(pool, keys, "cred-1/secret_access_key", sealed,
+                             &opened, &len));
+    assert_int_equal(len, sizeof(secret) - 1);
+    assert_string_equal(opened, secret);
+    /* A fresh nonce every time: the same secret never seals the same. */
+    assert_ok(uc_secret_seal(pool, keys, "cred-1/secret_access_key", secret,
+                             sizeof(secret) - 1, &again));
+    assert_string_not_equal(sealed, again);
+    /* Empty and binary secrets too. */
+    assert_ok(uc_secret_seal(pool, keys, "x", "", 0, &sealed));
+    assert_ok(uc_secret_open(pool, keys, "x", sealed, &opened, &len));
+    assert_int_equal(len, 0);
+    assert_ok(uc_secret_seal(pool, keys, "x", "a\0b", 3, &sealed));
+    assert_ok(uc_secret_open(pool, keys, "x", sealed, &opened, &len));
+    assert_int_equal(len, 3);
+    assert_memory_equal(opened, "a\0b", 3);
+}
+
+static void test_refusals(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_secret_keys_t *a = keys_of(pool, KEY_A, NULL);
+    uc_secret_keys_t *b = keys_of(pool, KEY_B, NULL);
+    uc_secret_keys_t none = { 0, NULL };
+    const char *sealed;
+    char *opened, *tampered;
+    apr_size_t len, n;
+    uc_error_t *err;
+
+    err = uc_secret_seal(pool, &none, "r", "s", 1, &sealed);
+    assert_err(err, 400, "INVALID_PARAMETER_VALUE");
+    assert_non_null(strstr(err->message, "UnicatSecretKeyFile"));
+    assert_ok(uc_secret_seal(pool, a, "row-1/key", "top secret", 10,
+                             &sealed));
+    /* Another key set, another row, a changed byte, a cut: all refused,
+     * and no error says what the secret is. */
+    err = uc_secret_open(pool, b, "row-1/key", sealed, &opened, &len);
+    assert_err(err, 500, "INTERNAL_ERROR");
+    assert_non_null(strstr(err->cause, "does not name"));
+    err = uc_secret_open(pool, a, "row-2/key", sealed, &opened, &len);
+    assert_err(err, 500, "INTERNAL_ERROR");
+    assert_non_null(strstr(err->cause, "authenticate"));
+    tampered = apr_pstrdup(pool, sealed);
+    n = strlen(tampered);
+    tampered[n - 6] = tampered[n - 6] == 'A' ? 'B' : 'A';
+    err = uc_secret_open(pool, a, "row-1/key", tampered, &opened, &len);
+    assert_err(err, 500, "INTERNAL_ERROR");
+    assert_null(strstr(err->cause, "top secret"));
+    assert_null(strstr(err->message, "top secret"));
+    err = uc_secret_open(pool, a, "row-1/key",
+                         apr_pstrndup(pool, sealed, 20), &opened, &len);
+    assert_err(err, 500, "INTERNAL_ERROR");
+    err = uc_secret_open(pool, a, "row-1/key", "top secret", &opened, &len);
+    assert_err(err, 500, "INTERNAL_ERROR");
+}
+
+/* A new first key seals; the old one still opens what it sealed; dropping
+ * it leaves those secrets unopenable. */
+static void test_rotation(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_secret_keys_t *old = keys_of(pool, KEY_A, NULL);
+    uc_secret_keys_t *rotated = keys_of(pool, KEY_B, KEY_A);
+    uc_secret_keys_t *only_new = keys_of(pool, KEY_B, NULL);
+    const char *before, *after;
+    char *opened;
+    apr_size_t len;
+
+    assert_ok(uc_secret_seal(pool, old, "r", "one", 3, &before));
+    assert_ok(uc_secret_seal(pool, rotated, "r", "two", 3, &after));
+    assert_true(strncmp(after + 3, rotated->keys[0].id, 8) == 0);
+    assert_ok(uc_secret_open(pool, rotated, "r", before, &opened, &len));
+    assert_string_equal(opened, "one");
+    assert_ok(uc_secret_open(pool, rotated, "r", after, &opened, &len));
+    assert_string_equal(opened, "two");
+    assert_ok(uc_secret_open(pool, only_new, "r", after, &opened, &len));
+    assert_non_null(uc_secret_open(pool, only_new, "r", before, &opened,
+                                   &len));
+    assert_non_null(uc_secret_open(pool, old, "r", after, &opened, &len));
+}
+
+static void test_key_texts(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_secret_key_t key, same;
+    uc_secret_keys_t keys = { 0, NULL };
+    uc_error_t *err;
+
+    assert_ok(uc_secret_key_parse(pool, "k", "  " KEY_A "\n", 67, &key));
+    assert_ok(uc_secret_key_parse(pool, "k", KEY_A, 64, &same));
+    assert_string_equal(key.id, same.id);
+    assert_int_equal(strlen(key.id), 8);
+    err = uc_secret_key_parse(pool, "short.key", KEY_A, 62, &key);
+    assert_err(err, 400, "INVALID_PARAMETER_VALUE");
+    assert_non_null(strstr(err->message, "short.key"));
+    assert_null(strstr(err->message, "0011223344"));
+    assert_non_null(uc_secret_key_parse(pool, "k", KEY_A "00", 66, &key));
+    assert_non_null(uc_secret_key_parse(pool, "k",
+                                        apr_pstrcat(pool, "zz", &KEY_A[2],
+                                                    NULL), 64, &key));
+    assert_ok(uc_secret_key_parse(pool, "k", KEY_A, 64, &key));
+    assert_ok(uc_secret_keys_add(pool, &keys, &key));
+    assert_non_null(uc_secret_keys_add(pool, &keys, &key));
+}
+
+static const char *key_file(apr_pool_t *pool, const char *text, int mode)
+{
+    char *path = apr_psprintf(pool, "%s/uc_secret_XXXXXX",
+                              getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    int fd = mkstemp(path);
+
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (int)strlen(text));
+    close(fd);
+    assert_int_equal(chmod(path, (mode_t)mode), 0);
+    return path;
+}
+
+static void test_key_files(void **state)
+{
+    apr_pool_t *pool = *state;
+    const char *good = key_file(pool, KEY_A "\n", 0600);
+    const char *open_to_group = key_file(pool, KEY_A "\n", 0640);
+    const char *empty = key_file(pool, "", 0600);
+    uc_secret_key_t key, parsed;
+    uc_error_t *err;
+
+    assert_ok(uc_secret_key_read(pool, good, &key));
+    assert_ok(uc_secret_key_parse(pool, "k", KEY_A, 64, &parsed));
+    assert_string_equal(key.id, parsed.id);
+    err = uc_secret_key_read(pool, open_to_group, &key);
+    assert_err(err, 400, "INVALID_PARAMETER_VALUE");
+    assert_non_null(strstr(err->message, "0600"));
+    assert_non_null(uc_secret_key_read(pool, empty, &key));
+    assert_non_null(uc_secret_key_read(pool, "/nonexistent/uc.key", &key));
+    unlink(good);
+    unlink(open_to_group);
+    unlink(empty);
+}
+
+static void test_equal(void **state)
+{
+    (void)state;
+    assert_true(uc_secret_equal("abc", 3, "abc", 3));
+    assert_false(uc_secret_equal("abc", 3, "abd", 3));
+    assert_false(uc_secret_equal("abc", 3, "abcd", 4));
+    assert_true(uc_secret_equal("", 0, "", 0));
+}
+
+/* What was opened is wiped with the pool that holds it. */
+static void test_opened_secret_is_wiped(void **state)
+{
+    apr_pool_t *pool = *state, *sub;
+    uc_secret_keys_t *keys = keys_of(pool, KEY_A, NULL);
+    const char *sealed;
+    char *opened;
+    apr_size_t len;
+
+    assert_ok(uc_secret_seal(pool, keys, "r", "hunter2hunter2", 14,
+                             &sealed));
+    apr_pool_create(&sub, pool);
+    assert_ok(uc_secret_open(sub, keys, "r", sealed, &opened, &len));
+    assert_string_equal(opened, "hunter2hunter2");
+    /* Cleared, not destroyed: the memory stays the pool's to look at. */
+    apr_pool_clear(sub);
+    assert_false(memcmp(opened, "hunter2hunter2", 14) == 0);
+    apr_pool_destroy(sub);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        UC_POOL_TEST(test_round_trip),
+        UC_POOL_TEST(test_refusals),
+        UC_POOL_TEST(test_rotation),
+        UC_POOL_TEST(test_key_texts),
+        UC_POOL_TEST(test_key_files),
+        UC_POOL_TEST(test_equal),
+        UC_POOL_TEST(test_opened_secret_is_wiped),
+    };
+    int rc;
+
+    uc_test_init();
+    rc = cmocka_run_group_tests_name("secret", tests, NULL, NULL);
+    uc_test_fini();
+    return rc;
+}
