@@ -15,8 +15,6 @@ WARN      := -Wall -Wextra -Wno-missing-field-initializers \
 comma     := ,
 PKGS      := apr-1 apr-util-1 jansson libcrypto sqlite3 libcurl snappy libzstd \
              liblz4 zlib libbrotlidec
-LIBS      := -ljansson -lcrypto -lsqlite3 -lcurl -lsnappy -lzstd -llz4 -lz \
-             -lbrotlidec
 
 # The core library (src/, no httpd header) is built once per flavour and
 # linked by the module, unicat-delta, the unit tests, the fuzzers and the
@@ -113,7 +111,7 @@ LINK_LIBS  = $(shell pkg-config --libs $(PKGS))
 
 $(MODULE): $(GLUE_SRC) $(HEADERS) $(LIB)
 	$(APXS) -c -o mod_unicat/mod_unicat.la -Wc,-std=gnu11 $(patsubst %,-Wc$(comma)%,$(WARN)) \
-	  $(GLUE_SRC) $(LIB) $(LIBS)
+	  $(GLUE_SRC) $(LIB) $(LINK_LIBS)
 
 $(CLI): src/cli/unicat_delta.c $(LIB)
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(shell pkg-config --cflags $(PKGS)) -o $@ \

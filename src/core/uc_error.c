@@ -14,14 +14,19 @@ static const struct {
 #undef UC_ERROR_KIND_ROW
 };
 
+void uc_error_recast(uc_error_t *err, uc_error_kind_t kind)
+{
+    err->kind = kind;
+    err->status = kinds[kind].status;
+    err->code = kinds[kind].code;
+}
+
 static uc_error_t *make(apr_pool_t *pool, uc_error_kind_t kind,
                         const char *fmt, va_list ap)
 {
     uc_error_t *err = apr_pcalloc(pool, sizeof(*err));
 
-    err->kind = kind;
-    err->status = kinds[kind].status;
-    err->code = kinds[kind].code;
+    uc_error_recast(err, kind);
     err->message = apr_pvsprintf(pool, fmt, ap);
     return err;
 }
@@ -58,13 +63,6 @@ uc_error_t *uc_error_copy(apr_pool_t *pool, const uc_error_t *err)
     return copy;
 }
 
-void uc_error_recast(uc_error_t *err, uc_error_kind_t kind)
-{
-    err->kind = kind;
-    err->status = kinds[kind].status;
-    err->code = kinds[kind].code;
-}
-
 uc_error_t *uc_error_because(apr_pool_t *pool, uc_error_t *err,
                              const char *fmt, ...)
 {
@@ -90,6 +88,11 @@ uc_error_t *uc_error_unavailable(apr_pool_t *pool)
                                     "shortly.");
     err->retry_after = 1;
     return err;
+}
+
+int uc_error_kind_status(uc_error_kind_t kind)
+{
+    return kinds[kind].status;
 }
 
 int uc_error_rpc_code(const uc_error_t *err)

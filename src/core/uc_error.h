@@ -93,6 +93,9 @@ uc_error_t *uc_error_invalid(apr_pool_t *pool, const char *fmt, ...)
 uc_error_t *uc_error_internal(apr_pool_t *pool);
 uc_error_t *uc_error_unavailable(apr_pool_t *pool);
 
+/* The HTTP status of errors of `kind`. */
+int uc_error_kind_status(uc_error_kind_t kind);
+
 /* The google.rpc.Code number the spec's Status carries for an error. */
 int uc_error_rpc_code(const uc_error_t *err);
 

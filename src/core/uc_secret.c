@@ -9,6 +9,9 @@
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
+#include "uc_bytes.h"
+#include "uc_percent.h"
+
 #define NONCE_BYTES 12
 #define TAG_BYTES 16
 #define PREFIX "v1:"
@@ -27,18 +30,10 @@ int uc_secret_equal(const void *a, apr_size_t alen, const void *b,
     return alen == blen && CRYPTO_memcmp(a, b, alen) == 0;
 }
 
-static int hex_value(int c)
-{
-    return c >= '0' && c <= '9' ? c - '0'
-         : c >= 'a' && c <= 'f' ? c - 'a' + 10
-         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
 uc_error_t *uc_secret_key_parse(apr_pool_t *pool, const char *name,
                                 const char *text, apr_size_t len,
                                 uc_secret_key_t *out)
 {
-    static const char hex[] = "0123456789abcdef";
     unsigned char digest[SHA256_DIGEST_LENGTH];
     apr_size_t i = 0, n = 0;
 
@@ -47,8 +42,8 @@ uc_error_t *uc_secret_key_parse(apr_pool_t *pool, const char *name,
     while (i < len && strchr(" \t\r\n", text[i]))
         i++;
     for (; i + 1 < len && n < UC_SECRET_KEY_BYTES; i += 2) {
-        int hi = hex_value((unsigned char)text[i]);
-        int lo = hex_value((unsigned char)text[i + 1]);
+        int hi = uc_hex_digit(text[i]);
+        int lo = uc_hex_digit(text[i + 1]);
         if (hi < 0 || lo < 0)
             break;
         out->key[n++] = (unsigned char)(hi << 4 | lo);
@@ -60,11 +55,7 @@ uc_error_t *uc_secret_key_parse(apr_pool_t *pool, const char *name,
                                 name);
     }
     SHA256(out->key, sizeof(out->key), digest);
-    for (i = 0; i < 4; i++) {
-        out->id[2 * i] = hex[digest[i] >> 4];
-        out->id[2 * i + 1] = hex[digest[i] & 15];
-    }
-    out->id[8] = '\0';
+    uc_hex_encode(digest, 4, out->id);
     return NULL;
 }
 
@@ -170,7 +161,6 @@ uc_error_t *uc_secret_seal(apr_pool_t *pool, const uc_secret_keys_t *keys,
 {
     apr_size_t total = NONCE_BYTES + len + TAG_BYTES;
     unsigned char *box;
-    char *text;
 
     if (!keys || !keys->n)
         return uc_error_invalid(pool, "The server has no key to store "
@@ -185,13 +175,8 @@ uc_error_t *uc_secret_seal(apr_pool_t *pool, const uc_secret_keys_t *keys,
              box + NONCE_BYTES, box + NONCE_BYTES + len))
         return uc_error_because(pool, uc_error_internal(pool),
                                 "AES-256-GCM sealing failed");
-    text = apr_palloc(pool, sizeof(PREFIX) + 9 + 4 * (total / 3 + 1) + 1);
-    memcpy(text, PREFIX, sizeof(PREFIX) - 1);
-    memcpy(text + sizeof(PREFIX) - 1, keys->keys[0].id, 8);
-    text[sizeof(PREFIX) - 1 + 8] = ':';
-    EVP_EncodeBlock((unsigned char *)text + sizeof(PREFIX) + 8, box,
-                    (int)total);
-    *sealed = text;
+    *sealed = apr_pstrcat(pool, PREFIX, keys->keys[0].id, ":",
+                          uc_base64_encode(pool, box, total), NULL);
     return NULL;
 }
 
@@ -207,10 +192,9 @@ uc_error_t *uc_secret_open(apr_pool_t *pool, const uc_secret_keys_t *keys,
 {
     const uc_secret_key_t *key = NULL;
     opened_t *opened;
-    const char *b64;
     unsigned char *box;
-    apr_size_t b64_len, total;
-    int i, decoded;
+    apr_size_t total;
+    int i;
 
     if (!sealed || strncmp(sealed, PREFIX, sizeof(PREFIX) - 1) != 0
         || strlen(sealed) < sizeof(PREFIX) + 9
@@ -224,16 +208,8 @@ uc_error_t *uc_secret_open(apr_pool_t *pool, const uc_secret_keys_t *keys,
                                              "%.8s, which UnicatSecretKeyFile "
                                              "does not name",
                                              sealed + sizeof(PREFIX) - 1));
-    b64 = sealed + sizeof(PREFIX) + 8;
-    b64_len = strlen(b64);
-    if (b64_len % 4 || b64_len / 4 * 3 < NONCE_BYTES + TAG_BYTES)
-        return unopenable(pool, "it is cut short");
-    box = apr_palloc(pool, b64_len / 4 * 3 + 1);
-    decoded = EVP_DecodeBlock(box, (const unsigned char *)b64, (int)b64_len);
-    if (decoded < 0)
+    if (uc_base64_decode(pool, sealed + sizeof(PREFIX) + 8, &box, &total))
         return unopenable(pool, "it is not base64");
-    total = (apr_size_t)decoded - (b64_len >= 1 && b64[b64_len - 1] == '=')
-                                - (b64_len >= 2 && b64[b64_len - 2] == '=');
     if (total < NONCE_BYTES + TAG_BYTES)
         return unopenable(pool, "it is cut short");
     *len = total - NONCE_BYTES - TAG_BYTES;

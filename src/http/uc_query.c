@@ -4,13 +4,7 @@
 #include <string.h>
 #include <apr_strings.h>
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
+#include "../core/uc_percent.h"
 
 /* Decodes %XX and '+' in place; fails on bad escapes and on %00. */
 static int decode(char *s)
@@ -21,7 +15,7 @@ static int decode(char *s)
         if (*s == '+')
             *o++ = ' ';
         else if (*s == '%') {
-            int hi = hex_value(s[1]), lo = hi < 0 ? -1 : hex_value(s[2]);
+            int hi = uc_hex_digit(s[1]), lo = hi < 0 ? -1 : uc_hex_digit(s[2]);
             if (lo < 0 || (hi == 0 && lo == 0))
                 return 0;
             *o++ = (char)(hi * 16 + lo);

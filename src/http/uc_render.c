@@ -27,21 +27,20 @@ json_t *uc_render_lakekeeper_error(apr_pool_t *pool, const uc_error_t *err)
 
 /* The errors httpd can raise before or around the module. */
 static const struct {
-    int status;
     uc_error_kind_t kind;
     const char *message;
 } httpd_errors[] = {
-    { 400, UC_E_INVALID, "The request is malformed." },
-    { 401, UC_E_UNAUTHENTICATED, "Authentication is required." },
-    { 403, UC_E_PERMISSION_DENIED, "Access denied." },
-    { 404, UC_E_ENDPOINT_NOT_FOUND, "No such endpoint." },
-    { 405, UC_E_METHOD_NOT_ALLOWED, "Method not allowed." },
-    { 408, UC_E_REQUEST_TIMEOUT, "The request took too long to arrive." },
-    { 411, UC_E_LENGTH_REQUIRED, "A Content-Length is required." },
-    { 413, UC_E_REQUEST_TOO_LARGE,
+    { UC_E_INVALID, "The request is malformed." },
+    { UC_E_UNAUTHENTICATED, "Authentication is required." },
+    { UC_E_PERMISSION_DENIED, "Access denied." },
+    { UC_E_ENDPOINT_NOT_FOUND, "No such endpoint." },
+    { UC_E_METHOD_NOT_ALLOWED, "Method not allowed." },
+    { UC_E_REQUEST_TIMEOUT, "The request took too long to arrive." },
+    { UC_E_LENGTH_REQUIRED, "A Content-Length is required." },
+    { UC_E_REQUEST_TOO_LARGE,
       "The request body is larger than the server accepts." },
-    { 414, UC_E_URI_TOO_LONG, "The request URI is too long." },
-    { 415, UC_E_UNSUPPORTED_MEDIA_TYPE,
+    { UC_E_URI_TOO_LONG, "The request URI is too long." },
+    { UC_E_UNSUPPORTED_MEDIA_TYPE,
       "Request bodies must be application/json." },
 };
 
@@ -50,7 +49,7 @@ uc_error_t *uc_error_for_status(apr_pool_t *pool, int status)
     size_t i;
 
     for (i = 0; i < sizeof(httpd_errors) / sizeof(httpd_errors[0]); i++)
-        if (httpd_errors[i].status == status)
+        if (uc_error_kind_status(httpd_errors[i].kind) == status)
             return uc_error_make(pool, httpd_errors[i].kind, "%s",
                                  httpd_errors[i].message);
     if (status == 503)

@@ -6,6 +6,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include "../core/uc_bytes.h"
 #include "../core/uc_percent.h"
 #include "../core/uc_secret.h"
 
@@ -43,29 +44,18 @@ static const char *iso8601(apr_pool_t *pool, apr_time_t t)
 static uc_error_t *sign(apr_pool_t *pool, const char *key_b64,
                         const char *text, const char **out)
 {
-    apr_size_t b64_len = strlen(key_b64);
-    unsigned char *key = apr_palloc(pool, b64_len / 4 * 3 + 3);
-    unsigned char mac[EVP_MAX_MD_SIZE];
+    unsigned char mac[EVP_MAX_MD_SIZE], *key;
     unsigned int mac_len = 0;
-    int decoded = b64_len && b64_len % 4 == 0
-                  ? EVP_DecodeBlock(key, (const unsigned char *)key_b64,
-                                    (int)b64_len)
-                  : -1;
-    char *sig;
+    apr_size_t key_len;
 
-    if (decoded <= 0) {
-        uc_secret_wipe(key, b64_len / 4 * 3 + 3);
+    if (uc_base64_decode(pool, key_b64, &key, &key_len) || !key_len)
         return uc_error_invalid(pool, "The storage account key is not "
                                 "base64.");
-    }
-    decoded -= (key_b64[b64_len - 1] == '=') + (key_b64[b64_len - 2] == '=');
-    HMAC(EVP_sha256(), key, decoded, (const unsigned char *)text,
+    HMAC(EVP_sha256(), key, (int)key_len, (const unsigned char *)text,
          strlen(text), mac, &mac_len);
-    uc_secret_wipe(key, b64_len / 4 * 3 + 3);
-    sig = apr_palloc(pool, 4 * ((mac_len + 2) / 3) + 1);
-    EVP_EncodeBlock((unsigned char *)sig, mac, (int)mac_len);
+    uc_secret_wipe(key, key_len);
+    *out = uc_base64_encode(pool, mac, mac_len);
     uc_secret_wipe(mac, sizeof(mac));
-    *out = sig;
     return NULL;
 }
 

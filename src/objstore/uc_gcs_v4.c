@@ -9,6 +9,7 @@
 #include <openssl/pem.h>
 
 #include "uc_sigv4.h"
+#include "../core/uc_bytes.h"
 #include "../core/uc_percent.h"
 
 #define ALGORITHM "GOOG4-RSA-SHA256"
@@ -149,13 +150,13 @@ static const char *canonical_query(apr_pool_t *pool, const uc_gcs_v4_t *req,
 static uc_error_t *rsa_sign(apr_pool_t *pool, const char *pem,
                             const char *text, const char **hex_out)
 {
-    static const char hex[] = "0123456789abcdef";
     BIO *bio = BIO_new_mem_buf(pem, -1);
     EVP_PKEY *key = bio ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL)
                         : NULL;
     EVP_MD_CTX *md = EVP_MD_CTX_new();
     unsigned char *sig = NULL;
-    size_t len = 0, i;
+    size_t len = 0;
+    char *hex;
     int ok;
 
     ok = key && md && EVP_PKEY_base_id(key) == EVP_PKEY_RSA
@@ -171,12 +172,9 @@ static uc_error_t *rsa_sign(apr_pool_t *pool, const char *pem,
     if (!ok)
         return uc_error_invalid(pool, "The service account's private key is "
                                 "not an RSA key in PEM form.");
-    *hex_out = apr_palloc(pool, 2 * len + 1);
-    for (i = 0; i < len; i++) {
-        ((char *)*hex_out)[2 * i] = hex[sig[i] >> 4];
-        ((char *)*hex_out)[2 * i + 1] = hex[sig[i] & 15];
-    }
-    ((char *)*hex_out)[2 * len] = '\0';
+    hex = apr_palloc(pool, 2 * len + 1);
+    uc_hex_encode(sig, len, hex);
+    *hex_out = hex;
     return NULL;
 }
 

@@ -8,17 +8,7 @@
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
 
-static void to_hex(const unsigned char *bytes, apr_size_t n, char *hex)
-{
-    static const char digits[] = "0123456789abcdef";
-    apr_size_t i;
-
-    for (i = 0; i < n; i++) {
-        hex[2 * i] = digits[bytes[i] >> 4];
-        hex[2 * i + 1] = digits[bytes[i] & 15];
-    }
-    hex[2 * n] = '\0';
-}
+#include "../core/uc_bytes.h"
 
 void uc_sigv4_hash(const void *data, apr_size_t len,
                    char hex[UC_SIGV4_HEX_SIZE])
@@ -26,7 +16,7 @@ void uc_sigv4_hash(const void *data, apr_size_t len,
     unsigned char digest[SHA256_DIGEST_LENGTH];
 
     SHA256(data, len, digest);
-    to_hex(digest, sizeof(digest), hex);
+    uc_hex_encode(digest, sizeof(digest), hex);
 }
 
 char *uc_sigv4_string_to_sign(apr_pool_t *pool, const char *amz_date,
@@ -68,6 +58,6 @@ void uc_sigv4_sign(apr_pool_t *pool, const char *secret, const char *date,
     chain(key, &key_len, service);
     chain(key, &key_len, "aws4_request");
     chain(key, &key_len, string_to_sign);
-    to_hex(key, key_len, hex);
+    uc_hex_encode(key, key_len, hex);
     OPENSSL_cleanse(key, sizeof(key));
 }
