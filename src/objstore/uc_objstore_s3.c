@@ -12,11 +12,12 @@
 #include <string.h>
 #include <apr_strings.h>
 #include <apr_time.h>
-#include <apr_xml.h>
 #include <curl/curl.h>
 
 #include "../core/uc_percent.h"
 #include "../core/uc_time.h"
+#include "../cloud/uc_cloud_http.h"
+#include "../cloud/uc_xml.h"
 
 /* SHA-256 of the empty payload: S3 rejects signed requests without
  * x-amz-content-sha256, and curl 7.88 does not add it on its own. */
@@ -56,27 +57,22 @@ typedef struct s3_body {
 
 /* --- process-wide libcurl start-up --------------------------------------- */
 
-/* How many set-ups are in force: curl_global_init is not safe once threads
- * run, so stores are opened only between a set-up and its cleanup. */
-static int curl_users;
+static int s3_ready;
 
 static apr_status_t s3_global_cleanup(void *data)
 {
     (void)data;
-    curl_users--;
-    curl_global_cleanup();
+    s3_ready--;
     return APR_SUCCESS;
 }
 
 static uc_error_t *s3_init(apr_pool_t *pool)
 {
-    CURLcode rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+    uc_error_t *err = uc_cloud_init(pool);
 
-    if (rc != CURLE_OK)
-        return uc_error_make(pool, UC_E_INTERNAL,
-                             "libcurl could not be initialised: %s.",
-                             curl_easy_strerror(rc));
-    curl_users++;
+    if (err)
+        return err;
+    s3_ready++;
     apr_pool_cleanup_register(pool, NULL, s3_global_cleanup,
                               apr_pool_cleanup_null);
     return NULL;
@@ -204,60 +200,19 @@ static const char *full_key(apr_pool_t *pool, const s3_store_t *s3,
 
 /* --- XML ----------------------------------------------------------------- */
 
-/* The text directly inside `elem`; expat may deliver it in pieces. */
-static const char *elem_text(apr_pool_t *pool, const apr_xml_elem *elem)
-{
-    const apr_text *t = elem->first_cdata.first;
-
-    if (t == NULL)
-        return "";
-    if (t->next == NULL)
-        return t->text;
-    {
-        const char *s = "";
-        for (; t; t = t->next)
-            s = apr_pstrcat(pool, s, t->text, NULL);
-        return s;
-    }
-}
-
-static const apr_xml_elem *child(const apr_xml_elem *parent, const char *name)
-{
-    const apr_xml_elem *e;
-
-    for (e = parent ? parent->first_child : NULL; e; e = e->next)
-        if (strcmp(e->name, name) == 0)
-            return e;
-    return NULL;
-}
-
-static apr_xml_doc *parse_xml(apr_pool_t *pool, const char *data,
-                              apr_size_t len)
-{
-    apr_xml_parser *parser = apr_xml_parser_create(pool);
-    apr_xml_doc *doc = NULL;
-
-    if (parser == NULL)
-        return NULL;
-    if (apr_xml_parser_feed(parser, data, len) != APR_SUCCESS
-        || apr_xml_parser_done(parser, &doc) != APR_SUCCESS)
-        return NULL;
-    return doc;
-}
-
 /* The Code of an S3 error document, or "HTTP <status>" when the body is no
  * such document (HEAD answers, proxies' HTML pages). Only the code is kept:
  * S3's other fields can echo the string to sign and the signature. */
 static const char *error_code(apr_pool_t *pool, long status,
                               const char *body, apr_size_t len)
 {
-    apr_xml_doc *doc = len ? parse_xml(pool, body, len) : NULL;
+    apr_xml_doc *doc = len ? uc_xml_parse(pool, body, len) : NULL;
     const apr_xml_elem *code;
 
     if (doc && doc->root && strcmp(doc->root->name, "Error") == 0
-        && (code = child(doc->root, "Code")) != NULL
-        && *elem_text(pool, code))
-        return elem_text(pool, code);
+        && (code = uc_xml_child(doc->root, "Code")) != NULL
+        && *uc_xml_text(pool, code))
+        return uc_xml_text(pool, code);
     return apr_psprintf(pool, "HTTP %ld", status);
 }
 
@@ -432,7 +387,7 @@ static uc_error_t *list_page(s3_store_t *s3, apr_pool_t *pool,
         err = status_error(page_pool, status, body, len, what);
     if (err)
         return uc_error_copy(pool, err);
-    doc = parse_xml(page_pool, body, len);
+    doc = uc_xml_parse(page_pool, body, len);
     if (doc == NULL || doc->root == NULL
         || strcmp(doc->root->name, "ListBucketResult") != 0)
         return uc_error_make(pool, UC_E_STORAGE,
@@ -446,8 +401,8 @@ static uc_error_t *list_page(s3_store_t *s3, apr_pool_t *pool,
 
         if (strcmp(e->name, "Contents") != 0)
             continue;
-        key = (t = child(e, "Key")) ? elem_text(page_pool, t) : NULL;
-        size = (t = child(e, "Size")) ? elem_text(page_pool, t) : NULL;
+        key = (t = uc_xml_child(e, "Key")) ? uc_xml_text(page_pool, t) : NULL;
+        size = (t = uc_xml_child(e, "Size")) ? uc_xml_text(page_pool, t) : NULL;
         if (key == NULL || size == NULL)
             return uc_error_make(pool, UC_E_STORAGE,
                                  "S3 listed an object without Key or Size "
@@ -465,24 +420,24 @@ static uc_error_t *list_page(s3_store_t *s3, apr_pool_t *pool,
         if (*size == '\0' || *endp != '\0' || obj->size < 0)
             return uc_error_make(pool, UC_E_STORAGE,
                                  "S3 listed '%s' with an invalid Size.", key);
-        t = child(e, "LastModified");
-        if (t && !uc_time_parse_iso8601(elem_text(page_pool, t), &mtime))
+        t = uc_xml_child(e, "LastModified");
+        if (t && !uc_time_parse_iso8601(uc_xml_text(page_pool, t), &mtime))
             return uc_error_make(pool, UC_E_STORAGE,
                                  "S3 listed '%s' with an invalid "
                                  "LastModified.", key);
         obj->mtime_ms = mtime;
     }
-    truncated = (t = child(doc->root, "IsTruncated"))
-                ? elem_text(page_pool, t) : "false";
+    truncated = (t = uc_xml_child(doc->root, "IsTruncated"))
+                ? uc_xml_text(page_pool, t) : "false";
     *next = NULL;
     if (strcmp(truncated, "true") == 0) {
-        t = child(doc->root, "NextContinuationToken");
-        if (t == NULL || *elem_text(page_pool, t) == '\0'
-            || (token && strcmp(elem_text(page_pool, t), token) == 0))
+        t = uc_xml_child(doc->root, "NextContinuationToken");
+        if (t == NULL || *uc_xml_text(page_pool, t) == '\0'
+            || (token && strcmp(uc_xml_text(page_pool, t), token) == 0))
             return uc_error_make(pool, UC_E_STORAGE,
                                  "S3 truncated the listing of %s without a "
                                  "new continuation token.", what);
-        *next = apr_pstrdup(pool, elem_text(page_pool, t));
+        *next = apr_pstrdup(pool, uc_xml_text(page_pool, t));
     }
     return NULL;
 }
@@ -720,7 +675,7 @@ static uc_error_t *s3_open(apr_pool_t *pool, const char *location,
             s3->session_token = apr_pstrdup(pool, config->session_token);
     }
 
-    if (curl_users == 0)
+    if (s3_ready == 0)
         return uc_error_make(pool, UC_E_INTERNAL,
                              "s3:// stores are not set up in this process "
                              "(uc_objstore_init was not called).");

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "uc_cloud_http.h"
+
+#include <string.h>
+#include <apr_lib.h>
+#include <apr_strings.h>
+#include <curl/curl.h>
+
+#include "../core/uc_secret.h"
+
+#define DEFAULT_TIMEOUT_MS 10000L
+
+/* How many set-ups are in force: curl_global_init is not safe once threads
+ * run, so it is done between a set-up and its cleanup only. */
+static int curl_users;
+
+static apr_status_t cloud_cleanup(void *data)
+{
+    (void)data;
+    curl_users--;
+    curl_global_cleanup();
+    return APR_SUCCESS;
+}
+
+uc_error_t *uc_cloud_init(apr_pool_t *pool)
+{
+    CURLcode rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+
+    if (rc != CURLE_OK)
+        return uc_error_make(pool, UC_E_INTERNAL,
+                             "libcurl could not be initialised: %s.",
+                             curl_easy_strerror(rc));
+    curl_users++;
+    apr_pool_cleanup_register(pool, NULL, cloud_cleanup,
+                              apr_pool_cleanup_null);
+    return NULL;
+}
+
+typedef struct answer_buffer {
+    apr_pool_t *pool;
+    char *buf;
+    apr_size_t len, cap;
+    int too_large;
+} answer_buffer_t;
+
+static size_t on_answer(char *ptr, size_t size, size_t nmemb, void *baton)
+{
+    answer_buffer_t *b = baton;
+    size_t n = size * nmemb;
+
+    if (n > UC_CLOUD_MAX_ANSWER - b->len) {
+        b->too_large = 1;
+        return 0;
+    }
+    if (b->len + n + 1 > b->cap) {
+        apr_size_t cap = b->cap ? b->cap * 2 : 8192;
+        char *buf;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        buf = apr_palloc(b->pool, cap);
+        if (b->len)
+            memcpy(buf, b->buf, b->len);
+        b->buf = buf;
+        b->cap = cap;
+    }
+    memcpy(b->buf + b->len, ptr, n);
+    b->len += n;
+    b->buf[b->len] = '\0';
+    return n;
+}
+
+/* What is handed to libcurl and holds secrets goes when the call ends. */
+typedef struct call_state {
+    CURL *curl;
+    struct curl_slist *headers;
+    char *userpwd;
+} call_state_t;
+
+static apr_status_t call_cleanup(void *data)
+{
+    call_state_t *st = data;
+
+    if (st->curl)
+        curl_easy_cleanup(st->curl);
+    if (st->headers)
+        curl_slist_free_all(st->headers);
+    if (st->userpwd)
+        uc_secret_wipe(st->userpwd, strlen(st->userpwd));
+    return APR_SUCCESS;
+}
+
+static uc_error_t *unreachable(apr_pool_t *pool, const uc_cloud_request_t *req,
+                               CURLcode rc, long timeout_ms)
+{
+    uc_error_t *err;
+
+    if (rc == CURLE_OPERATION_TIMEDOUT)
+        err = uc_error_make(pool, UC_E_UNAVAILABLE, "%s did not answer "
+                            "within %ld ms; try again later.", req->service,
+                            timeout_ms);
+    else
+        err = uc_error_make(pool, UC_E_UNAVAILABLE, "%s could not be "
+                            "reached; try again later.", req->service);
+    err->cause = apr_pstrdup(pool, curl_easy_strerror(rc));
+    err->retry_after = 5;
+    return err;
+}
+
+static uc_error_t *set_up(apr_pool_t *pool, const uc_cloud_request_t *req,
+                          call_state_t *st, answer_buffer_t *answer,
+                          long timeout_ms)
+{
+    CURL *c = st->curl;
+    const char *const *h;
+
+    for (h = req->headers; h && *h; h++) {
+        struct curl_slist *more = curl_slist_append(st->headers, *h);
+        if (!more)
+            return uc_error_internal(pool);
+        st->headers = more;
+    }
+    curl_easy_setopt(c, CURLOPT_URL, req->url);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(c, CURLOPT_USERAGENT, "mod_unicat");
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_answer);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, answer);
+    if (req->ca_file)
+        curl_easy_setopt(c, CURLOPT_CAINFO, req->ca_file);
+    if (st->headers)
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, st->headers);
+    if (req->body) {
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, req->body);
+        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
+                         (curl_off_t)req->body_len);
+    }
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, req->method);
+    if (req->aws_sigv4 && req->aws_key && req->aws_secret) {
+        st->userpwd = apr_pstrcat(pool, req->aws_key, ":", req->aws_secret,
+                                  NULL);
+        curl_easy_setopt(c, CURLOPT_AWS_SIGV4, req->aws_sigv4);
+        curl_easy_setopt(c, CURLOPT_USERPWD, st->userpwd);
+    }
+    return NULL;
+}
+
+uc_error_t *uc_cloud_call(apr_pool_t *pool, const uc_cloud_request_t *req,
+                          uc_cloud_answer_t *out)
+{
+    long timeout_ms = req->timeout_ms > 0 ? req->timeout_ms
+                                          : DEFAULT_TIMEOUT_MS;
+    answer_buffer_t answer = { pool, NULL, 0, 0, 0 };
+    call_state_t *st = apr_pcalloc(pool, sizeof(*st));
+    CURLcode rc;
+    uc_error_t *err;
+
+    memset(out, 0, sizeof(*out));
+    if (curl_users == 0)
+        return uc_error_make(pool, UC_E_INTERNAL, "Calls to %s are not set "
+                             "up in this process (uc_cloud_init was not "
+                             "called).", req->service);
+    if ((st->curl = curl_easy_init()) == NULL)
+        return uc_error_internal(pool);
+    apr_pool_cleanup_register(pool, st, call_cleanup, apr_pool_cleanup_null);
+    if ((err = set_up(pool, req, st, &answer, timeout_ms)))
+        return err;
+    rc = curl_easy_perform(st->curl);
+    if (answer.too_large)
+        return uc_error_make(pool, UC_E_STORAGE, "%s answered with more "
+                             "than %d bytes.", req->service,
+                             UC_CLOUD_MAX_ANSWER);
+    if (rc != CURLE_OK)
+        return unreachable(pool, req, rc, timeout_ms);
+    curl_easy_getinfo(st->curl, CURLINFO_RESPONSE_CODE, &out->status);
+    out->body = answer.buf ? answer.buf : apr_pstrdup(pool, "");
+    out->len = answer.len;
+    return NULL;
+}
+
+static int is_token(const char *s)
+{
+    const char *p;
+
+    if (!s || !*s || strlen(s) > 64)
+        return 0;
+    for (p = s; *p; p++)
+        if (!(apr_isalnum(*p) || *p == '.' || *p == '_' || *p == '-'))
+            return 0;
+    return 1;
+}
+
+uc_error_t *uc_cloud_refused(apr_pool_t *pool, const char *service,
+                             long status, const char *code)
+{
+    int later = status == 429 || status >= 500;
+    uc_error_t *err = uc_error_make(
+        pool, later ? UC_E_UNAVAILABLE : UC_E_STORAGE,
+        "%s refused the request (HTTP %ld%s%s)%s", service, status,
+        is_token(code) ? ", " : "", is_token(code) ? code : "",
+        later ? "; try again later." : ".");
+
+    if (later)
+        err->retry_after = 5;
+    return err;
+}
