@@ -142,7 +142,8 @@ $(UNIT_BIN): $(BUILD)/%: t/unit/%.c $(UNIT_HDR) $(LIB)
 
 # The unit tests run twice: as built, and under ASan and UBSan. Both runs
 # have a local S3 (s3rver behind a SigV4-verifying proxy) for the s3://
-# tests and a local Azure Blob Storage (azurite) for the SAS tests.
+# tests, a local Azure Blob Storage (azurite) for the SAS tests and a
+# stand-in for Google's token endpoint and STS (t/gcp/with-gcp.sh).
 SAN_BIN    := $(patsubst t/unit/%.c,$(BUILD)/san/%,$(UNIT_SRC))
 
 $(SAN_BIN): $(BUILD)/san/%: t/unit/%.c $(UNIT_HDR) $(SAN_LIB)
@@ -185,11 +186,11 @@ UNIT_ENV = UNICAT_DELTA_SYNTHETIC=$(CURDIR)/$(DELTA_DATA)/tables \
 
 unit-test: $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(DELTA_DATA)/.made
 	@$(UNIT_ENV) sh t/s3/with-s3.sh sh t/azure/with-azurite.sh \
-	  sh t/unit/run.sh $(UNIT_BIN)
+	  sh t/gcp/with-gcp.sh sh t/unit/run.sh $(UNIT_BIN)
 	@$(UNIT_ENV) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1 \
 	  sh t/s3/with-s3.sh sh t/azure/with-azurite.sh \
-	  sh t/unit/run.sh $(SAN_BIN)
+	  sh t/gcp/with-gcp.sh sh t/unit/run.sh $(SAN_BIN)
 	@$(UNIT_ENV) TSAN_OPTIONS=halt_on_error=1 \
 	  sh t/s3/with-s3.sh sh t/unit/run.sh $(TSAN_BIN)
 

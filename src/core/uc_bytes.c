@@ -25,6 +25,21 @@ char *uc_base64_encode(apr_pool_t *pool, const unsigned char *bytes,
     return out;
 }
 
+char *uc_base64url_encode(apr_pool_t *pool, const unsigned char *bytes,
+                          apr_size_t n)
+{
+    char *out = uc_base64_encode(pool, bytes, n), *c;
+
+    for (c = out; *c && *c != '='; c++) {
+        if (*c == '+')
+            *c = '-';
+        else if (*c == '/')
+            *c = '_';
+    }
+    *c = '\0';
+    return out;
+}
+
 int uc_base64_decode(apr_pool_t *pool, const char *text,
                      unsigned char **out, apr_size_t *len)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Bytes as text: lower-case hex and standard base64 (RFC 4648 §4), as
- * signatures, digests and keys are written. */
+/* Bytes as text: lower-case hex, standard base64 (RFC 4648 §4) and
+ * base64url (§5), as signatures, digests, keys and tokens are written. */
 #ifndef UC_BYTES_H
 #define UC_BYTES_H
 
@@ -12,6 +12,11 @@ void uc_hex_encode(const unsigned char *bytes, apr_size_t n, char *out);
 /* Padded base64 of `n` bytes, from `pool`. */
 char *uc_base64_encode(apr_pool_t *pool, const unsigned char *bytes,
                        apr_size_t n);
+
+/* Unpadded base64url of `n` bytes ('-' and '_' for '+' and '/'), from
+ * `pool`: what JWTs and URL-borne tokens are made of. */
+char *uc_base64url_encode(apr_pool_t *pool, const unsigned char *bytes,
+                          apr_size_t n);
 
 /* Decodes padded base64 strictly (a length that is not a multiple of 4 or
  * a character outside the alphabet fails): 0 and the bytes in *out

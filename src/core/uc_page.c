@@ -7,26 +7,20 @@
 #include <apr_base64.h>
 #include <apr_strings.h>
 
+#include "uc_bytes.h"
+
 /* A version tag inside the token lets the format change without old tokens
  * being misread. */
 #define TOKEN_TAG "k1:"
 #define TOKEN_MAX 2048
 
+/* URL-safe alphabet without padding, so tokens survive query strings. */
 const char *uc_page_token(apr_pool_t *pool, const char *last_key)
 {
     const char *plain = apr_pstrcat(pool, TOKEN_TAG, last_key, NULL);
-    int len = (int)strlen(plain);
-    char *out = apr_palloc(pool, (apr_size_t)apr_base64_encode_len(len));
-    char *c;
 
-    apr_base64_encode(out, plain, len);
-    /* URL-safe alphabet without padding, so tokens survive query strings. */
-    for (c = out; *c; c++) {
-        if (*c == '+') *c = '-';
-        else if (*c == '/') *c = '_';
-        else if (*c == '=') { *c = '\0'; break; }
-    }
-    return out;
+    return uc_base64url_encode(pool, (const unsigned char *)plain,
+                               strlen(plain));
 }
 
 static uc_error_t *bad_token(apr_pool_t *pool)

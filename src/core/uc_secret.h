@@ -64,4 +64,8 @@ int uc_secret_equal(const void *a, apr_size_t alen, const void *b,
 /* Overwrites memory that held a secret. */
 void uc_secret_wipe(void *p, apr_size_t len);
 
+/* Overwrites `len` bytes at `p` (pool memory holding a secret handed to
+ * the caller) when `pool` is cleared or destroyed. */
+void uc_secret_wipe_with_pool(apr_pool_t *pool, void *p, apr_size_t len);
+
 #endif

@@ -4,13 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <apr_strings.h>
-#include <openssl/bio.h>
-#include <openssl/evp.h>
-#include <openssl/pem.h>
 
 #include "uc_sigv4.h"
 #include "../core/uc_bytes.h"
 #include "../core/uc_percent.h"
+#include "../core/uc_rsa.h"
 
 #define ALGORITHM "GOOG4-RSA-SHA256"
 #define DEFAULT_ENDPOINT "https://storage.googleapis.com"
@@ -147,31 +145,18 @@ static const char *canonical_query(apr_pool_t *pool, const uc_gcs_v4_t *req,
     return out;
 }
 
+/* The signature of `text`, in hex as V4 URLs carry it. */
 static uc_error_t *rsa_sign(apr_pool_t *pool, const char *pem,
                             const char *text, const char **hex_out)
 {
-    BIO *bio = BIO_new_mem_buf(pem, -1);
-    EVP_PKEY *key = bio ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL)
-                        : NULL;
-    EVP_MD_CTX *md = EVP_MD_CTX_new();
-    unsigned char *sig = NULL;
-    size_t len = 0;
+    unsigned char *sig;
+    apr_size_t len;
     char *hex;
-    int ok;
+    uc_error_t *err = uc_rsa_sha256_sign(pool, pem, text, strlen(text),
+                                         &sig, &len);
 
-    ok = key && md && EVP_PKEY_base_id(key) == EVP_PKEY_RSA
-         && EVP_DigestSignInit(md, NULL, EVP_sha256(), NULL, key) == 1
-         && EVP_DigestSign(md, NULL, &len, (const unsigned char *)text,
-                           strlen(text)) == 1
-         && (sig = apr_palloc(pool, len)) != NULL
-         && EVP_DigestSign(md, sig, &len, (const unsigned char *)text,
-                           strlen(text)) == 1;
-    EVP_MD_CTX_free(md);
-    EVP_PKEY_free(key);
-    BIO_free(bio);
-    if (!ok)
-        return uc_error_invalid(pool, "The service account's private key is "
-                                "not an RSA key in PEM form.");
+    if (err)
+        return err;
     hex = apr_palloc(pool, 2 * len + 1);
     uc_hex_encode(sig, len, hex);
     *hex_out = hex;
