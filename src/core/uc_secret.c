@@ -115,17 +115,27 @@ uc_error_t *uc_secret_keys_add(apr_pool_t *pool, uc_secret_keys_t *keys,
     return NULL;
 }
 
-typedef struct opened {
-    char *p;
+typedef struct to_wipe {
+    void *p;
     apr_size_t len;
-} opened_t;
+} to_wipe_t;
 
 static apr_status_t wipe_on_cleanup(void *data)
 {
-    opened_t *o = data;
+    to_wipe_t *w = data;
 
-    uc_secret_wipe(o->p, o->len);
+    uc_secret_wipe(w->p, w->len);
     return APR_SUCCESS;
+}
+
+void uc_secret_wipe_later(apr_pool_t *pool, void *p, apr_size_t len)
+{
+    to_wipe_t *w = apr_palloc(pool, sizeof(*w));
+
+    w->p = p;
+    w->len = len;
+    apr_pool_cleanup_register(pool, w, wipe_on_cleanup,
+                              apr_pool_cleanup_null);
 }
 
 /* One AES-256-GCM pass; returns 1 when the tag verified (or was made). */
@@ -191,7 +201,6 @@ uc_error_t *uc_secret_open(apr_pool_t *pool, const uc_secret_keys_t *keys,
                            char **secret, apr_size_t *len)
 {
     const uc_secret_key_t *key = NULL;
-    opened_t *opened;
     unsigned char *box;
     apr_size_t total;
     int i;
@@ -222,10 +231,6 @@ uc_error_t *uc_secret_open(apr_pool_t *pool, const uc_secret_keys_t *keys,
                           "sealed for another row)");
     }
     (*secret)[*len] = '\0';
-    opened = apr_palloc(pool, sizeof(*opened));
-    opened->p = *secret;
-    opened->len = *len;
-    apr_pool_cleanup_register(pool, opened, wipe_on_cleanup,
-                              apr_pool_cleanup_null);
+    uc_secret_wipe_later(pool, *secret, *len);
     return NULL;
 }

@@ -64,4 +64,8 @@ int uc_secret_equal(const void *a, apr_size_t alen, const void *b,
 /* Overwrites memory that held a secret. */
 void uc_secret_wipe(void *p, apr_size_t len);
 
+/* Overwrites `len` bytes at `p` when `pool` is cleared: for a secret handed
+ * to the caller in memory of `pool` (or of a pool it outlives). */
+void uc_secret_wipe_later(apr_pool_t *pool, void *p, apr_size_t len);
+
 #endif
