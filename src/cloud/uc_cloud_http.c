@@ -2,6 +2,7 @@
 #include "uc_cloud_http.h"
 
 #include <string.h>
+#include <strings.h>
 #include <apr_lib.h>
 #include <apr_strings.h>
 #include <curl/curl.h>
@@ -205,4 +206,33 @@ uc_error_t *uc_cloud_refused(apr_pool_t *pool, const char *service,
     if (later)
         err->retry_after = 5;
     return err;
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncasecmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The host ends at a port, a path, a query or the URL's end (strchr finds
+ * the NUL too); "127.0.0.1.example.com" or "localhost@example.com" are not
+ * loopback. */
+static int is_loopback_host(const char *host)
+{
+    static const char *const loopback[] = { "127.0.0.1", "localhost",
+                                            "[::1]", NULL };
+    const char *const *l;
+
+    for (l = loopback; *l; l++)
+        if (starts_with(host, *l) && strchr(":/?", host[strlen(*l)]))
+            return 1;
+    return 0;
+}
+
+int uc_cloud_url_for_secrets(const char *url)
+{
+    if (!url)
+        return 0;
+    if (starts_with(url, "https://"))
+        return url[8] != '\0';
+    return starts_with(url, "http://") && is_loopback_host(url + 7);
 }

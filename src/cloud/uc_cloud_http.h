@@ -50,6 +50,10 @@ uc_error_t *uc_cloud_init(apr_pool_t *pool);
 uc_error_t *uc_cloud_call(apr_pool_t *pool, const uc_cloud_request_t *req,
                           uc_cloud_answer_t *out);
 
+/* Whether `url` may carry a secret (a client secret, a bearer token):
+ * https, or http to the loopback host, where only local emulators run. */
+int uc_cloud_url_for_secrets(const char *url);
+
 /* The error for an answer that is not a success: 503 for 429 and 5xx (the
  * service may answer later), 502 otherwise, naming the service, the status
  * and `code` (the service's own error code, NULL when unknown), which is

@@ -9,6 +9,7 @@
 #include "../core/uc_bytes.h"
 #include "../core/uc_percent.h"
 #include "../core/uc_secret.h"
+#include "../core/uc_time.h"
 
 /* Every permission of a blob or container SAS, in the order Azure requires
  * them to be written. */
@@ -40,17 +41,18 @@ static const char *iso8601(apr_pool_t *pool, apr_time_t t)
     return apr_pstrdup(pool, text);
 }
 
-/* base64(HMAC-SHA256(key, text)) with the decoded account key. */
+/* base64(HMAC-SHA256(key, text)) with the decoded key; `what` names the
+ * key in the error. */
 static uc_error_t *sign(apr_pool_t *pool, const char *key_b64,
-                        const char *text, const char **out)
+                        const char *what, const char *text, const char **out)
 {
     unsigned char mac[EVP_MAX_MD_SIZE], *key;
     unsigned int mac_len = 0;
     apr_size_t key_len;
 
-    if (uc_base64_decode(pool, key_b64, &key, &key_len) || !key_len)
-        return uc_error_invalid(pool, "The storage account key is not "
-                                "base64.");
+    if (!key_b64 || uc_base64_decode(pool, key_b64, &key, &key_len)
+        || !key_len)
+        return uc_error_invalid(pool, "The %s is not base64.", what);
     HMAC(EVP_sha256(), key, (int)key_len, (const unsigned char *)text,
          strlen(text), mac, &mac_len);
     uc_secret_wipe(key, key_len);
@@ -59,47 +61,133 @@ static uc_error_t *sign(apr_pool_t *pool, const char *key_b64,
     return NULL;
 }
 
-uc_error_t *uc_azure_sas_sign(apr_pool_t *pool, const uc_azure_sas_t *sas,
-                              const char **query)
+static int is_set(const char *s)
 {
-    const char *start = sas->start ? iso8601(pool, sas->start) : "";
-    const char *expiry = iso8601(pool, sas->expiry);
-    const char *resource = sas->blob ? "b" : "c";
-    const char *protocol = sas->allow_http ? "https,http" : "https";
-    const char *canonical, *text, *sig = NULL;
-    uc_error_t *err;
+    return s && *s;
+}
 
-    if (!sas->account || !*sas->account || !sas->container ||
-        !*sas->container || (sas->blob && !*sas->blob) || !sas->account_key)
+/* A SAS may not outlive the delegation key that signs it. */
+static uc_error_t *check_delegation(apr_pool_t *pool,
+                                    const uc_azure_delegation_key_t *key,
+                                    apr_time_t expiry)
+{
+    apr_int64_t key_expiry_ms;
+
+    if (!is_set(key->signed_oid) || !is_set(key->signed_tid)
+        || !is_set(key->signed_start) || !is_set(key->signed_expiry)
+        || !is_set(key->signed_service) || !is_set(key->signed_version))
+        return uc_error_invalid(pool, "The user delegation key lacks its "
+                                "signed identity or lifetime.");
+    if (!uc_time_parse_iso8601(key->signed_expiry, &key_expiry_ms))
+        return uc_error_invalid(pool, "The user delegation key's expiry is "
+                                "not an ISO-8601 time.");
+    if (expiry > apr_time_from_msec(key_expiry_ms))
+        return uc_error_invalid(pool, "A user delegation SAS cannot expire "
+                                "after its key.");
+    return NULL;
+}
+
+static uc_error_t *check_sas(apr_pool_t *pool, const uc_azure_sas_t *sas)
+{
+    if (!is_set(sas->account) || !is_set(sas->container)
+        || (sas->blob && !*sas->blob)
+        || (!sas->delegation && !sas->account_key))
         return uc_error_invalid(pool, "A SAS needs an account, a container "
-                                "and its key.");
+                                "and a key.");
     if (!permissions_valid(sas->permissions))
         return uc_error_invalid(pool, "SAS permissions are letters of '%s', "
                                 "in that order.", PERMISSION_ORDER);
     if (sas->expiry <= sas->start)
         return uc_error_invalid(pool, "A SAS must expire after it starts.");
-    canonical = apr_pstrcat(pool, "/blob/", sas->account, "/",
-                            sas->container, sas->blob ? "/" : "",
-                            sas->blob ? sas->blob : "", NULL);
-    /* Identifier, IP, snapshot time, encryption scope and the response
-     * header overrides are not used: empty lines. */
-    text = apr_pstrcat(pool, sas->permissions, "\n", start, "\n", expiry,
-                       "\n", canonical, "\n\n\n", protocol, "\n",
-                       UC_AZURE_SAS_VERSION, "\n", resource,
+    return sas->delegation ? check_delegation(pool, sas->delegation,
+                                              sas->expiry)
+                           : NULL;
+}
+
+/* What the SAS grants, as both forms of string-to-sign begin. */
+typedef struct grant {
+    const char *start, *expiry, *resource, *protocol, *canonical;
+} grant_t;
+
+/* A service SAS: identifier, IP, snapshot time, encryption scope and the
+ * response header overrides are not used, so their lines are empty. */
+static const char *service_text(apr_pool_t *pool, const uc_azure_sas_t *sas,
+                                const grant_t *g)
+{
+    return apr_pstrcat(pool, sas->permissions, "\n", g->start, "\n",
+                       g->expiry, "\n", g->canonical, "\n\n\n", g->protocol,
+                       "\n", UC_AZURE_SAS_VERSION, "\n", g->resource,
                        "\n\n\n\n\n\n\n", NULL);
-    if ((err = sign(pool, sas->account_key, text, &sig)))
+}
+
+/* A user delegation SAS: the key's identity follows the resource; the
+ * authorized and unauthorized user object ids, correlation id, IP,
+ * snapshot time, encryption scope and response header overrides are not
+ * used, so their lines are empty. */
+static const char *delegation_text(apr_pool_t *pool,
+                                   const uc_azure_sas_t *sas,
+                                   const grant_t *g)
+{
+    const uc_azure_delegation_key_t *k = sas->delegation;
+
+    return apr_pstrcat(pool, sas->permissions, "\n", g->start, "\n",
+                       g->expiry, "\n", g->canonical, "\n", k->signed_oid,
+                       "\n", k->signed_tid, "\n", k->signed_start, "\n",
+                       k->signed_expiry, "\n", k->signed_service, "\n",
+                       k->signed_version, "\n\n\n\n\n", g->protocol, "\n",
+                       UC_AZURE_SAS_VERSION, "\n", g->resource,
+                       "\n\n\n\n\n\n\n", NULL);
+}
+
+static const char *encoded(apr_pool_t *pool, const char *s)
+{
+    return uc_percent_encode(pool, s, strlen(s), "");
+}
+
+/* The key's identity in the query, "" for a service SAS. */
+static const char *delegation_query(apr_pool_t *pool,
+                                    const uc_azure_delegation_key_t *k)
+{
+    if (!k)
+        return "";
+    return apr_pstrcat(pool, "&skoid=", encoded(pool, k->signed_oid),
+                       "&sktid=", encoded(pool, k->signed_tid),
+                       "&skt=", encoded(pool, k->signed_start),
+                       "&ske=", encoded(pool, k->signed_expiry),
+                       "&sks=", encoded(pool, k->signed_service),
+                       "&skv=", encoded(pool, k->signed_version), NULL);
+}
+
+uc_error_t *uc_azure_sas_sign(apr_pool_t *pool, const uc_azure_sas_t *sas,
+                              const char **query)
+{
+    grant_t g;
+    const char *sig = NULL;
+    uc_error_t *err;
+
+    if ((err = check_sas(pool, sas)))
+        return err;
+    g.start = sas->start ? iso8601(pool, sas->start) : "";
+    g.expiry = iso8601(pool, sas->expiry);
+    g.resource = sas->blob ? "b" : "c";
+    g.protocol = sas->allow_http ? "https,http" : "https";
+    g.canonical = apr_pstrcat(pool, "/blob/", sas->account, "/",
+                              sas->container, sas->blob ? "/" : "",
+                              sas->blob ? sas->blob : "", NULL);
+    err = sas->delegation
+        ? sign(pool, sas->delegation->value, "user delegation key",
+               delegation_text(pool, sas, &g), &sig)
+        : sign(pool, sas->account_key, "storage account key",
+               service_text(pool, sas, &g), &sig);
+    if (err)
         return err;
     *query = apr_pstrcat(pool, "sv=", UC_AZURE_SAS_VERSION,
-                         *start ? "&st=" : "",
-                         *start ? uc_percent_encode(pool, start,
-                                                    strlen(start), "")
-                                : "",
-                         "&se=", uc_percent_encode(pool, expiry,
-                                                   strlen(expiry), ""),
-                         "&sr=", resource, "&sp=", sas->permissions,
-                         "&spr=", uc_percent_encode(pool, protocol,
-                                                    strlen(protocol), ""),
-                         "&sig=", uc_percent_encode(pool, sig, strlen(sig),
-                                                    ""), NULL);
+                         *g.start ? "&st=" : "",
+                         *g.start ? encoded(pool, g.start) : "",
+                         "&se=", encoded(pool, g.expiry),
+                         "&sr=", g.resource, "&sp=", sas->permissions,
+                         delegation_query(pool, sas->delegation),
+                         "&spr=", encoded(pool, g.protocol),
+                         "&sig=", encoded(pool, sig), NULL);
     return NULL;
 }
