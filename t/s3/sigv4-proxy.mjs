@@ -9,9 +9,17 @@
 // (403 like S3); accepted ones are forwarded without their Authorization
 // header or X-Amz-* query parameters.
 //
+// With --sts-ready it also runs the STS stand-in of sts.mjs on a port of
+// its own: the temporary credentials it vends are accepted here too, with
+// their session token (required, and only until they expire), and every
+// request signed with them must be allowed by their session policy, or it
+// is refused with AccessDenied like any other bad request.
+//
 //   node sigv4-proxy.mjs --upstream http://127.0.0.1:PORT --key ID
 //        --secret SECRET --region REGION --log FILE --ready FILE
 //        [--session-token TOKEN] [--port N]
+//        [--sts-ready FILE --sts-role ARN --sts-external-id ID
+//         --sts-log FILE [--sts-port N]]
 //
 // The log has one line per request, written before the answer is sent:
 //   VERDICT METHOD STYLE HOST URL TOKEN
@@ -27,8 +35,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import { parseArgs, die, nodeRequire, errorXml } from './lib.mjs';
+import { sessions, policyAllows, s3Access, startSts } from './sts.mjs';
 
-const args = parseArgs({ port: '0', 'session-token': '' });
+const args = parseArgs({ port: '0', 'session-token': '', 'sts-ready': '',
+                         'sts-port': '0' });
 for (const k of ['upstream', 'key', 'secret', 'region', 'log', 'ready'])
   if (!args[k]) die(`--${k} is required`);
 const aws4 = nodeRequire()('aws4');
@@ -46,7 +56,6 @@ class Reject extends Error {
   }
 }
 
-// Throws a Reject unless the request carries a valid signature by the test
 // The signed headers must all be present; aws4 is handed exactly those.
 function signedHeaders(h, signed) {
   const headers = {};
@@ -60,13 +69,38 @@ function signedHeaders(h, signed) {
   return { headers, include };
 }
 
-function checkToken(token) {
-  if (token !== null && token !== undefined && args['session-token']
-      && token !== args['session-token'])
+// The credentials of an access key id: the base ones, whose session token
+// is optional, or temporary ones vended by the STS stand-in.
+function credentialsOf(keyId) {
+  if (keyId === args.key)
+    return { secret: args.secret, token: args['session-token'] || null,
+             session: null };
+  const session = sessions.get(keyId);
+  if (!session)
+    throw new Reject('InvalidAccessKeyId', 'The access key id is unknown.');
+  if (Date.now() >= session.expires)
+    throw new Reject('ExpiredToken', 'The provided token has expired.', 400);
+  return { secret: session.secret, token: session.token, session };
+}
+
+function checkToken(token, creds) {
+  const sent = token !== null && token !== undefined;
+  if ((sent && creds.token && token !== creds.token)
+      || (!sent && creds.session))
     throw new Reject('InvalidToken', 'The session token is invalid.', 400);
 }
 
-// credentials over its method, path, query, signed headers and body.
+// A vended credential may do only what its session policy allows.
+function authorize(creds, method, path) {
+  if (!creds.session || !creds.session.policy) return;
+  const { action, resource, context } = s3Access(method, path);
+  if (!policyAllows(creds.session.policy, action, resource, context))
+    throw new Reject('AccessDenied', 'Access Denied');
+}
+
+// Throws a Reject unless the request carries a valid signature by known
+// credentials over its method, path, query, signed headers and body;
+// returns those credentials.
 function verify(req, body) {
   const h = req.headers;
   const auth = h.authorization;
@@ -77,8 +111,7 @@ function verify(req, body) {
     throw new Reject('AuthorizationHeaderMalformed',
                      'The authorization header is malformed.', 400);
   const [, keyId, date, region, service, signedList, signature] = m;
-  if (keyId !== args.key)
-    throw new Reject('InvalidAccessKeyId', 'The access key id is unknown.');
+  const creds = credentialsOf(keyId);
   if (region !== args.region || service !== 's3')
     throw new Reject('AuthorizationHeaderMalformed',
                      `The credential scope must be ${args.region}/s3.`, 400);
@@ -105,7 +138,7 @@ function verify(req, body) {
   if (payload !== 'UNSIGNED-PAYLOAD' && payload !== sha256(body))
     throw new Reject('XAmzContentSHA256Mismatch',
                      'x-amz-content-sha256 does not match the body.', 400);
-  checkToken(h['x-amz-security-token']);
+  checkToken(h['x-amz-security-token'], creds);
 
   // Recompute from exactly the signed headers, with the request's own date.
   const expected = aws4.sign({
@@ -116,7 +149,7 @@ function verify(req, body) {
     region: args.region,
     headers,
     extraHeadersToInclude: include,
-  }, { accessKeyId: args.key, secretAccessKey: args.secret });
+  }, { accessKeyId: keyId, secretAccessKey: creds.secret });
   const em = /SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
     expected.headers.Authorization);
   if (!em || em[1] !== signedList
@@ -124,6 +157,7 @@ function verify(req, body) {
     throw new Reject('SignatureDoesNotMatch',
                      'The request signature we calculated does not match '
                      + 'the signature you provided.');
+  return creds;
 }
 
 // The query parameters of a pre-signed URL's signature.
@@ -171,8 +205,7 @@ function verifyPresigned(req) {
   if (!cm)
     throw malformed('X-Amz-Credential is malformed.');
   const [, keyId, date, region, service] = cm;
-  if (keyId !== args.key)
-    throw new Reject('InvalidAccessKeyId', 'The access key id is unknown.');
+  const creds = credentialsOf(keyId);
   if (region !== args.region || service !== 's3')
     throw malformed(`The credential scope must be ${args.region}/s3.`);
   const amzDate = q.get('X-Amz-Date') || '';
@@ -193,7 +226,7 @@ function verifyPresigned(req) {
     throw new Reject('AccessDenied', 'The header host is not signed.');
   const { headers, include } = signedHeaders(h, signed);
   const token = q.get('X-Amz-Security-Token');
-  checkToken(token);
+  checkToken(token, creds);
 
   // Recompute from the request's date and lifetime; aws4 adds the other
   // signature parameters itself.
@@ -208,7 +241,7 @@ function verifyPresigned(req) {
     signQuery: true,
     headers,
     extraHeadersToInclude: include,
-  }, { accessKeyId: args.key, secretAccessKey: args.secret,
+  }, { accessKeyId: keyId, secretAccessKey: creds.secret,
        ...(token !== null ? { sessionToken: token } : {}) });
   const eq = new URL(expected.path, 'http://proxy').searchParams;
   const signature = q.get('X-Amz-Signature') || '';
@@ -219,6 +252,7 @@ function verifyPresigned(req) {
     throw new Reject('SignatureDoesNotMatch',
                      'The request signature we calculated does not match '
                      + 'the signature you provided.');
+  return creds;
 }
 
 // Virtual-hosted requests name the bucket in front of ".localhost"; s3rver
@@ -251,10 +285,9 @@ const server = http.createServer((req, res) => {
     const body = Buffer.concat(chunks);
     const { style, path } = upstreamPath(req);
     try {
-      if (isPresigned(req.url))
-        verifyPresigned(req);
-      else
-        verify(req, body);
+      const creds = isPresigned(req.url) ? verifyPresigned(req)
+        : verify(req, body);
+      authorize(creds, req.method, path);
     } catch (e) {
       if (!(e instanceof Reject)) throw e;
       log('rejected:' + e.code, req, style);
@@ -292,6 +325,20 @@ server.listen(Number(args.port), '127.0.0.1', () => {
   fs.writeFileSync(args.ready + '.tmp', String(server.address().port));
   fs.renameSync(args.ready + '.tmp', args.ready);
 });
-const stop = () => server.close(() => process.exit(0));
+let sts = null;
+if (args['sts-ready']) {
+  for (const k of ['sts-role', 'sts-external-id', 'sts-log'])
+    if (!args[k]) die(`--${k} is required with --sts-ready`);
+  sts = startSts({
+    aws4, role: args['sts-role'], externalId: args['sts-external-id'],
+    base: { key: args.key, secret: args.secret,
+            token: args['session-token'] || null },
+    port: args['sts-port'], ready: args['sts-ready'], log: args['sts-log'],
+  });
+}
+const stop = () => {
+  if (sts) sts.close(() => {});
+  server.close(() => process.exit(0));
+};
 process.on('SIGTERM', () => { stop(); setTimeout(() => process.exit(0), 500); });
 process.on('SIGINT', () => { stop(); setTimeout(() => process.exit(0), 500); });

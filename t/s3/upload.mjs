@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Fills the test bucket through the verifying proxy with signed PUTs, then
-// checks that the proxy tells good signatures from bad ones. Exits non-zero
-// on any failure, so with-s3.sh never runs tests against a broken harness.
+// checks that the proxy tells good signatures from bad ones, and that the
+// STS stand-in vends credentials the proxy holds to their session policy.
+// Exits non-zero on any failure, so with-s3.sh never runs tests against a
+// broken harness.
 //   node upload.mjs --endpoint http://127.0.0.1:PROXY_PORT --bucket B
 //        --key ID --secret SECRET --region R --session-token T
-//        --fixtures DIR
+//        --fixtures DIR --sts-endpoint http://127.0.0.1:STS_PORT
+//        --sts-role ARN --sts-external-id ID
 // Objects: DIR/** under fixtures/; paging/obj-0000..1099 (more than one
 // ListObjectsV2 page), paging/sub/nested (a common prefix between the
 // pages), paging/ (a directory marker); special/... (keys needing escapes).
@@ -16,7 +19,8 @@ import { parseArgs, die, nodeRequire, encodeKey } from './lib.mjs';
 
 const args = parseArgs();
 for (const k of ['endpoint', 'bucket', 'key', 'secret', 'region',
-                 'session-token', 'fixtures'])
+                 'session-token', 'fixtures', 'sts-endpoint', 'sts-role',
+                 'sts-external-id'])
   if (!args[k]) die(`--${k} is required`);
 const aws4 = nodeRequire()('aws4');
 const endpoint = new URL(args.endpoint);
@@ -28,9 +32,10 @@ const PAGING_COUNT = 1100;
 const SPECIAL_KEYS = ['special/plus+sign é ~x.txt',
                              'special/quote\'s (1)*!.txt'];
 
-function send({ method, path: p, body = Buffer.alloc(0), headers = {} }) {
+function send({ method, path: p, body = Buffer.alloc(0), headers = {},
+                to = endpoint }) {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: endpoint.hostname, port: endpoint.port,
+    const req = http.request({ host: to.hostname, port: to.port,
                                method, path: p, headers, agent }, res => {
       const chunks = [];
       res.on('data', c => chunks.push(c));
@@ -115,5 +120,56 @@ await must(signed('GET', probe, undefined,
 await must(signed('GET', probe, undefined,
                   { creds: { sessionToken: 'some-other-token' } }),
            400, 'self-check: wrong session token');
+
+// An AssumeRole signed by aws4, the other implementation of SigV4.
+const sts = new URL(args['sts-endpoint']);
+function assumeRole(params, opts = {}) {
+  const body = new URLSearchParams({
+    Action: 'AssumeRole', Version: '2011-06-15', RoleArn: args['sts-role'],
+    RoleSessionName: 'upload-self-check', ExternalId: args['sts-external-id'],
+    ...params }).toString();
+  const r = aws4.sign({ method: 'POST', host: sts.host, path: '/',
+                        service: 'sts', region: args.region, body },
+                      { ...creds, ...(opts.creds || {}) });
+  return send({ method: 'POST', path: '/', body, headers: r.headers,
+                to: sts });
+}
+
+async function mustSts(params, status, code, what, opts) {
+  const res = await assumeRole(params, opts);
+  if (res.status !== status || !res.body.includes(code))
+    die(`${what}: expected HTTP ${status} ${code}, got ${res.status}: `
+        + res.body);
+  return res.body;
+}
+
+const tag = (xml, name) =>
+  (new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml) || [])[1];
+const policy = JSON.stringify({ Version: '2012-10-17', Statement: [
+  { Effect: 'Allow', Action: 's3:GetO*',
+    Resource: `arn:aws:s3:::${args.bucket}/fixtures/simple_table/*` }] });
+const granted = await mustSts({ Policy: policy, DurationSeconds: '900' },
+                              200, '<Credentials>', 'self-check: AssumeRole');
+const vended = { accessKeyId: tag(granted, 'AccessKeyId'),
+                 secretAccessKey: tag(granted, 'SecretAccessKey'),
+                 sessionToken: tag(granted, 'SessionToken') };
+await mustSts({}, 403, '<Code>SignatureDoesNotMatch</Code>',
+              'self-check: STS, wrong secret',
+              { creds: { secretAccessKey: 'not-the-secret' } });
+await mustSts({ ExternalId: 'other' }, 403, '<Code>AccessDenied</Code>',
+              'self-check: STS, wrong external id');
+await mustSts({ DurationSeconds: '899' }, 400, '<Code>ValidationError</Code>',
+              'self-check: STS, short duration');
+await mustSts({ Policy: '{' }, 400, '<Code>ValidationError</Code>',
+              'self-check: STS, policy not JSON');
+await must(signed('GET', probe, undefined, { creds: vended }), 200,
+           'self-check: vended keys within their policy');
+await must(signed('GET', `/${args.bucket}/paging/obj-0000`, undefined,
+                  { creds: vended }),
+           403, 'self-check: vended keys outside their policy');
+await must(signed('GET', probe, undefined,
+                  { creds: { ...vended, sessionToken: undefined } }),
+           400, 'self-check: vended keys without their token');
 agent.destroy();
-process.stdout.write(`uploaded ${jobs.length} objects; proxy self-check ok\n`);
+process.stdout.write(`uploaded ${jobs.length} objects; proxy and STS `
+                     + 'self-check ok\n');

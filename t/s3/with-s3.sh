@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # Runs CMD against a local S3: s3rver behind a proxy that verifies every
 # request's SigV4 signature independently (sigv4-proxy.mjs), with a bucket
-# filled by upload.mjs. Exits with CMD's status, or non-zero when the
+# filled by upload.mjs, and a stand-in for AWS STS's AssumeRole (sts.mjs,
+# run by the proxy) whose temporary credentials the proxy accepts within
+# their session policy. Exits with CMD's status, or non-zero when the
 # harness cannot be brought up.
 #
 # Usage: sh t/s3/with-s3.sh CMD [ARG...]
@@ -15,6 +17,15 @@
 #   UNICAT_S3_SESSION_TOKEN  the one session token the proxy accepts
 #   UNICAT_S3_PROXY_LOG      the proxy's log, one line per request
 #   UNICAT_DELTA_FIXTURES    the fixture directory uploaded under fixtures/
+#   UNICAT_STS_ENDPOINT      http://127.0.0.1:PORT, the STS stand-in: it
+#                            takes AssumeRole calls signed (service sts)
+#                            by UNICAT_S3_KEY / _SECRET, with or without
+#                            UNICAT_S3_SESSION_TOKEN
+#   UNICAT_STS_ROLE_ARN      the one role it lets them assume
+#   UNICAT_STS_EXTERNAL_ID   the external id it demands for that role
+#   UNICAT_STS_LOG           its log: "VERDICT SESSION-NAME" per request
+#                            (session names that make it misbehave on
+#                            purpose, uc-hang among them, are in sts.mjs)
 #
 # Environment read:
 #   UNICAT_DELTA_FIXTURES      default: t/delta/fixtures
@@ -37,6 +48,8 @@ key=AKIDUNICATTEST
 secret=unicat-test-secret/With+Chars=
 region=us-east-1
 token=unicat-test-session-token/With+Chars==
+role_arn=arn:aws:iam::123456789012:role/unicat-test
+external_id=unicat-test-external-id
 
 fail() {
     echo "with-s3.sh: $*" >&2
@@ -113,17 +126,24 @@ s3_port=$(wait_ready "$work/s3rver.port" "$s3rver_pid" s3rver \
     "$work/s3rver.out")
 
 : >"$work/proxy.log"
+: >"$work/sts.log"
 node "$here/sigv4-proxy.mjs" --upstream "http://127.0.0.1:$s3_port" \
     --key "$key" --secret "$secret" --region "$region" \
     --session-token "$token" --log "$work/proxy.log" \
-    --ready "$work/proxy.port" >"$work/proxy.out" 2>&1 &
+    --ready "$work/proxy.port" --sts-ready "$work/sts.port" \
+    --sts-role "$role_arn" --sts-external-id "$external_id" \
+    --sts-log "$work/sts.log" >"$work/proxy.out" 2>&1 &
 proxy_pid=$!
 proxy_port=$(wait_ready "$work/proxy.port" "$proxy_pid" "SigV4 proxy" \
+    "$work/proxy.out")
+sts_port=$(wait_ready "$work/sts.port" "$proxy_pid" "STS stand-in" \
     "$work/proxy.out")
 
 node "$here/upload.mjs" --endpoint "http://127.0.0.1:$proxy_port" \
     --bucket "$bucket" --key "$key" --secret "$secret" --region "$region" \
-    --session-token "$token" --fixtures "$fixtures" >&2 \
+    --session-token "$token" --fixtures "$fixtures" \
+    --sts-endpoint "http://127.0.0.1:$sts_port" --sts-role "$role_arn" \
+    --sts-external-id "$external_id" >&2 \
     || { cat "$work/proxy.out" "$work/s3rver.out" >&2
          fail "upload failed"; }
 
@@ -135,6 +155,10 @@ export UNICAT_S3_REGION="$region"
 export UNICAT_S3_SESSION_TOKEN="$token"
 export UNICAT_S3_PROXY_LOG="$work/proxy.log"
 export UNICAT_DELTA_FIXTURES="$fixtures"
+export UNICAT_STS_ENDPOINT="http://127.0.0.1:$sts_port"
+export UNICAT_STS_ROLE_ARN="$role_arn"
+export UNICAT_STS_EXTERNAL_ID="$external_id"
+export UNICAT_STS_LOG="$work/sts.log"
 # An http_proxy of the environment must not see loopback requests.
 export no_proxy="127.0.0.1,localhost,.localhost${no_proxy:+,$no_proxy}"
 if [ "${UNICAT_S3_INJECT_BAD_SECRET:-}" = 1 ]; then
