@@ -9,8 +9,13 @@
 #include <apr_strings.h>
 #include <apr_file_io.h>
 #include <http_core.h>
+#include <apr_lib.h>
+#include <apr_uri.h>
 
 #include "../src/authz/uc_access.h"
+#include "../src/cloud/uc_cloud_http.h"
+#include "../src/cloud/uc_cloud_settings.h"
+#include "../src/cloud/uc_vend_cache.h"
 #include "../src/core/uc_secret.h"
 #include "../src/core/uc_validate.h"
 
@@ -28,6 +33,21 @@ static uc_secret_keys_t secret_keys;
 const uc_secret_keys_t *uc_glue_secret_keys(void)
 {
     return &secret_keys;
+}
+
+/* How the clouds are reached: process-wide like the keys, set by the main
+ * server's directives (from the defaults again on every restart). */
+static uc_cloud_settings_t cloud_settings;
+
+#define UC_DEFAULT_CLOUD_TIMEOUT_MS 10000L
+#define UC_DEFAULT_CREDENTIAL_LIFETIME 3600
+/* Vended credentials a child keeps: one per (credential, location,
+ * operation) in use, a few hundred bytes each. */
+#define UC_VEND_CACHE_ENTRIES 4096
+
+const uc_cloud_settings_t *uc_glue_cloud(void)
+{
+    return &cloud_settings;
 }
 
 /* Made by each child before its worker threads start; gone with it. */
@@ -236,6 +256,111 @@ static const char *add_secret_key_file(cmd_parms *cmd, void *dconf,
                   : NULL;
 }
 
+/* A cloud endpoint: an absolute http or https URL without a query, into
+ * the member of cloud_settings at the command's offset. */
+static const char *set_cloud_url(cmd_parms *cmd, void *dconf,
+                                 const char *arg)
+{
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+    apr_uri_t uri;
+
+    (void)dconf;
+    if (err)
+        return err;
+    if (apr_uri_parse(cmd->temp_pool, arg, &uri) != APR_SUCCESS ||
+        !uri.scheme || !uri.hostname || uri.query || uri.fragment ||
+        (strcasecmp(uri.scheme, "https") && strcasecmp(uri.scheme, "http")))
+        return apr_psprintf(cmd->pool, "%s takes an http:// or https:// URL, "
+                            "not '%s'", cmd->cmd->name, arg);
+    if (cmd->info == (void *)APR_OFFSETOF(uc_cloud_settings_t,
+                                           azure_blob_endpoint) &&
+        !strstr(arg, "{account}"))
+        return "UnicatAzureBlobEndpoint must say where the storage "
+               "account's name goes: {account}";
+    *(const char **)((char *)&cloud_settings + (apr_size_t)cmd->info) =
+        apr_pstrdup(cmd->pool, arg);
+    return NULL;
+}
+
+static const char *set_aws_iam_arn(cmd_parms *cmd, void *dconf,
+                                   const char *arg)
+{
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+    const char *p;
+
+    (void)dconf;
+    if (err)
+        return err;
+    for (p = arg; *p && !apr_isspace(*p) && !apr_iscntrl(*p); p++)
+        ;
+    if (strncmp(arg, "arn:", 4) != 0 || *p || strlen(arg) > 2048)
+        return "UnicatAwsIamArn takes the ARN of the server's own AWS "
+               "identity (arn:aws:iam::<account>:role/<name>)";
+    cloud_settings.aws_iam_arn = apr_pstrdup(cmd->pool, arg);
+    return NULL;
+}
+
+static const char *set_cloud_ca_file(cmd_parms *cmd, void *dconf,
+                                     const char *arg)
+{
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+    const char *path = ap_server_root_relative(cmd->pool, arg);
+    apr_finfo_t info;
+
+    (void)dconf;
+    if (err)
+        return err;
+    if (!path || apr_stat(&info, path, APR_FINFO_TYPE, cmd->temp_pool)
+                 != APR_SUCCESS || info.filetype != APR_REG)
+        return apr_psprintf(cmd->pool, "UnicatCloudCAFile: %s is not a "
+                            "readable file", arg);
+    cloud_settings.ca_file = path;
+    return NULL;
+}
+
+/* A number of seconds from `min` to `max`. */
+static const char *seconds(cmd_parms *cmd, const char *arg, int min,
+                           int max, int *out)
+{
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+    apr_int64_t v;
+    char *end;
+
+    if (err)
+        return err;
+    v = apr_strtoi64(arg, &end, 10);
+    if (!*arg || *end || v < min || v > max)
+        return apr_psprintf(cmd->pool, "%s takes a number of seconds from "
+                            "%d to %d, not '%s'", cmd->cmd->name, min, max,
+                            arg);
+    *out = (int)v;
+    return NULL;
+}
+
+static const char *set_cloud_timeout(cmd_parms *cmd, void *dconf,
+                                     const char *arg)
+{
+    int v;
+    const char *err = seconds(cmd, arg, 1, 300, &v);
+
+    (void)dconf;
+    if (!err)
+        cloud_settings.timeout_ms = 1000L * v;
+    return err;
+}
+
+static const char *set_credential_lifetime(cmd_parms *cmd, void *dconf,
+                                           const char *arg)
+{
+    (void)dconf;
+    return seconds(cmd, arg, 900, 43200, &cloud_settings.lifetime_s);
+}
+
+#define CLOUD_URL(name, member, help) \
+    AP_INIT_TAKE1(name, set_cloud_url, \
+                  (void *)APR_OFFSETOF(uc_cloud_settings_t, member), \
+                  RSRC_CONF, help)
+
 static const command_rec unicat_directives[] = {
     AP_INIT_FLAG("Unicat", set_enabled, NULL, ACCESS_CONF,
                  "On to serve the API of this <Location>'s SetHandler here"),
@@ -268,6 +393,28 @@ static const command_rec unicat_directives[] = {
                   RSRC_CONF,
                   "Most threads one request works with at once, its own "
                   "included (default 8)"),
+    AP_INIT_TAKE1("UnicatAwsIamArn", set_aws_iam_arn, NULL, RSRC_CONF,
+                  "The server's own AWS identity, which credentials' roles "
+                  "trust"),
+    CLOUD_URL("UnicatAwsStsEndpoint", aws_sts_endpoint,
+              "AWS STS endpoint (default: the region's)"),
+    CLOUD_URL("UnicatAzureAuthority", azure_authority,
+              "Azure AD authority (default https://login.microsoftonline"
+              ".com)"),
+    CLOUD_URL("UnicatAzureBlobEndpoint", azure_blob_endpoint,
+              "Blob endpoint of a storage account, {account} for its name"),
+    CLOUD_URL("UnicatGcpTokenUri", gcp_token_uri,
+              "Google OAuth token endpoint"),
+    CLOUD_URL("UnicatGcpStsUri", gcp_sts_uri,
+              "Google STS endpoint that downscopes tokens"),
+    AP_INIT_TAKE1("UnicatCloudCAFile", set_cloud_ca_file, NULL, RSRC_CONF,
+                  "Certificate authorities for calls to the clouds "
+                  "(default: the system's)"),
+    AP_INIT_TAKE1("UnicatCloudTimeout", set_cloud_timeout, NULL, RSRC_CONF,
+                  "Seconds a call to a cloud may take (default 10)"),
+    AP_INIT_TAKE1("UnicatTemporaryCredentialLifetime",
+                  set_credential_lifetime, NULL, RSRC_CONF,
+                  "Seconds vended credentials live (default 3600)"),
     { NULL }
 };
 
@@ -286,6 +433,9 @@ static int pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
     (void)plog;
     (void)ptemp;
     uc_delta_settings_default(&delta_settings);
+    memset(&cloud_settings, 0, sizeof(cloud_settings));
+    cloud_settings.timeout_ms = UC_DEFAULT_CLOUD_TIMEOUT_MS;
+    cloud_settings.lifetime_s = UC_DEFAULT_CREDENTIAL_LIFETIME;
     secret_keys.n = 0;
     secret_keys.keys = NULL;
     apr_pool_cleanup_register(pconf, &secret_keys, wipe_secret_keys,
@@ -293,8 +443,8 @@ static int pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
     return OK;
 }
 
-/* libcurl and the snapshot cache, once per child and before its threads:
- * neither may be set up from a request. */
+/* libcurl and the caches, once per child and before its threads: none
+ * may be set up from a request. */
 static void child_init(apr_pool_t *pchild, server_rec *s)
 {
     uc_error_t *err = uc_delta_init(pchild, &delta_settings);
@@ -302,9 +452,15 @@ static void child_init(apr_pool_t *pchild, server_rec *s)
     if (!err)
         err = uc_delta_cache_create(pchild, UC_SNAPSHOT_CACHE_BYTES,
                                     &snapshots);
+    if (!err)
+        err = uc_cloud_init(pchild);
+    if (!err)
+        err = uc_vend_cache_create(pchild, UC_VEND_CACHE_ENTRIES,
+                                   &cloud_settings.cache);
     if (err)
         ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, "UC0105: the Delta "
-                     "reader cannot be set up: %s", err->message);
+                     "reader or the cloud clients cannot be set up: %s",
+                     err->message);
     else
         ap_log_error(APLOG_MARK, APLOG_DEBUG, 0, s, "UC0106: Delta reader "
                      "set up: %d decode threads, at most %d threads a "

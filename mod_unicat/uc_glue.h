@@ -39,6 +39,10 @@ uc_delta_cache_t *uc_glue_snapshots(void);
 /* The keys of UnicatSecretKeyFile (none when it is not set). */
 const struct uc_secret_keys *uc_glue_secret_keys(void);
 
+/* How the clouds are reached (the Unicat*Cloud*, Aws*, Azure*, Gcp*
+ * directives). */
+const struct uc_cloud_settings *uc_glue_cloud(void);
+
 /* Serves every API of the module, by handler name. */
 int uc_handler(request_rec *r);
 void uc_glue_retrieve_dbd(void);

@@ -344,6 +344,7 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
     call->log.baton = r;
     call->storage_root = conf->storage_root;
     call->secrets = uc_glue_secret_keys();
+    call->cloud = uc_glue_cloud();
     if (!method_of(r, &method))
         method = UC_METHOD_COUNT;
     call->method = method;

@@ -16,6 +16,9 @@ const uc_route_t *const uc_catalog_api[] = {
     uc_function_routes,
     uc_model_routes,
     uc_agent_routes,
+    uc_credential_routes,
+    uc_external_location_routes,
+    uc_temporary_credential_routes,
     uc_metastore_routes,
     uc_permission_routes,
     NULL

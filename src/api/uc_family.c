@@ -185,6 +185,15 @@ static uc_visibility_t *visible_children(uc_call_t *call,
                              all_full, seen, seen);
 }
 
+/* Renders a row of a list when the family's filter keeps it: the page
+ * token still follows the last row read. */
+static void render_shown(uc_call_t *call, uc_jw_t *out,
+                         const uc_securable_t *sec, const void *context)
+{
+    if (call->family->shown(call, sec))
+        call->family->render(call, out, sec, context);
+}
+
 uc_error_t *uc_family_list(uc_call_t *call, uc_jw_t *out)
 {
     const uc_api_family_t *f = call->family;
@@ -210,7 +219,8 @@ uc_error_t *uc_family_list(uc_call_t *call, uc_jw_t *out)
     /* Let through on BROWSE alone: nothing inside can be used. */
     for (i = 0; call->browse_only && i < rows->nelts; i++)
         APR_ARRAY_IDX(rows, i, uc_securable_t *)->browse_only = 1;
-    uc_api_write_page(call, out, f->plural, rows, more, f->render, context);
+    uc_api_write_page(call, out, f->plural, rows, more,
+                      f->shown ? render_shown : f->render, context);
     return NULL;
 }
 

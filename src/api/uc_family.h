@@ -56,6 +56,10 @@ typedef struct uc_api_family {
     /* Which objects a list shows; by default those the caller owns or
      * holds one of `read` on (uc_family.c). */
     uc_visibility_t *(*visibility)(uc_call_t *call, int include_browse);
+    /* Whether a visible row belongs in the list the query asks for (a
+     * filter on the family's own fields); a page may then come out short,
+     * its next_page_token still right. */
+    int (*shown)(uc_call_t *call, const uc_securable_t *sec);
 } uc_api_family_t;
 
 /* The members of a family of objects in schemas: their type and level,

@@ -7,7 +7,8 @@
 #include "../core/uc_error.h"
 #include "../core/uc_jw.h"
 #include "../core/uc_validate.h"
-#include "../store/uc_securables.h"
+#include "../authz/uc_authz.h"
+#include "../store/uc_locations.h"
 
 uc_error_t *uc_storage_managed_location(uc_call_t *call, const char *segment,
                                         const char *id, const char *what,
@@ -32,8 +33,7 @@ uc_error_t *uc_storage_managed_location(uc_call_t *call, const char *segment,
     return NULL;
 }
 
-/* Where the path of a normal form starts: after "scheme://authority". */
-static const char *path_of(const char *url)
+const char *uc_storage_path_of(const char *url)
 {
     const char *p = strstr(url, "://") + 3;
 
@@ -43,10 +43,8 @@ static const char *path_of(const char *url)
     return p ? p : url + strlen(url);
 }
 
-/* The location and each of its ancestors, the bucket included, as a JSON
- * array for the overlap queries. */
-static const char *with_ancestors(uc_call_t *call, const char *url,
-                                  const char *path)
+const char *uc_storage_ancestors(uc_call_t *call, const char *url,
+                                 const char *path)
 {
     uc_jw_t *w = uc_jw_make(call->pool, 4 * strlen(url) + 16);
     char *copy = apr_pstrdup(call->pool, url);
@@ -61,6 +59,53 @@ static const char *with_ancestors(uc_call_t *call, const char *url,
     }
     uc_jw_end_array(w);
     return uc_jw_text(w);
+}
+
+uc_error_t *uc_storage_covering(uc_call_t *call, const char *location,
+                                uc_securable_t **found, uc_access_t *access)
+{
+    const char *ancestors = uc_storage_ancestors(
+        call, location, uc_storage_path_of(location));
+    uc_chain_t chain;
+    uc_error_t *err = uc_location_covering(call->store, call->pool,
+                                           ancestors, found);
+
+    if (err || !*found || !access)
+        return err;
+    if ((err = uc_authz_resolve(call, "metastore", NULL, UC_LOCK_SHARE,
+                                &chain)))
+        return err;
+    chain.n = 2;
+    chain.sec[UC_LEVEL_CATALOG] = *found;
+    chain.type[UC_LEVEL_CATALOG] = UC_TYPE_EXTERNAL_LOCATION;
+    return uc_authz_evaluate(call, &chain, access);
+}
+
+/* Outside of what an admin does, data goes only where an external location
+ * lets the caller put it: the location covering it (the longest one) must
+ * be the caller's or grant it `priv`. */
+static uc_error_t *check_governed(uc_call_t *call, const char *location,
+                                  uc_privilege_t priv)
+{
+    uc_securable_t *covering;
+    uc_access_t access;
+    uc_error_t *err;
+
+    if (call->who->admin)
+        return NULL;
+    if ((err = uc_storage_covering(call, location, &covering, &access)))
+        return err;
+    if (!covering)
+        return uc_error_make(call->pool, UC_E_PERMISSION_DENIED, "No "
+                             "external location covers '%s': a metastore "
+                             "admin must create one and grant %s on it.",
+                             location, uc_privilege_name(priv));
+    if (!uc_access_has(&access, UC_LEVEL_CATALOG, UC_PRIV(priv)))
+        return uc_error_make(call->pool, UC_E_PERMISSION_DENIED, "Access "
+                             "denied: %s needed on external_location '%s', "
+                             "which covers '%s'.", uc_privilege_name(priv),
+                             covering->name, location);
+    return NULL;
 }
 
 /* Where the metastore's managed objects go, NULL without a root. */
@@ -105,19 +150,20 @@ uc_error_t *uc_storage_external_location(uc_call_t *call, const char *field,
 
     if ((err = uc_validate_storage_url(call->pool, field, url, &location)))
         return err;
-    path = path_of(location);
+    path = uc_storage_path_of(location);
     if (!*path || strcmp(path, "/") == 0)
         return uc_error_invalid(call->pool, "External %s storage location "
                                 "must include a non-empty path prefix: %s",
                                 kind, location);
     if (managed && uc_location_within(managed, location))
         return overlaps_managed(call, location);
-    /* Once external locations are registered (storage governance), the
-     * location must lie under one on which the caller holds CREATE
-     * EXTERNAL TABLE or CREATE EXTERNAL VOLUME (or owns it); that check
-     * belongs here, before the overlap check below. */
-    if ((err = check_data_overlap(call, location,
-                                  with_ancestors(call, location, path), 1)))
+    if ((err = check_governed(call, location,
+                              strcmp(kind, "table") == 0
+                              ? UC_PRIV_CREATE_EXTERNAL_TABLE
+                              : UC_PRIV_CREATE_EXTERNAL_VOLUME)) ||
+        (err = check_data_overlap(call, location,
+                                  uc_storage_ancestors(call, location, path),
+                                  1)))
         return err;
     *out = location;
     return NULL;
@@ -131,14 +177,14 @@ uc_error_t *uc_storage_managed_root(uc_call_t *call, const char *field,
 
     if ((err = uc_validate_storage_url(call->pool, field, url, &root)))
         return err;
-    path = path_of(root);
+    path = uc_storage_path_of(root);
     /* The file system's root and its top directories (/etc, /var, /srv)
      * belong to the system, not to a catalog. */
     if (!strncmp(root, "file:", 5) && !strchr(path + 1, '/'))
         return uc_error_invalid(call->pool, "Invalid %s '%s': a file-system "
                                 "root or a directory directly under it "
                                 "cannot be managed storage.", field, root);
-    ancestors = with_ancestors(call, root, path);
+    ancestors = uc_storage_ancestors(call, root, path);
     if ((err = check_data_overlap(call, root, ancestors, 0)))
         return err;
     /* Managed storage is shared only by what one owner holds: admins own
@@ -159,6 +205,8 @@ uc_error_t *uc_storage_managed_root(uc_call_t *call, const char *field,
                                     "with the managed storage of a %s the "
                                     "caller does not own.", root, kind);
     }
+    if ((err = check_governed(call, root, UC_PRIV_CREATE_MANAGED_STORAGE)))
+        return err;
     *out = root;
     return NULL;
 }

@@ -7,6 +7,21 @@
 
 #include "../call/uc_call.h"
 
+/* Where the path of a normal form starts: after "scheme://authority". */
+const char *uc_storage_path_of(const char *url);
+
+/* The location `url` (whose path starts at `path`) and each of its
+ * ancestors, the bucket included but not a file system's root, as a JSON
+ * array for the overlap queries. */
+const char *uc_storage_ancestors(uc_call_t *call, const char *url,
+                                 const char *path);
+
+/* The external location covering a normalised location (the longest one
+ * at it or above it), NULL when none does, and, unless `access` is NULL,
+ * the caller's rights on it. */
+uc_error_t *uc_storage_covering(uc_call_t *call, const char *location,
+                                uc_securable_t **found, uc_access_t *access);
+
 /* <managed storage>/<segment>/<id> for an object of the call's schema; the
  * managed storage is the schema's, else the catalog's, else
  * <metastore root>/__unitystorage. Without any it is a 400
@@ -19,7 +34,11 @@ uc_error_t *uc_storage_managed_location(uc_call_t *call, const char *segment,
  * body) for an object of `kind`, and refuses what Unity Catalog refuses: a
  * bucket or file-system root, managed storage, and a location that equals,
  * contains or lies inside the storage of another object or of an open
- * staging reservation, or the metastore's managed storage. */
+ * staging reservation, or the metastore's managed storage. Unless the
+ * caller is an admin, the external location covering it must be the
+ * caller's or grant it CREATE EXTERNAL TABLE (`kind` "table") or CREATE
+ * EXTERNAL VOLUME (volumes, skills): 403 otherwise, and when none covers
+ * it. */
 uc_error_t *uc_storage_external_location(uc_call_t *call, const char *field,
                                          const char *url, const char *kind,
                                          const char **out);
@@ -30,7 +49,9 @@ uc_error_t *uc_storage_external_location(uc_call_t *call, const char *field,
  * inside the data of any table, volume, model, skill or open reservation,
  * and, unless the caller is an admin, one that does so with the
  * metastore's managed storage or another catalog's or schema's root the
- * caller does not own. */
+ * caller does not own. Unless the caller is an admin, the external
+ * location covering it must be the caller's or grant it CREATE MANAGED
+ * STORAGE. */
 uc_error_t *uc_storage_managed_root(uc_call_t *call, const char *field,
                                     const char *url, const char **out);
 

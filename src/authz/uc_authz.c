@@ -8,11 +8,41 @@
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
 #include "../store/uc_grants.h"
+#include "../store/uc_staging.h"
 
 static uc_error_t *catalog_not_found(uc_call_t *call, const char *name)
 {
     return uc_error_make(call->pool, UC_E_CATALOG_NOT_FOUND,
                          "Catalog not found: %s", name);
+}
+
+/* The securables directly under the metastore besides catalogs: what a
+ * missing one is called in its 404. */
+static const struct {
+    uc_securable_type_t type;
+    const char *label;
+} top_labels[] = {
+    { UC_TYPE_CREDENTIAL, "Credential" },
+    { UC_TYPE_EXTERNAL_LOCATION, "External location" },
+};
+
+static const char *top_label(uc_securable_type_t type)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(top_labels) / sizeof(top_labels[0]); i++)
+        if (top_labels[i].type == type)
+            return top_labels[i].label;
+    return NULL;
+}
+
+static uc_error_t *top_not_found(uc_call_t *call, uc_securable_type_t type,
+                                 const char *name)
+{
+    if (type == UC_TYPE_CATALOG)
+        return catalog_not_found(call, name);
+    return uc_error_make(call->pool, UC_E_NOT_FOUND, "%s not found: %s",
+                         top_label(type), name);
 }
 
 static uc_error_t *schema_not_found(uc_call_t *call, const char *catalog,
@@ -35,27 +65,38 @@ static uc_error_t *add_metastore(uc_call_t *call, uc_chain_t *chain)
     return NULL;
 }
 
-static uc_error_t *add_catalog(uc_call_t *call, const char *name,
-                               uc_row_lock_t lock, uc_chain_t *chain)
+/* A securable directly under the metastore: a catalog, or one of the
+ * top_labels types. */
+static uc_error_t *add_top(uc_call_t *call, uc_securable_type_t type,
+                           const char *name, uc_row_lock_t lock,
+                           uc_chain_t *chain)
 {
-    const char *lower;
+    const char *lower, *label = type == UC_TYPE_CATALOG ? "catalog name"
+                                                        : "name";
     uc_securable_t *sec;
     uc_error_t *err;
 
     if (!name || !*name)
-        return uc_error_invalid(call->pool, "A catalog name is required.");
-    if ((err = uc_validate_name(call->pool, "catalog name", name, &lower)) ||
+        return uc_error_invalid(call->pool, "A %s is required.", label);
+    if ((err = uc_validate_name(call->pool, label, name, &lower)) ||
         (err = add_metastore(call, chain)) ||
         (err = uc_securable_get(call->store, call->pool,
                                 chain->sec[UC_LEVEL_METASTORE]->id,
-                                UC_KIND_CATALOG, lower, lock, &sec)))
+                                uc_securable_type_name(type), lower, lock,
+                                &sec)))
         return err;
     if (!sec)
-        return catalog_not_found(call, lower);
+        return top_not_found(call, type, lower);
     chain->n = 2;
     chain->sec[UC_LEVEL_CATALOG] = sec;
-    chain->type[UC_LEVEL_CATALOG] = UC_TYPE_CATALOG;
+    chain->type[UC_LEVEL_CATALOG] = type;
     return NULL;
+}
+
+static uc_error_t *add_catalog(uc_call_t *call, const char *name,
+                               uc_row_lock_t lock, uc_chain_t *chain)
+{
+    return add_top(call, UC_TYPE_CATALOG, name, lock, chain);
 }
 
 /* What a missing object of a schema is called in its 404. */
@@ -157,6 +198,78 @@ static uc_error_t *add_object(uc_call_t *call, const char *full_name,
                                         type, lock, chain);
 }
 
+/* A row by id that must be of `kind`; NULL when it is not there. */
+static uc_error_t *row_of_kind(uc_call_t *call, const char *id,
+                               const char *kind, uc_securable_t **out)
+{
+    uc_error_t *err = uc_securable_by_id(call->store, call->pool, id, out);
+
+    if (!err && *out && strcmp((*out)->kind, kind) != 0)
+        *out = NULL;
+    return err;
+}
+
+/* An open staging reservation stands for the table it will be: its
+ * creator owns it. */
+static uc_error_t *staged_table(uc_call_t *call, const char *id,
+                                uc_securable_t **out)
+{
+    uc_staging_t *st;
+    uc_securable_t *sec;
+    uc_error_t *err = uc_staging_open_by_id(call->store, call->pool, id, &st);
+
+    *out = NULL;
+    if (err || !st)
+        return err;
+    sec = apr_pcalloc(call->pool, sizeof(*sec));
+    sec->id = st->id;
+    sec->kind = "staging table";
+    sec->parent_id = st->schema_id;
+    sec->name = st->name;
+    sec->storage_location = st->location;
+    sec->owner = st->created_by;
+    sec->created_at = sec->updated_at = st->created_at;
+    sec->created_by = sec->updated_by = st->created_by;
+    sec->properties = sec->details = "{}";
+    *out = sec;
+    return NULL;
+}
+
+static uc_error_t *add_object_by_id(uc_call_t *call, const char *id,
+                                    uc_securable_type_t type,
+                                    uc_chain_t *chain)
+{
+    uc_securable_t *obj, *schema = NULL, *catalog = NULL;
+    uc_error_t *err;
+
+    if ((err = add_metastore(call, chain)) ||
+        (err = row_of_kind(call, id, uc_securable_type_name(type), &obj)) ||
+        (!obj && type == UC_TYPE_TABLE &&
+         (err = staged_table(call, id, &obj))) ||
+        (obj && (err = row_of_kind(call, obj->parent_id, UC_KIND_SCHEMA,
+                                   &schema))) ||
+        (schema && (err = row_of_kind(call, schema->parent_id,
+                                      UC_KIND_CATALOG, &catalog))))
+        return err;
+    if (!catalog)
+        return object_not_found(call, type, id);
+    chain->n = 4;
+    chain->sec[UC_LEVEL_CATALOG] = catalog;
+    chain->type[UC_LEVEL_CATALOG] = UC_TYPE_CATALOG;
+    chain->sec[UC_LEVEL_SCHEMA] = schema;
+    chain->type[UC_LEVEL_SCHEMA] = UC_TYPE_SCHEMA;
+    chain->sec[UC_LEVEL_OBJECT] = obj;
+    chain->type[UC_LEVEL_OBJECT] = type;
+    return NULL;
+}
+
+uc_error_t *uc_authz_resolve_id(uc_call_t *call, const char *id,
+                                uc_securable_type_t type, uc_chain_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    return add_object_by_id(call, id, type, out);
+}
+
 uc_error_t *uc_authz_resolve(uc_call_t *call, const char *type,
                              const char *full_name, uc_row_lock_t lock,
                              uc_chain_t *out)
@@ -168,7 +281,9 @@ uc_error_t *uc_authz_resolve(uc_call_t *call, const char *type,
     case UC_TYPE_METASTORE:
         return add_metastore(call, out);
     case UC_TYPE_CATALOG:
-        return add_catalog(call, full_name, lock, out);
+    case UC_TYPE_CREDENTIAL:
+    case UC_TYPE_EXTERNAL_LOCATION:
+        return add_top(call, (uc_securable_type_t)t, full_name, lock, out);
     case UC_TYPE_SCHEMA:
         return add_schema(call, full_name, lock, out);
     case UC_TYPE_TABLE:
@@ -207,7 +322,13 @@ void uc_access_compute(const uc_principal_t *who, const uc_chain_t *chain,
     for (i = chain->n - 1; i > UC_LEVEL_METASTORE; i--)
         if (uc_principal_is(who, chain->sec[i]->owner))
             out->owns_from = i;
-    for (i = 0; i < chain->n; i++) {
+    /* What is granted on the metastore stays there (Unity Catalog: its
+     * securables are not the metastore's children), so that CREATE
+     * EXTERNAL LOCATION on the metastore does not open every credential. */
+    out->effective[UC_LEVEL_METASTORE] =
+        direct[UC_LEVEL_METASTORE] &
+        uc_privileges_grantable(UC_TYPE_METASTORE);
+    for (i = UC_LEVEL_METASTORE + 1; i < chain->n; i++) {
         inherited |= direct[i];
         out->effective[i] = uc_privileges_expand(inherited, chain->type[i]) &
                             uc_privileges_grantable(chain->type[i]);
@@ -309,6 +430,8 @@ static uc_error_t *resolve_target(uc_call_t *call, const uc_rule_t *rule)
         return add_metastore(call, chain);
     case UC_TARGET_CATALOG:
         return add_catalog(call, call->params[0], lock, chain);
+    case UC_TARGET_TOP_OBJECT:
+        return add_top(call, rule->type, call->params[0], lock, chain);
     case UC_TARGET_CATALOG_FIELD:
         if ((err = body_field(call, "catalog_name", &catalog)))
             return err;
@@ -350,6 +473,10 @@ static uc_error_t *resolve_target(uc_call_t *call, const uc_rule_t *rule)
             return err;
         return add_object_named(call, catalog, schema, name, rule->type,
                                 lock, chain);
+    case UC_TARGET_OBJECT_ID:
+        if ((err = body_field(call, rule->field, &name)))
+            return err;
+        return add_object_by_id(call, name, rule->type, chain);
     case UC_TARGET_SECURABLE:
         return uc_authz_resolve(call, call->params[0], call->params[1],
                                 lock, chain);
@@ -369,7 +496,8 @@ static uc_error_t *hidden(uc_call_t *call)
            uc_access_has(&call->access, level, UC_ANY_PRIVILEGE))
         level++;
     if (level == UC_LEVEL_CATALOG)
-        return catalog_not_found(call, c->sec[UC_LEVEL_CATALOG]->name);
+        return top_not_found(call, c->type[UC_LEVEL_CATALOG],
+                             c->sec[UC_LEVEL_CATALOG]->name);
     if (level == UC_LEVEL_SCHEMA)
         return schema_not_found(call, c->sec[UC_LEVEL_CATALOG]->name,
                                 c->sec[UC_LEVEL_SCHEMA]->name);
@@ -429,8 +557,11 @@ uc_error_t *uc_authz_enforce(uc_call_t *call, const uc_rule_t *rule)
     for (need = rule->needs; need < rule->needs + 3 && need->any; need++) {
         int level = need->level == UC_LEVEL_TARGET ? target : need->level;
         /* A need below the target does not apply (a catalog-level need
-         * when the target is the metastore). */
-        if (level > target || uc_access_has(&call->access, level, need->any))
+         * when the target is the metastore), nor one the securable at its
+         * level cannot hold (USE CATALOG when that is a credential). */
+        if (level > target ||
+            !(need->any & uc_privileges_grantable(call->chain.type[level])) ||
+            uc_access_has(&call->access, level, need->any))
             continue;
         if (browsing && (include_browse || rule->browse == UC_BROWSE_ALWAYS)) {
             call->browse_only = 1;

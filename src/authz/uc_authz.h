@@ -35,6 +35,11 @@ int uc_access_owns(const uc_access_t *a, int level);
  * "main.sales.orders", "metastore" + any name into a chain; unknown types
  * are a 400, missing objects a 404. Inside a transaction the target is
  * held with `lock`, its ancestors shared. */
+/* The chain of an object of a schema found by its id (a table id may be
+ * an open staging reservation's). */
+uc_error_t *uc_authz_resolve_id(uc_call_t *call, const char *id,
+                                uc_securable_type_t type, uc_chain_t *out);
+
 uc_error_t *uc_authz_resolve(uc_call_t *call, const char *type,
                              const char *full_name, uc_row_lock_t lock,
                              uc_chain_t *out);

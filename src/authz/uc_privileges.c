@@ -65,7 +65,8 @@ static const uc_privset_t grantable[UC_TYPE_COUNT] = {
     [UC_TYPE_REGISTERED_MODEL] =
         P(UC_PRIV_ALL_PRIVILEGES) | P(UC_PRIV_EXECUTE) | P(UC_PRIV_MANAGE),
     [UC_TYPE_EXTERNAL_LOCATION] =
-        P(UC_PRIV_ALL_PRIVILEGES) | P(UC_PRIV_READ_FILES) |
+        P(UC_PRIV_ALL_PRIVILEGES) | P(UC_PRIV_BROWSE) |
+        P(UC_PRIV_READ_FILES) |
         P(UC_PRIV_WRITE_FILES) | P(UC_PRIV_CREATE_EXTERNAL_TABLE) |
         P(UC_PRIV_CREATE_EXTERNAL_VOLUME) |
         P(UC_PRIV_CREATE_MANAGED_STORAGE) | P(UC_PRIV_MANAGE),
@@ -118,6 +119,10 @@ int uc_securable_type_parse(const char *name)
 {
     int t;
 
+    /* The permissions API of Databricks and of the issue trackers' clients
+     * names credentials of purpose STORAGE so. */
+    if (strcasecmp(name, "storage_credential") == 0)
+        return UC_TYPE_CREDENTIAL;
     for (t = 0; t < UC_TYPE_COUNT; t++)
         if (strcasecmp(name, type_names[t]) == 0)
             return t;

@@ -10,6 +10,10 @@ typedef enum uc_target {
     UC_TARGET_CALLER,          /* any authenticated caller */
     UC_TARGET_METASTORE,
     UC_TARGET_CATALOG,         /* named by the first path parameter */
+    UC_TARGET_TOP_OBJECT,      /* an object of the rule's type directly
+                                * under the metastore (a credential, an
+                                * external location), named by the first
+                                * path parameter */
     UC_TARGET_CATALOG_FIELD,   /* named by the body's catalog_name */
     UC_TARGET_CATALOG_QUERY,   /* named by the query's catalog_name */
     UC_TARGET_SCHEMA,          /* full name in the first path parameter */
@@ -24,6 +28,10 @@ typedef enum uc_target {
     UC_TARGET_OBJECT_FIELDS,   /* an object of the rule's type named by the
                                 * body's catalog_name, schema_name and the
                                 * rule's field */
+    UC_TARGET_OBJECT_ID,       /* an object of the rule's type whose id is
+                                * the body's rule field; for a table, an
+                                * open staging reservation too (as a table
+                                * its creator owns) */
     UC_TARGET_SECURABLE        /* {securable_type}/{full_name} */
 } uc_target_t;
 
@@ -54,8 +62,10 @@ enum { UC_BROWSE_ON_REQUEST = 1, UC_BROWSE_ALWAYS = 2 };
 typedef struct uc_rule {
     uc_target_t target;
     uc_need_t needs[3];
-    uc_securable_type_t type;  /* of UC_TARGET_OBJECT and _OBJECT_FIELDS */
-    const char *field;         /* UC_TARGET_OBJECT_FIELDS: the name's field */
+    uc_securable_type_t type;  /* of UC_TARGET_OBJECT, _OBJECT_FIELDS and
+                                * _TOP_OBJECT */
+    const char *field;         /* UC_TARGET_OBJECT_FIELDS: the name's field;
+                                * UC_TARGET_OBJECT_ID: the id's */
     int browse;
 } uc_rule_t;
 

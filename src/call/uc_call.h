@@ -22,6 +22,7 @@ struct uc_store;
 struct uc_out;
 struct uc_api_family;
 struct uc_secret_keys;
+struct uc_cloud_settings;
 
 typedef enum uc_method {
     UC_GET = 0, UC_POST, UC_PUT, UC_PATCH, UC_DELETE, UC_METHOD_COUNT
@@ -91,6 +92,9 @@ typedef struct uc_call {
     struct uc_out *out;
     /* The keys stored secrets are sealed with (core/uc_secret.h). */
     const struct uc_secret_keys *secrets;
+    /* How the clouds are reached (cloud/uc_cloud_settings.h); never NULL
+     * in a call the glue makes. */
+    const struct uc_cloud_settings *cloud;
     uc_log_t log;                /* diagnostics, with their causes */
 } uc_call_t;
 

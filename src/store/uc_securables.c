@@ -9,8 +9,8 @@
 #define READ_REF_COLUMN(c) s->c = r[UC_SECURABLE_REF_COL_##c];
 
 /* A row of UC_SECURABLE_COLUMNS; kind and parent are known to the caller. */
-static uc_securable_t *from_row(apr_pool_t *pool, const char *kind,
-                                const char *parent_id, const char **r)
+uc_securable_t *uc_securable_from_row(apr_pool_t *pool, const char *kind,
+                                      const char *parent_id, const char **r)
 {
     uc_securable_t *s = apr_palloc(pool, sizeof(*s));
 
@@ -57,7 +57,28 @@ uc_error_t *uc_securable_get(uc_store_t *store, apr_pool_t *pool,
         args, &rows);
     if (err)
         return err;
-    *out = rows.nrows ? from_row(pool, kind, parent_id, rows.rows[0]) : NULL;
+    *out = rows.nrows ? uc_securable_from_row(pool, kind, parent_id,
+                                              rows.rows[0])
+                      : NULL;
+    return NULL;
+}
+
+uc_error_t *uc_securable_by_id(uc_store_t *store, apr_pool_t *pool,
+                               const char *id, uc_securable_t **out)
+{
+    const char *args[] = { id };
+    const char **r;
+    uc_rows_t rows;
+    uc_error_t *err = uc_store_select(store, pool, UC_STMT_SECURABLE_BY_ID,
+                                      args, &rows);
+
+    *out = NULL;
+    if (err || rows.nrows == 0)
+        return err;
+    r = rows.rows[0];
+    *out = uc_securable_from_row(pool, r[UC_BY_ID_COL_kind],
+                                 r[UC_BY_ID_COL_parent_id],
+                                 r + UC_BY_ID_COL_row);
     return NULL;
 }
 
@@ -93,7 +114,8 @@ uc_error_t *uc_securable_page(uc_store_t *store, apr_pool_t *pool,
     n = rows.nrows;
     *out = apr_array_make(pool, n ? n : 1, sizeof(uc_securable_t *));
     for (i = 0; i < n; i++) {
-        uc_securable_t *sec = from_row(pool, kind, parent_id, rows.rows[i]);
+        uc_securable_t *sec = uc_securable_from_row(pool, kind, parent_id,
+                                                    rows.rows[i]);
         const char *full = rows.rows[i][UC_SECURABLE_PAGE_COL_full_access];
 
         sec->browse_only = full && full[0] == '0';
@@ -225,7 +247,8 @@ uc_error_t *uc_securables_across_schemas(uc_store_t *store, apr_pool_t *pool,
 
         row->catalog_name = r[UC_ACROSS_COL_catalog_name];
         row->schema_name = r[UC_ACROSS_COL_schema_name];
-        row->sec = from_row(pool, kind, NULL, r + UC_ACROSS_COL_object);
+        row->sec = uc_securable_from_row(pool, kind, NULL,
+                                         r + UC_ACROSS_COL_object);
         row->table_type = r[UC_ACROSS_COL_table_type];
     }
     return NULL;

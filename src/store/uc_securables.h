@@ -48,6 +48,8 @@ typedef struct uc_visibility {
 #define UC_KIND_REGISTERED_MODEL "registered_model"
 #define UC_KIND_AGENT "agent"
 #define UC_KIND_AGENT_SKILL "agent_skill"
+#define UC_KIND_CREDENTIAL "credential"
+#define UC_KIND_EXTERNAL_LOCATION "external_location"
 
 /* Which objects a listing across schemas shows: everything, or what the
  * principals own or hold one of the listed privileges on, at the catalog,
@@ -81,11 +83,20 @@ typedef struct uc_nested_key {
  * update, by a transaction that changes or deletes it. */
 typedef enum uc_row_lock { UC_LOCK_SHARE, UC_LOCK_UPDATE } uc_row_lock_t;
 
+/* A row of UC_SECURABLE_COLUMNS as a securable of `kind` under
+ * `parent_id`. */
+uc_securable_t *uc_securable_from_row(apr_pool_t *pool, const char *kind,
+                                      const char *parent_id, const char **r);
+
 /* *out is NULL when no such row exists. */
 uc_error_t *uc_securable_get(uc_store_t *store, apr_pool_t *pool,
                              const char *parent_id, const char *kind,
                              const char *name, uc_row_lock_t lock,
                              uc_securable_t **out);
+
+/* The row with this id, of any kind; *out is NULL when there is none. */
+uc_error_t *uc_securable_by_id(uc_store_t *store, apr_pool_t *pool,
+                               const char *id, uc_securable_t **out);
 
 /* One page of a parent's children of one kind that `vis` lets the caller
  * see, in name order. *more tells whether rows follow the page. */

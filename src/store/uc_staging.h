@@ -23,6 +23,9 @@ uc_error_t *uc_staging_insert(uc_store_t *store, const uc_staging_t *st);
  * row stays locked until it ends. */
 uc_error_t *uc_staging_by_location(uc_store_t *store, apr_pool_t *pool,
                                    const char *location, uc_staging_t **out);
+/* The open reservation with this id; *out is NULL when there is none. */
+uc_error_t *uc_staging_open_by_id(uc_store_t *store, apr_pool_t *pool,
+                                  const char *id, uc_staging_t **out);
 /* Marks an open reservation used; *done is 0 when it was not open. */
 uc_error_t *uc_staging_commit(uc_store_t *store, const char *id,
                               const char *at, int *done);

@@ -246,6 +246,74 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "s.storage_root COLLATE \"C\" < %s)) AND COALESCE(s.owner, '') NOT IN "
         PG_LIST("%s") " AND COALESCE(c.owner, '') NOT IN " PG_LIST("%s")
         " LIMIT 1" },
+    /* The storage_root of a catalog or schema that is one of a list of
+     * locations (a location and its ancestors): managed storage holding
+     * the location. */
+    [UC_STMT_MANAGED_ROOT_ABOVE] = {
+        "SELECT kind, storage_root FROM securables WHERE kind IN ('catalog', "
+        "'schema') AND storage_root IN " SQLITE_LIST("%s") " LIMIT 1",
+        "SELECT kind, storage_root FROM securables WHERE kind IN ('catalog', "
+        "'schema') AND storage_root COLLATE \"C\" IN " PG_LIST("%s")
+        " LIMIT 1" },
+    /* The data (not a container's managed location) of an object stored
+     * at one of a list of locations: the strict ancestors of a location
+     * lying inside it. */
+    [UC_STMT_DATA_ABOVE] = {
+        "SELECT kind, storage_location FROM securables WHERE storage_location "
+        "IN " SQLITE_LIST("%s") " AND kind NOT IN ('catalog', 'schema') "
+        "LIMIT 1",
+        "SELECT kind, storage_location FROM securables WHERE storage_location "
+        "COLLATE \"C\" IN " PG_LIST("%s") " AND kind NOT IN ('catalog', "
+        "'schema') LIMIT 1" },
+    /* The objects whose data is at one of a list of locations (a path and
+     * its ancestors): two at most, since one is what a path may lie in. */
+    [UC_STMT_DATA_HOLDERS] = {
+        "SELECT kind, parent_id, " SECURABLES " FROM securables WHERE "
+        "storage_location IN " SQLITE_LIST("%s") " AND kind NOT IN "
+        "('catalog', 'schema') LIMIT 2",
+        "SELECT kind, parent_id, " SECURABLES " FROM securables WHERE "
+        "storage_location COLLATE \"C\" IN " PG_LIST("%s") " AND kind NOT IN "
+        "('catalog', 'schema') LIMIT 2" },
+    /* External locations keep their URL as storage_root: they are not data
+     * of their own, and the storage overlap checks of data read
+     * storage_location. The one covering a location is the longest URL
+     * among the location and its ancestors (a JSON array). */
+    [UC_STMT_LOCATION_COVERING] = {
+        "SELECT " SECURABLES " FROM securables WHERE parent_id = %s AND "
+        "kind = 'external_location' AND storage_root IN " SQLITE_LIST("%s")
+        " ORDER BY length(storage_root) DESC LIMIT 1",
+        "SELECT " SECURABLES " FROM securables WHERE parent_id = %s AND "
+        "kind = 'external_location' AND storage_root COLLATE \"C\" IN "
+        PG_LIST("%s") " ORDER BY length(storage_root) DESC LIMIT 1" },
+    /* Another external location (not the given id) at a location, above
+     * it (a JSON array of the location and its ancestors) or inside it. */
+    [UC_STMT_LOCATION_OVERLAP] = {
+        "SELECT name, storage_root FROM securables WHERE parent_id = %s AND "
+        "kind = 'external_location' AND id <> %s AND (storage_root IN "
+        SQLITE_LIST("%s") " OR (storage_root > %s AND storage_root < %s)) "
+        "LIMIT 1",
+        "SELECT name, storage_root FROM securables WHERE parent_id = %s AND "
+        "kind = 'external_location' AND id <> %s AND (storage_root COLLATE "
+        "\"C\" IN " PG_LIST("%s") " OR (storage_root COLLATE \"C\" > %s AND "
+        "storage_root COLLATE \"C\" < %s)) LIMIT 1" },
+    [UC_STMT_LOCATION_OF_CREDENTIAL] = {
+        "SELECT name FROM securables WHERE parent_id = %s AND "
+        "kind = 'external_location' AND "
+        "json_extract(details, '$.credential_id') = %s LIMIT 1",
+        "SELECT name FROM securables WHERE parent_id = %s AND "
+        "kind = 'external_location' AND "
+        "CAST(details AS json) ->> 'credential_id' = %s LIMIT 1" },
+    /* A credential deleted with force leaves its locations without one. */
+    [UC_STMT_LOCATIONS_FORGET_CREDENTIAL] = {
+        "UPDATE securables SET details = json_remove(details, "
+        "'$.credential_id') WHERE kind = 'external_location' AND "
+        "json_extract(details, '$.credential_id') = %s",
+        "UPDATE securables SET details = CAST(CAST(details AS jsonb) - "
+        "'credential_id' AS text) WHERE kind = 'external_location' AND "
+        "CAST(details AS json) ->> 'credential_id' = %s" },
+    [UC_STMT_SECURABLE_BY_ID] = {
+        "SELECT kind, parent_id, " SECURABLES " FROM securables "
+        "WHERE id = %s", NULL },
     [UC_STMT_STAGING_INSERT] = {
         "INSERT INTO staging_tables (" COLUMNS(UC_STAGING_COLUMNS)
         ") VALUES (" MARKERS(UC_STAGING_COLUMNS) ")", NULL },
@@ -257,6 +325,9 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
     [UC_STMT_STAGING_COMMIT] = {
         "UPDATE staging_tables SET committed_at = %s WHERE id = %s "
         "AND committed_at IS NULL", NULL },
+    [UC_STMT_STAGING_OPEN_BY_ID] = {
+        "SELECT " COLUMNS(UC_STAGING_COLUMNS) " FROM staging_tables "
+        "WHERE id = %s AND committed_at IS NULL", NULL },
     [UC_STMT_MODEL_VERSION_INSERT] = {
         "INSERT INTO model_versions (model_id, " MODEL_VERSIONS
         ") VALUES (%s, " MARKERS(UC_MODEL_VERSION_COLUMNS) ")", NULL },

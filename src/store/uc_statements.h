@@ -45,6 +45,9 @@ enum {
     UC_ACROSS_COL_table_type = UC_ACROSS_COL_object + UC_SECURABLE_NCOLS
 };
 
+/* A row found by id: its kind and parent, then its securable columns. */
+enum { UC_BY_ID_COL_kind, UC_BY_ID_COL_parent_id, UC_BY_ID_COL_row };
+
 /* A stored location that overlaps another: what holds it, and where. */
 enum { UC_OVERLAP_COL_kind, UC_OVERLAP_COL_location };
 
@@ -98,9 +101,18 @@ typedef enum uc_stmt {
     UC_STMT_OBJECTS_ACROSS_SCHEMAS,
     UC_STMT_STORAGE_OVERLAP,
     UC_STMT_MANAGED_ROOT_OVERLAP,
+    UC_STMT_MANAGED_ROOT_ABOVE,
+    UC_STMT_DATA_ABOVE,
+    UC_STMT_DATA_HOLDERS,
+    UC_STMT_LOCATION_COVERING,
+    UC_STMT_LOCATION_OVERLAP,
+    UC_STMT_LOCATION_OF_CREDENTIAL,
+    UC_STMT_LOCATIONS_FORGET_CREDENTIAL,
+    UC_STMT_SECURABLE_BY_ID,
     UC_STMT_STAGING_INSERT,
     UC_STMT_STAGING_BY_LOCATION,
     UC_STMT_STAGING_COMMIT,
+    UC_STMT_STAGING_OPEN_BY_ID,
     UC_STMT_MODEL_VERSION_INSERT,
     UC_STMT_MODEL_VERSION_GET,
     UC_STMT_MODEL_VERSION_GET_FOR_UPDATE,

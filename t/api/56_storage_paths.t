@@ -24,6 +24,8 @@ my @cleanup = ($cat, "alicecat_$p", "bobcat_$p", "admincat_$p",
                "envcat_$p", "envadmin_$p");
 END {
     drop_catalog($_) for @cleanup;
+    api(DELETE => "/external-locations/loc_$p", query => { force => 'true' });
+    api(DELETE => "/credentials/cred_$p", query => { force => 'true' });
     api(PATCH => '/permissions/metastore/metastore',
         body => { changes => [ map { { principal => $_,
                                        remove => ['CREATE CATALOG'] } }
@@ -126,8 +128,15 @@ is_error(external('inroot', "$b/roots/s1"), 400, 'INVALID_PARAMETER_VALUE',
          'a table at a schema root overlaps its managed storage',
          message => qr/managed storage/);
 
-# Managed storage is shared only with what the caller owns.
+# Managed storage is shared only with what the caller owns, inside an
+# external location that lets the caller put managed storage there.
+create_object('/credentials', { name => "cred_$p", aws_iam_role => {
+    role_arn => 'arn:aws:iam::123456789012:role/st' } });
+create_object('/external-locations', { name => "loc_$p", url => $b,
+                                       credential_name => "cred_$p" });
 grant('metastore', 'metastore', $_, 'CREATE CATALOG') for qw(alice bob);
+grant('external_location', "loc_$p", $_, 'CREATE MANAGED STORAGE')
+    for qw(alice bob);
 my $ac = json_of(api(POST => '/catalogs', user => 'alice',
                      body => { name => "alicecat_$p",
                                storage_root => "$b/people/alice" }));

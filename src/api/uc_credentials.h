@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Credentials: the cloud identities the server acts as (an AWS role, an
+ * Azure service principal, managed identity or storage key, a GCP service
+ * account), for storage (purpose STORAGE, used by external locations) or
+ * other services (SERVICE). What is secret in them is stored sealed
+ * (core/uc_secret.h) and never answered; this is how the rest of the core
+ * reads them. */
+#ifndef UC_CREDENTIALS_H
+#define UC_CREDENTIALS_H
+
+#include "../call/uc_call.h"
+
+typedef struct uc_credential {
+    const uc_securable_t *sec;
+    const char *type;              /* "aws_iam_role", ... */
+    const char *purpose;           /* "STORAGE" or "SERVICE" */
+    int read_only;
+    json_t *config;                /* the type's fields that are not secret */
+    json_t *sealed;                /* field → sealed secret */
+} uc_credential_t;
+
+/* The credential of a row of kind credential. */
+uc_error_t *uc_credential_of(uc_call_t *call, const uc_securable_t *sec,
+                             uc_credential_t **out);
+
+/* The credential with this id, NULL when there is none (it was deleted
+ * with force). */
+uc_error_t *uc_credential_by_id(uc_call_t *call, const char *id,
+                                uc_credential_t **out);
+
+/* A string of the configuration, NULL when it has none. */
+const char *uc_credential_field(const uc_credential_t *cred,
+                                const char *field);
+
+/* One secret of the credential, opened: *value is NULL when it holds none.
+ * The plaintext lives in the call's pool and is wiped when the call ends. */
+uc_error_t *uc_credential_secret(uc_call_t *call, const uc_credential_t *cred,
+                                 const char *field, const char **value);
+
+/* Which credential types serve a URL scheme: "s3" → aws_iam_role, "abfss"
+ * → the Azure ones, "gs" → the GCP one; file:// URLs take none. */
+int uc_credential_serves(const char *type, const char *url);
+
+#endif

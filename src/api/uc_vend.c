@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "uc_vend.h"
+#include "uc_api.h"
+#include "uc_storage.h"
+
+#include <string.h>
+#include <apr_strings.h>
+
+#include "../cloud/uc_cloud_settings.h"
+
+void uc_vend_split(apr_pool_t *pool, const char *url, const char **bucket,
+                   const char **prefix)
+{
+    const char *start = strstr(url, "://") + 3;
+    const char *slash = strchr(start, '/');
+
+    *bucket = slash ? apr_pstrndup(pool, start, (apr_size_t)(slash - start))
+                    : apr_pstrdup(pool, start);
+    *prefix = slash ? apr_pstrdup(pool, slash + 1) : "";
+}
+
+typedef uc_error_t *(*vendor_fn)(const uc_vend_request_t *req,
+                                 apr_pool_t *pool, uc_vended_t *out);
+
+static uc_error_t *fetch(apr_pool_t *pool, void *baton, uc_vended_t *out)
+{
+    const uc_vend_request_t *req = baton;
+    const char *type = req->cred->type;
+    vendor_fn vendor = !strcmp(type, "aws_iam_role") ? uc_vend_s3
+                     : !strncmp(type, "azure_", 6) ? uc_vend_azure
+                     : uc_vend_gcs;
+
+    return vendor(req, pool, out);
+}
+
+/* No cloud identity reads local paths: the URL alone, good for the
+ * lifetime vended credentials would have. */
+static void local(uc_call_t *call, uc_vended_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->expires = call->now +
+                   apr_time_from_sec(call->cloud->lifetime_s);
+}
+
+static uc_error_t *refused_write(uc_call_t *call, const char *what,
+                                 const char *name)
+{
+    return uc_error_make(call->pool, UC_E_PERMISSION_DENIED, "%s '%s' is "
+                         "read-only: no credentials that write are vended "
+                         "through it.", what, name);
+}
+
+/* The credential of the location covering `url`; *cred NULL for a local
+ * path that no location (or one without a credential) covers. */
+static uc_error_t *credential_for(uc_call_t *call, const char *url,
+                                  int write, uc_credential_t **cred)
+{
+    int is_file = strncmp(url, "file:", 5) == 0;
+    uc_securable_t *loc;
+    const char *id;
+    uc_error_t *err;
+
+    *cred = NULL;
+    if ((err = uc_storage_covering(call, url, &loc, NULL)))
+        return err;
+    if (!loc && is_file)
+        return NULL;
+    if (!loc)
+        return uc_error_make(call->pool, UC_E_FAILED_PRECONDITION, "No "
+                             "external location covers '%s': a metastore "
+                             "admin must create one with a credential that "
+                             "can read it.", url);
+    if (write && json_is_true(json_object_get(uc_api_details(call, loc),
+                                              "read_only")))
+        return refused_write(call, "External location", loc->name);
+    id = json_string_value(json_object_get(uc_api_details(call, loc),
+                                           "credential_id"));
+    if (id && (err = uc_credential_by_id(call, id, cred)))
+        return err;
+    if (!*cred && !is_file)
+        return uc_error_make(call->pool, UC_E_FAILED_PRECONDITION,
+                             "External location '%s' has no credential.",
+                             loc->name);
+    if (*cred && write && (*cred)->read_only)
+        return refused_write(call, "Credential", (*cred)->sec->name);
+    return NULL;
+}
+
+uc_error_t *uc_vend_for(uc_call_t *call, const char *url, int write,
+                        uc_vended_t *out)
+{
+    uc_vend_request_t *req = apr_pcalloc(call->pool, sizeof(*req));
+    const char *path = uc_storage_path_of(url), *key;
+    uc_credential_t *cred;
+    int hit;
+    uc_error_t *err;
+
+    if (!*path || !strcmp(path, "/"))
+        return uc_error_invalid(call->pool, "No credentials are vended for "
+                                "a bucket root: '%s'.", url);
+    if ((err = credential_for(call, url, write, &cred)))
+        return err;
+    if (!cred) {
+        local(call, out);
+        return NULL;
+    }
+    req->call = call;
+    req->cred = cred;
+    req->url = url;
+    req->write = write;
+    /* A changed credential is another identity: its update stamp is in the
+     * key. */
+    key = apr_pstrcat(call->pool, cred->sec->id, "@", cred->sec->updated_at,
+                      write ? " rw " : " r ", url, NULL);
+    return uc_vend_cache_get(call->cloud->cache, call->pool, key, call->now,
+                             call->cloud->timeout_ms * 1000, fetch, req, out,
+                             &hit);
+}

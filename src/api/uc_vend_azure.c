@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Azure: a SAS on the location's container, read ("rl") or read-write
+ * ("racwdl"), signed with the storage account key, or with a user
+ * delegation key that the service principal obtains with its Azure AD
+ * token. Blob SAS cannot name a prefix outside hierarchical namespaces,
+ * so it covers the container; the session is as short as the lifetime. */
+#include "uc_vend.h"
+
+#include <string.h>
+#include <apr_strings.h>
+
+#include "../cloud/uc_azure_ad.h"
+#include "../cloud/uc_azure_delegation.h"
+#include "../cloud/uc_cloud_settings.h"
+#include "../objstore/uc_azure_sas.h"
+
+typedef struct azure_place {
+    const char *container;
+    const char *account;
+} azure_place_t;
+
+/* abfss://<container>@<account>.dfs.core.windows.net/<path> */
+static uc_error_t *place_of(apr_pool_t *pool, const char *url,
+                            azure_place_t *out)
+{
+    const char *start = strstr(url, "://") + 3;
+    const char *at = strchr(start, '@'), *dot;
+
+    if (!at || at == start || !(dot = strchr(at + 1, '.')) || dot == at + 1)
+        return uc_error_invalid(pool, "'%s' does not name a container and a "
+                                "storage account (abfss://container@account"
+                                ".dfs.core.windows.net/...).", url);
+    out->container = apr_pstrndup(pool, start, (apr_size_t)(at - start));
+    out->account = apr_pstrndup(pool, at + 1, (apr_size_t)(dot - at - 1));
+    return NULL;
+}
+
+/* The storage account's blob endpoint, as the administrator set it. */
+static const char *blob_endpoint(uc_call_t *call, apr_pool_t *pool,
+                                 const char *account)
+{
+    const char *template = call->cloud->azure_blob_endpoint
+                           ? call->cloud->azure_blob_endpoint
+                           : "https://{account}.blob.core.windows.net";
+    const char *mark = strstr(template, "{account}");
+
+    return apr_pstrcat(pool, apr_pstrndup(pool, template,
+                                          (apr_size_t)(mark - template)),
+                       account, mark + strlen("{account}"), NULL);
+}
+
+/* A user delegation key, from the service principal's token. */
+static uc_error_t *delegation(const uc_vend_request_t *req, apr_pool_t *pool,
+                              const azure_place_t *place, apr_time_t expiry,
+                              uc_azure_delegation_key_t *key)
+{
+    uc_call_t *call = req->call;
+    uc_azure_ad_request_t ask;
+    uc_azure_token_t token;
+    uc_error_t *err;
+
+    memset(&ask, 0, sizeof(ask));
+    ask.authority = call->cloud->azure_authority;
+    ask.tenant_id = uc_credential_field(req->cred, "directory_id");
+    ask.client_id = uc_credential_field(req->cred, "application_id");
+    ask.timeout_ms = call->cloud->timeout_ms;
+    ask.ca_file = call->cloud->ca_file;
+    if ((err = uc_credential_secret(call, req->cred, "client_secret",
+                                    &ask.client_secret)) ||
+        (err = uc_azure_ad_token(pool, &ask, &token)))
+        return err;
+    return uc_azure_delegation_key(pool, blob_endpoint(call, pool,
+                                                       place->account),
+                                   token.access_token, call->now, expiry,
+                                   call->cloud->timeout_ms,
+                                   call->cloud->ca_file, key);
+}
+
+uc_error_t *uc_vend_azure(const uc_vend_request_t *req, apr_pool_t *pool,
+                          uc_vended_t *out)
+{
+    uc_call_t *call = req->call;
+    const uc_credential_t *cred = req->cred;
+    uc_azure_delegation_key_t key;
+    azure_place_t place = { NULL, NULL };
+    uc_azure_sas_t sas;
+    const char *token;
+    uc_error_t *err;
+
+    memset(&sas, 0, sizeof(sas));
+    if ((err = place_of(pool, req->url, &place)))
+        return err;
+    sas.account = place.account;
+    sas.container = place.container;
+    sas.permissions = req->write ? "racwdl" : "rl";
+    sas.expiry = call->now + apr_time_from_sec(call->cloud->lifetime_s);
+    if (!strcmp(cred->type, "azure_storage_key")) {
+        if (strcmp(uc_credential_field(cred, "account_name"),
+                   place.account) != 0)
+            return uc_error_invalid(pool, "Credential '%s' holds the key of "
+                                    "storage account '%s', not of '%s'.",
+                                    cred->sec->name,
+                                    uc_credential_field(cred, "account_name"),
+                                    place.account);
+        if ((err = uc_credential_secret(call, cred, "account_key",
+                                        &sas.account_key)))
+            return err;
+    }
+    else if (!strcmp(cred->type, "azure_service_principal")) {
+        if ((err = delegation(req, pool, &place, sas.expiry, &key)))
+            return err;
+        sas.delegation = &key;
+    }
+    else
+        return uc_error_make(pool, UC_E_FAILED_PRECONDITION, "Credential "
+                             "'%s' is a managed identity, which only Azure's "
+                             "own hosts can use: give the location a "
+                             "service principal or a storage key.",
+                             cred->sec->name);
+    if ((err = uc_azure_sas_sign(pool, &sas, &token)))
+        return err;
+    out->kind = "azure_user_delegation_sas";
+    out->names[0] = "sas_token";
+    out->values[0] = token;
+    out->expires = sas.expiry;
+    return NULL;
+}
