@@ -194,8 +194,10 @@ unit-test: $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(DELTA_DATA)/.made
 	@$(UNIT_ENV) TSAN_OPTIONS=halt_on_error=1 \
 	  sh t/s3/with-s3.sh sh t/unit/run.sh $(TSAN_BIN)
 
+# The cloud stand-ins run for the suite too (t/api/62_cloud_credentials.t).
 http-test: $(MODULE)
-	@sh t/run-http.sh
+	@sh t/s3/with-s3.sh sh t/azure/with-azurite.sh sh t/gcp/with-gcp.sh \
+	  sh t/run-http.sh
 
 # What `make run` creates in ./var and what `make install` installs holding
 # secrets are not readable by other users.

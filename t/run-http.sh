@@ -80,11 +80,22 @@ if [ "$(id -u)" = 0 ] && [ -z "${UNICAT_HTTP_INNER:-}" ]; then
         --exclude=./t/logs --exclude=./t/state --exclude=./t/htdocs \
         --exclude=./t/tmp --exclude=./t/TEST --exclude=./t/SMOKE \
         --exclude=./t/conf/httpd.conf --exclude=./t/conf/extra.conf \
-        --exclude=./t/conf/backend.conf \
+        --exclude=./t/conf/backend.conf --exclude=./t/conf/cloud.conf \
         --exclude=./t/conf/apache_test_config.pm \
         --exclude=./t/conf/mime.types \
         -cf - . | tar -C "$outer/tree" -xf - || {
         echo "run-http.sh: cannot copy the tree to $outer" >&2; exit 1; }
+    # Files of the cloud stand-ins (t/s3, t/azure, t/gcp harnesses) live in
+    # their own root-only folders: the test user gets copies.
+    for var in UNICAT_AZURE_CA_FILE UNICAT_GCP_PRIVATE_KEY_FILE; do
+        eval "file=\${$var:-}"
+        if [ -n "$file" ] && [ -f "$file" ]; then
+            mkdir -p "$outer/run/cloud"
+            cp "$file" "$outer/run/cloud/$var" || exit 1
+            eval "$var=\$outer/run/cloud/\$var"
+            export "$var"
+        fi
+    done
     chown -R "$test_user:" "$outer"
     chmod 700 "$outer"
     echo "run-http.sh: running as $test_user in $outer/tree"

@@ -93,7 +93,10 @@ uc_error_t *uc_vend_azure(const uc_vend_request_t *req, apr_pool_t *pool,
     sas.account = place.account;
     sas.container = place.container;
     sas.permissions = req->write ? "racwdl" : "rl";
-    sas.expiry = call->now + apr_time_from_sec(call->cloud->lifetime_s);
+    /* Whole seconds, as Azure writes times: a delegation key asked to
+     * expire then does not expire before the SAS it signs. */
+    sas.expiry = apr_time_from_sec(apr_time_sec(call->now) +
+                                   call->cloud->lifetime_s);
     if (!strcmp(cred->type, "azure_storage_key")) {
         if (strcmp(uc_credential_field(cred, "account_name"),
                    place.account) != 0)

@@ -286,16 +286,19 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "kind = 'external_location' AND storage_root COLLATE \"C\" IN "
         PG_LIST("%s") " ORDER BY length(storage_root) DESC LIMIT 1" },
     /* Another external location (not the given id) at a location, above
-     * it (a JSON array of the location and its ancestors) or inside it. */
+     * it (a JSON array of the location and its ancestors) or inside it;
+     * the first in URL order, so that the error names the same one every
+     * time. */
     [UC_STMT_LOCATION_OVERLAP] = {
         "SELECT name, storage_root FROM securables WHERE parent_id = %s AND "
         "kind = 'external_location' AND id <> %s AND (storage_root IN "
         SQLITE_LIST("%s") " OR (storage_root > %s AND storage_root < %s)) "
-        "LIMIT 1",
+        "ORDER BY storage_root LIMIT 1",
         "SELECT name, storage_root FROM securables WHERE parent_id = %s AND "
         "kind = 'external_location' AND id <> %s AND (storage_root COLLATE "
         "\"C\" IN " PG_LIST("%s") " OR (storage_root COLLATE \"C\" > %s AND "
-        "storage_root COLLATE \"C\" < %s)) LIMIT 1" },
+        "storage_root COLLATE \"C\" < %s)) ORDER BY storage_root COLLATE "
+        "\"C\" LIMIT 1" },
     [UC_STMT_LOCATION_OF_CREDENTIAL] = {
         "SELECT name FROM securables WHERE parent_id = %s AND "
         "kind = 'external_location' AND "

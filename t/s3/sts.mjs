@@ -242,8 +242,9 @@ function durationOf(text) {
   return +text;
 }
 
-// Checks the parameters of an AssumeRole; returns what to vend.
-function readAssumeRole(form, role, externalId) {
+// Checks the parameters of an AssumeRole; returns what to vend. The role
+// trusts the external ids in `trusted`.
+function readAssumeRole(form, role, trusted) {
   if (form.get('Action') !== 'AssumeRole'
       || form.get('Version') !== '2011-06-15')
     throw new StsReject('InvalidAction',
@@ -256,7 +257,7 @@ function readAssumeRole(form, role, externalId) {
   const duration = durationOf(form.get('DurationSeconds'));
   const policyText = form.get('Policy');
   const policy = policyText === null ? null : parsePolicy(policyText);
-  if (form.get('RoleArn') !== role || form.get('ExternalId') !== externalId)
+  if (form.get('RoleArn') !== role || !trusted.has(form.get('ExternalId')))
     throw new StsReject('AccessDenied',
                         'User: arn:aws:iam::123456789012:user/unicat-base '
                         + 'is not authorized to perform: sts:AssumeRole on '
@@ -291,6 +292,7 @@ export function startSts({ aws4, base, role, externalId, port, ready,
                            log }) {
   const logFd = fs.openSync(log, 'a');
   const hanging = new Set();
+  const trusted = new Set([externalId]);
   const answer = (res, status, xml) => {
     res.writeHead(status, { 'content-type': 'text/xml',
                             'content-length': Buffer.byteLength(xml) });
@@ -303,7 +305,16 @@ export function startSts({ aws4, base, role, externalId, port, ready,
       if (req.method !== 'POST' || req.url !== '/')
         throw new StsReject('InvalidAction', 'Send POST / with a form.');
       verify(req, body, aws4, base);
-      const call = readAssumeRole(form, role, externalId);
+      // What an administrator does in IAM once a credential shows its
+      // external_id: the role's trust policy names it too (a test action,
+      // signed with the base keys like every call).
+      if (form.get('Action') === 'TrustExternalId'
+          && form.get('RoleArn') === role && form.get('ExternalId')) {
+        trusted.add(form.get('ExternalId'));
+        fs.writeSync(logFd, `trusted ${form.get('ExternalId')}\n`);
+        return answer(res, 200, '<TrustExternalIdResponse/>');
+      }
+      const call = readAssumeRole(form, role, trusted);
       fs.writeSync(logFd, `verified ${name}\n`);
       if (call.name === 'uc-hang') {
         hanging.add(res.socket);

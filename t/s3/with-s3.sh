@@ -22,7 +22,11 @@
 #                            by UNICAT_S3_KEY / _SECRET, with or without
 #                            UNICAT_S3_SESSION_TOKEN
 #   UNICAT_STS_ROLE_ARN      the one role it lets them assume
-#   UNICAT_STS_EXTERNAL_ID   the external id it demands for that role
+#   UNICAT_STS_EXTERNAL_ID   the external id it demands for that role; a
+#                            POST of Action=TrustExternalId&RoleArn=…
+#                            &ExternalId=… signed with the base keys adds
+#                            one (as an administrator edits the role's trust
+#                            policy for a credential's external_id)
 #   UNICAT_STS_LOG           its log: "VERDICT SESSION-NAME" per request
 #                            (session names that make it misbehave on
 #                            purpose, uc-hang among them, are in sts.mjs)

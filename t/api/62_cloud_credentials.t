@@ -1,0 +1,254 @@
+# SPDX-License-Identifier: Apache-2.0
+# Temporary credentials vended by real peers, and used on them: S3 keys
+# from the STS stand-in, read from s3rver through the SigV4-checking proxy
+# (inside the prefix only, writes only when asked for); Azure SAS tokens
+# signed with an account key and with a service principal's user
+# delegation key, used on azurite; a downscoped Google token the token
+# stand-in judges. The harnesses (t/s3/with-s3.sh, t/azure/with-azurite.sh,
+# t/gcp/with-gcp.sh) start the peers; without them the parts are skipped.
+# No secret that was sent shows in an answer or in the error log.
+use strict;
+use warnings FATAL => 'all';
+
+use FindBin ();
+use lib "$FindBin::Bin/../lib";
+
+use Apache::Test qw(-withtestmore);
+use Unicat::Test;
+
+plan tests => 30;
+
+my $p = "c62_$$";
+my $cat = "cat_$p";
+my (@answers, @sent, @vended, @creds, @locs);
+sub call {
+    my $res = api(@_);
+    push @answers, $res->content;
+    return $res;
+}
+END {
+    drop_catalog($cat);
+    api(DELETE => "/external-locations/$_", query => { force => 'true' })
+        for @locs;
+    api(DELETE => "/credentials/$_", query => { force => 'true' })
+        for @creds;
+}
+sub credential {
+    my ($name, %body) = @_;
+    push @creds, $name;
+    return create_object('/credentials', { name => $name, %body });
+}
+sub location {
+    my ($name, $url, $cred) = @_;
+    push @locs, $name;
+    return create_object('/external-locations', {
+        name => $name, url => $url, credential_name => $cred });
+}
+sub table_at {
+    my ($name, $url) = @_;
+    return create_object('/tables', {
+        catalog_name => $cat, schema_name => 'sch', name => $name,
+        table_type => 'EXTERNAL', data_source_format => 'DELTA',
+        columns => [], storage_location => $url });
+}
+sub vend {
+    my ($table, $op, %opt) = @_;
+    my $res = call(POST => '/temporary-table-credentials', %opt,
+                   body => { table_id => $table->{table_id},
+                             operation => $op });
+    return ($res, json_of($res) || {});
+}
+# curl: status code of a request, the body in $_[0] when asked for.
+sub curl_status {
+    my (@args) = @_;
+    open my $fh, '-|', 'curl', '-s', '-o', '/dev/null', '-w', '%{http_code}',
+        '--max-time', '10', @args or die "cannot run curl: $!";
+    my $code = <$fh>;
+    close $fh;
+    return $code // '000';
+}
+create_catalog($cat);
+create_schema($cat, 'sch');
+
+# --- S3 through STS ----------------------------------------------------------
+SKIP: {
+    skip 'no STS stand-in (t/s3/with-s3.sh)', 13
+        unless $ENV{UNICAT_STS_ENDPOINT};
+    my ($bucket, $s3) = @ENV{qw(UNICAT_S3_BUCKET UNICAT_S3_ENDPOINT)};
+    push @sent, $ENV{UNICAT_S3_SECRET};
+    my $c = credential("aws_$p", aws_iam_role => {
+        role_arn => $ENV{UNICAT_STS_ROLE_ARN},
+        region => $ENV{UNICAT_S3_REGION},
+        access_key_id => $ENV{UNICAT_S3_KEY},
+        secret_access_key => $ENV{UNICAT_S3_SECRET} });
+    # The role's administrator trusts the credential's external id.
+    is(curl_status('--aws-sigv4', "aws:amz:$ENV{UNICAT_S3_REGION}:sts",
+                   '--user', "$ENV{UNICAT_S3_KEY}:$ENV{UNICAT_S3_SECRET}",
+                   '--data', "Action=TrustExternalId&RoleArn="
+                   . "$ENV{UNICAT_STS_ROLE_ARN}&ExternalId="
+                   . $c->{aws_iam_role}{external_id},
+                   "$ENV{UNICAT_STS_ENDPOINT}/"), '200',
+       "the role trusts the credential's external_id");
+    location("s3_$p", "s3://$bucket/fixtures", "aws_$p");
+    my $t = table_at('simple', "s3://$bucket/fixtures/simple_table");
+    my ($res, $j) = vend($t, 'READ');
+    is_ok_json($res, 'READ of an s3 table');
+    my $k = $j->{aws_temp_credentials} || {};
+    ok($k->{access_key_id} && $k->{secret_access_key} && $k->{session_token}
+       && !defined $j->{azure_user_delegation_sas}
+       && !defined $j->{gcp_oauth_token}
+       && $j->{url} eq "s3://$bucket/fixtures/simple_table"
+       && $j->{expiration_time} > time * 1000 + 3000_000,
+       'aws_temp_credentials, the url, an hour') or diag explain $j;
+    push @vended, $k->{secret_access_key}, $k->{session_token};
+    my @as = ('--aws-sigv4', "aws:amz:$ENV{UNICAT_S3_REGION}:s3",
+              '--user', "$k->{access_key_id}:$k->{secret_access_key}",
+              '-H', "x-amz-security-token: $k->{session_token}",
+              '-H', 'x-amz-content-sha256: UNSIGNED-PAYLOAD');
+    my $log = "fixtures/simple_table/_delta_log/00000000000000000000.json";
+    is(curl_status(@as, "$s3/$bucket/$log"), '200',
+       'the keys read the table on S3');
+    is(curl_status(@as, "$s3/$bucket/fixtures/simple_table_with_checkpoint/"
+                        . "_delta_log/00000000000000000000.json"), '403',
+       'and nothing of the sibling prefix');
+    is(curl_status(@as, '-X', 'PUT', '--data-binary', 'x',
+                   "$s3/$bucket/fixtures/simple_table/new.txt"), '403',
+       'nor write with READ');
+    my ($res2, $j2) = vend($t, 'READ');
+    is(($j2->{aws_temp_credentials} || {})->{access_key_id},
+       $k->{access_key_id}, 'a second request is served from the cache');
+    ($res, $j) = vend($t, 'READ_WRITE');
+    my $w = $j->{aws_temp_credentials} || {};
+    push @vended, $w->{secret_access_key} // '', $w->{session_token} // '';
+    ok($w->{access_key_id} && $w->{access_key_id} ne $k->{access_key_id},
+       'READ_WRITE vends other keys') or diag explain $j;
+    is(curl_status('--aws-sigv4', "aws:amz:$ENV{UNICAT_S3_REGION}:s3",
+                   '--user', "$w->{access_key_id}:$w->{secret_access_key}",
+                   '-H', "x-amz-security-token: $w->{session_token}",
+                   '-H', 'x-amz-content-sha256: UNSIGNED-PAYLOAD',
+                   '-X', 'PUT', '--data-binary', 'x',
+                   "$s3/$bucket/fixtures/simple_table/vended-$$.txt"), '200',
+       'which write in the prefix');
+    # A credential whose base secret is wrong: STS refuses, the answer
+    # says so and quotes nothing secret.
+    my $bad = "wrong-$p-secret";
+    push @sent, $bad;
+    credential("awsbad_$p", aws_iam_role => {
+        role_arn => $ENV{UNICAT_STS_ROLE_ARN},
+        access_key_id => $ENV{UNICAT_S3_KEY}, secret_access_key => $bad });
+    location("s3bad_$p", "s3://$bucket/other", "awsbad_$p");
+    ($res) = vend(table_at('bad', "s3://$bucket/other/t"), 'READ');
+    is_error($res, 502, 'STORAGE_ERROR', 'STS refuses a wrong secret',
+             message => qr/AWS STS refused the request.*SignatureDoesNotMatch/);
+    # Without base keys there is nothing to call STS with.
+    credential("awsnokey_$p", aws_iam_role => {
+        role_arn => $ENV{UNICAT_STS_ROLE_ARN} });
+    location("s3nokey_$p", "s3://$bucket/nokey", "awsnokey_$p");
+    ($res) = vend(table_at('nokey', "s3://$bucket/nokey/t"), 'READ');
+    is_error($res, 400, 'FAILED_PRECONDITION', 'a role without base keys',
+             message => qr/no access key/);
+    ($res) = call(POST => '/temporary-path-credentials', body => {
+        url => "s3://$bucket/fixtures/simple_table/_delta_log",
+        operation => 'PATH_READ' });
+    is_ok_json($res, 'path credentials inside the table');
+    ($res) = call(POST => '/temporary-path-credentials', body => {
+        url => "s3://$bucket", operation => 'PATH_READ' });
+    is_error($res, 400, 'INVALID_PARAMETER_VALUE', 'not for a bucket root');
+}
+
+# --- Azure -----------------------------------------------------------------
+SKIP: {
+    skip 'no azurite (t/azure/with-azurite.sh)', 10
+        unless $ENV{UNICAT_AZURE_OAUTH_ENDPOINT};
+    my ($acct, $ctr, $blob) =
+        @ENV{qw(UNICAT_AZURE_ACCOUNT UNICAT_AZURE_CONTAINER UNICAT_AZURE_BLOB)};
+    (my $blob_path = $blob) =~ s/ /%20/g;
+    push @sent, $ENV{UNICAT_AZURE_KEY}, $ENV{UNICAT_AZURE_CLIENT_SECRET};
+    credential("azkey_$p", azure_storage_key => {
+        account_name => $acct, account_key => $ENV{UNICAT_AZURE_KEY} });
+    location("az_$p", "abfss://$ctr\@$acct.dfs.core.windows.net/tables",
+             "azkey_$p");
+    my $t = table_at('aztable',
+                     "abfss://$ctr\@$acct.dfs.core.windows.net/tables/t1");
+    my ($res, $j) = vend($t, 'READ');
+    is_ok_json($res, 'READ of an Azure table');
+    my $sas = ($j->{azure_user_delegation_sas} || {})->{sas_token} // '';
+    push @vended, $sas;
+    ok($sas =~ /(?:^|&)sig=/ && $sas =~ /(?:^|&)sp=rl(?:&|$)/
+       && !defined $j->{aws_temp_credentials}, 'a read SAS')
+        or diag explain $j;
+    # The SAS holds for HTTPS only: azurite's HTTPS instance, with the
+    # harness's CA.
+    my $url = "$ENV{UNICAT_AZURE_OAUTH_ENDPOINT}/$ctr/$blob_path";
+    my @ca = ('--cacert', $ENV{UNICAT_AZURE_CA_FILE});
+    is(curl_status(@ca, "$url?$sas"), '200', 'azurite serves the blob with it');
+    (my $tampered = $sas) =~ s/sig=([^&])/'sig=' . ($1 eq 'A' ? 'B' : 'A')/e;
+    is(curl_status(@ca, "$url?$tampered"), '403', 'and refuses it changed');
+    is(curl_status(@ca, '-X', 'PUT', '-H', 'x-ms-blob-type: BlockBlob',
+                   '--data-binary', 'x', "$url-new?$sas"), '403',
+       'a read SAS does not write');
+    is(curl_status("$ENV{UNICAT_AZURE_ENDPOINT}/$ctr/$blob_path?$sas"), '403',
+       'nor does it hold over plain HTTP');
+
+    credential("azsp_$p", azure_service_principal => {
+        directory_id => $ENV{UNICAT_AZURE_TENANT_ID},
+        application_id => $ENV{UNICAT_AZURE_CLIENT_ID},
+        client_secret => $ENV{UNICAT_AZURE_CLIENT_SECRET} });
+    is_ok_json(call(PATCH => "/external-locations/az_$p", body => {
+        credential_name => "azsp_$p" }), 'the location now uses a principal');
+    ($res, $j) = vend($t, 'READ');
+    $sas = ($j->{azure_user_delegation_sas} || {})->{sas_token} // '';
+    push @vended, $sas;
+    ok($sas =~ /(?:^|&)skoid=/ && $sas =~ /(?:^|&)sig=/,
+       'a user delegation SAS') or diag explain $j;
+    is(curl_status(@ca, "$url?$sas"), '200', 'azurite serves the blob with it');
+    ($res, $j) = vend($t, 'READ_WRITE');
+    $sas = ($j->{azure_user_delegation_sas} || {})->{sas_token} // '';
+    push @vended, $sas;
+    is(curl_status(@ca, '-X', 'PUT', '-H', 'x-ms-blob-type: BlockBlob',
+                   '--data-binary', 'x', "$url-$$?$sas"), '201',
+       'READ_WRITE writes');
+}
+
+# --- GCS ------------------------------------------------------------------
+SKIP: {
+    skip 'no Google token stand-in (t/gcp/with-gcp.sh)', 5
+        unless $ENV{UNICAT_GCP_TOKEN_URI};
+    my $key = do { local (@ARGV, $/) = ($ENV{UNICAT_GCP_PRIVATE_KEY_FILE}); <> };
+    push @sent, $key;
+    credential("gcp_$p", databricks_gcp_service_account => {
+        email => $ENV{UNICAT_GCP_CLIENT_EMAIL},
+        private_key_id => $ENV{UNICAT_GCP_PRIVATE_KEY_ID},
+        private_key => $key });
+    location("gs_$p", "gs://bucket-$$/data", "gcp_$p");
+    my $t = table_at('gstable', "gs://bucket-$$/data/t1");
+    my ($res, $j) = vend($t, 'READ');
+    is_ok_json($res, 'READ of a GCS table');
+    my $token = ($j->{gcp_oauth_token} || {})->{oauth_token} // '';
+    push @vended, $token;
+    my $check = sub {
+        my ($name, $action) = @_;
+        return curl_status("$ENV{UNICAT_GCP_CHECK_URI}?token=$token"
+                           . "&bucket=bucket-$$&name=$name&action=$action");
+    };
+    is($check->('data/t1/part-0.parquet', 'read'), '200',
+       'the token reads the table');
+    is($check->('data/t10/x', 'read'), '403', 'not a sibling prefix');
+    is($check->('data/t1/part-0.parquet', 'write'), '403', 'nor writes');
+    ($res, $j) = vend($t, 'READ_WRITE');
+    my $rw = ($j->{gcp_oauth_token} || {})->{oauth_token} // '';
+    push @vended, $rw;
+    is(curl_status("$ENV{UNICAT_GCP_CHECK_URI}?token=$rw&bucket=bucket-$$"
+                   . "&name=data/t1/new&action=write"), '200',
+       'READ_WRITE writes');
+}
+
+# --- nothing secret anywhere ---------------------------------------------------
+my @leaked = grep { my $s = $_; grep { index($_, $s) >= 0 } @answers }
+             grep { defined && length > 8 } @sent;
+is_deeply(\@leaked, [], 'no answer holds a secret that was sent');
+my $log = Apache::Test::vars('serverroot') . '/logs/error_log';
+my $text = do { local (@ARGV, $/) = ($log); <> } // '';
+@leaked = grep { index($text, $_) >= 0 }
+          grep { defined && length > 8 } @sent, @vended;
+is_deeply(\@leaked, [], 'the error log holds none, nor a vended one');
