@@ -256,6 +256,10 @@ static const char *add_secret_key_file(cmd_parms *cmd, void *dconf,
                   : NULL;
 }
 
+/* The member of cloud_settings a URL directive sets. */
+#define CLOUD_MEMBER(member) \
+    ((void *)APR_OFFSETOF(uc_cloud_settings_t, member))
+
 /* A cloud endpoint: an absolute http or https URL without a query, into
  * the member of cloud_settings at the command's offset. */
 static const char *set_cloud_url(cmd_parms *cmd, void *dconf,
@@ -272,8 +276,7 @@ static const char *set_cloud_url(cmd_parms *cmd, void *dconf,
         (strcasecmp(uri.scheme, "https") && strcasecmp(uri.scheme, "http")))
         return apr_psprintf(cmd->pool, "%s takes an http:// or https:// URL, "
                             "not '%s'", cmd->cmd->name, arg);
-    if (cmd->info == (void *)APR_OFFSETOF(uc_cloud_settings_t,
-                                           azure_blob_endpoint) &&
+    if (cmd->info == CLOUD_MEMBER(azure_blob_endpoint) &&
         !strstr(arg, "{account}"))
         return "UnicatAzureBlobEndpoint must say where the storage "
                "account's name goes: {account}";
@@ -356,10 +359,6 @@ static const char *set_credential_lifetime(cmd_parms *cmd, void *dconf,
     return seconds(cmd, arg, 900, 43200, &cloud_settings.lifetime_s);
 }
 
-#define CLOUD_URL(name, member, help) \
-    AP_INIT_TAKE1(name, set_cloud_url, \
-                  (void *)APR_OFFSETOF(uc_cloud_settings_t, member), \
-                  RSRC_CONF, help)
 
 static const command_rec unicat_directives[] = {
     AP_INIT_FLAG("Unicat", set_enabled, NULL, ACCESS_CONF,
@@ -396,17 +395,23 @@ static const command_rec unicat_directives[] = {
     AP_INIT_TAKE1("UnicatAwsIamArn", set_aws_iam_arn, NULL, RSRC_CONF,
                   "The server's own AWS identity, which credentials' roles "
                   "trust"),
-    CLOUD_URL("UnicatAwsStsEndpoint", aws_sts_endpoint,
-              "AWS STS endpoint (default: the region's)"),
-    CLOUD_URL("UnicatAzureAuthority", azure_authority,
-              "Azure AD authority (default https://login.microsoftonline"
-              ".com)"),
-    CLOUD_URL("UnicatAzureBlobEndpoint", azure_blob_endpoint,
-              "Blob endpoint of a storage account, {account} for its name"),
-    CLOUD_URL("UnicatGcpTokenUri", gcp_token_uri,
-              "Google OAuth token endpoint"),
-    CLOUD_URL("UnicatGcpStsUri", gcp_sts_uri,
-              "Google STS endpoint that downscopes tokens"),
+    AP_INIT_TAKE1("UnicatAwsStsEndpoint", set_cloud_url,
+                  CLOUD_MEMBER(aws_sts_endpoint), RSRC_CONF,
+                  "AWS STS endpoint (default: the region's)"),
+    AP_INIT_TAKE1("UnicatAzureAuthority", set_cloud_url,
+                  CLOUD_MEMBER(azure_authority), RSRC_CONF,
+                  "Azure AD authority (default "
+                  "https://login.microsoftonline.com)"),
+    AP_INIT_TAKE1("UnicatAzureBlobEndpoint", set_cloud_url,
+                  CLOUD_MEMBER(azure_blob_endpoint), RSRC_CONF,
+                  "Blob endpoint of a storage account, {account} for its "
+                  "name"),
+    AP_INIT_TAKE1("UnicatGcpTokenUri", set_cloud_url,
+                  CLOUD_MEMBER(gcp_token_uri), RSRC_CONF,
+                  "Google OAuth token endpoint"),
+    AP_INIT_TAKE1("UnicatGcpStsUri", set_cloud_url,
+                  CLOUD_MEMBER(gcp_sts_uri), RSRC_CONF,
+                  "Google STS endpoint that downscopes tokens"),
     AP_INIT_TAKE1("UnicatCloudCAFile", set_cloud_ca_file, NULL, RSRC_CONF,
                   "Certificate authorities for calls to the clouds "
                   "(default: the system's)"),

@@ -10,7 +10,7 @@ var="$top/var"
 # httpd create there (the database, its -wal and -shm among them) is the
 # server user's alone, and files left by earlier runs are made so.
 umask 077
-mkdir -p "$var/run" "$var/htdocs"
+mkdir -p "$var/run" "$var/htdocs" "$var/data"
 chmod 700 "$var"
 for f in htpasswd catalog.db catalog.db-wal catalog.db-shm secret.key; do
     if [ -e "$var/$f" ]; then chmod 600 "$var/$f"; fi
@@ -64,9 +64,26 @@ Users: admin/admin, alice/alice, bob/bob. Try:
   curl -u admin:admin '$base/schemas?catalog_name=main'
   curl -u admin:admin -H 'Content-Type: application/json' -d '{"name":"orders","catalog_name":"main","schema_name":"sales","table_type":"EXTERNAL","data_source_format":"DELTA","storage_location":"$var/data/orders","columns":[{"name":"id","type_text":"bigint","type_json":"{}","type_name":"LONG"}]}' $base/tables
   curl -u admin:admin '$base/tables?catalog_name=main&schema_name=sales'
+  curl -u admin:admin $base/external-locations
+  curl -u admin:admin -H 'Content-Type: application/json' -d '{"table_id":"<table_id of orders>","operation":"READ"}' $base/temporary-table-credentials
   curl -u admin:admin -X PATCH -H 'Content-Type: application/json' -d '{"changes":[{"principal":"alice","add":["USE CATALOG","USE SCHEMA"]}]}' $base/permissions/catalog/main
   curl -u alice:alice '$base/schemas?catalog_name=main'
   curl -u admin:admin -X DELETE '$base/catalogs/main?force=true'
 Ctrl-C stops the server.
 MSG
-exec apache2 -f "$var/httpd.conf" -DFOREGROUND
+
+# The demo data folder is an external location (file://, no credential),
+# so that external tables and volumes there are governed like any other
+# storage: made once the server answers, kept in the catalog afterwards.
+apache2 -f "$var/httpd.conf" -DFOREGROUND &
+httpd_pid=$!
+trap 'kill -TERM "$httpd_pid" 2>/dev/null' INT TERM
+i=0
+while [ $i -lt 50 ] && ! curl -s -o /dev/null "$base/catalogs"; do
+    sleep 0.1
+    i=$((i + 1))
+done
+curl -s -o /dev/null -u admin:admin -H 'Content-Type: application/json' \
+    -d "{\"name\":\"demo_data\",\"url\":\"$var/data\",\"comment\":\"make run's demo data\"}" \
+    "$base/external-locations" || true
+wait "$httpd_pid"

@@ -135,8 +135,7 @@ static uc_error_t *model_version_credentials(uc_call_t *call, uc_jw_t *out)
     if (!present)
         return uc_error_invalid(call->pool, "Field 'version' is required.");
     if ((err = uc_model_version_get(call->store, call->pool, m->id,
-                                    apr_psprintf(call->pool, "%" APR_INT64_T_FMT,
-                                                 number), &v)))
+                                    apr_ltoa(call->pool, (long)number), &v)))
         return err;
     if (!v)
         return uc_error_make(call->pool, UC_E_NOT_FOUND, "Model version not "
