@@ -303,15 +303,29 @@ static const char *object_named(uc_securable_type_t type)
     case UC_TYPE_REGISTERED_MODEL: return "mdl";
     case UC_TYPE_AGENT: return "agt";
     case UC_TYPE_AGENT_SKILL: return "skl";
+    case UC_TYPE_CREDENTIAL: return "crd";
+    case UC_TYPE_EXTERNAL_LOCATION: return "loc";
     default: fail_msg("no object of type %d", type);
     }
     return NULL;
 }
 
+/* Credentials and external locations hang under the metastore. */
+static int is_top(uc_securable_type_t t)
+{
+    return t == UC_TYPE_CREDENTIAL || t == UC_TYPE_EXTERNAL_LOCATION;
+}
+
 static const char *object_full_name(apr_pool_t *pool, uc_securable_type_t t)
 {
-    return apr_pstrcat(pool, "cat.sch.", object_named(t), NULL);
+    return is_top(t) ? object_named(t)
+                     : apr_pstrcat(pool, "cat.sch.", object_named(t), NULL);
 }
+
+/* reset_world gives the table and the volume these ids, so that bodies
+ * naming them hold across resets. */
+#define TABLE_ID "00000000-0000-4000-8000-00000000ab01"
+#define VOLUME_ID "00000000-0000-4000-8000-00000000ab02"
 
 static const char *substitute(apr_pool_t *pool, const char *pattern,
                               const char *a, const char *b)
@@ -363,6 +377,18 @@ static const char *body_for(const uc_route_t *r)
           "\"MCP\",\"endpoint\":\"https://agent.example/mcp\"}" },
         { "/agent-skills", "{\"name\":\"newskl\"," IN_SCH ","
           "\"agent_skill_type\":\"MANAGED\"}" },
+        { "/credentials", "{\"name\":\"newcrd\",\"azure_managed_identity\":"
+          "{\"access_connector_id\":\"x\"}}" },
+        { "/external-locations", "{\"name\":\"newloc\",\"url\":"
+          "\"file:///srv/newloc\"}" },
+        { "/temporary-table-credentials", "{\"table_id\":\"" TABLE_ID "\","
+          "\"operation\":\"READ\"}" },
+        { "/temporary-volume-credentials", "{\"volume_id\":\"" VOLUME_ID
+          "\",\"operation\":\"READ_VOLUME\"}" },
+        { "/temporary-model-version-credentials", "{" IN_SCH ",\"model_name\":"
+          "\"mdl\",\"version\":1,\"operation\":\"READ_MODEL_VERSION\"}" },
+        { "/temporary-path-credentials", "{\"url\":\"s3://bucket/else/x\","
+          "\"operation\":\"PATH_READ\"}" },
     };
     size_t i;
 
@@ -422,8 +448,15 @@ static int instances(apr_pool_t *pool, const uc_route_t *r, instance_t *out)
         base.object_type = r->rule->type;
         break;
     case UC_TARGET_OBJECT_FIELDS:
+    case UC_TARGET_OBJECT_ID:
         base.path = r->pattern;
         base.target_level = UC_LEVEL_OBJECT;
+        base.object_type = r->rule->type;
+        break;
+    case UC_TARGET_TOP_OBJECT:
+        base.path = substitute(pool, r->pattern,
+                               object_named(r->rule->type), "");
+        base.target_level = UC_LEVEL_CATALOG;
         base.object_type = r->rule->type;
         break;
     case UC_TARGET_SECURABLE:
@@ -484,7 +517,8 @@ static int needs_of(const instance_t *in, need_t *out)
 static const char *level_object(apr_pool_t *pool, const instance_t *in,
                                 int level, const char **name)
 {
-    if (level == UC_LEVEL_OBJECT) {
+    if (level == UC_LEVEL_OBJECT ||
+        (level == UC_LEVEL_CATALOG && is_top(in->object_type))) {
         *name = object_full_name(pool, in->object_type);
         return uc_securable_type_name(in->object_type);
     }
@@ -504,7 +538,13 @@ static void reset_world(afx_t *fx)
     as(fx, "admin", NULL);
     (void)api(fx, UC_DELETE, "/catalogs/cat?force=true", NULL, &out);
     (void)api(fx, UC_DELETE, "/catalogs/newcat?force=true", NULL, &out);
+    uc_test_sql_exec(fx->db, fx->conn, "DELETE FROM securables WHERE kind "
+                     "IN ('credential', 'external_location')");
     uc_test_sql_exec(fx->db, fx->conn, "DELETE FROM grants");
+    api_ok(fx, UC_POST, "/credentials", "{\"name\":\"crd\","
+           "\"azure_managed_identity\":{\"access_connector_id\":\"c\"}}");
+    api_ok(fx, UC_POST, "/external-locations", "{\"name\":\"loc\","
+           "\"url\":\"file:///srv/loc\"}");
     api_ok(fx, UC_POST, "/catalogs", "{\"name\":\"cat\",\"storage_root\":"
            "\"s3://bucket/cat\"}");
     api_ok(fx, UC_POST, "/schemas", "{\"name\":\"sch\",\"catalog_name\":\"cat\"}");
@@ -513,6 +553,10 @@ static void reset_world(afx_t *fx)
            "\"storage_location\":\"s3://bucket/ext/tbl\"}");
     api_ok(fx, UC_POST, "/volumes", "{\"name\":\"vol\"," IN_SCH ","
            "\"volume_type\":\"MANAGED\"}");
+    uc_test_sql_exec(fx->db, fx->conn, "UPDATE securables SET id = '"
+                     TABLE_ID "' WHERE kind = 'table' AND name = 'tbl'");
+    uc_test_sql_exec(fx->db, fx->conn, "UPDATE securables SET id = '"
+                     VOLUME_ID "' WHERE kind = 'volume' AND name = 'vol'");
     api_ok(fx, UC_POST, "/functions", "{\"name\":\"fun\"," IN_SCH ","
            FUNCTION_FIELDS "}");
     api_ok(fx, UC_POST, "/models", "{\"name\":\"mdl\"," IN_SCH "}");
@@ -596,11 +640,15 @@ static void test_route_matrix(void **state)
                 fail_msg("%s %s has no authorization rule",
                          uc_method_name(r->method), r->pattern);
             if (!r->rule->needs[0].any) {
-                /* Open to any caller. */
+                /* Open to any caller; path credentials are authorized by
+                 * what the path lies in (t/api/61_temporary_credentials.t),
+                 * which a caller without grants is refused. */
+                int path = !strcmp(r->pattern, "/temporary-path-credentials");
                 reset_world(fx);
                 as(fx, "alice", NULL);
                 assert_int_equal(status_of(fx, r->method, r->pattern,
-                                           body_for(r), NULL), 200);
+                                           body_for(r), NULL),
+                                 path ? 403 : 200);
                 continue;
             }
             count = instances(fx->pool, r, ins);
@@ -653,7 +701,18 @@ static void test_route_matrix(void **state)
                 expect(fx, in, 0, hidden, "outside the group");
 
                 /* Ownership. */
-                if (in->target_level == UC_LEVEL_CATALOG) {
+                if (in->target_level == UC_LEVEL_CATALOG &&
+                    is_top(in->object_type)) {
+                    reset_world(fx);
+                    own_object(fx, in, "alice");
+                    as(fx, "alice", NULL);
+                    expect(fx, in, 1, 0, "owner");
+                    reset_world(fx);
+                    own_object(fx, in, "team");
+                    as(fx, "alice", "team");
+                    expect(fx, in, 1, 0, "owned by group");
+                }
+                else if (in->target_level == UC_LEVEL_CATALOG) {
                     reset_world(fx);
                     admin_ok(fx, UC_PATCH, "/catalogs/cat",
                              "{\"owner\":\"alice\"}");

@@ -13,6 +13,7 @@
 
 #include "../../src/api/uc_api.h"
 #include "../../src/call/uc_run.h"
+#include "../../src/cloud/uc_cloud_settings.h"
 #include "../../src/core/uc_json.h"
 #include "../../src/http/uc_query.h"
 #include "../../src/http/uc_render.h"
@@ -92,6 +93,12 @@ static inline const uc_principal_t *afx_principal(afx_t *fx, apr_pool_t *pool)
 /* Runs "METHOD /path?query" with an optional JSON body. The answer lives in
  * a pool of its own that lasts until the end of the test. Every error is
  * rendered too, as the glue would. */
+/* The glue's defaults for cloud calls; no cache, so that every vend is
+ * made again. */
+static const uc_cloud_settings_t afx_cloud = {
+    .timeout_ms = 10000, .lifetime_s = 3600
+};
+
 static inline uc_error_t *
 api(afx_t *fx, uc_method_t method, const char *target,
                        const char *body, json_t **out)
@@ -114,6 +121,7 @@ api(afx_t *fx, uc_method_t method, const char *target,
     call->who = afx_principal(fx, cp);
     call->now = fx->now;
     call->storage_root = fx->storage_root;
+    call->cloud = &afx_cloud;
     err = uc_query_parse(cp, q ? q + 1 : NULL, &call->query);
     if (!err && body)
         err = uc_json_parse_object(cp, body, strlen(body), &call->body);
