@@ -3,15 +3,22 @@
 # range stops httpd, naming the directive, before any child starts. Each
 # case is `httpd -t` on this suite's configuration with one more
 # configuration line (-c). The running server's children have set the
-# Delta reader up with the values of t/conf/extra.conf.in.
+# Delta reader up with the values of t/conf/extra.conf.in. Last, an httpd
+# of its own without UnicatSecretKeyFile (a process-wide setting the
+# suite's server has) serves credentials: only those without a secret.
 use strict;
 use warnings FATAL => 'all';
 
 use Apache::Test qw(-withtestmore);
 use Apache::TestConfig ();
 use File::Temp ();
+use HTTP::Tiny ();
+use IO::Socket::INET ();
+use JSON::PP ();
+use MIME::Base64 ();
+use POSIX ();
 
-plan tests => 21;
+plan tests => 79;
 
 my $httpd = Apache::Test::vars('httpd');
 my $conf = Apache::Test::vars('t_conf_file');
@@ -113,6 +120,107 @@ refused('UnicatSecretKeyFile without a file',
         'UnicatSecretKeyFile', 'UnicatSecretKeyFile');
 unlink($key_a, $key_b, $short, $open);
 
+# The server's own AWS identity: an ARN, in one word.
+my $arn = "UnicatAwsIamArn takes the ARN of the server's own AWS identity";
+accepted('UnicatAwsIamArn with an ARN',
+         'UnicatAwsIamArn arn:aws:iam::210987654321:role/other');
+refused('UnicatAwsIamArn without arn:', $arn,
+        'UnicatAwsIamArn aws:iam::210987654321:role/other');
+refused('UnicatAwsIamArn with a blank', $arn,
+        'UnicatAwsIamArn "arn:aws:iam::210987654321:role/a b"');
+# httpd cuts -c lines this long: these come from a file.
+sub included {
+    my ($name, $text) = @_;
+    return ("Include " . key_file($name, "$text\n", 0644));
+}
+accepted('UnicatAwsIamArn of 2048 bytes',
+         included('arn2048.conf', 'UnicatAwsIamArn arn:' . ('x' x 2044)));
+refused('UnicatAwsIamArn longer than 2048 bytes', $arn,
+        included('arn2049.conf', 'UnicatAwsIamArn arn:' . ('x' x 2045)));
+unlink("$keys/arn2048.conf", "$keys/arn2049.conf");
+
+# Cloud endpoints: absolute http or https URLs without a query.
+for my $d (qw(UnicatAwsStsEndpoint UnicatAzureAuthority UnicatGcpTokenUri
+              UnicatGcpStsUri)) {
+    accepted("$d https://", "$d https://cloud.example.com/v1");
+    for my $bad ('https://cloud.example.com/v1?a=b',
+                 'ftp://cloud.example.com/') {
+        refused("$d $bad", "$d takes an http:// or https:// URL, not '$bad'",
+                "$d $bad");
+    }
+}
+accepted('UnicatAwsStsEndpoint http:// with a port',
+         'UnicatAwsStsEndpoint http://127.0.0.1:9000/');
+for my $bad ('https://cloud.example.com/#top', 'cloud.example.com') {
+    refused("UnicatAwsStsEndpoint $bad",
+            "UnicatAwsStsEndpoint takes an http:// or https:// URL, "
+            . "not '$bad'", "UnicatAwsStsEndpoint $bad");
+}
+# A blob endpoint also says where the account's name goes.
+accepted('UnicatAzureBlobEndpoint with {account} in the host',
+         'UnicatAzureBlobEndpoint https://{account}.blob.core.windows.net');
+accepted('UnicatAzureBlobEndpoint with {account} in the path',
+         'UnicatAzureBlobEndpoint http://127.0.0.1:10000/{account}');
+refused('UnicatAzureBlobEndpoint without {account}',
+        "UnicatAzureBlobEndpoint must say where the storage account's name "
+        . 'goes: {account}',
+        'UnicatAzureBlobEndpoint https://blob.core.windows.net');
+refused('UnicatAzureBlobEndpoint with a query',
+        'UnicatAzureBlobEndpoint takes an http:// or https:// URL',
+        'UnicatAzureBlobEndpoint https://{account}.example.com/?sv=1');
+
+# Certificate authorities for the calls to the clouds: a file.
+my $ca = key_file('ca.pem', "-----BEGIN CERTIFICATE-----\n", 0644);
+accepted('UnicatCloudCAFile on a file', "UnicatCloudCAFile $ca");
+refused('UnicatCloudCAFile on a missing file',
+        "UnicatCloudCAFile: $keys/none.pem is not a readable file",
+        "UnicatCloudCAFile $keys/none.pem");
+refused('UnicatCloudCAFile on a directory',
+        "UnicatCloudCAFile: $keys is not a readable file",
+        "UnicatCloudCAFile $keys");
+
+my $timeout = 'UnicatCloudTimeout takes a number of seconds from 1 to 300';
+accepted('UnicatCloudTimeout 1', 'UnicatCloudTimeout 1');
+accepted('UnicatCloudTimeout 300', 'UnicatCloudTimeout 300');
+refused('UnicatCloudTimeout 0', "$timeout, not '0'", 'UnicatCloudTimeout 0');
+refused('UnicatCloudTimeout 301', "$timeout, not '301'",
+        'UnicatCloudTimeout 301');
+refused('UnicatCloudTimeout ten', "$timeout, not 'ten'",
+        'UnicatCloudTimeout ten');
+
+my $lifetime = 'UnicatTemporaryCredentialLifetime takes a number of seconds '
+             . 'from 900 to 43200';
+accepted('UnicatTemporaryCredentialLifetime 900',
+         'UnicatTemporaryCredentialLifetime 900');
+accepted('UnicatTemporaryCredentialLifetime 43200',
+         'UnicatTemporaryCredentialLifetime 43200');
+refused('UnicatTemporaryCredentialLifetime 899', "$lifetime, not '899'",
+        'UnicatTemporaryCredentialLifetime 899');
+refused('UnicatTemporaryCredentialLifetime 43201', "$lifetime, not '43201'",
+        'UnicatTemporaryCredentialLifetime 43201');
+
+# The clouds are called by the process, whichever host the request is for:
+# these are the main server's, with values accepted above.
+my %cloud = (
+    UnicatAwsIamArn => 'arn:aws:iam::210987654321:role/other',
+    UnicatAwsStsEndpoint => 'https://cloud.example.com/v1',
+    UnicatAzureAuthority => 'https://cloud.example.com/v1',
+    UnicatAzureBlobEndpoint => 'https://{account}.blob.core.windows.net',
+    UnicatGcpTokenUri => 'https://cloud.example.com/v1',
+    UnicatGcpStsUri => 'https://cloud.example.com/v1',
+    UnicatCloudCAFile => $ca,
+    UnicatCloudTimeout => 10,
+    UnicatTemporaryCredentialLifetime => 3600,
+);
+for my $d (sort keys %cloud) {
+    refused("$d in a <VirtualHost>",
+            "$d cannot occur within <VirtualHost> section",
+            '<VirtualHost 127.0.0.1:1>', "$d $cloud{$d}", '</VirtualHost>');
+    refused("$d in a <Location>", "$d not allowed in <Location> context",
+            '<Location /x>', "$d $cloud{$d}", '</Location>');
+}
+unlink($ca);
+
 my $log = Apache::Test::vars('t_logs') . '/error_log';
 open(my $fh, '<', $log) or die "$log: $!";
 my @lines = grep { /UC010[56]/ } <$fh>;
@@ -123,3 +231,126 @@ my @set_up = grep {
 } @lines;
 ok(!@failed && @set_up, 'the children set the Delta reader up as configured')
     or diag @lines;
+
+# --- an httpd without UnicatSecretKeyFile -----------------------------------
+
+# A port nobody listens on now: the kernel's pick, let go.
+sub free_port {
+    my $s = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0,
+                                  Proto => 'tcp', Listen => 1)
+        or die "no free port: $!";
+    my $port = $s->sockport;
+    close($s);
+    return $port;
+}
+
+# The suite's modules (the LoadModule lines t/TEST.PL gives it as
+# -httpd_conf) and users, the catalog API, a database of its own.
+my $own = File::Temp::tempdir('unicat-nokey-XXXXXX', TMPDIR => 1,
+                              CLEANUP => 1);
+my $port = free_port();
+my $top = Apache::Test::vars('top_dir');
+my $t_dir = Apache::Test::vars('t_dir');
+my $modules = Apache::Test::vars('httpd_conf');
+open(my $cf, '>', "$own/httpd.conf") or die "$own/httpd.conf: $!";
+print $cf <<"CONF";
+ServerRoot "$own"
+Include "$modules"
+LoadModule unicat_module "$top/mod_unicat/.libs/mod_unicat.so"
+ServerName 127.0.0.1
+Listen 127.0.0.1:$port
+PidFile "$own/httpd.pid"
+ErrorLog "$own/error_log"
+DefaultRuntimeDir "$own"
+StartServers 1
+# mod_mime, among the suite's modules, wants a types file; none is needed.
+TypesConfig /dev/null
+DBDriver sqlite3
+DBDParams "$own/unicat.db"
+<Location /api/2.1/unity-catalog>
+    SetHandler unicat-catalog
+    Unicat On
+    UnicatMetastoreAdmin admin
+    AuthType Basic
+    AuthName "Unity Catalog"
+    AuthBasicProvider file
+    AuthUserFile "$t_dir/state/htpasswd"
+    Require valid-user
+</Location>
+CONF
+close($cf);
+
+my $server = fork() // die "fork: $!";
+if (!$server) {
+    open(STDOUT, '>', "$own/stdout") or POSIX::_exit(127);
+    open(STDERR, '>&', \*STDOUT) or POSIX::_exit(127);
+    exec($httpd, '-f', "$own/httpd.conf", '-DFOREGROUND')
+        or POSIX::_exit(127);
+}
+sub stop_server {
+    return unless $server;
+    kill('TERM', $server);
+    waitpid($server, 0);
+    $server = 0;
+}
+END { stop_server() }
+
+my $ua = HTTP::Tiny->new(timeout => 30, default_headers => {
+    Authorization => 'Basic ' . MIME::Base64::encode_base64('admin:admin',
+                                                             ''),
+    'Content-Type' => 'application/json',
+});
+my $url = "http://127.0.0.1:$port/api/2.1/unity-catalog/credentials";
+
+# Up when it answers over HTTP (it listens before it has read all of its
+# configuration), down if it exits first.
+my $up = 0;
+for (1 .. 200) {
+    last if waitpid($server, POSIX::WNOHANG()) == $server;
+    if ($ua->get($url)->{status} != 599) {
+        $up = 1;
+        last;
+    }
+    select(undef, undef, undef, 0.05);
+}
+sub own_log {
+    my $text = '';
+    for my $path ("$own/stdout", "$own/error_log") {
+        open(my $l, '<', $path) or next;
+        local $/;
+        $text .= <$l> // '';
+    }
+    return $text;
+}
+ok($up, 'an httpd without UnicatSecretKeyFile starts') or diag own_log();
+
+my $json = JSON::PP->new->utf8(1);
+# One test of an answer: `$good` judges its status and JSON body; when it
+# fails, the answer and the server's log are shown.
+sub answer {
+    my ($res, $name, $good) = @_;
+    my $body = eval { $json->decode($res->{content}) } // {};
+    ok($good->($res->{status}, $body), $name)
+        or diag "$res->{status} $res->{content}\n", own_log();
+}
+
+answer($ua->post($url, { content =>
+    '{"name":"c_nokey","azure_storage_key":'
+    . '{"account_name":"acct01","account_key":"QUJDRA=="}}' }),
+    'without a key, a credential holding a secret is refused, naming '
+    . 'UnicatSecretKeyFile', sub {
+        my ($status, $body) = @_;
+        $status == 400
+            && ($body->{error_code} // '') eq 'INVALID_PARAMETER_VALUE'
+            && ($body->{message} // '') =~ /UnicatSecretKeyFile/;
+    });
+answer($ua->get("$url/c_nokey"), 'and it is not stored',
+       sub { $_[0] == 404 });
+answer($ua->post($url, { content =>
+    '{"name":"c_nokey2","azure_managed_identity":'
+    . '{"access_connector_id":"x"}}' }),
+    'without a key, a credential without a secret is stored', sub {
+        my ($status, $body) = @_;
+        $status == 200 && ($body->{name} // '') eq 'c_nokey2';
+    });
+stop_server();
