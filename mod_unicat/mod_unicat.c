@@ -309,14 +309,18 @@ static const char *set_cloud_ca_file(cmd_parms *cmd, void *dconf,
     const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
     const char *path = ap_server_root_relative(cmd->pool, arg);
     apr_finfo_t info;
+    apr_file_t *file;
 
     (void)dconf;
     if (err)
         return err;
     if (!path || apr_stat(&info, path, APR_FINFO_TYPE, cmd->temp_pool)
-                 != APR_SUCCESS || info.filetype != APR_REG)
+                 != APR_SUCCESS || info.filetype != APR_REG ||
+        apr_file_open(&file, path, APR_FOPEN_READ, APR_OS_DEFAULT,
+                      cmd->temp_pool) != APR_SUCCESS)
         return apr_psprintf(cmd->pool, "UnicatCloudCAFile: %s is not a "
                             "readable file", arg);
+    apr_file_close(file);
     cloud_settings.ca_file = path;
     return NULL;
 }
