@@ -13,7 +13,7 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 54;
+plan tests => 60;
 
 my $p = "l59_$$";
 my $b = "s3://el-$$";                    # a bucket of this file's own
@@ -99,6 +99,13 @@ is_error(location(name => "x_$p", url => 's3a://bucket/x',
                   credential_name => "aws_$p"),
          400, 'INVALID_PARAMETER_VALUE', 's3a:// is refused',
          message => qr/s3a/);
+for my $url ('not a url', 's3://', 'ftp://host/x', "$b/a?b=c", "$b/a b",
+             "$b/__unitystorage/x") {
+    is_error(location(name => "x_$p", url => $url,
+                      credential_name => "aws_$p"),
+             400, 'INVALID_PARAMETER_VALUE', "a malformed url ($url)",
+             message => qr/url/i);
+}
 is_error(location(name => "x_$p", url => '/'), 400,
          'INVALID_PARAMETER_VALUE', 'the file system root',
          message => qr/root/);
