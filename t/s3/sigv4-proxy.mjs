@@ -19,7 +19,7 @@
 //        --secret SECRET --region REGION --log FILE --ready FILE
 //        [--session-token TOKEN] [--port N]
 //        [--sts-ready FILE --sts-role ARN --sts-external-id ID
-//         --sts-log FILE [--sts-port N]]
+//         --sts-log FILE [--sts-port N] [--sts-any-external-id 1]]
 //
 // The log has one line per request, written before the answer is sent:
 //   VERDICT METHOD STYLE HOST URL TOKEN
@@ -38,7 +38,7 @@ import { parseArgs, die, nodeRequire, errorXml } from './lib.mjs';
 import { sessions, policyAllows, s3Access, startSts } from './sts.mjs';
 
 const args = parseArgs({ port: '0', 'session-token': '', 'sts-ready': '',
-                         'sts-port': '0' });
+                         'sts-port': '0', 'sts-any-external-id': '' });
 for (const k of ['upstream', 'key', 'secret', 'region', 'log', 'ready'])
   if (!args[k]) die(`--${k} is required`);
 const aws4 = nodeRequire()('aws4');
@@ -331,6 +331,7 @@ if (args['sts-ready']) {
     if (!args[k]) die(`--${k} is required with --sts-ready`);
   sts = startSts({
     aws4, role: args['sts-role'], externalId: args['sts-external-id'],
+    anyExternalId: args['sts-any-external-id'] === '1',
     base: { key: args.key, secret: args.secret,
             token: args['session-token'] || null },
     port: args['sts-port'], ready: args['sts-ready'], log: args['sts-log'],

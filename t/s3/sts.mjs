@@ -6,7 +6,10 @@
 // region of the request's scope) from the base credentials the harness
 // knows, and answers refusals with STS-shaped XML errors.
 //
-// AssumeRole knows one role, which demands one external id. Durations are
+// AssumeRole knows one role, which demands one external id (or, with
+// anyExternalId, any non-empty one: a server's credentials carry external
+// ids it generated itself, which no harness can know beforehand, and a
+// benchmark vends through such credentials). Durations are
 // 900 to 43200 s (3600 when absent); a Policy must be JSON of at most 2048
 // characters using what policyAllows() evaluates. Three session names make
 // it misbehave on purpose, after the signature and role checks passed:
@@ -243,7 +246,7 @@ function durationOf(text) {
 }
 
 // Checks the parameters of an AssumeRole; returns what to vend.
-function readAssumeRole(form, role, externalId) {
+function readAssumeRole(form, role, externalId, anyExternalId) {
   if (form.get('Action') !== 'AssumeRole'
       || form.get('Version') !== '2011-06-15')
     throw new StsReject('InvalidAction',
@@ -256,7 +259,9 @@ function readAssumeRole(form, role, externalId) {
   const duration = durationOf(form.get('DurationSeconds'));
   const policyText = form.get('Policy');
   const policy = policyText === null ? null : parsePolicy(policyText);
-  if (form.get('RoleArn') !== role || form.get('ExternalId') !== externalId)
+  const id = form.get('ExternalId');
+  if (form.get('RoleArn') !== role
+      || !(anyExternalId ? id : id === externalId))
     throw new StsReject('AccessDenied',
                         'User: arn:aws:iam::123456789012:user/unicat-base '
                         + 'is not authorized to perform: sts:AssumeRole on '
@@ -287,8 +292,8 @@ export const sessions = new Map();
 
 // Serves AssumeRole on 127.0.0.1:`port` (0: any free one) and writes the
 // port to `ready`. One log line per request: VERDICT SESSION-NAME.
-export function startSts({ aws4, base, role, externalId, port, ready,
-                           log }) {
+export function startSts({ aws4, base, role, externalId, anyExternalId,
+                           port, ready, log }) {
   const logFd = fs.openSync(log, 'a');
   const hanging = new Set();
   const answer = (res, status, xml) => {
@@ -303,7 +308,7 @@ export function startSts({ aws4, base, role, externalId, port, ready,
       if (req.method !== 'POST' || req.url !== '/')
         throw new StsReject('InvalidAction', 'Send POST / with a form.');
       verify(req, body, aws4, base);
-      const call = readAssumeRole(form, role, externalId);
+      const call = readAssumeRole(form, role, externalId, anyExternalId);
       fs.writeSync(logFd, `verified ${name}\n`);
       if (call.name === 'uc-hang') {
         hanging.add(res.socket);

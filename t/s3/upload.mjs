@@ -7,7 +7,7 @@
 //   node upload.mjs --endpoint http://127.0.0.1:PROXY_PORT --bucket B
 //        --key ID --secret SECRET --region R --session-token T
 //        --fixtures DIR --sts-endpoint http://127.0.0.1:STS_PORT
-//        --sts-role ARN --sts-external-id ID
+//        --sts-role ARN --sts-external-id ID [--sts-any-external-id 1]
 // Objects: DIR/** under fixtures/; paging/obj-0000..1099 (more than one
 // ListObjectsV2 page), paging/sub/nested (a common prefix between the
 // pages), paging/ (a directory marker); special/... (keys needing escapes).
@@ -17,7 +17,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { parseArgs, die, nodeRequire, encodeKey } from './lib.mjs';
 
-const args = parseArgs();
+const args = parseArgs({ 'sts-any-external-id': '0' });
 for (const k of ['endpoint', 'bucket', 'key', 'secret', 'region',
                  'session-token', 'fixtures', 'sts-endpoint', 'sts-role',
                  'sts-external-id'])
@@ -156,8 +156,13 @@ const vended = { accessKeyId: tag(granted, 'AccessKeyId'),
 await mustSts({}, 403, '<Code>SignatureDoesNotMatch</Code>',
               'self-check: STS, wrong secret',
               { creds: { secretAccessKey: 'not-the-secret' } });
-await mustSts({ ExternalId: 'other' }, 403, '<Code>AccessDenied</Code>',
-              'self-check: STS, wrong external id');
+// With --sts-any-external-id 1 the stand-in takes any external id but
+// still demands one.
+if (args['sts-any-external-id'] !== '1')
+  await mustSts({ ExternalId: 'other' }, 403, '<Code>AccessDenied</Code>',
+                'self-check: STS, wrong external id');
+await mustSts({ ExternalId: '' }, 403, '<Code>AccessDenied</Code>',
+              'self-check: STS, no external id');
 await mustSts({ DurationSeconds: '899' }, 400, '<Code>ValidationError</Code>',
               'self-check: STS, short duration');
 await mustSts({ Policy: '{' }, 400, '<Code>ValidationError</Code>',

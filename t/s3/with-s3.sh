@@ -23,6 +23,7 @@
 #                            UNICAT_S3_SESSION_TOKEN
 #   UNICAT_STS_ROLE_ARN      the one role it lets them assume
 #   UNICAT_STS_EXTERNAL_ID   the external id it demands for that role
+#                            (unless UNICAT_STS_ACCEPT_ANY_EXTERNAL_ID=1)
 #   UNICAT_STS_LOG           its log: "VERDICT SESSION-NAME" per request
 #                            (session names that make it misbehave on
 #                            purpose, uc-hang among them, are in sts.mjs)
@@ -33,6 +34,12 @@
 #   UNICAT_S3_INJECT_BAD_SECRET=1  hands CMD a wrong secret (the proxy keeps
 #                              the right one): every signed request of CMD
 #                              must then be refused with SignatureDoesNotMatch
+#   UNICAT_STS_ACCEPT_ANY_EXTERNAL_ID=1  the STS stand-in takes any non-empty
+#                              ExternalId for the role instead of only
+#                              UNICAT_STS_EXTERNAL_ID: for `make bench`, which
+#                              vends through a credential created over the
+#                              API, whose external id the server generates.
+#                              Tests leave it unset: the check stays strict
 set -eu
 
 if [ $# -eq 0 ]; then
@@ -132,7 +139,9 @@ node "$here/sigv4-proxy.mjs" --upstream "http://127.0.0.1:$s3_port" \
     --session-token "$token" --log "$work/proxy.log" \
     --ready "$work/proxy.port" --sts-ready "$work/sts.port" \
     --sts-role "$role_arn" --sts-external-id "$external_id" \
-    --sts-log "$work/sts.log" >"$work/proxy.out" 2>&1 &
+    --sts-log "$work/sts.log" \
+    --sts-any-external-id "${UNICAT_STS_ACCEPT_ANY_EXTERNAL_ID:-0}" \
+    >"$work/proxy.out" 2>&1 &
 proxy_pid=$!
 proxy_port=$(wait_ready "$work/proxy.port" "$proxy_pid" "SigV4 proxy" \
     "$work/proxy.out")
@@ -143,7 +152,8 @@ node "$here/upload.mjs" --endpoint "http://127.0.0.1:$proxy_port" \
     --bucket "$bucket" --key "$key" --secret "$secret" --region "$region" \
     --session-token "$token" --fixtures "$fixtures" \
     --sts-endpoint "http://127.0.0.1:$sts_port" --sts-role "$role_arn" \
-    --sts-external-id "$external_id" >&2 \
+    --sts-external-id "$external_id" \
+    --sts-any-external-id "${UNICAT_STS_ACCEPT_ANY_EXTERNAL_ID:-0}" >&2 \
     || { cat "$work/proxy.out" "$work/s3rver.out" >&2
          fail "upload failed"; }
 
