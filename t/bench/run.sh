@@ -25,6 +25,16 @@
 #      tables of about 900 kB each (properties and comment), and after 100
 #      GET /tables?max_results=1000 over a schema of such tables (a page
 #      ends at its byte budget: what one costs does not grow with them).
+#  10. vended credentials: POST /temporary-table-credentials (READ) for an
+#      EXTERNAL table on s3:// under an external location whose credential
+#      is an aws_iam_role with base keys, answered from the per-process
+#      cache, versus GET /tables/{full_name} of that table; then with the
+#      cache cold, every answer a real AssumeRole to the STS stand-in
+#      (BENCH_VEND_TABLES tables, each asked once): credentials/s and their
+#      ratio to the warm throughput. It needs the STS stand-in of
+#      t/s3/with-s3.sh (`make bench` runs under it), whose role is told to
+#      trust the external id the server generates, and is skipped, saying
+#      why, without it.
 # The machine is shared and noisy, so every figure is a ratio against a
 # reference measured in the same run, in alternating rounds (median of the
 # per-round ratios). The script reports; it exits non-zero only when the
@@ -38,7 +48,9 @@
 # BENCH_BATCH_DURATION (s per batch-check run, 3), BENCH_TABLES (10000),
 # BENCH_COLUMNS (columns per table, 20), BENCH_LARGE_TABLES (large tables
 # for 9, 60), BENCH_LARGE_REQUESTS (requests per part of 9, 100),
-# BENCH_KEEP=1 keeps the temporary directory.
+# BENCH_VEND_TABLES (tables for the cold part of 10, 2000: shared out
+# between its warm-up and its rounds), BENCH_KEEP=1 keeps the temporary
+# directory.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -61,6 +73,7 @@ TABLES_N=${BENCH_TABLES:-10000}
 TABLE_COLS=${BENCH_COLUMNS:-20}
 LARGE_N=${BENCH_LARGE_TABLES:-60}
 LARGE_REQ=${BENCH_LARGE_REQUESTS:-100}
+VEND_N=${BENCH_VEND_TABLES:-2000}
 
 so="$top/mod_unicat/.libs/mod_unicat.so"
 user=bench pass=bench
@@ -85,6 +98,18 @@ for tool in apache2 wrk ab htpasswd sqlite3 curl awk base64 ps; do
         die "$tool is missing (Debian: apt-get install -y apache2 apache2-utils wrk sqlite3 curl)"
 done
 [ -f "$so" ] || die "$so is missing: run make first"
+
+# Figure 10 vends through the STS stand-in of t/s3/with-s3.sh; decided
+# here because the endpoint goes into httpd's configuration.
+vend_skip=""
+for v in UNICAT_STS_ENDPOINT UNICAT_STS_ROLE_ARN UNICAT_STS_LOG UNICAT_S3_KEY \
+         UNICAT_S3_SECRET UNICAT_S3_BUCKET; do
+    eval "[ -n \"\${$v:-}\" ]" && continue
+    vend_skip="$v is unset: no STS stand-in (run under sh t/s3/with-s3.sh)"
+    break
+done
+[ -n "$vend_skip" ] || [ "$VEND_N" -ge $((ROUNDS + 1)) ] ||
+    die "BENCH_VEND_TABLES must be at least BENCH_ROUNDS + 1 (a table per cold run)"
 
 # --- temporary directory, owned by the user the child runs as -------------
 dir=$(mktemp -d /tmp/unicat-bench.XXXXXX)
@@ -114,6 +139,12 @@ trap 'exit 143' TERM
 trap 'exit 129' HUP
 
 mkdir -p "$dir/run" "$dir/htdocs" "$dir/db"
+# The key that seals the credentials' secrets (figure 10): without one the
+# module refuses to store a secret_access_key.
+(umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$dir/secret.key") ||
+    die "writing the secret key failed"
+sts_lines=""
+[ -z "$vend_skip" ] && sts_lines="UnicatAwsStsEndpoint $UNICAT_STS_ENDPOINT"
 cp "$so" "$dir/mod_unicat.so"
 htpasswd -cbs "$dir/htpasswd" "$user" "$pass" 2>/dev/null || die "htpasswd failed"
 htpasswd -bs "$dir/htpasswd" "$ruser" "$rpass" 2>/dev/null || die "htpasswd failed"
@@ -153,8 +184,9 @@ start_httpd() {
         tries=$((tries + 1))
         port=$(random_port)
         port_busy "$port" && continue
-        awk -v port="$port" -v d="$dir" -v users="$user_lines" '
-            { gsub(/@PORT@/, port); gsub(/@DIR@/, d); gsub(/@USER_LINES@/, users); print }
+        awk -v port="$port" -v d="$dir" -v users="$user_lines" -v sts="$sts_lines" '
+            { gsub(/@PORT@/, port); gsub(/@DIR@/, d); gsub(/@USER_LINES@/, users)
+              gsub(/@STS_LINES@/, sts); print }
         ' "$here/httpd.conf.in" > "$dir/httpd.conf"
         apache2 -t -f "$dir/httpd.conf" >"$dir/configtest.log" 2>&1 ||
             die "httpd rejects the configuration: $(cat "$dir/configtest.log")"
@@ -708,6 +740,161 @@ large_page_bytes=$(wc -c < "$dir/large.out" | tr -d ' ')
 say "  a page holds $large_page_rows of $LARGE_N tables, $large_page_bytes bytes"
 large_pages="$L_RSS0 $L_RSS1 $L_HWM0 $L_HWM1"
 
+# --- vended credentials --------------------------------------------------------
+vend_results="$dir/vend_results"
+: > "$vend_results"
+vend_warm_sts=0
+if [ -n "$vend_skip" ]; then
+    say "10. vended credentials: skipped: $vend_skip"
+else
+    vend_bucket=$UNICAT_S3_BUCKET
+    say "10. vended credentials: EXTERNAL tables on s3://$vend_bucket/bench, aws_iam_role credential"
+    json_str() { printf '%s' "$1" | sed 's/[\\"]/\\&/g'; }
+    code=$(post /credentials "{\"name\":\"bench_cred\",\"aws_iam_role\":{\"role_arn\":\"$(json_str "$UNICAT_STS_ROLE_ARN")\",\"region\":\"us-east-1\",\"access_key_id\":\"$(json_str "$UNICAT_S3_KEY")\",\"secret_access_key\":\"$(json_str "$UNICAT_S3_SECRET")\"}}") ||
+        die "curl failed"
+    [ "$code" = 200 ] || die "POST /credentials bench_cred answered $code: $(cat "$dir/post.out")"
+    external_id=$(sed -n 's/.*"external_id":"\([^"]*\)".*/\1/p' "$dir/post.out")
+    [ -n "$external_id" ] ||
+        die "the credential has no generated external_id: $(cat "$dir/post.out")"
+    # As the role's administrator would: its trust policy names the
+    # credential's external id (t/s3/with-s3.sh's TrustExternalId).
+    code=$(curl -s -o "$dir/trust.out" -w '%{http_code}' \
+        --aws-sigv4 "aws:amz:us-east-1:sts" \
+        --user "$UNICAT_S3_KEY:$UNICAT_S3_SECRET" \
+        --data "Action=TrustExternalId&RoleArn=$UNICAT_STS_ROLE_ARN&ExternalId=$external_id" \
+        "$UNICAT_STS_ENDPOINT/") ||
+        die "cannot reach the STS stand-in at $UNICAT_STS_ENDPOINT"
+    [ "$code" = 200 ] || die "TrustExternalId answered $code: $(cat "$dir/trust.out")"
+    code=$(post /external-locations "{\"name\":\"bench_loc\",\"url\":\"s3://$vend_bucket/bench\",\"credential_name\":\"bench_cred\"}") ||
+        die "curl failed"
+    [ "$code" = 200 ] || die "POST /external-locations bench_loc answered $code: $(cat "$dir/post.out")"
+    code=$(post /catalogs '{"name":"bench_vend","comment":"vended credentials"}') || die "curl failed"
+    [ "$code" = 200 ] || die "POST /catalogs bench_vend answered $code: $(cat "$dir/post.out")"
+    code=$(post /schemas '{"name":"sch","catalog_name":"bench_vend"}') || die "curl failed"
+    [ "$code" = 200 ] || die "POST /schemas bench_vend.sch answered $code: $(cat "$dir/post.out")"
+    vend_table() { # name -> the POST /tables body
+        printf '{"name":"%s","catalog_name":"bench_vend","schema_name":"sch","table_type":"EXTERNAL","data_source_format":"DELTA","columns":[],"storage_location":"s3://%s/bench/%s"}' \
+            "$1" "$vend_bucket" "$1"
+    }
+    code=$(post /tables "$(vend_table warm)") || die "curl failed"
+    [ "$code" = 200 ] || die "POST /tables bench_vend.sch.warm answered $code: $(cat "$dir/post.out")"
+    warm_id=$(sed -n 's/.*"table_id":"\([^"]*\)".*/\1/p' "$dir/post.out")
+    [ -n "$warm_id" ] || die "POST /tables answered no table_id: $(head -c 300 "$dir/post.out")"
+    # The cold tables, each under its own prefix (so its own cache entry),
+    # through curl --parallel like 7.
+    mkdir -p "$dir/vend"
+    i=0
+    : > "$dir/vend.curl"
+    while [ $i -lt "$VEND_N" ]; do
+        f=$(printf '%s/vend/t%05d.json' "$dir" $i)
+        vend_table "$(printf 't%05d' $i)" > "$f"
+        [ $i -gt 0 ] && echo next >> "$dir/vend.curl"
+        printf 'url = "%s"\nuser = "%s"\nheader = "Content-Type: application/json"\ndata-binary = "@%s"\noutput = "/dev/null"\nwrite-out = "%%{http_code}\\n"\n' \
+            "$base/tables" "$user:$pass" "$f" >> "$dir/vend.curl"
+        i=$((i + 1))
+    done
+    curl -sS --parallel --parallel-max 4 -K "$dir/vend.curl" > "$dir/vend.codes" 2> "$dir/vend.err" ||
+        die "curl failed creating the vend tables: $(head -c 300 "$dir/vend.err")"
+    bad=$(grep -vc '^200$' "$dir/vend.codes" || :)
+    [ "$bad" = 0 ] || die "creating the vend tables: $bad answers were not 200: $(sort "$dir/vend.codes" | uniq -c | tr '\n' ' ')"
+    echo "SELECT t.id FROM securables t JOIN securables s ON s.id = t.parent_id
+  JOIN securables c ON c.id = s.parent_id
+  WHERE t.kind = 'table' AND c.name = 'bench_vend' AND t.name <> 'warm' ORDER BY t.name;" | sql \
+        > "$dir/vend.ids" || die "reading the vend table ids failed"
+    [ "$(wc -l < "$dir/vend.ids" | tr -d ' ')" = "$VEND_N" ] ||
+        die "expected $VEND_N vend tables, found $(wc -l < "$dir/vend.ids")"
+
+    vend_url="$base/temporary-table-credentials"
+    table_url="$base/tables/bench_vend.sch.warm"
+    printf '{"table_id":"%s","operation":"READ"}' "$warm_id" > "$dir/vend_warm.json"
+    sts_calls() { grep -c '^verified ' "$UNICAT_STS_LOG" || :; }
+    vend_post() { # -> status, the answer in $dir/vend.out
+        curl -sS -u "$user:$pass" -H 'Content-Type: application/json' \
+             --data-binary "@$dir/vend_warm.json" -o "$dir/vend.out" -w '%{http_code}' "$vend_url"
+    }
+    key_of() { sed -n 's/.*"aws_temp_credentials":{"access_key_id":"\([^"]*\)".*/\1/p' "$1"; }
+    # The first call fills the cache through STS; the second must not call
+    # it again, and must answer the same keys.
+    s0=$(sts_calls)
+    code=$(vend_post) || die "curl failed"
+    [ "$code" = 200 ] || die "temporary-table-credentials answered $code: $(head -c 300 "$dir/vend.out")"
+    grep -q '"aws_temp_credentials":{"access_key_id":"ASIA' "$dir/vend.out" &&
+        grep -q '"session_token":"[^"]' "$dir/vend.out" &&
+        grep -q '"expiration_time":[0-9]' "$dir/vend.out" ||
+        die "temporary-table-credentials answered no aws_temp_credentials: $(head -c 300 "$dir/vend.out")"
+    key1=$(key_of "$dir/vend.out")
+    s1=$(sts_calls)
+    [ $((s1 - s0)) = 1 ] || die "the first temporary-table-credentials made $((s1 - s0)) STS calls, not 1"
+    code=$(vend_post) || die "curl failed"
+    [ "$code" = 200 ] && [ "$(key_of "$dir/vend.out")" = "$key1" ] && [ "$(sts_calls)" = "$s1" ] ||
+        die "the second temporary-table-credentials was not answered from the cache: $code, $(( $(sts_calls) - s1 )) STS calls"
+    code=$(get /tables/bench_vend.sch.warm "$dir/vend_table.out") || die "curl failed"
+    [ "$code" = 200 ] || die "GET /tables/bench_vend.sch.warm answered $code"
+    say "  answered from the cache after one STS call; GET /tables/{full_name} of the same table for reference"
+
+    # The cold runs: ROUNDS + 1 equal slices of the table ids, the first for
+    # the warm-up. -d only bounds a run: it ends at its slice's last answer.
+    vend_slice=$((VEND_N / (ROUNDS + 1)))
+    vend_cold() { # slice -> V_RATE V_OK V_BAD V_US V_P50 V_P99 V_SOCK V_STS V_CPU
+        [ "$(child_pid)" = "$child" ] || die "the httpd child changed (crash?)"
+        v_s0=$(sts_calls) v_t0=$(cpu_ticks)
+        out=$(BENCH_IDS="$dir/vend.ids" BENCH_FROM=$(($1 * vend_slice)) BENCH_COUNT=$vend_slice \
+              wrk -t1 -c"$CONNS" -d"${DUR}s" -s "$here/vend.lua" \
+                  -H "Authorization: Basic $auth" "$vend_url" 2>&1) ||
+            die "wrk failed on $vend_url: $out"
+        v_t1=$(cpu_ticks) v_s1=$(sts_calls)
+        line=$(printf '%s\n' "$out" | sed -n 's/^VEND //p')
+        [ -n "$line" ] || die "no result from wrk on $vend_url: $out"
+        set -- $line
+        V_OK=$1 V_BAD=$2 V_US=$3 V_P50=$4 V_P99=$5 V_SOCK=$6 V_STS=$((v_s1 - v_s0))
+        [ "$V_OK" -gt 0 ] && [ "$V_US" -gt 0 ] || die "no credentials vended by the cold run: $out"
+        # Each answer must have made its own AssumeRole (requests cut off
+        # by a run's end may add calls, never remove them).
+        [ "$V_STS" -ge "$V_OK" ] ||
+            die "the cold run vended $V_OK credentials with only $V_STS STS calls: answered from the cache"
+        V_RATE=$(awk -v n="$V_OK" -v us="$V_US" 'BEGIN { printf "%.1f", n / (us / 1e6) }')
+        V_CPU=$(awk -v t="$((v_t1 - v_t0))" -v hz="$hz" -v n="$V_OK" 'BEGIN { printf "%.1f", t * 1e6 / hz / n }')
+    }
+    vend_one() { # variant round
+        case $1 in
+            A) wrk_run "$table_url" "$DUR"
+               echo "10 $2 A $W_RPS $W_P50 $W_P99 $W_ERR $W_STATUS $W_CPU" >> "$results"
+               v_line="$W_RPS req/s, p50 $W_P50 us, p99 $W_P99 us, server CPU $W_CPU us/req" ;;
+            B) v_s0=$(sts_calls)
+               WRK_SCRIPT=batch.lua BENCH_BODY=$dir/vend_warm.json
+               export BENCH_BODY
+               wrk_run "$vend_url" "$DUR"
+               WRK_SCRIPT=""
+               vend_warm_sts=$((vend_warm_sts + $(sts_calls) - v_s0))
+               echo "10 $2 B $W_RPS $W_P50 $W_P99 $W_ERR $W_STATUS $W_CPU" >> "$results"
+               v_line="$W_RPS req/s, p50 $W_P50 us, p99 $W_P99 us, server CPU $W_CPU us/req" ;;
+            C) vend_cold "$2"
+               echo "$2 $V_RATE $V_OK $V_BAD $V_US $V_P50 $V_P99 $V_SOCK $V_STS $V_CPU" >> "$vend_results"
+               v_line="$V_RATE creds/s ($V_OK of $vend_slice in $V_US us, $V_STS STS calls), p50 $V_P50 us, p99 $V_P99 us, server CPU $V_CPU us/cred"
+               [ "$V_BAD$V_SOCK" = 00 ] || v_line="$v_line, ERRORS bad answers $V_BAD socket $V_SOCK" ;;
+        esac
+        [ "$1" = C ] || [ "$W_ERR$W_STATUS" = 00 ] || v_line="$v_line, ERRORS socket $W_ERR status $W_STATUS"
+    }
+    say "10. (A GET /tables/{full_name}, B temporary-table-credentials warm, C cold: $vend_slice tables a run)"
+    wrk_run "$table_url" "$WARM"
+    WRK_SCRIPT=batch.lua BENCH_BODY=$dir/vend_warm.json
+    export BENCH_BODY
+    wrk_run "$vend_url" "$WARM"
+    WRK_SCRIPT=""
+    vend_cold 0
+    r=1
+    while [ "$r" -le "$ROUNDS" ]; do
+        if [ $((r % 2)) = 1 ]; then order="A B C"; else order="C B A"; fi
+        for v in $order; do
+            vend_one "$v" "$r"
+            say "  10 round $r $v: $v_line"
+        done
+        r=$((r + 1))
+    done
+    [ "$(child_pid)" = "$child" ] || die "the httpd child changed during 10 (crash?)"
+    say "  STS calls during the warm runs: $vend_warm_sts"
+fi
+
 # --- summary -----------------------------------------------------------------
 crashes=$(grep -c -E 'exit signal|AH00052|AH00060' "$dir/error.log" || :)
 uc_errors=$(grep -c 'UC0' "$dir/error.log" || :)
@@ -720,7 +907,9 @@ awk -v rounds="$ROUNDS" -v dur="$DUR" -v conns="$CONNS" -v threads="$THREADS" \
     -v ruser="$ruser" -v admin="$user" -v authzn="$AUTHZ_N" -v ngrants="$ngrants" -v bdur="$BDUR" \
     -v creates="$creates_rps" -v ntables="$TABLES_N" -v ncols="$TABLE_COLS" -v pbytes="$page_bytes" \
     -v lbatch="$large_batch" -v lpages="$large_pages" -v lrows="$large_page_rows" \
-    -v lbytes="$large_page_bytes" -v ln="$LARGE_N" -v lreq="$LARGE_REQ" '
+    -v lbytes="$large_page_bytes" -v ln="$LARGE_N" -v lreq="$LARGE_REQ" \
+    -v vskip="$vend_skip" -v vn="$VEND_N" -v vslice="${vend_slice:-0}" -v vwsts="$vend_warm_sts" \
+    -v vbucket="${UNICAT_S3_BUCKET:-}" '
 function median(list,    n, a, i, j, t) {
     n = split(list, a, " ")
     for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
@@ -728,6 +917,11 @@ function median(list,    n, a, i, j, t) {
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
 function ms(us) { return sprintf("%.2f ms", us / 1000) }
+FILENAME ~ /vend_results$/ {
+    vrate[$1] = $2; vrl = vrl " " $2; vbad += $4 + $8; vp50 = vp50 " " $6; vp99 = vp99 " " $7
+    vsts += $9; vok += $3; vcpu = vcpu " " $10
+    next
+}
 FILENAME ~ /batch_results$/ {
     v = $1; r = $2
     brps[v, r] = $3; bp50[v] = bp50[v] " " $4; berr += $6 + $7; bcpu[v] = bcpu[v] " " $8
@@ -811,6 +1005,28 @@ END {
     printf "%-34s %14s %14s %8s %9s  %s\n", "   " lreq " pages of 1000, peak VmHWM", lp[4] " kB", lp[3] " kB", sprintf("%+d MB", (lp[4] - lp[3]) / 1024), "<= +64 MB", ((lp[4] - lp[3]) <= 65536 ? "PASS" : "MISS")
     printf "%-34s %14s %14s %8s %9s  %s\n", "   VmRSS after / before", lp[2] " kB", lp[1] " kB", sprintf("%+d MB", (lp[2] - lp[1]) / 1024), "<= +64 MB", ((lp[2] - lp[1]) <= 65536 ? "PASS" : "MISS")
     printf "%-34s %14s %14s %8s %9s  %s\n", "   (a page: " lrows " of " ln " tables, " sprintf("%.1f MB", lbytes / 1e6) ")", "", "", "", "", ""
+    if (vskip != "")
+        print "10. vended credentials: skipped: " vskip
+    else {
+        t = 10; rl = ""; cl = ""; vl = ""
+        for (r = 1; r <= rounds; r++) {
+            rl = rl " " rps[t, r, "B"] / rps[t, r, "A"]
+            if (cpu[t, r, "A"] > 0) cl = cl " " cpu[t, r, "B"] / cpu[t, r, "A"]
+            vl = vl " " vrate[r] / rps[t, r, "B"]
+        }
+        vratio = median(rl)
+        mb[t] = median(rpsl[t, "B"]); ma[t] = median(rpsl[t, "A"])
+        qb[t] = median(p99[t, "B"]); qa[t] = median(p99[t, "A"])
+        cb[t] = median(cpul[t, "B"]); ca[t] = median(cpul[t, "A"])
+        note[t] = (errs[t, "A"] + errs[t, "B"]) ? sprintf(" (%d errors)", errs[t, "A"] + errs[t, "B"]) : ""
+        printf "%-34s %14s %14s %8.2f %9s  %s\n", "10. vend creds, warm cache, req/s", sprintf("%.0f", mb[t]), sprintf("%.0f", ma[t]) " tb", vratio, ">= 0.80", (vratio >= 0.8 ? "PASS" : "MISS") note[t]
+        printf "%-34s %14s %14s %8.2f %9s  %s\n", "   p99 latency (vend/GET table)", ms(qb[t]), ms(qa[t]), qa[t] ? qb[t] / qa[t] : 0, "-", "info"
+        printf "%-34s %14s %14s %8.2f %9s  %s\n", "   httpd CPU per request", sprintf("%.1f us", cb[t]), sprintf("%.1f us", ca[t]), median(cl), "-", "info"
+        printf "%-34s %14s %14s %8.2f %9s  %s\n", "   cold cache, creds/s (vs warm)", sprintf("%.0f", median(vrl)), sprintf("%.0f", mb[t]) " wm", median(vl), "-", "info" (vbad ? sprintf(" (%d errors)", vbad) : "")
+        printf "%-34s %14s %14s %8.2f %9s  %s\n", "   p99 latency (cold/warm)", ms(median(vp99)), ms(qb[t]), qb[t] ? median(vp99) / qb[t] : 0, "-", "info"
+        printf "%-34s %14s %14s %8.1f %9s  %s\n", "   httpd CPU per credential", sprintf("%.1f us", median(vcpu)), sprintf("%.1f us", cb[t]), cb[t] ? median(vcpu) / cb[t] : 0, "-", "info"
+        printf "%-34s %14s %14s %8s %9s  %s\n", "   STS AssumeRole calls (cold/warm)", vsts, vwsts, "", "-", (vsts >= vok && vwsts == 0 ? "info" : "CHECK")
+    }
     print line
     print "Module/static ratios: higher is better. Page cost: deep page time / 100-only page time"
     print "(inverse throughput). p99 and httpd CPU per request (the child'"'"'s user+system time over the"
@@ -830,5 +1046,14 @@ END {
     print "   of 1,000 checks naming five of them (by name and by id), then " lreq " GET /tables?max_results=1000,"
     print "   one at a time as " ruser ". Growth of the child'"'"'s peak (VmHWM) and resident (VmRSS) memory;"
     print "   the target holds whatever the size of the objects."
+    if (vskip == "") {
+        print "10: POST /temporary-table-credentials {table_id, READ} as " admin " for EXTERNAL tables under"
+        print "   s3://" vbucket "/bench, the location of an aws_iam_role credential with base keys; tb = GET"
+        print "   /tables/{full_name} of the same table. Warm: one table, answered from the per-process cache"
+        print "   (filled by one STS call before the rounds). Cold: " vslice " of the " vn " other tables a run (wrk -t1"
+        print "   -c" conns ", each table asked once), every answer a fresh STS AssumeRole to the stand-in (node,"
+        print "   one process on the same cores): credentials/s from the first request to the last answer, and"
+        print "   their ratio to the warm req/s of the same round (wm). The CPU is the httpd child'"'"'s only."
+    }
     if (crashes + 0 || ucerr + 0) print "error log: " crashes " child crash lines, " ucerr " module (UC0...) error lines"
-}' "$results" "$batch_results"
+}' "$results" "$batch_results" "$vend_results"
