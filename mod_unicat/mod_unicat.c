@@ -199,9 +199,10 @@ static const char *set_storage_root(cmd_parms *cmd, void *dconf,
     return NULL;
 }
 
-/* A number of threads from 1 to `max` into *out, or the reason not. */
-static const char *set_thread_count(cmd_parms *cmd, const char *arg, int max,
-                                    int *out)
+/* A number of `unit` from `min` to `max` into *out, for a directive of the
+ * main server; or the reason not. */
+static const char *number_in(cmd_parms *cmd, const char *arg, int min,
+                             int max, const char *unit, int *out)
 {
     const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
     apr_int64_t v;
@@ -210,9 +211,10 @@ static const char *set_thread_count(cmd_parms *cmd, const char *arg, int max,
     if (err)
         return err;
     v = apr_strtoi64(arg, &end, 10);
-    if (!*arg || *end || v < 1 || v > max)
-        return apr_psprintf(cmd->pool, "%s takes a number of threads from 1 "
-                            "to %d, not '%s'", cmd->cmd->name, max, arg);
+    if (!*arg || *end || v < min || v > max)
+        return apr_psprintf(cmd->pool, "%s takes a number of %s from %d "
+                            "to %d, not '%s'", cmd->cmd->name, unit, min,
+                            max, arg);
     *out = (int)v;
     return NULL;
 }
@@ -221,16 +223,16 @@ static const char *set_decode_threads(cmd_parms *cmd, void *dconf,
                                       const char *arg)
 {
     (void)dconf;
-    return set_thread_count(cmd, arg, UC_DELTA_MAX_DECODE_THREADS,
-                            &delta_settings.decode_threads);
+    return number_in(cmd, arg, 1, UC_DELTA_MAX_DECODE_THREADS, "threads",
+                     &delta_settings.decode_threads);
 }
 
 static const char *set_request_threads(cmd_parms *cmd, void *dconf,
                                        const char *arg)
 {
     (void)dconf;
-    return set_thread_count(cmd, arg, UC_DELTA_MAX_REQUEST_THREADS,
-                            &delta_settings.request_threads);
+    return number_in(cmd, arg, 1, UC_DELTA_MAX_REQUEST_THREADS, "threads",
+                     &delta_settings.request_threads);
 }
 
 static const char *add_secret_key_file(cmd_parms *cmd, void *dconf,
@@ -325,30 +327,11 @@ static const char *set_cloud_ca_file(cmd_parms *cmd, void *dconf,
     return NULL;
 }
 
-/* A number of seconds from `min` to `max`. */
-static const char *seconds(cmd_parms *cmd, const char *arg, int min,
-                           int max, int *out)
-{
-    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
-    apr_int64_t v;
-    char *end;
-
-    if (err)
-        return err;
-    v = apr_strtoi64(arg, &end, 10);
-    if (!*arg || *end || v < min || v > max)
-        return apr_psprintf(cmd->pool, "%s takes a number of seconds from "
-                            "%d to %d, not '%s'", cmd->cmd->name, min, max,
-                            arg);
-    *out = (int)v;
-    return NULL;
-}
-
 static const char *set_cloud_timeout(cmd_parms *cmd, void *dconf,
                                      const char *arg)
 {
-    int v;
-    const char *err = seconds(cmd, arg, 1, 300, &v);
+    int v = 0;
+    const char *err = number_in(cmd, arg, 1, 300, "seconds", &v);
 
     (void)dconf;
     if (!err)
@@ -360,7 +343,8 @@ static const char *set_credential_lifetime(cmd_parms *cmd, void *dconf,
                                            const char *arg)
 {
     (void)dconf;
-    return seconds(cmd, arg, 900, 43200, &cloud_settings.lifetime_s);
+    return number_in(cmd, arg, 900, 43200, "seconds",
+                     &cloud_settings.lifetime_s);
 }
 
 

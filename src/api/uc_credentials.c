@@ -562,19 +562,11 @@ static uc_visibility_t *visible_credentials(uc_call_t *call,
     return uc_api_visibility(call, 0, 0, ON_IT, ON_IT);
 }
 
-#define ON_CREDENTIAL(need) \
-    { UC_TARGET_TOP_OBJECT, { { UC_LEVEL_TARGET, (need) } }, \
-      UC_TYPE_CREDENTIAL }
-
 static const uc_api_family_t credentials = {
     .type = UC_TYPE_CREDENTIAL, .level = UC_LEVEL_CATALOG,
-    .rules = {
-        .create = { UC_TARGET_METASTORE,
-                    { { UC_LEVEL_METASTORE,
-                        P(UC_PRIV_CREATE_STORAGE_CREDENTIAL) } } },
-        .list = { UC_TARGET_CALLER, { { 0, 0 } } },
-        .read = ON_CREDENTIAL(ON_IT),
-        .manage = ON_CREDENTIAL(P(UC_PRIV_MANAGE)) },
+    .rules = UC_RULES_ON_METASTORE(UC_TYPE_CREDENTIAL,
+                                   UC_PRIV_CREATE_STORAGE_CREDENTIAL, ON_IT,
+                                   0),
     .read = ON_IT,
     .label = "Credential", .plural = "credentials",
     .exists = UC_E_STORAGE_CREDENTIAL_ALREADY_EXISTS,

@@ -303,19 +303,11 @@ static uc_visibility_t *visible_locations(uc_call_t *call, int include_browse)
                              FULL);
 }
 
-#define ON_LOCATION(need, browse_) \
-    { UC_TARGET_TOP_OBJECT, { { UC_LEVEL_TARGET, (need) } }, \
-      UC_TYPE_EXTERNAL_LOCATION, .browse = (browse_) }
-
 static const uc_api_family_t locations = {
     .type = UC_TYPE_EXTERNAL_LOCATION, .level = UC_LEVEL_CATALOG,
-    .rules = {
-        .create = { UC_TARGET_METASTORE,
-                    { { UC_LEVEL_METASTORE,
-                        P(UC_PRIV_CREATE_EXTERNAL_LOCATION) } } },
-        .list = { UC_TARGET_CALLER, { { 0, 0 } } },
-        .read = ON_LOCATION(FULL, UC_BROWSE_ON_REQUEST),
-        .manage = ON_LOCATION(P(UC_PRIV_MANAGE), 0) },
+    .rules = UC_RULES_ON_METASTORE(UC_TYPE_EXTERNAL_LOCATION,
+                                   UC_PRIV_CREATE_EXTERNAL_LOCATION, FULL,
+                                   UC_BROWSE_ON_REQUEST),
     .read = FULL,
     .label = "External location", .plural = "external_locations",
     .exists = UC_E_EXTERNAL_LOCATION_ALREADY_EXISTS,

@@ -57,6 +57,7 @@ static uc_error_t *credential_for(uc_call_t *call, const char *url,
 {
     int is_file = strncmp(url, "file:", 5) == 0;
     uc_securable_t *loc;
+    json_t *details;
     const char *id;
     uc_error_t *err;
 
@@ -70,11 +71,10 @@ static uc_error_t *credential_for(uc_call_t *call, const char *url,
                              "external location covers '%s': a metastore "
                              "admin must create one with a credential that "
                              "can read it.", url);
-    if (write && json_is_true(json_object_get(uc_api_details(call, loc),
-                                              "read_only")))
+    details = uc_api_details(call, loc);
+    if (write && json_is_true(json_object_get(details, "read_only")))
         return refused_write(call, "External location", loc->name);
-    id = json_string_value(json_object_get(uc_api_details(call, loc),
-                                           "credential_id"));
+    id = json_string_value(json_object_get(details, "credential_id"));
     if (id && (err = uc_credential_by_id(call, id, cred)))
         return err;
     if (!*cred && !is_file)

@@ -104,4 +104,18 @@ typedef struct uc_family_rules {
       UC_RULE_ON_OBJECT(type, read_privs, UC_BROWSE_ON_REQUEST), \
       UC_RULE_ON_OBJECT(type, UC_PRIV(UC_PRIV_MANAGE), 0) }
 
+/* Those of securables directly under the metastore of `type`
+ * (credentials, external locations): created with `create_priv` on the
+ * metastore, listed by anyone (a list shows each caller what it may see),
+ * read with one of `read_privs` on them (BROWSE shows metadata on request
+ * when `browse_`), managed with MANAGE. */
+#define UC_RULES_ON_METASTORE(type, create_priv, read_privs, browse_) \
+    { { UC_TARGET_METASTORE, \
+        { { UC_LEVEL_METASTORE, UC_PRIV(create_priv) } } }, \
+      { UC_TARGET_CALLER, { { 0, 0 } } }, \
+      { UC_TARGET_TOP_OBJECT, { { UC_LEVEL_TARGET, (read_privs) } }, \
+        (type), .browse = (browse_) }, \
+      { UC_TARGET_TOP_OBJECT, \
+        { { UC_LEVEL_TARGET, UC_PRIV(UC_PRIV_MANAGE) } }, (type) } }
+
 #endif

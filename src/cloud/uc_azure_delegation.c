@@ -7,21 +7,11 @@
 #include "../core/uc_secret.h"
 #include "uc_cloud_http.h"
 #include "uc_xml.h"
+#include "../core/uc_time.h"
 
 #define SERVICE "Azure Blob Storage"
 #define API_VERSION "2022-11-02"
 #define MAX_LIFETIME apr_time_from_sec(7 * 24 * 3600)
-
-static const char *iso8601(apr_pool_t *pool, apr_time_t t)
-{
-    apr_time_exp_t x;
-    char text[32];
-    apr_size_t len;
-
-    apr_time_exp_gmt(&x, t);
-    apr_strftime(text, &len, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &x);
-    return apr_pstrdup(pool, text);
-}
 
 static uc_error_t *check_arguments(apr_pool_t *pool, const char *endpoint,
                                    const char *access_token,
@@ -124,8 +114,10 @@ uc_error_t *uc_azure_delegation_key(apr_pool_t *pool,
     req.url = service_url(pool, blob_endpoint);
     req.headers = headers;
     req.body = apr_pstrcat(pool, "<?xml version=\"1.0\" encoding=\"utf-8\"?>"
-                           "<KeyInfo><Start>", iso8601(pool, start),
-                           "</Start><Expiry>", iso8601(pool, expiry),
+                           "<KeyInfo><Start>",
+                           uc_time_iso8601_seconds(pool, start),
+                           "</Start><Expiry>",
+                           uc_time_iso8601_seconds(pool, expiry),
                            "</Expiry></KeyInfo>", NULL);
     req.body_len = strlen(req.body);
     req.timeout_ms = timeout_ms;

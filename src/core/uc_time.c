@@ -152,3 +152,14 @@ int uc_time_format_iso8601(apr_int64_t ms, char out[UC_TIME_TEXT])
                  (int)(in_day / 1000 % 60), (int)(in_day % 1000));
     return 1;
 }
+
+const char *uc_time_iso8601_seconds(apr_pool_t *pool, apr_time_t t)
+{
+    char text[UC_TIME_TEXT];
+    apr_time_exp_t x;
+    apr_size_t len;
+
+    apr_time_exp_gmt(&x, t);
+    apr_strftime(text, &len, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &x);
+    return apr_pstrdup(pool, text);
+}

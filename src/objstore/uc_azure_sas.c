@@ -30,17 +30,6 @@ static int permissions_valid(const char *p)
     return 1;
 }
 
-static const char *iso8601(apr_pool_t *pool, apr_time_t t)
-{
-    apr_time_exp_t x;
-    char text[32];
-    apr_size_t len;
-
-    apr_time_exp_gmt(&x, t);
-    apr_strftime(text, &len, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &x);
-    return apr_pstrdup(pool, text);
-}
-
 /* base64(HMAC-SHA256(key, text)) with the decoded key; `what` names the
  * key in the error. */
 static uc_error_t *sign(apr_pool_t *pool, const char *key_b64,
@@ -167,8 +156,8 @@ uc_error_t *uc_azure_sas_sign(apr_pool_t *pool, const uc_azure_sas_t *sas,
 
     if ((err = check_sas(pool, sas)))
         return err;
-    g.start = sas->start ? iso8601(pool, sas->start) : "";
-    g.expiry = iso8601(pool, sas->expiry);
+    g.start = sas->start ? uc_time_iso8601_seconds(pool, sas->start) : "";
+    g.expiry = uc_time_iso8601_seconds(pool, sas->expiry);
     g.resource = sas->blob ? "b" : "c";
     g.protocol = sas->allow_http ? "https,http" : "https";
     g.canonical = apr_pstrcat(pool, "/blob/", sas->account, "/",

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_locations.h"
 
+#include <string.h>
 #include <apr_strings.h>
 
 #include "uc_statements.h"
@@ -11,15 +12,22 @@ uc_error_t *uc_location_covering(uc_store_t *store, apr_pool_t *pool,
 {
     const char *ms = uc_store_metastore_id(store);
     const char *args[] = { ms, locations };
+    const char **longest = NULL;
     uc_rows_t rows;
+    int i;
     uc_error_t *err = uc_store_select(store, pool, UC_STMT_LOCATION_COVERING,
                                       args, &rows);
 
     if (err)
         return err;
-    *out = rows.nrows ? uc_securable_from_row(pool, UC_KIND_EXTERNAL_LOCATION,
-                                              ms, rows.rows[0])
-                      : NULL;
+    for (i = 0; i < rows.nrows; i++)
+        if (!longest ||
+            strlen(rows.rows[i][UC_SECURABLE_COL_storage_root]) >
+            strlen(longest[UC_SECURABLE_COL_storage_root]))
+            longest = rows.rows[i];
+    *out = longest ? uc_securable_from_row(pool, UC_KIND_EXTERNAL_LOCATION,
+                                           ms, longest)
+                   : NULL;
     return NULL;
 }
 

@@ -276,15 +276,17 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "('catalog', 'schema') LIMIT 2" },
     /* External locations keep their URL as storage_root: they are not data
      * of their own, and the storage overlap checks of data read
-     * storage_location. The one covering a location is the longest URL
-     * among the location and its ancestors (a JSON array). */
+     * storage_location. Those covering a location are at it or at one of
+     * its ancestors (a JSON array); locations do not overlap, so there is
+     * one, and the reader takes the longest should a race have made more
+     * (no ORDER BY: it would sort in a temporary tree on every vend). */
     [UC_STMT_LOCATION_COVERING] = {
         "SELECT " SECURABLES " FROM securables WHERE parent_id = %s AND "
         "kind = 'external_location' AND storage_root IN " SQLITE_LIST("%s")
-        " ORDER BY length(storage_root) DESC LIMIT 1",
+        " LIMIT 8",
         "SELECT " SECURABLES " FROM securables WHERE parent_id = %s AND "
         "kind = 'external_location' AND storage_root COLLATE \"C\" IN "
-        PG_LIST("%s") " ORDER BY length(storage_root) DESC LIMIT 1" },
+        PG_LIST("%s") " LIMIT 8" },
     /* Another external location (not the given id) at a location, above
      * it (a JSON array of the location and its ancestors) or inside it;
      * the first in URL order, so that the error names the same one every
