@@ -7,6 +7,7 @@
 #include <apr_strings.h>
 #include <curl/curl.h>
 
+#include "../core/uc_json.h"
 #include "../core/uc_secret.h"
 
 #define DEFAULT_TIMEOUT_MS 10000L
@@ -206,6 +207,27 @@ uc_error_t *uc_cloud_refused(apr_pool_t *pool, const char *service,
     if (later)
         err->retry_after = 5;
     return err;
+}
+
+int uc_cloud_is_header_value(const char *s)
+{
+    for (; *s; s++)
+        if (apr_iscntrl(*s))
+            return 0;
+    return 1;
+}
+
+int uc_cloud_is_key_text(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+
+    while (*p) {
+        apr_size_t n = uc_utf8_sequence(p);
+        if (!n || *p < 0x20 || *p == 0x7f)
+            return 0;
+        p += n;
+    }
+    return 1;
 }
 
 static int starts_with(const char *s, const char *prefix)

@@ -54,6 +54,14 @@ uc_error_t *uc_cloud_call(apr_pool_t *pool, const uc_cloud_request_t *req,
  * https, or http to the loopback host, where only local emulators run. */
 int uc_cloud_url_for_secrets(const char *url);
 
+/* Whether `s` may be sent as a header value: no control character, so no
+ * line break could end the header early. */
+int uc_cloud_is_header_value(const char *s);
+
+/* Whether `s` is UTF-8 without control characters (C0 and DEL), as object
+ * names and prefixes sent to a cloud's storage service must be. */
+int uc_cloud_is_key_text(const char *s);
+
 /* The error for an answer that is not a success: 503 for 429 and 5xx (the
  * service may answer later), 502 otherwise, naming the service, the status
  * and `code` (the service's own error code, NULL when unknown), which is

@@ -273,20 +273,6 @@ static int is_bucket_name(const char *s)
     return 1;
 }
 
-/* UTF-8 without control characters, as GCS object names are. */
-static int is_object_text(const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-
-    while (*p) {
-        apr_size_t n = uc_utf8_sequence(p);
-        if (!n || *p < 0x20 || *p == 0x7f)
-            return 0;
-        p += n;
-    }
-    return 1;
-}
-
 /* The prefix as a directory: no leading slash, one trailing; "" for the
  * whole bucket. */
 static const char *directory(apr_pool_t *pool, const char *prefix)
@@ -378,7 +364,7 @@ uc_error_t *uc_gcp_downscope(apr_pool_t *pool, const char *sts_uri,
     if (!bucket || !is_bucket_name(bucket))
         return uc_error_invalid(pool, "Not a GCS bucket name.");
     if (prefix && (strlen(prefix) >= OBJECT_NAME_MAX
-                   || !is_object_text(prefix)))
+                   || !uc_cloud_is_key_text(prefix)))
         return uc_error_invalid(pool, "A GCS object prefix is UTF-8 "
                                 "without control characters, shorter than "
                                 "%d bytes.", OBJECT_NAME_MAX);

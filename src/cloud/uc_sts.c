@@ -56,15 +56,6 @@ static int is_region(const char *s)
     return 1;
 }
 
-/* A header value: no line break could end the header early. */
-static int is_header_value(const char *s)
-{
-    for (; *s; s++)
-        if (apr_iscntrl(*s))
-            return 0;
-    return 1;
-}
-
 /* "path/to/name": IAM name characters in segments that are not empty, the
  * last (the role's name) at most MAX_ROLE_NAME long. */
 static int is_role_path(const char *s)
@@ -140,10 +131,10 @@ static uc_error_t *check_request(apr_pool_t *pool,
                                 "and a secret access key.");
     /* libcurl takes the key id and the secret as "id:secret". */
     if (strchr(base->access_key_id, ':')
-        || !is_header_value(base->access_key_id))
+        || !uc_cloud_is_header_value(base->access_key_id))
         return uc_error_invalid(pool, "The access key id holds a ':' or "
                                 "control characters.");
-    if (base->session_token && !is_header_value(base->session_token))
+    if (base->session_token && !uc_cloud_is_header_value(base->session_token))
         return uc_error_invalid(pool, "The session token holds control "
                                 "characters.");
     return NULL;

@@ -15,11 +15,19 @@
 // request signed with them must be allowed by their session policy, or it
 // is refused with AccessDenied like any other bad request.
 //
+// With --r2-ready it runs the stand-in for Cloudflare's R2 temporary
+// credentials of r2.mjs as well, on a port of its own, for the bucket
+// --r2-bucket: the keys it vends are accepted the same way, within the
+// prefixes and the permission they were asked for (the base key stands for
+// their parent R2 key).
+//
 //   node sigv4-proxy.mjs --upstream http://127.0.0.1:PORT --key ID
 //        --secret SECRET --region REGION --log FILE --ready FILE
 //        [--session-token TOKEN] [--port N]
 //        [--sts-ready FILE --sts-role ARN --sts-external-id ID
 //         --sts-log FILE [--sts-port N]]
+//        [--r2-ready FILE --r2-token TOKEN --r2-account ID --r2-bucket B
+//         --r2-log FILE [--r2-port N]]
 //
 // The log has one line per request, written before the answer is sent:
 //   VERDICT METHOD STYLE HOST URL TOKEN
@@ -36,9 +44,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { parseArgs, die, nodeRequire, errorXml } from './lib.mjs';
 import { sessions, policyAllows, s3Access, startSts } from './sts.mjs';
+import { startR2 } from './r2.mjs';
 
 const args = parseArgs({ port: '0', 'session-token': '', 'sts-ready': '',
-                         'sts-port': '0' });
+                         'sts-port': '0', 'r2-ready': '', 'r2-port': '0' });
 for (const k of ['upstream', 'key', 'secret', 'region', 'log', 'ready'])
   if (!args[k]) die(`--${k} is required`);
 const aws4 = nodeRequire()('aws4');
@@ -336,8 +345,19 @@ if (args['sts-ready']) {
     port: args['sts-port'], ready: args['sts-ready'], log: args['sts-log'],
   });
 }
+let r2 = null;
+if (args['r2-ready']) {
+  for (const k of ['r2-token', 'r2-account', 'r2-bucket', 'r2-log'])
+    if (!args[k]) die(`--${k} is required with --r2-ready`);
+  r2 = startR2({
+    token: args['r2-token'], account: args['r2-account'],
+    bucket: args['r2-bucket'], parentKey: args.key, port: args['r2-port'],
+    ready: args['r2-ready'], log: args['r2-log'],
+  });
+}
 const stop = () => {
   if (sts) sts.close(() => {});
+  if (r2) r2.close(() => {});
   server.close(() => process.exit(0));
 };
 process.on('SIGTERM', () => { stop(); setTimeout(() => process.exit(0), 500); });

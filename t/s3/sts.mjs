@@ -15,7 +15,7 @@
 //   uc-not-xml         200 with a body that is not XML
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
+import { serveLoopback } from './lib.mjs';
 
 const MAX_SKEW_MS = 15 * 60 * 1000;
 const MAX_POLICY_CHARS = 2048;
@@ -286,19 +286,31 @@ function assumeRoleResponse(creds, role, name, withToken) {
 // Credentials vended, by access key id: { secret, token, policy, expires }.
 export const sessions = new Map();
 
+// New temporary credentials living `seconds`, registered for the proxy to
+// accept within `policy` (null: anything the base identity may do).
+export function vendSession(seconds, policy) {
+  const creds = {
+    key: 'ASIA' + randomText(16, UPPER),
+    secret: randomText(40, B64),
+    token: 'IQoJb3JpZ2luX2VjE' + randomText(300, B64) + '==',
+    expires: Date.now() + 1000 * seconds,
+  };
+  sessions.set(creds.key, { ...creds, policy });
+  return creds;
+}
+
 // Serves AssumeRole on 127.0.0.1:`port` (0: any free one) and writes the
 // port to `ready`. One log line per request: VERDICT SESSION-NAME.
 export function startSts({ aws4, base, role, externalId, port, ready,
                            log }) {
   const logFd = fs.openSync(log, 'a');
-  const hanging = new Set();
   const trusted = new Set([externalId]);
   const answer = (res, status, xml) => {
     res.writeHead(status, { 'content-type': 'text/xml',
                             'content-length': Buffer.byteLength(xml) });
     res.end(xml);
   };
-  const handle = (req, res, body) => {
+  const handle = (req, res, body, hold) => {
     const form = new URLSearchParams(body.toString());
     const name = form.get('RoleSessionName') || '-';
     try {
@@ -316,19 +328,11 @@ export function startSts({ aws4, base, role, externalId, port, ready,
       }
       const call = readAssumeRole(form, role, trusted);
       fs.writeSync(logFd, `verified ${name}\n`);
-      if (call.name === 'uc-hang') {
-        hanging.add(res.socket);
-        return;
-      }
+      if (call.name === 'uc-hang')
+        return hold(res);
       if (call.name === 'uc-not-xml')
         return answer(res, 200, 'Credentials: none today\n');
-      const creds = {
-        key: 'ASIA' + randomText(16, UPPER),
-        secret: randomText(40, B64),
-        token: 'IQoJb3JpZ2luX2VjE' + randomText(300, B64) + '==',
-        expires: Date.now() + 1000 * call.duration,
-      };
-      sessions.set(creds.key, { ...creds, policy: call.policy });
+      const creds = vendSession(call.duration, call.policy);
       answer(res, 200, assumeRoleResponse(creds, role, call.name,
                                           call.name !== 'uc-no-credentials'));
     } catch (e) {
@@ -337,19 +341,5 @@ export function startSts({ aws4, base, role, externalId, port, ready,
       answer(res, e.status, errorResponse(e));
     }
   };
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', c => chunks.push(c));
-    req.on('end', () => handle(req, res, Buffer.concat(chunks)));
-  });
-  server.listen(Number(port), '127.0.0.1', () => {
-    fs.writeFileSync(ready + '.tmp', String(server.address().port));
-    fs.renameSync(ready + '.tmp', ready);
-  });
-  return {
-    close: done => {
-      for (const socket of hanging) socket.destroy();
-      server.close(done);
-    },
-  };
+  return serveLoopback(port, ready, handle);
 }

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # Runs CMD against a local S3: s3rver behind a proxy that verifies every
 # request's SigV4 signature independently (sigv4-proxy.mjs), with a bucket
-# filled by upload.mjs, and a stand-in for AWS STS's AssumeRole (sts.mjs,
-# run by the proxy) whose temporary credentials the proxy accepts within
-# their session policy. Exits with CMD's status, or non-zero when the
-# harness cannot be brought up.
+# filled by upload.mjs, a stand-in for AWS STS's AssumeRole (sts.mjs, run
+# by the proxy) and one for Cloudflare's R2 temporary credentials (r2.mjs,
+# run by the proxy too), whose temporary credentials the proxy accepts
+# within their session policy or R2 scope. Exits with CMD's status, or
+# non-zero when the harness cannot be brought up.
 #
 # Usage: sh t/s3/with-s3.sh CMD [ARG...]
 #
@@ -30,6 +31,17 @@
 #   UNICAT_STS_LOG           its log: "VERDICT SESSION-NAME" per request
 #                            (session names that make it misbehave on
 #                            purpose, uc-hang among them, are in sts.mjs)
+#   UNICAT_R2_API_BASE       http://127.0.0.1:PORT/client/v4, the stand-in
+#                            for Cloudflare's API: it serves POST
+#                            {base}/accounts/{id}/r2/temp-access-credentials
+#                            for UNICAT_S3_BUCKET only (its error codes,
+#                            and the buckets that make it misbehave on
+#                            purpose, hang-bucket among them, are in r2.mjs)
+#   UNICAT_R2_ACCOUNT_ID     the one account id (32 hex digits) it serves
+#   UNICAT_R2_API_TOKEN      the one bearer token it accepts
+#   UNICAT_R2_PARENT_KEY     the parent access key id it accepts, which is
+#                            UNICAT_S3_KEY: the base identity stands for it
+#   UNICAT_R2_LOG            its log: "VERDICT BUCKET" per request
 #
 # Environment read:
 #   UNICAT_DELTA_FIXTURES      default: t/delta/fixtures
@@ -54,6 +66,8 @@ region=us-east-1
 token=unicat-test-session-token/With+Chars==
 role_arn=arn:aws:iam::123456789012:role/unicat-test
 external_id=unicat-test-external-id
+r2_account=0123456789abcdef0123456789abcdef
+r2_token=unicat-test-r2-api-token_With-Chars
 
 fail() {
     echo "with-s3.sh: $*" >&2
@@ -131,16 +145,21 @@ s3_port=$(wait_ready "$work/s3rver.port" "$s3rver_pid" s3rver \
 
 : >"$work/proxy.log"
 : >"$work/sts.log"
+: >"$work/r2.log"
 node "$here/sigv4-proxy.mjs" --upstream "http://127.0.0.1:$s3_port" \
     --key "$key" --secret "$secret" --region "$region" \
     --session-token "$token" --log "$work/proxy.log" \
     --ready "$work/proxy.port" --sts-ready "$work/sts.port" \
     --sts-role "$role_arn" --sts-external-id "$external_id" \
-    --sts-log "$work/sts.log" >"$work/proxy.out" 2>&1 &
+    --sts-log "$work/sts.log" --r2-ready "$work/r2.port" \
+    --r2-token "$r2_token" --r2-account "$r2_account" --r2-bucket "$bucket" \
+    --r2-log "$work/r2.log" >"$work/proxy.out" 2>&1 &
 proxy_pid=$!
 proxy_port=$(wait_ready "$work/proxy.port" "$proxy_pid" "SigV4 proxy" \
     "$work/proxy.out")
 sts_port=$(wait_ready "$work/sts.port" "$proxy_pid" "STS stand-in" \
+    "$work/proxy.out")
+r2_port=$(wait_ready "$work/r2.port" "$proxy_pid" "R2 stand-in" \
     "$work/proxy.out")
 
 node "$here/upload.mjs" --endpoint "http://127.0.0.1:$proxy_port" \
@@ -163,6 +182,11 @@ export UNICAT_STS_ENDPOINT="http://127.0.0.1:$sts_port"
 export UNICAT_STS_ROLE_ARN="$role_arn"
 export UNICAT_STS_EXTERNAL_ID="$external_id"
 export UNICAT_STS_LOG="$work/sts.log"
+export UNICAT_R2_API_BASE="http://127.0.0.1:$r2_port/client/v4"
+export UNICAT_R2_ACCOUNT_ID="$r2_account"
+export UNICAT_R2_API_TOKEN="$r2_token"
+export UNICAT_R2_PARENT_KEY="$key"
+export UNICAT_R2_LOG="$work/r2.log"
 # An http_proxy of the environment must not see loopback requests.
 export no_proxy="127.0.0.1,localhost,.localhost${no_proxy:+,$no_proxy}"
 if [ "${UNICAT_S3_INJECT_BAD_SECRET:-}" = 1 ]; then

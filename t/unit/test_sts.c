@@ -8,28 +8,15 @@
  * UNICAT_STS_ENDPOINT. */
 #include "uc_test.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
+#include "uc_test_s3.h"
+
 #include <apr_time.h>
 #include <jansson.h>
 
-#include "../../src/cloud/uc_cloud_http.h"
 #include "../../src/cloud/uc_sts.h"
-#include "../../src/objstore/uc_objstore.h"
-#include "../../src/objstore/uc_sigv4.h"
 
 #define TABLE "fixtures/simple_table"
 #define COMMIT0 "_delta_log/00000000000000000000.json"
-
-static const char *env(const char *name)
-{
-    const char *v = getenv(name);
-
-    if (v == NULL || *v == '\0')
-        fail_msg("%s is not set: run this test under t/s3/with-s3.sh", name);
-    return v;
-}
 
 /* The tests that need the stand-in skip without it. */
 #define NEED_STS() do {                                                     \
@@ -349,33 +336,6 @@ static void test_assume_role_other_region(void **state)
     assert_invalid(uc_sts_assume_role(pool, &r, &s));
 }
 
-static uc_objstore_t *open_vended(apr_pool_t *pool, const char *suffix,
-                                  const uc_aws_keys_t *keys)
-{
-    uc_objstore_config_t c;
-    uc_objstore_t *store = NULL;
-
-    memset(&c, 0, sizeof(c));
-    c.endpoint = env("UNICAT_S3_ENDPOINT");
-    c.region = env("UNICAT_S3_REGION");
-    c.path_style = 1;
-    c.access_key_id = keys->access_key_id;
-    c.secret_access_key = keys->secret_access_key;
-    c.session_token = keys->session_token;
-    c.timeout_ms = 10000;
-    assert_ok(uc_objstore_open(pool, apr_pstrcat(pool, "s3://",
-                                                 env("UNICAT_S3_BUCKET"), "/",
-                                                 suffix, NULL), &c, &store));
-    return store;
-}
-
-/* A refusal by the proxy, as the store reports it. */
-static void assert_refused(uc_error_t *err, const char *s3_code)
-{
-    assert_err(err, 502, "STORAGE_ERROR");
-    assert_contains(err->message, s3_code);
-}
-
 static void test_vended_read(void **state)
 {
     apr_pool_t *pool = *state;
@@ -415,43 +375,6 @@ static void test_vended_read(void **state)
     store = open_vended(pool, TABLE, &no_token);
     assert_refused(uc_objstore_read(store, pool, COMMIT0, 0, -1, &data,
                                     &len), "InvalidToken");
-}
-
-/* A PUT or DELETE of `key` signed with `keys` (the store only reads): its
- * status, 403 only when the session policy refused it (the proxy's
- * message for that, so that a signature it found wrong cannot pass for a
- * refusal). */
-static long s3_call(apr_pool_t *pool, const uc_aws_keys_t *keys,
-                    const char *method, const char *key, const char *body)
-{
-    char sha[UC_SIGV4_HEX_SIZE];
-    const char *headers[4];
-    uc_cloud_request_t call = {
-        .service = "S3", .method = method, .headers = headers,
-        .body = body, .body_len = strlen(body),
-        .aws_sigv4 = apr_pstrcat(pool, "aws:amz:", env("UNICAT_S3_REGION"),
-                                 ":s3", NULL),
-        .aws_key = keys->access_key_id,
-        .aws_secret = keys->secret_access_key, .timeout_ms = 10000,
-    };
-    uc_cloud_answer_t answer;
-
-    /* S3 wants the payload's hash signed; libcurl 7.88 leaves it out. */
-    uc_sigv4_hash(body, strlen(body), sha);
-    headers[0] = apr_pstrcat(pool, "X-Amz-Content-Sha256: ", sha, NULL);
-    headers[1] = apr_pstrcat(pool, "X-Amz-Security-Token: ",
-                             keys->session_token, NULL);
-    headers[2] = "Content-Type: application/octet-stream";
-    headers[3] = NULL;
-    call.url = apr_pstrcat(pool, env("UNICAT_S3_ENDPOINT"), "/",
-                           env("UNICAT_S3_BUCKET"), "/", key, NULL);
-    assert_ok(uc_cloud_call(pool, &call, &answer));
-    if (answer.status != 200 && answer.status != 204
-        && !(answer.status == 403
-             && strstr(answer.body, "<Code>AccessDenied</Code><Message>"
-                       "Access Denied</Message>")))
-        fail_msg("%s %s: %ld %s", method, key, answer.status, answer.body);
-    return answer.status;
 }
 
 /* Outside the Delta fixtures, which other tests list. */
@@ -586,24 +509,6 @@ static void test_refused_parameters(void **state)
     r.policy = "{\"Statement\":[{\"Effect\":\"Allow\",\"Action\":\"s3:Get"
                "Object\",\"Resource\":\"arn:aws:s3:::b/a+b&c=d %/*\"}]}";
     assert_ok(uc_sts_assume_role(pool, &r, &s));
-}
-
-/* A local port nobody listens on. */
-static int closed_port(void)
-{
-    struct sockaddr_in a;
-    socklen_t len = sizeof(a);
-    int fd = socket(AF_INET, SOCK_STREAM, 0), port;
-
-    memset(&a, 0, sizeof(a));
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    assert_true(fd >= 0);
-    assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-    assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
-    port = ntohs(a.sin_port);
-    close(fd);
-    return port;
 }
 
 static void test_unreachable(void **state)
