@@ -400,6 +400,9 @@ static const command_rec unicat_directives[] = {
     AP_INIT_TAKE1("UnicatGcpStsUri", set_cloud_url,
                   CLOUD_MEMBER(gcp_sts_uri), RSRC_CONF,
                   "Google STS endpoint that downscopes tokens"),
+    AP_INIT_TAKE1("UnicatCloudflareApiBase", set_cloud_url,
+                  CLOUD_MEMBER(cloudflare_api_base), RSRC_CONF,
+                  "Cloudflare's API, where R2 temporary credentials are made"),
     AP_INIT_TAKE1("UnicatCloudCAFile", set_cloud_ca_file, NULL, RSRC_CONF,
                   "Certificate authorities for calls to the clouds "
                   "(default: the system's)"),

@@ -162,6 +162,22 @@ static uc_error_t *check_gcp(uc_call_t *call, json_t *config, json_t *secrets)
 static const char *const s3_schemes[] = { "s3", NULL };
 static const char *const azure_schemes[] = { "abfs", "abfss", NULL };
 static const char *const gcs_schemes[] = { "gs", NULL };
+static const char *const r2_schemes[] = { "r2", NULL };
+
+/* Cloudflare account ids are 32 hex digits. */
+static uc_error_t *check_cloudflare(uc_call_t *call, json_t *config,
+                                    json_t *secrets)
+{
+    const char *id = config_string(config, "account_id"), *p;
+
+    (void)secrets;
+    for (p = id; apr_isxdigit(*p); p++)
+        ;
+    if (*p || p - id != 32)
+        return uc_error_invalid(call->pool, "Invalid cloudflare_api_token."
+                                "account_id: 32 hex digits.");
+    return NULL;
+}
 
 static const type_spec_t types[] = {
     { "aws_iam_role", s3_schemes,
@@ -181,6 +197,12 @@ static const type_spec_t types[] = {
       { { "account_name", REQUIRED },
         { "account_key", REQUIRED | SECRET, valid_base64_key } },
       check_storage_key },
+    /* Databricks' R2 credential, with the API token that derives
+     * temporary keys from the parent access key (an extension). */
+    { "cloudflare_api_token", r2_schemes,
+      { { "account_id", REQUIRED }, { "access_key_id", REQUIRED },
+        { "secret_access_key", SECRET }, { "api_token", REQUIRED | SECRET } },
+      check_cloudflare },
     { "databricks_gcp_service_account", gcs_schemes,
       { { "email", 0 }, { "private_key_id", 0 },
         { "private_key", SECRET, valid_pem_key },
@@ -425,8 +447,9 @@ static uc_error_t *prepare_create(uc_call_t *call, uc_securable_t *sec)
         return uc_error_invalid(call->pool, "No credentials provided: give "
                                 "one of aws_iam_role, "
                                 "azure_service_principal, "
-                                "azure_managed_identity, azure_storage_key "
-                                "or databricks_gcp_service_account.");
+                                "azure_managed_identity, azure_storage_key, "
+                                "cloudflare_api_token or "
+                                "databricks_gcp_service_account.");
     json_object_set_new(details, "purpose", json_string(purpose));
     if ((err = read_flags(call, details)) ||
         (err = read_type(call, sec, t, given, NULL, details)))

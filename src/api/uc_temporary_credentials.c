@@ -24,23 +24,36 @@ static const char *const cloud_objects[] = {
     NULL
 };
 
+static void write_vended(uc_jw_t *out, const uc_vended_t *v)
+{
+    int i;
+
+    uc_jw_key(out, v->kind);
+    uc_jw_begin_object(out);
+    for (i = 0; i < UC_VENDED_VALUES && v->names[i]; i++)
+        uc_jw_field_string(out, v->names[i], v->values[i]);
+    uc_jw_end_object(out);
+}
+
+/* Java's three objects always, the one vended filled; R2's (the spec's)
+ * only when it is the one. */
 static void render(uc_jw_t *out, const char *url, const uc_vended_t *v)
 {
     const char *const *kind;
-    int i;
+    int listed = 0;
 
     uc_jw_begin_object(out);
     for (kind = cloud_objects; *kind; kind++) {
-        uc_jw_key(out, *kind);
-        if (!v->kind || strcmp(v->kind, *kind) != 0) {
-            uc_jw_null(out);
+        if (v->kind && !strcmp(v->kind, *kind)) {
+            write_vended(out, v);
+            listed = 1;
             continue;
         }
-        uc_jw_begin_object(out);
-        for (i = 0; i < UC_VENDED_VALUES && v->names[i]; i++)
-            uc_jw_field_string(out, v->names[i], v->values[i]);
-        uc_jw_end_object(out);
+        uc_jw_key(out, *kind);
+        uc_jw_null(out);
     }
+    if (v->kind && !listed)
+        write_vended(out, v);
     uc_jw_key(out, "expiration_time");
     uc_jw_int(out, (apr_int64_t)apr_time_as_msec(v->expires));
     uc_jw_field_string(out, "url", url);

@@ -19,6 +19,19 @@ void uc_vend_split(apr_pool_t *pool, const char *url, const char **bucket,
     *prefix = slash ? apr_pstrdup(pool, slash + 1) : "";
 }
 
+void uc_vend_keys(uc_vended_t *out, const char *kind,
+                  const uc_aws_session_t *session)
+{
+    out->kind = kind;
+    out->names[0] = "access_key_id";
+    out->values[0] = session->keys.access_key_id;
+    out->names[1] = "secret_access_key";
+    out->values[1] = session->keys.secret_access_key;
+    out->names[2] = "session_token";
+    out->values[2] = session->keys.session_token;
+    out->expires = session->expires;
+}
+
 typedef uc_error_t *(*vendor_fn)(const uc_vend_request_t *req,
                                  apr_pool_t *pool, uc_vended_t *out);
 
@@ -27,6 +40,7 @@ static uc_error_t *fetch(apr_pool_t *pool, void *baton, uc_vended_t *out)
     const uc_vend_request_t *req = baton;
     const char *type = req->cred->type;
     vendor_fn vendor = !strcmp(type, "aws_iam_role") ? uc_vend_s3
+                     : !strcmp(type, "cloudflare_api_token") ? uc_vend_r2
                      : !strncmp(type, "azure_", 6) ? uc_vend_azure
                      : uc_vend_gcs;
 

@@ -7,6 +7,7 @@
 #define UC_VEND_H
 
 #include "uc_credentials.h"
+#include "../cloud/uc_sts.h"
 #include "../cloud/uc_vend_cache.h"
 
 /* What a vendor of one credential type is asked for. */
@@ -24,6 +25,12 @@ uc_error_t *uc_vend_azure(const uc_vend_request_t *req, apr_pool_t *pool,
                           uc_vended_t *out);
 uc_error_t *uc_vend_gcs(const uc_vend_request_t *req, apr_pool_t *pool,
                         uc_vended_t *out);
+uc_error_t *uc_vend_r2(const uc_vend_request_t *req, apr_pool_t *pool,
+                       uc_vended_t *out);
+
+/* S3 keys (from STS or R2) as the credential object `kind`. */
+void uc_vend_keys(uc_vended_t *out, const char *kind,
+                  const uc_aws_session_t *session);
 
 /* Credentials to read (or, with `write`, read and write) `url`, a
  * normalised location that the caller was found allowed to use. A

@@ -51,13 +51,6 @@ uc_error_t *uc_vend_s3(const uc_vend_request_t *req, apr_pool_t *pool,
     ask.ca_file = call->cloud->ca_file;
     if ((err = uc_sts_assume_role(pool, &ask, &session)))
         return err;
-    out->kind = "aws_temp_credentials";
-    out->names[0] = "access_key_id";
-    out->values[0] = session.keys.access_key_id;
-    out->names[1] = "secret_access_key";
-    out->values[1] = session.keys.secret_access_key;
-    out->names[2] = "session_token";
-    out->values[2] = session.keys.session_token;
-    out->expires = session.expires;
+    uc_vend_keys(out, "aws_temp_credentials", &session);
     return NULL;
 }

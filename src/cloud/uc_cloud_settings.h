@@ -22,6 +22,8 @@ typedef struct uc_cloud_settings {
      * UnicatGcpStsUri), NULL: Google's own. */
     const char *gcp_token_uri;
     const char *gcp_sts_uri;
+    /* Cloudflare's API (UnicatCloudflareApiBase), NULL: its own. */
+    const char *cloudflare_api_base;
     const char *ca_file;           /* UnicatCloudCAFile, NULL: system CAs */
     long timeout_ms;               /* UnicatCloudTimeout */
     int lifetime_s;                /* of vended credentials */

@@ -16,7 +16,7 @@
 #define MANAGED_PREFIX "__unitystorage"
 
 static const char *const schemes[] = {
-    "s3", "gs", "abfs", "abfss", "file", NULL
+    "s3", "gs", "abfs", "abfss", "r2", "file", NULL
 };
 
 /* What a segment keeps unencoded besides the unreserved characters: the

@@ -46,8 +46,8 @@ uc_error_t *uc_validate_text(apr_pool_t *pool, const char *field,
 /* Storage locations in their one normal form, so that two spellings of
  * one place are the same text and nesting is a prefix ending at '/':
  * - a bare absolute path is a file:/// URL (file:/p and file://localhost/p
- *   too); the scheme is one of s3, gs, abfs, abfss, file (s3a:// and the
- *   others are refused) and is lower-cased, as is the bucket or host;
+ *   too); the scheme is one of s3, gs, abfs, abfss, r2, file (s3a:// and
+ *   the others are refused) and is lower-cased, as is the bucket or host;
  * - repeated and trailing slashes go, "." and ".." segments are resolved
  *   (RFC 3986 §5.2.4; ".." above the root is refused);
  * - each segment is percent-decoded once and encoded again, keeping only

@@ -16,7 +16,7 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 30;
+plan tests => 36;
 
 my $p = "c62_$$";
 my $cat = "cat_$p";
@@ -154,6 +154,54 @@ SKIP: {
     ($res) = call(POST => '/temporary-path-credentials', body => {
         url => "s3://$bucket", operation => 'PATH_READ' });
     is_error($res, 400, 'INVALID_PARAMETER_VALUE', 'not for a bucket root');
+}
+
+# --- R2 through Cloudflare's API ------------------------------------------------
+SKIP: {
+    skip "no Cloudflare stand-in (t/s3/with-s3.sh)", 6
+        unless $ENV{UNICAT_R2_API_BASE};
+    my ($bucket, $s3, $acct) =
+        @ENV{qw(UNICAT_S3_BUCKET UNICAT_S3_ENDPOINT UNICAT_R2_ACCOUNT_ID)};
+    push @sent, $ENV{UNICAT_R2_API_TOKEN}, $ENV{UNICAT_S3_SECRET};
+    credential("r2_$p", cloudflare_api_token => {
+        account_id => $acct, access_key_id => $ENV{UNICAT_R2_PARENT_KEY},
+        secret_access_key => $ENV{UNICAT_S3_SECRET},
+        api_token => $ENV{UNICAT_R2_API_TOKEN} });
+    my $base = "r2://$bucket\@$acct.r2.cloudflarestorage.com";
+    location("r2loc_$p", "$base/fixtures/simple_table_with_checkpoint",
+             "r2_$p");
+    my $t = table_at('r2table', "$base/fixtures/simple_table_with_checkpoint");
+    my ($res, $j) = vend($t, 'READ');
+    is_ok_json($res, 'READ of an R2 table');
+    my $k = $j->{r2_temp_credentials} || {};
+    push @vended, $k->{secret_access_key} // '', $k->{session_token} // '';
+    ok($k->{access_key_id} && $k->{session_token}
+       && exists $j->{aws_temp_credentials}
+       && !defined $j->{aws_temp_credentials}, 'r2_temp_credentials')
+        or diag explain $j;
+    # The proxy stands for R2 in the harness's region.
+    my @as = ('--aws-sigv4', "aws:amz:$ENV{UNICAT_S3_REGION}:s3", '--user',
+              "$k->{access_key_id}:" . ($k->{secret_access_key} // ''),
+              '-H', "x-amz-security-token: " . ($k->{session_token} // ''),
+              '-H', 'x-amz-content-sha256: UNSIGNED-PAYLOAD');
+    my $log = '_delta_log/00000000000000000000.json';
+    is(curl_status(@as, "$s3/$bucket/fixtures/simple_table_with_checkpoint/"
+                        . $log), '200', 'the keys read the table');
+    is(curl_status(@as, "$s3/$bucket/fixtures/simple_table/$log"), '403',
+       'and nothing outside its prefix');
+    credential("r2bad_$p", cloudflare_api_token => {
+        account_id => $acct, access_key_id => $ENV{UNICAT_R2_PARENT_KEY},
+        api_token => "wrong-$p-token" });
+    push @sent, "wrong-$p-token";
+    location("r2badloc_$p", "$base/other", "r2bad_$p");
+    ($res) = vend(table_at('r2bad', "$base/other/t"), 'READ');
+    is_error($res, 502, 'STORAGE_ERROR', 'Cloudflare refuses a wrong token',
+             message => qr/Cloudflare.*10000/);
+    ($res) = call(POST => '/external-locations', body => {
+        name => "r2x_$p", url => "$base/x", credential_name => "aws_$p" });
+    is_error($res, 400, 'INVALID_PARAMETER_VALUE',
+             'an AWS credential does not read r2://',
+             message => qr/cannot read/);
 }
 
 # --- Azure -----------------------------------------------------------------
