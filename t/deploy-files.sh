@@ -56,6 +56,19 @@ done
 curl -s -o /dev/null -u admin:admin -H 'Content-Type: application/json' \
     -d '{"name":"perms"}' "$base/catalogs"
 
+# make run registers its demo data folder as an external location once the
+# server answers.
+i=0
+until curl -s -u admin:admin "$base/external-locations/demo_data" |
+        grep -q "\"url\":\"file://$work/var/data\""; do
+    i=$((i + 1))
+    if [ $i -ge 50 ]; then
+        echo "make run did not register var/data as the location demo_data"
+        exit 1
+    fi
+    sleep 0.2
+done
+
 # As root, run.sh gives var/ to the checkout's owner, or www-data when root
 # owns it (as it owns this scratch folder).
 if [ "$(id -u)" = 0 ]; then server_user=www-data; else server_user=$(id -un); fi
