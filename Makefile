@@ -185,7 +185,17 @@ UNIT_ENV = UNICAT_DELTA_SYNTHETIC=$(CURDIR)/$(DELTA_DATA)/tables \
            UNICAT_PARQUET_SYNTHETIC=$(CURDIR)/$(DELTA_DATA)/parquet \
            UNICAT_PARQUET_DUMPS=$(CURDIR)/$(DELTA_DATA)/dumps
 
-unit-test: $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(DELTA_DATA)/.made
+# The npm tools of the cloud harnesses, installed once before the suites
+# that use them run side by side.
+NODE_TOOLS := $(BUILD)/node-s3/package-lock.json \
+              $(BUILD)/node-azure/package-lock.json
+$(BUILD)/node-s3/package-lock.json: t/s3/package.json t/s3/package-lock.json
+	@sh t/npm-install.sh t/s3 $(@D) node_modules/s3rver node_modules/aws4
+$(BUILD)/node-azure/package-lock.json: t/azure/package.json \
+                                       t/azure/package-lock.json
+	@sh t/npm-install.sh t/azure $(@D) node_modules/.bin/azurite-blob
+
+unit-test: $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(DELTA_DATA)/.made $(NODE_TOOLS)
 	@$(UNIT_ENV) sh t/s3/with-s3.sh sh t/azure/with-azurite.sh \
 	  sh t/gcp/with-gcp.sh sh t/unit/run.sh $(UNIT_BIN)
 	@$(UNIT_ENV) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
@@ -196,7 +206,7 @@ unit-test: $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(DELTA_DATA)/.made
 	  sh t/s3/with-s3.sh sh t/unit/run.sh $(TSAN_BIN)
 
 # The cloud stand-ins run for the suite too (t/api/62_cloud_credentials.t).
-http-test: $(MODULE)
+http-test: $(MODULE) $(NODE_TOOLS)
 	@sh t/s3/with-s3.sh sh t/azure/with-azurite.sh sh t/gcp/with-gcp.sh \
 	  sh t/run-http.sh
 

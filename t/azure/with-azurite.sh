@@ -56,13 +56,8 @@ fail() {
 command -v node >/dev/null 2>&1 || fail "node is not installed"
 command -v npm >/dev/null 2>&1 || fail "npm is not installed"
 command -v openssl >/dev/null 2>&1 || fail "openssl is not installed"
-if ! cmp -s "$here/package-lock.json" "$node_dir/package-lock.json" \
-   || [ ! -x "$node_dir/node_modules/.bin/azurite-blob" ]; then
-    mkdir -p "$node_dir"
-    cp "$here/package.json" "$here/package-lock.json" "$node_dir/"
-    npm ci --prefix "$node_dir" --no-audit --no-fund --loglevel=error \
-        >&2 || fail "npm ci failed in $node_dir"
-fi
+sh "$root/t/npm-install.sh" "$here" "$node_dir" \
+    node_modules/.bin/azurite-blob || fail "the npm tools cannot be installed"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/unicat-azurite.XXXXXX") || exit 1
 pids=""

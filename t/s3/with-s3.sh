@@ -81,14 +81,8 @@ command -v npm >/dev/null 2>&1 || fail "npm is not installed"
 fixtures=$(cd "$fixtures" && pwd)
 
 # npm ci again whenever the committed lock file changed.
-if ! cmp -s "$here/package-lock.json" "$node_dir/package-lock.json" \
-   || [ ! -d "$node_dir/node_modules/s3rver" ] \
-   || [ ! -d "$node_dir/node_modules/aws4" ]; then
-    mkdir -p "$node_dir"
-    cp "$here/package.json" "$here/package-lock.json" "$node_dir/"
-    npm ci --prefix "$node_dir" --no-audit --no-fund --loglevel=error \
-        >&2 || fail "npm ci failed in $node_dir"
-fi
+sh "$root/t/npm-install.sh" "$here" "$node_dir" node_modules/s3rver \
+    node_modules/aws4 || fail "the npm tools cannot be installed"
 node_dir=$(cd "$node_dir" && pwd)
 export UNICAT_S3_NODE_DIR="$node_dir"
 
