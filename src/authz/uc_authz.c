@@ -24,6 +24,9 @@ static const struct {
 } top_labels[] = {
     { UC_TYPE_CREDENTIAL, "Credential" },
     { UC_TYPE_EXTERNAL_LOCATION, "External location" },
+    { UC_TYPE_SHARE, "Share" },
+    { UC_TYPE_RECIPIENT, "Recipient" },
+    { UC_TYPE_PROVIDER, "Provider" },
 };
 
 static const char *top_label(uc_securable_type_t type)
@@ -283,6 +286,9 @@ uc_error_t *uc_authz_resolve(uc_call_t *call, const char *type,
     case UC_TYPE_CATALOG:
     case UC_TYPE_CREDENTIAL:
     case UC_TYPE_EXTERNAL_LOCATION:
+    case UC_TYPE_SHARE:
+    case UC_TYPE_RECIPIENT:
+    case UC_TYPE_PROVIDER:
         return add_top(call, (uc_securable_type_t)t, full_name, lock, out);
     case UC_TYPE_SCHEMA:
         return add_schema(call, full_name, lock, out);
@@ -302,6 +308,25 @@ uc_error_t *uc_authz_resolve(uc_call_t *call, const char *type,
         return uc_error_make(call->pool, UC_E_NOT_FOUND,
                              "No %s named '%s'.", type, full_name);
     }
+}
+
+/* The metastore privileges that act on every securable of one kind under
+ * it, as Databricks has them: USE SHARE on every share (with SET SHARE
+ * PERMISSION, which grants recipients on them), USE RECIPIENT on every
+ * recipient, USE PROVIDER on every provider. They are in force on such a
+ * securable though it cannot be granted them itself. */
+static uc_privset_t metastore_reach(uc_privset_t metastore,
+                                    uc_securable_type_t type)
+{
+    uc_privset_t reach = type == UC_TYPE_SHARE
+                         ? UC_PRIV(UC_PRIV_USE_SHARE) |
+                           UC_PRIV(UC_PRIV_SET_SHARE_PERMISSION)
+                       : type == UC_TYPE_RECIPIENT
+                         ? UC_PRIV(UC_PRIV_USE_RECIPIENT)
+                       : type == UC_TYPE_PROVIDER
+                         ? UC_PRIV(UC_PRIV_USE_PROVIDER) : 0;
+
+    return metastore & reach;
 }
 
 void uc_access_compute(const uc_principal_t *who, const uc_chain_t *chain,
@@ -333,6 +358,9 @@ void uc_access_compute(const uc_principal_t *who, const uc_chain_t *chain,
         out->effective[i] = uc_privileges_expand(inherited, chain->type[i]) &
                             uc_privileges_grantable(chain->type[i]);
     }
+    if (chain->n > UC_LEVEL_CATALOG)
+        out->effective[UC_LEVEL_CATALOG] |= metastore_reach(
+            direct[UC_LEVEL_METASTORE], chain->type[UC_LEVEL_CATALOG]);
 }
 
 /* The caller's grants on the chain: by primary-key probes for a caller

@@ -50,6 +50,9 @@ typedef struct uc_visibility {
 #define UC_KIND_AGENT_SKILL "agent_skill"
 #define UC_KIND_CREDENTIAL "credential"
 #define UC_KIND_EXTERNAL_LOCATION "external_location"
+#define UC_KIND_SHARE "share"
+#define UC_KIND_RECIPIENT "recipient"
+#define UC_KIND_PROVIDER "provider"
 
 /* Which objects a listing across schemas shows: everything, or what the
  * principals own or hold one of the listed privileges on, at the catalog,
