@@ -62,8 +62,9 @@ i=0
 until curl -s -u admin:admin "$base/external-locations/demo_data" |
         grep -q "\"url\":\"file://$work/var/data\""; do
     i=$((i + 1))
-    if [ $i -ge 50 ]; then
-        echo "make run did not register var/data as the location demo_data"
+    if [ $i -ge 150 ]; then
+        echo "make run did not register var/data as the location demo_data:"
+        cat "$work/run.log"
         exit 1
     fi
     sleep 0.2

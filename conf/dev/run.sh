@@ -79,11 +79,18 @@ apache2 -f "$var/httpd.conf" -DFOREGROUND &
 httpd_pid=$!
 trap 'kill -TERM "$httpd_pid" 2>/dev/null' INT TERM
 i=0
-while [ $i -lt 50 ] && ! curl -s -o /dev/null "$base/catalogs"; do
+while [ $i -lt 300 ] && kill -0 "$httpd_pid" 2>/dev/null &&
+      ! curl -s -o /dev/null "$base/metastore_summary"; do
     sleep 0.1
     i=$((i + 1))
 done
-curl -s -o /dev/null -u admin:admin -H 'Content-Type: application/json' \
+code=$(curl -s -o /dev/null -w '%{http_code}' -u admin:admin \
+    -H 'Content-Type: application/json' \
     -d "{\"name\":\"demo_data\",\"url\":\"$var/data\",\"comment\":\"make run's demo data\"}" \
-    "$base/external-locations" || true
+    "$base/external-locations") || code=none
+case $code in
+    200) echo "make run: $var/data is the external location demo_data" ;;
+    400) ;;    # registered by an earlier run
+    *) echo "make run: could not register $var/data as a location ($code)" >&2 ;;
+esac
 wait "$httpd_pid"
