@@ -32,10 +32,16 @@ uc_error_t *uc_json_parse_object(apr_pool_t *pool, const char *data,
         return uc_error_invalid(pool, "The request body must be a JSON "
                                 "object.");
     value = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!value)
+    if (!value) {
+        /* jansson quotes the text near the fault ("... near 'x'"): that
+         * text can be a secret of the body, so only the fault is told. */
+        char *near = strstr(jerr.text, " near ");
+        if (near)
+            *near = '\0';
         return uc_error_invalid(pool, "Malformed JSON in the request body "
                                 "at line %d, column %d: %s", jerr.line,
                                 jerr.column, jerr.text);
+    }
     uc_json_own(pool, value);
     if (!json_is_object(value))
         return uc_error_invalid(pool, "The request body must be a JSON "

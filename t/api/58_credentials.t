@@ -13,7 +13,7 @@ use Apache::Test qw(-withtestmore);
 use Apache::TestUtil qw(t_cmp);
 use Unicat::Test;
 
-plan tests => 50;
+plan tests => 51;
 
 my $p = "c58_$$";
 my @answers;      # every body this file was answered, for the secret scan
@@ -159,6 +159,13 @@ is_error(call(POST => '/credentials', body => {
 is_error(call(POST => '/credentials', body => {
     name => "aws_$p", aws_iam_role => { role_arn => $role } }),
          400, 'STORAGE_CREDENTIAL_ALREADY_EXISTS', 'a taken name');
+# A body that is not JSON, broken right after a secret: the error tells
+# where, and quotes nothing of it (the secret scan below covers it).
+is_error(call(POST => '/credentials', content_type => 'application/json',
+              raw => qq({"name":"raw_$p","aws_iam_role":{"role_arn":"$role",)
+                   . qq("secret_access_key":"$secret{aws_secret}" "x"}})),
+         400, 'INVALID_PARAMETER_VALUE', 'malformed JSON after a secret',
+         message => qr/line 1, column \d+/);
 is_error(call(GET => "/credentials/none_$p"), 404, 'NOT_FOUND',
          'GET of a missing credential', message => qr/Credential not found/);
 
