@@ -31,7 +31,18 @@
 #define MAX_PARTITIONS 100
 
 static const char *const actions[] = { "ADD", "REMOVE", "UPDATE", NULL };
-static const char *const object_types[] = { "TABLE", "SCHEMA", NULL };
+/* The data object types of the spec that exist here, each with the
+ * securable it names and the privilege that reads it. */
+static const char *const object_types[] = { "TABLE", "SCHEMA", "VOLUME",
+                                            NULL };
+static const struct {
+    const char *kind;
+    uc_privilege_t read;
+} object_kinds[] = {
+    { UC_KIND_TABLE, UC_PRIV_SELECT },
+    { UC_KIND_SCHEMA, UC_PRIV_SELECT },
+    { UC_KIND_VOLUME, UC_PRIV_READ_VOLUME },
+};
 static const char *const history_statuses[] = { "ENABLED", "DISABLED",
                                                  NULL };
 static const char *const partition_ops[] = { "EQUAL", "LIKE", NULL };
@@ -108,7 +119,8 @@ static uc_error_t *read_context(uc_call_t *call, int listing,
 typedef struct target {
     const char *action;
     json_t *body;                  /* the data_object */
-    const char *type;              /* TABLE or SCHEMA */
+    const char *type;              /* one of object_types */
+    int kind;                      /* its index there */
     const char *name;              /* its full name, normalised */
     uc_chain_t chain;
     uc_share_object_t *entry;      /* NULL when not in the share */
@@ -124,6 +136,11 @@ static int is_table(const target_t *t)
     return !strcmp(t->type, "TABLE");
 }
 
+static int is_schema(const target_t *t)
+{
+    return !strcmp(t->type, "SCHEMA");
+}
+
 /* The full name of the chain's object, from the names it resolved. */
 static const char *chain_name(uc_call_t *call, const uc_chain_t *chain)
 {
@@ -135,8 +152,8 @@ static const char *chain_name(uc_call_t *call, const uc_chain_t *chain)
     return name;
 }
 
-/* The data object's type (when not given, a two-part name is a schema)
- * and the object it names, which must exist. */
+/* The data object's type (when not given, a two-part name is a schema,
+ * a three-part one a table) and the object it names, which must exist. */
 static uc_error_t *resolve_object(uc_call_t *call, target_t *t)
 {
     const char *name = NULL;
@@ -150,8 +167,10 @@ static uc_error_t *resolve_object(uc_call_t *call, target_t *t)
     if (!t->type)
         t->type = strchr(name, '.') && !strchr(strchr(name, '.') + 1, '.')
                   ? "SCHEMA" : "TABLE";
-    if ((err = uc_authz_resolve(call, is_table(t) ? "table" : "schema",
-                                name, UC_LOCK_SHARE, &t->chain)))
+    while (strcmp(object_types[t->kind], t->type) != 0)
+        t->kind++;
+    if ((err = uc_authz_resolve(call, object_kinds[t->kind].kind, name,
+                                UC_LOCK_SHARE, &t->chain)))
         return err;
     t->name = chain_name(call, &t->chain);
     return uc_share_object_get(call->store, call->pool,
@@ -160,7 +179,8 @@ static uc_error_t *resolve_object(uc_call_t *call, target_t *t)
 }
 
 /* Sharing an object hands out its data: the caller must be able to read
- * it (SELECT with USE CATALOG and USE SCHEMA), as Databricks requires. */
+ * it (SELECT, READ VOLUME for a volume, with USE CATALOG and USE SCHEMA),
+ * as Databricks requires. */
 static uc_error_t *check_readable(uc_call_t *call, const target_t *t)
 {
     uc_access_t access;
@@ -171,17 +191,17 @@ static uc_error_t *check_readable(uc_call_t *call, const target_t *t)
         return err;
     if (uc_access_has(&access, UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG)) &&
         uc_access_has(&access, UC_LEVEL_SCHEMA, P(UC_PRIV_USE_SCHEMA)) &&
-        uc_access_has(&access, target, P(UC_PRIV_SELECT)))
+        uc_access_has(&access, target, P(object_kinds[t->kind].read)))
         return NULL;
     return uc_error_make(call->pool, UC_E_PERMISSION_DENIED, "Access denied: "
-                         "sharing %s '%s' needs SELECT on it with USE "
-                         "CATALOG and USE SCHEMA.", is_table(t) ? "table"
-                                                                : "schema",
-                         t->name);
+                         "sharing %s '%s' needs %s on it with USE CATALOG "
+                         "and USE SCHEMA.", object_kinds[t->kind].kind,
+                         t->name,
+                         uc_privilege_name(object_kinds[t->kind].read));
 }
 
-/* shared_as: schema.table for a table, a schema name for a schema; by
- * default the object's own. */
+/* shared_as: schema.name for an object of a schema, a schema name for a
+ * schema; by default the object's own. */
 static uc_error_t *read_shared_as(uc_call_t *call, const target_t *t,
                                   const char **out)
 {
@@ -192,14 +212,14 @@ static uc_error_t *read_shared_as(uc_call_t *call, const target_t *t,
 
     if (err)
         return err;
-    if (given && !is_table(t))
+    if (given && is_schema(t))
         return uc_validate_name(call->pool, "shared_as", given, out);
     if (given && (err = uc_validate_full_name(call->pool, "shared_as",
                                               given, 2, names)))
         return err;
     if (!given) {
         names[0] = c->sec[UC_LEVEL_SCHEMA]->name;
-        names[1] = is_table(t) ? c->sec[UC_LEVEL_OBJECT]->name : NULL;
+        names[1] = is_schema(t) ? NULL : c->sec[UC_LEVEL_OBJECT]->name;
     }
     *out = names[1] ? apr_pstrcat(call->pool, names[0], ".", names[1], NULL)
                     : names[0];
@@ -309,8 +329,8 @@ static uc_error_t *read_options(uc_call_t *call, const target_t *t,
     if (!is_table(t) && (cdf || present || o->partitions))
         return uc_error_invalid(call->pool, "Fields 'partitions', "
                                 "'enable_cdf' and 'start_version' are those "
-                                "of a shared table, not of schema '%s'.",
-                                t->name);
+                                "of a shared table, not of %s '%s'.",
+                                object_kinds[t->kind].kind, t->name);
     o->cdf_enabled = cdf ? "1" : "0";
     if (present)
         o->start_version = apr_psprintf(call->pool, "%" APR_INT64_T_FMT,
@@ -494,7 +514,7 @@ static uc_error_t *remove_object(uc_call_t *call, const target_t *t)
 
 static uc_error_t *apply_update(uc_call_t *call, json_t *update)
 {
-    target_t t = { NULL, NULL, NULL, NULL, { 0 }, NULL };
+    target_t t = { NULL };
     uc_error_t *err;
 
     if (!json_is_object(update))

@@ -15,7 +15,7 @@ use File::Temp ();
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 61;
+plan tests => 64;
 
 my $p = "s63_$$";
 my ($cat, $share) = ("cat_$p", "shr_$p");
@@ -61,6 +61,9 @@ my %ext = (catalog_name => $cat, schema_name => 'sch',
 create_object('/tables', { %ext, name => $_,
                            storage_location => "s3://sh-$$/$_" })
     for qw(tb1 tb2 tb3);
+create_object('/volumes', { catalog_name => $cat, schema_name => 'sch',
+                            name => 'vol', volume_type => 'EXTERNAL',
+                            storage_location => "s3://sh-$$/vol" });
 create_object('/tables', { %ext, name => 'part',
                            storage_location => "file://$tmp/part" });
 create_object('/tables', { %ext, name => 'cdf',
@@ -115,6 +118,12 @@ is_ok_json(update($share, add(name => "$cat.sch",
            'ADD a schema');
 is(objects_of($share)->{sch}{data_object_type}, 'SCHEMA',
    'the schema is shared as itself');
+my %vol = (name => "$cat.sch.vol", data_object_type => 'VOLUME');
+is_ok_json(update($share, add(%vol)), 'ADD a volume');
+is(objects_of($share)->{'sch.vol'}{data_object_type}, 'VOLUME',
+   'shared as schema.volume');
+is_error(update($share, change(%vol, enable_cdf => \1)), 400,
+         'INVALID_PARAMETER_VALUE', 'a volume takes no table options');
 is_error(update($share, add(name => "$cat.sch", data_object_type => 'SCHEMA',
                             shared_as => 'other', enable_cdf => \1)),
          400, undef, 'a schema takes no table options');
