@@ -152,6 +152,15 @@ static const char *chain_name(uc_call_t *call, const uc_chain_t *chain)
     return name;
 }
 
+static int dots_in(const char *name)
+{
+    int n = 0;
+
+    while ((name = strchr(name, '.')))
+        n++, name++;
+    return n;
+}
+
 /* The data object's type (when not given, a two-part name is a schema,
  * a three-part one a table) and the object it names, which must exist. */
 static uc_error_t *resolve_object(uc_call_t *call, target_t *t)
@@ -165,8 +174,7 @@ static uc_error_t *resolve_object(uc_call_t *call, target_t *t)
                                   object_types, 0, &t->type)))
         return err;
     if (!t->type)
-        t->type = strchr(name, '.') && !strchr(strchr(name, '.') + 1, '.')
-                  ? "SCHEMA" : "TABLE";
+        t->type = dots_in(name) == 1 ? "SCHEMA" : "TABLE";
     while (strcmp(object_types[t->kind], t->type) != 0)
         t->kind++;
     if ((err = uc_authz_resolve(call, object_kinds[t->kind].kind, name,
