@@ -110,9 +110,16 @@ typedef struct uc_family_rules {
  * read with one of `read_privs` on them (BROWSE shows metadata on request
  * when `browse_`), managed with MANAGE. */
 #define UC_RULES_ON_METASTORE(type, create_priv, read_privs, browse_) \
+    UC_RULES_ON_METASTORE_LISTED_AT(type, create_priv, read_privs, \
+                                    browse_, UC_TARGET_CALLER)
+/* The same with lists open to anyone on `list_target`: UC_TARGET_METASTORE
+ * when a privilege on the metastore shows every object of the list
+ * (USE SHARE, every share). */
+#define UC_RULES_ON_METASTORE_LISTED_AT(type, create_priv, read_privs, \
+                                        browse_, list_target) \
     { { UC_TARGET_METASTORE, \
         { { UC_LEVEL_METASTORE, UC_PRIV(create_priv) } } }, \
-      { UC_TARGET_CALLER, { { 0, 0 } } }, \
+      { (list_target), { { 0, 0 } } }, \
       { UC_TARGET_TOP_OBJECT, { { UC_LEVEL_TARGET, (read_privs) } }, \
         (type), .browse = (browse_) }, \
       { UC_TARGET_TOP_OBJECT, \

@@ -42,6 +42,7 @@
 #define SECURABLES COLUMNS(UC_SECURABLE_COLUMNS)
 #define MODEL_VERSIONS COLUMNS(UC_MODEL_VERSION_COLUMNS)
 #define GRANTS COLUMNS(UC_GRANT_COLUMNS)
+#define SHARE_OBJECTS COLUMNS(UC_SHARE_OBJECT_COLUMNS)
 
 const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
     [UC_STMT_METASTORE_GET] = {
@@ -367,4 +368,27 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
     [UC_STMT_MODEL_VERSION_FIRST] = {
         "SELECT version FROM model_versions WHERE model_id = %s LIMIT 1",
         NULL },
+    [UC_STMT_SHARE_OBJECT_INSERT] = {
+        "INSERT INTO share_objects (" SHARE_OBJECTS ") VALUES ("
+        MARKERS(UC_SHARE_OBJECT_COLUMNS) ")", NULL },
+    /* The data objects of a share with the current full name of each
+     * (found by id, so a rename shows): catalog.schema.table for a table,
+     * catalog.schema for a schema. */
+#define SHARE_OBJECTS_NAMED \
+        "SELECT " COLUMNS_OF(UC_SHARE_OBJECT_COLUMNS, OF_O) ", " \
+        "CASE WHEN t.kind = 'schema' THEN p.name || '.' || t.name " \
+        "ELSE g.name || '.' || p.name || '.' || t.name END " \
+        "FROM share_objects o JOIN securables t ON t.id = o.object_id " \
+        "JOIN securables p ON p.id = t.parent_id " \
+        "LEFT JOIN securables g ON g.id = p.parent_id WHERE o.share_id = %s"
+    [UC_STMT_SHARE_OBJECTS_OF] = {
+        SHARE_OBJECTS_NAMED " ORDER BY o.shared_as", NULL },
+    [UC_STMT_SHARE_OBJECT_OF] = {
+        SHARE_OBJECTS_NAMED " AND o.object_id = %s", NULL },
+    [UC_STMT_SHARE_OBJECT_UPDATE] = {
+        "UPDATE share_objects SET comment = %s, partitions = %s, "
+        "cdf_enabled = %s, history_data_sharing_status = %s, "
+        "start_version = %s WHERE id = %s", NULL },
+    [UC_STMT_SHARE_OBJECT_DELETE] = {
+        "DELETE FROM share_objects WHERE id = %s", NULL },
 };

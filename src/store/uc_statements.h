@@ -79,6 +79,20 @@ enum {
     UC_GRANT_NCOLS
 };
 
+/* A data object of a share; a read adds the object's current full name. */
+#define UC_SHARE_OBJECT_COLUMNS(COL, BIG, SEP) \
+    COL(id) SEP COL(share_id) SEP COL(object_id) SEP \
+    COL(data_object_type) SEP COL(name) SEP COL(shared_as) SEP \
+    COL(comment) SEP COL(partitions) SEP COL(cdf_enabled) SEP \
+    COL(history_data_sharing_status) SEP COL(start_version) SEP \
+    COL(added_at) SEP COL(added_by)
+#define UC_SHARE_OBJECT_COL(c) UC_SHARE_OBJECT_COL_##c,
+enum {
+    UC_SHARE_OBJECT_COLUMNS(UC_SHARE_OBJECT_COL, UC_SHARE_OBJECT_COL, )
+    UC_SHARE_OBJECT_NCOLS,
+    UC_SHARE_OBJECT_COL_current_name = UC_SHARE_OBJECT_NCOLS
+};
+
 typedef enum uc_stmt {
     UC_STMT_METASTORE_GET,
     UC_STMT_SECURABLE_BY_NAME,
@@ -120,6 +134,11 @@ typedef enum uc_stmt {
     UC_STMT_MODEL_VERSION_UPDATE,
     UC_STMT_MODEL_VERSION_DELETE,
     UC_STMT_MODEL_VERSION_FIRST,
+    UC_STMT_SHARE_OBJECT_INSERT,
+    UC_STMT_SHARE_OBJECTS_OF,
+    UC_STMT_SHARE_OBJECT_OF,
+    UC_STMT_SHARE_OBJECT_UPDATE,
+    UC_STMT_SHARE_OBJECT_DELETE,
     UC_STMT_COUNT
 } uc_stmt_t;
 

@@ -305,15 +305,17 @@ static const char *object_named(uc_securable_type_t type)
     case UC_TYPE_AGENT_SKILL: return "skl";
     case UC_TYPE_CREDENTIAL: return "crd";
     case UC_TYPE_EXTERNAL_LOCATION: return "loc";
+    case UC_TYPE_SHARE: return "shr";
     default: fail_msg("no object of type %d", type);
     }
     return NULL;
 }
 
-/* Credentials and external locations hang under the metastore. */
+/* Credentials, external locations and shares hang under the metastore. */
 static int is_top(uc_securable_type_t t)
 {
-    return t == UC_TYPE_CREDENTIAL || t == UC_TYPE_EXTERNAL_LOCATION;
+    return t == UC_TYPE_CREDENTIAL || t == UC_TYPE_EXTERNAL_LOCATION ||
+           t == UC_TYPE_SHARE;
 }
 
 static const char *object_full_name(apr_pool_t *pool, uc_securable_type_t t)
@@ -381,6 +383,7 @@ static const char *body_for(const uc_route_t *r)
           "{\"access_connector_id\":\"x\"}}" },
         { "/external-locations", "{\"name\":\"newloc\",\"url\":"
           "\"file:///srv/newloc\"}" },
+        { "/shares", "{\"name\":\"newshr\"}" },
         { "/temporary-table-credentials", "{\"table_id\":\"" TABLE_ID "\","
           "\"operation\":\"READ\"}" },
         { "/temporary-volume-credentials", "{\"volume_id\":\"" VOLUME_ID
@@ -528,9 +531,10 @@ static const char *level_object(apr_pool_t *pool, const instance_t *in,
          : level == UC_LEVEL_CATALOG ? "catalog" : "schema";
 }
 
-/* A fresh world, owned by admin, without grants: catalog cat (with managed
- * storage) holding schema sch, which holds one object of every type (the
- * model with a version). */
+/* A fresh world, owned by admin, without grants: credential crd,
+ * external location loc and share shr under the metastore, and catalog cat
+ * (with managed storage) holding schema sch, which holds one object of
+ * every type (the model with a version). */
 static void reset_world(afx_t *fx)
 {
     json_t *out;
@@ -539,12 +543,13 @@ static void reset_world(afx_t *fx)
     (void)api(fx, UC_DELETE, "/catalogs/cat?force=true", NULL, &out);
     (void)api(fx, UC_DELETE, "/catalogs/newcat?force=true", NULL, &out);
     uc_test_sql_exec(fx->db, fx->conn, "DELETE FROM securables WHERE kind "
-                     "IN ('credential', 'external_location')");
+                     "IN ('credential', 'external_location', 'share')");
     uc_test_sql_exec(fx->db, fx->conn, "DELETE FROM grants");
     api_ok(fx, UC_POST, "/credentials", "{\"name\":\"crd\","
            "\"azure_managed_identity\":{\"access_connector_id\":\"c\"}}");
     api_ok(fx, UC_POST, "/external-locations", "{\"name\":\"loc\","
            "\"url\":\"file:///srv/loc\"}");
+    api_ok(fx, UC_POST, "/shares", "{\"name\":\"shr\"}");
     api_ok(fx, UC_POST, "/catalogs", "{\"name\":\"cat\",\"storage_root\":"
            "\"s3://bucket/cat\"}");
     api_ok(fx, UC_POST, "/schemas", "{\"name\":\"sch\",\"catalog_name\":\"cat\"}");
@@ -976,6 +981,36 @@ static void test_create_owner_audit(void **state)
                                "principal = 'dave'"), 0);
 }
 
+/* Data object changes of a share are audited, and a refused batch of
+ * them leaves no row behind (its transaction is undone). */
+static void test_share_audit(void **state)
+{
+    afx_t *fx = *state;
+    const char *add = "{\"updates\":[{\"action\":\"ADD\",\"data_object\":"
+                      "{\"name\":\"cat.sch.tbl\"}}]}";
+
+    reset_world(fx);
+    admin_ok(fx, UC_PATCH, "/shares/shr", add);
+    admin_ok(fx, UC_PATCH, "/shares/shr", "{\"updates\":[{\"action\":"
+             "\"UPDATE\",\"data_object\":{\"name\":\"cat.sch.tbl\","
+             "\"comment\":\"c\"}},{\"action\":\"REMOVE\",\"data_object\":"
+             "{\"name\":\"cat.sch.tbl\"}}]}");
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit WHERE "
+                               "action IN ('SHARE_ADD', 'SHARE_UPDATE', "
+                               "'SHARE_REMOVE') AND actor = 'admin' AND "
+                               "securable_type = 'share' AND securable_name "
+                               "= 'shr' AND principal = 'cat.sch.tbl' AND "
+                               "privilege = 'TABLE'"), 3);
+    admin_ok(fx, UC_PATCH, "/shares/shr", add);
+    api_err(fx, UC_PATCH, "/shares/shr", "{\"updates\":[{\"action\":"
+            "\"REMOVE\",\"data_object\":{\"name\":\"cat.sch.tbl\"}},"
+            "{\"action\":\"REMOVE\",\"data_object\":{\"name\":"
+            "\"cat.sch.tbl\"}}]}", 404, "RESOURCE_DOES_NOT_EXIST");
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit WHERE "
+                               "action = 'SHARE_REMOVE'"), 1);
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM share_objects"), 1);
+}
+
 static void test_grant_audit(void **state)
 {
     afx_t *fx = *state;
@@ -1329,6 +1364,7 @@ int main(void)
         AUTHZ_TEST(test_hidden_vs_denied),
         AUTHZ_TEST(test_escalation),
         AUTHZ_TEST(test_create_owner_audit),
+        AUTHZ_TEST(test_share_audit),
         AUTHZ_TEST(test_grant_audit),
         AUTHZ_TEST(test_permissions_api),
         AUTHZ_TEST(test_effective_permissions),
