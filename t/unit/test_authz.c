@@ -306,16 +306,18 @@ static const char *object_named(uc_securable_type_t type)
     case UC_TYPE_CREDENTIAL: return "crd";
     case UC_TYPE_EXTERNAL_LOCATION: return "loc";
     case UC_TYPE_SHARE: return "shr";
+    case UC_TYPE_PROVIDER: return "prv";
     default: fail_msg("no object of type %d", type);
     }
     return NULL;
 }
 
-/* Credentials, external locations and shares hang under the metastore. */
+/* Credentials, external locations, shares and providers hang under the
+ * metastore. */
 static int is_top(uc_securable_type_t t)
 {
     return t == UC_TYPE_CREDENTIAL || t == UC_TYPE_EXTERNAL_LOCATION ||
-           t == UC_TYPE_SHARE;
+           t == UC_TYPE_SHARE || t == UC_TYPE_PROVIDER;
 }
 
 static const char *object_full_name(apr_pool_t *pool, uc_securable_type_t t)
@@ -384,6 +386,13 @@ static const char *body_for(const uc_route_t *r)
         { "/external-locations", "{\"name\":\"newloc\",\"url\":"
           "\"file:///srv/newloc\"}" },
         { "/shares", "{\"name\":\"newshr\"}" },
+        /* Without a secret key the profile cannot be sealed: a 400 once
+         * authorized. */
+        { "/providers", "{\"name\":\"newprv\",\"authentication_type\":"
+          "\"TOKEN\",\"recipient_profile_str\":"
+          "\"{\\\"shareCredentialsVersion\\\":1,\\\"endpoint\\\":"
+          "\\\"https://sharing.example/\\\",\\\"bearerToken\\\":"
+          "\\\"t\\\"}\"}" },
         { "/temporary-table-credentials", "{\"table_id\":\"" TABLE_ID "\","
           "\"operation\":\"READ\"}" },
         { "/temporary-volume-credentials", "{\"volume_id\":\"" VOLUME_ID
@@ -531,6 +540,22 @@ static const char *level_object(apr_pool_t *pool, const instance_t *in,
          : level == UC_LEVEL_CATALOG ? "catalog" : "schema";
 }
 
+/* Provider prv, written as the module stores one: the unit fixture has no
+ * secret key to seal a profile with. Its OAuth profile makes the listing
+ * of its shares a 400 once authorized, before any call goes out. */
+static void insert_provider(afx_t *fx)
+{
+    uc_test_sql_exec(fx->db, fx->conn,
+        "INSERT INTO securables (id, kind, parent_id, name, details, owner, "
+        "created_at, created_by, updated_at, updated_by) SELECT "
+        "'00000000-0000-4000-8000-00000000ab03', 'provider', id, 'prv', "
+        "'{\"authentication_type\":\"OAUTH_CLIENT_CREDENTIALS\","
+        "\"profile\":{\"shareCredentialsVersion\":2,"
+        "\"endpoint\":\"https://sharing.example/\"},"
+        "\"sealed\":\"v1:00000000:AA==\"}', 'admin', 1, 'admin', 1, "
+        "'admin' FROM securables WHERE kind = 'metastore'");
+}
+
 /* A fresh world, owned by admin, without grants: credential crd,
  * external location loc and share shr under the metastore, and catalog cat
  * (with managed storage) holding schema sch, which holds one object of
@@ -543,7 +568,9 @@ static void reset_world(afx_t *fx)
     (void)api(fx, UC_DELETE, "/catalogs/cat?force=true", NULL, &out);
     (void)api(fx, UC_DELETE, "/catalogs/newcat?force=true", NULL, &out);
     uc_test_sql_exec(fx->db, fx->conn, "DELETE FROM securables WHERE kind "
-                     "IN ('credential', 'external_location', 'share')");
+                     "IN ('credential', 'external_location', 'share', "
+                     "'provider')");
+    insert_provider(fx);
     uc_test_sql_exec(fx->db, fx->conn, "DELETE FROM grants");
     api_ok(fx, UC_POST, "/credentials", "{\"name\":\"crd\","
            "\"azure_managed_identity\":{\"access_connector_id\":\"c\"}}");

@@ -1,0 +1,328 @@
+# SPDX-License-Identifier: Apache-2.0
+# Providers over HTTP: create, get, list, update (a new profile replaces
+# the old), rename, delete; the profile files refused; who may do what;
+# their shares listed from a stand-in Delta Sharing server this file runs
+# (a forked child on the loopback host that answers only the provider's
+# token); and that no bearer token or client secret that was sent ever
+# comes back: not in an answer, not in the error log, not in clear in the
+# database.
+use strict;
+use warnings FATAL => 'all';
+
+use FindBin ();
+use lib "$FindBin::Bin/../lib";
+
+use Apache::Test qw(-withtestmore);
+use IO::Socket::INET ();
+use JSON::PP ();
+use POSIX ();
+use Unicat::Test;
+
+plan tests => 51;
+
+my $p = "p65_$$";
+my @answers;      # every body this file was answered, for the secret scan
+sub call {
+    my $res = api(@_);
+    push @answers, $res->content;
+    return $res;
+}
+
+my %secret = (
+    token   => "bearer-TOKEN-$p-one",
+    token2  => "bearer-TOKEN-$p-two",
+    wrong   => "bearer-TOKEN-$p-wrong",
+    client  => "client-SECRET-$p",
+);
+
+# --- the stand-in sharing server ------------------------------------------
+# GET <prefix>/shares with the expected token: two shares, one per page
+# when maxResults=1 (the last page with an empty token); /broken/shares
+# what is not JSON; anything else a 401.
+my $listen = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0,
+                                   Listen => 8, ReuseAddr => 1)
+    or die "setup: no stand-in socket: $!\n";
+my $port = $listen->sockport;
+my $server = fork;
+die "setup: fork: $!\n" unless defined $server;
+if (!$server) {
+    serve_shares($listen);
+    POSIX::_exit(0);    # the parent's END blocks are not the child's
+}
+close $listen;
+
+sub stand_in_answer {
+    my ($request, $auth) = @_;
+    my ($path, $query) = $request =~ m{^GET (/[^? ]*)\??(\S*) HTTP/}
+        or return (400, '{}');
+    return (200, 'not json') if $path eq '/broken/shares';
+    return (404, '{}') unless $path eq '/delta-sharing/shares';
+    return (401, '{"errorCode":"UNAUTHENTICATED","message":"leak-me"}')
+        unless ($auth // '') eq "Bearer $secret{token2}";
+    return (200, '{"items":[{"name":"second","id":"2"}],'
+                 . '"nextPageToken":""}')
+        if $query =~ /(?:^|&)pageToken=tok%2F2(?:&|$)/;
+    return (200, '{"items":[{"name":"first","id":"1"}],'
+                 . '"nextPageToken":"tok/2"}')
+        if $query =~ /(?:^|&)maxResults=1(?:&|$)/;
+    return (200, '{"items":[{"name":"first","id":"1"},'
+                 . '{"name":"second","id":"2"}]}');
+}
+
+sub serve_shares {
+    my ($sock) = @_;
+    while (my $c = $sock->accept) {
+        my ($request, $auth, $line) = (scalar <$c>);
+        while (defined($line = <$c>) && $line =~ /\S/) {
+            $auth = $1 if $line =~ /^Authorization:\s*(.*?)\r?$/i;
+        }
+        my ($status, $body) = stand_in_answer($request // '', $auth);
+        print $c "HTTP/1.1 $status X\r\nContent-Type: application/json\r\n"
+            . "Content-Length: " . length($body) . "\r\n"
+            . "Connection: close\r\n\r\n$body";
+        close $c;
+    }
+}
+
+# A port nothing listens on.
+my $closed = do {
+    my $s = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0,
+                                  Listen => 1) or die "setup: $!\n";
+    my $n = $s->sockport;
+    close $s;
+    $n;
+};
+
+my @names;
+END {
+    local $?;    # the stand-in's end is not this file's status
+    api(DELETE => "/providers/$_") for @names;
+    if ($server) {
+        kill 'TERM', $server;
+        waitpid $server, 0;
+    }
+}
+
+sub profile_v1 {
+    my ($token, $endpoint, %more) = @_;
+    return to_json_text({ shareCredentialsVersion => 1,
+                          endpoint => $endpoint, bearerToken => $token,
+                          %more });
+}
+sub provider {
+    my ($name, %body) = @_;
+    push @names, $name;
+    return call(POST => '/providers', body => { name => $name, %body });
+}
+
+my $endpoint = "http://127.0.0.1:$port/delta-sharing/";
+my @KEYS = qw(name id authentication_type comment properties
+    recipient_profile_str owner created_at created_by updated_at updated_by
+    metastore_id browse_only);
+
+# --- create, get, list ------------------------------------------------------
+my $res = provider("prv_$p", authentication_type => 'TOKEN',
+                   comment => 'upstream', properties => { team => 'data' },
+                   recipient_profile_str => profile_v1(
+                       $secret{token}, 'https://sharing.example/ds/',
+                       expirationTime => '2031-11-12T00:12:29.0Z'));
+is_ok_json($res, 'POST /providers (TOKEN, profile version 1)');
+my $prv = json_of($res) || {};
+has_keys($prv, \@KEYS, 'provider: every field');
+my $shown = eval { JSON::PP->new->decode($prv->{recipient_profile_str}) }
+    // {};
+is_deeply($shown, { shareCredentialsVersion => 1,
+                    endpoint => 'https://sharing.example/ds/',
+                    expirationTime => '2031-11-12T00:12:29.0Z' },
+          'the profile is answered without its token') or diag explain $prv;
+ok($prv->{authentication_type} eq 'TOKEN' && is_uuid($prv->{id})
+   && $prv->{owner} eq 'admin' && $prv->{comment} eq 'upstream'
+   && $prv->{properties}{team} eq 'data' && is_json_int($prv->{created_at}),
+   'the common fields') or diag explain $prv;
+is_deeply(json_of(call(GET => "/providers/prv_$p")), $prv,
+          'GET /providers/{name} returns what create returned');
+my $list = json_of(call(GET => '/providers')) || {};
+ok((grep { $_->{name} eq "prv_$p" } @{ $list->{providers} || [] }),
+   'GET /providers lists it') or diag explain $list;
+is_error(provider("prv_$p", authentication_type => 'TOKEN',
+                  recipient_profile_str => profile_v1('x', $endpoint)),
+         400, undef, 'a taken name');
+
+# Paged.
+is_ok_json(provider("prv2_$p", authentication_type => 'TOKEN',
+                    recipient_profile_str => profile_v1($secret{token},
+                                                        $endpoint)),
+           'a second provider');
+my (%seen, $token, $pages);
+do {
+    my $page = json_of(call(GET => '/providers', query => {
+        max_results => 1, defined $token ? (page_token => $token) : () }))
+        || {};
+    $seen{$_->{name}}++ for @{ $page->{providers} || [] };
+    $token = $page->{next_page_token};
+    $pages++;
+} while (defined $token && $pages < 100);
+ok($seen{"prv_$p"} == 1 && $seen{"prv2_$p"} == 1 && $pages >= 2,
+   'max_results=1 pages through every provider once');
+
+# OAuth client credentials (profile version 2).
+$res = provider("oauth_$p", authentication_type => 'OAUTH_CLIENT_CREDENTIALS',
+                recipient_profile_str => to_json_text({
+                    shareCredentialsVersion => 2,
+                    type => 'oauth_client_credentials',
+                    endpoint => 'https://sharing.example/ds/',
+                    tokenEndpoint => 'https://login.example/token',
+                    clientId => "client-$p",
+                    clientSecret => $secret{client}, scope => 'sharing' }));
+is_ok_json($res, 'POST /providers (OAUTH_CLIENT_CREDENTIALS, version 2)');
+my $oauth = json_of($res) || {};
+like($oauth->{recipient_profile_str} // '', qr/"clientId":"client-$p"/,
+     'its profile shows the client id');
+unlike($oauth->{recipient_profile_str} // '', qr/clientSecret/,
+       'and no client secret');
+is_error(call(GET => "/providers/oauth_$p/shares"), 400,
+         'UNSUPPORTED_OPERATION', 'its shares: the token exchange is not '
+         . 'supported yet');
+
+# --- profiles refused -------------------------------------------------------
+my @bad = (
+    [ 'not JSON', "{not json $secret{token}" ],
+    [ 'version 3', to_json_text({ shareCredentialsVersion => 3,
+                                  endpoint => $endpoint,
+                                  bearerToken => $secret{token} }) ],
+    [ 'no endpoint', to_json_text({ shareCredentialsVersion => 1,
+                                    bearerToken => $secret{token} }) ],
+    [ 'no token', to_json_text({ shareCredentialsVersion => 1,
+                                 endpoint => $endpoint }) ],
+    [ 'http to another host',
+      profile_v1($secret{token}, 'http://sharing.example/ds/') ],
+    [ 'a bad expirationTime',
+      profile_v1($secret{token}, $endpoint, expirationTime => 'soon') ],
+);
+for my $b (@bad) {
+    is_error(provider("bad_$p", authentication_type => 'TOKEN',
+                      recipient_profile_str => $b->[1]),
+             400, 'INVALID_PARAMETER_VALUE', "refused: $b->[0]");
+}
+is_error(provider("bad_$p", authentication_type => 'TOKEN'), 400,
+         'INVALID_PARAMETER_VALUE', 'refused: no profile');
+is_error(provider("bad_$p", authentication_type => 'OAUTH_CLIENT_CREDENTIALS',
+                  recipient_profile_str => profile_v1($secret{token},
+                                                      $endpoint)),
+         400, 'INVALID_PARAMETER_VALUE', 'refused: a version 1 profile for '
+         . 'OAuth', message => qr/version 2/);
+
+# --- update, rename ---------------------------------------------------------
+$res = call(PATCH => "/providers/prv_$p", body => {
+    comment => 'moved', recipient_profile_str => profile_v1($secret{token2},
+                                                            $endpoint) });
+is_ok_json($res, 'PATCH: a new profile and comment');
+my $upd = json_of($res) || {};
+ok($upd->{comment} eq 'moved' && $upd->{id} eq $prv->{id}
+   && index($upd->{recipient_profile_str} // '', $endpoint) >= 0
+   && index($upd->{recipient_profile_str} // '', 'expirationTime') < 0,
+   'the new profile replaces the old one') or diag explain $upd;
+is_error(call(PATCH => "/providers/prv_$p", body => {
+    recipient_profile_str => '[]' }), 400, 'INVALID_PARAMETER_VALUE',
+         'PATCH with a profile that is not one');
+$res = call(PATCH => "/providers/prv_$p", body => { new_name => "prvx_$p" });
+is_ok_json($res, 'PATCH: rename');
+push @names, "prvx_$p";
+is_error(call(GET => "/providers/prv_$p"), 404, 'NOT_FOUND',
+         'the old name is gone');
+is((json_of(call(GET => "/providers/prvx_$p")) || {})->{id}, $prv->{id},
+   'the new name is the same provider');
+
+# --- its shares -------------------------------------------------------------
+$res = call(GET => "/providers/prvx_$p/shares");
+is_ok_json($res, 'GET /providers/{name}/shares');
+is_deeply(json_of($res), { shares => [ { name => 'first' },
+                                       { name => 'second' } ],
+                           next_page_token => undef },
+          'the stand-in was called with the token and its shares answered');
+$res = call(GET => "/providers/prvx_$p/shares", query => { max_results => 1 });
+my $page1 = json_of($res) || {};
+$res = call(GET => "/providers/prvx_$p/shares",
+            query => { page_token => $page1->{next_page_token} // '' });
+is_deeply([ $page1, json_of($res) ],
+          [ { shares => [ { name => 'first' } ], next_page_token => 'tok/2' },
+            { shares => [ { name => 'second' } ], next_page_token => undef } ],
+          'max_results and page_token are passed on');
+is_ok_json(call(PATCH => "/providers/prvx_$p", body => {
+    recipient_profile_str => profile_v1($secret{wrong}, $endpoint) }),
+           'a wrong token');
+$res = call(GET => "/providers/prvx_$p/shares");
+is_error($res, 502, undef, 'the stand-in refuses it: 502',
+         message => qr/HTTP 401/);
+unlike($res->content, qr/leak-me/, 'without the text of its answer');
+is_ok_json(call(PATCH => "/providers/prvx_$p", body => {
+    recipient_profile_str => profile_v1($secret{token2},
+                                        "http://127.0.0.1:$closed/ds") }),
+           'an endpoint nothing listens on');
+is_error(call(GET => "/providers/prvx_$p/shares"), 503, undef,
+         'unreachable: 503');
+is_ok_json(call(PATCH => "/providers/prvx_$p", body => {
+    recipient_profile_str => profile_v1($secret{token2},
+                                        "http://127.0.0.1:$port/broken") }),
+           'an endpoint that answers what is not JSON');
+is_error(call(GET => "/providers/prvx_$p/shares"), 502, undef,
+         'its answer: 502', message => qr/not a list of shares/);
+is_error(call(GET => "/providers/nope_$p/shares"), 404, 'NOT_FOUND',
+         'the shares of no provider');
+
+# --- who may do what --------------------------------------------------------
+my $bob_profile = profile_v1($secret{token}, $endpoint);
+is_error(call(POST => '/providers', user => 'bob', body => {
+    name => "bob_$p", authentication_type => 'TOKEN',
+    recipient_profile_str => $bob_profile }),
+         403, 'PERMISSION_DENIED', 'creating needs CREATE PROVIDER');
+grant('metastore', 'metastore', 'bob', 'CREATE PROVIDER');
+$res = call(POST => '/providers', user => 'bob', body => {
+    name => "bob_$p", authentication_type => 'TOKEN',
+    recipient_profile_str => $bob_profile });
+push @names, "bob_$p";
+is((json_of($res) || {})->{owner}, 'bob', 'with it bob creates one and owns '
+   . 'it');
+is_error(call(GET => "/providers/bob_$p", user => 'alice'), 404,
+         'NOT_FOUND', 'hidden from alice');
+$list = json_of(call(GET => '/providers', user => 'alice')) || {};
+ok(!grep({ $_->{name} =~ /_$p$/ } @{ $list->{providers} || [] }),
+   'alice lists none of them') or diag explain $list;
+grant('metastore', 'metastore', 'alice', 'USE PROVIDER');
+is_ok_json(call(GET => "/providers/bob_$p", user => 'alice'),
+           'USE PROVIDER on the metastore shows it');
+$list = json_of(call(GET => '/providers', user => 'alice')) || {};
+%seen = map { $_->{name} => 1 } @{ $list->{providers} || [] };
+ok($seen{"bob_$p"} && $seen{"prvx_$p"} && $seen{"oauth_$p"},
+   'and lists every provider') or diag explain $list;
+is_error(call(PATCH => "/providers/bob_$p", user => 'alice',
+              body => { comment => 'x' }),
+         403, 'PERMISSION_DENIED', 'changing needs MANAGE or ownership');
+grant('provider', "bob_$p", 'alice', 'MANAGE');
+is_ok_json(call(PATCH => "/providers/bob_$p", user => 'alice',
+                body => { comment => 'managed' }), 'MANAGE lets alice');
+revoke('metastore', 'metastore', 'bob', 'CREATE PROVIDER');
+revoke('metastore', 'metastore', 'alice', 'USE PROVIDER');
+
+# --- delete -----------------------------------------------------------------
+is(call(DELETE => "/providers/prv2_$p")->code, 200, 'DELETE');
+is_error(call(GET => "/providers/prv2_$p"), 404, 'NOT_FOUND', 'gone');
+
+# --- no secret anywhere -----------------------------------------------------
+my @found = grep { my $s = $_; grep { index($_, $s) >= 0 } @answers }
+            values %secret;
+is_deeply(\@found, [], 'no answer holds a token or secret that was sent');
+my $log = Apache::Test::vars('serverroot') . '/logs/error_log';
+my $text = do { local (@ARGV, $/) = ($log); <> } // '';
+@found = grep { index($text, $_) >= 0 } values %secret;
+is_deeply(\@found, [], 'the error log holds none');
+SKIP: {
+    my ($db) = grep { -f } map { /^DBDParams\s+"?([^"\s]+\.db)"?/ ? $1 : () }
+        split /\n/, do { local (@ARGV, $/) = (Apache::Test::vars('t_conf')
+                                              . '/backend.conf'); <> };
+    skip 'the database is not a SQLite file', 1 unless $db;
+    my $bytes = do { local (@ARGV, $/) = ($db); <> };
+    $bytes .= do { local (@ARGV, $/) = ("$db-wal"); <> } // '' if -f "$db-wal";
+    @found = grep { index($bytes, $_) >= 0 } values %secret;
+    is_deeply(\@found, [], 'the database holds none in clear');
+}
