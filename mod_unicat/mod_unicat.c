@@ -16,6 +16,7 @@
 #include "../src/cloud/uc_cloud_http.h"
 #include "../src/cloud/uc_cloud_settings.h"
 #include "../src/cloud/uc_vend_cache.h"
+#include "../src/core/uc_ratelimit.h"
 #include "../src/core/uc_secret.h"
 #include "../src/core/uc_validate.h"
 
@@ -53,6 +54,18 @@ const uc_cloud_settings_t *uc_glue_cloud(void)
 /* Made by each child before its worker threads start; gone with it. */
 static uc_delta_cache_t *snapshots;
 
+/* Requests a client address may make of the open routes (activation
+ * links) per minute, in each child: a table of this many addresses. */
+#define UC_DEFAULT_OPEN_ROUTES_LIMIT 20
+#define UC_OPEN_ROUTES_ADDRESSES 1024
+static int open_routes_limit;
+static uc_ratelimit_t *open_routes;
+
+uc_ratelimit_t *uc_glue_open_routes_limit(void)
+{
+    return open_routes;
+}
+
 uc_delta_cache_t *uc_glue_snapshots(void)
 {
     return snapshots;
@@ -84,6 +97,8 @@ static void *merge_dir_config(apr_pool_t *p, void *basev, void *addv)
     conf->anonymous = add->anonymous ? add->anonymous : base->anonymous;
     conf->storage_root = add->storage_root ? add->storage_root
                                            : base->storage_root;
+    conf->sharing_endpoint = add->sharing_endpoint ? add->sharing_endpoint
+                                                   : base->sharing_endpoint;
     return conf;
 }
 
@@ -196,6 +211,26 @@ static const char *set_storage_root(cmd_parms *cmd, void *dconf,
     if (err)
         return err->message;
     ((uc_dir_config_t *)dconf)->storage_root = root;
+    return NULL;
+}
+
+/* The public base URL recipients' profiles name: an absolute http or
+ * https URL, kept with one trailing slash (Delta Sharing clients append
+ * "shares" to it). */
+static const char *set_sharing_endpoint(cmd_parms *cmd, void *dconf,
+                                        const char *arg)
+{
+    apr_uri_t uri;
+    size_t n = strlen(arg);
+
+    if (apr_uri_parse(cmd->temp_pool, arg, &uri) != APR_SUCCESS ||
+        !uri.scheme || !uri.hostname || uri.query || uri.fragment ||
+        (strcasecmp(uri.scheme, "https") && strcasecmp(uri.scheme, "http")))
+        return apr_psprintf(cmd->pool, "UnicatSharingEndpoint takes an "
+                            "http:// or https:// URL, not '%s'", arg);
+    ((uc_dir_config_t *)dconf)->sharing_endpoint =
+        n && arg[n - 1] == '/' ? apr_pstrdup(cmd->pool, arg)
+                               : apr_pstrcat(cmd->pool, arg, "/", NULL);
     return NULL;
 }
 
@@ -348,6 +383,13 @@ static const char *set_credential_lifetime(cmd_parms *cmd, void *dconf,
 }
 
 
+static const char *set_open_routes_limit(cmd_parms *cmd, void *dconf,
+                                         const char *arg)
+{
+    (void)dconf;
+    return number_in(cmd, arg, 1, 100000, "requests", &open_routes_limit);
+}
+
 static const command_rec unicat_directives[] = {
     AP_INIT_FLAG("Unicat", set_enabled, NULL, ACCESS_CONF,
                  "On to serve the API of this <Location>'s SetHandler here"),
@@ -368,6 +410,14 @@ static const command_rec unicat_directives[] = {
     AP_INIT_TAKE1("UnicatManagedStorageRoot", set_storage_root, NULL,
                   RSRC_CONF | ACCESS_CONF,
                   "Managed storage of the metastore (a URL or absolute path)"),
+    AP_INIT_TAKE1("UnicatSharingEndpoint", set_sharing_endpoint, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "Public base URL of the Delta Sharing endpoint that "
+                  "recipients' profiles name"),
+    AP_INIT_TAKE1("UnicatActivationRateLimit", set_open_routes_limit, NULL,
+                  RSRC_CONF,
+                  "Requests per minute a client address may make of the "
+                  "activation links, in each child (default 20)"),
     AP_INIT_ITERATE("UnicatSecretKeyFile", add_secret_key_file, NULL,
                     RSRC_CONF,
                     "Files of the keys that seal stored secrets: the first "
@@ -432,6 +482,7 @@ static int pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
     memset(&cloud_settings, 0, sizeof(cloud_settings));
     cloud_settings.timeout_ms = UC_DEFAULT_CLOUD_TIMEOUT_MS;
     cloud_settings.lifetime_s = UC_DEFAULT_CREDENTIAL_LIFETIME;
+    open_routes_limit = UC_DEFAULT_OPEN_ROUTES_LIMIT;
     secret_keys.n = 0;
     secret_keys.keys = NULL;
     apr_pool_cleanup_register(pconf, &secret_keys, wipe_secret_keys,
@@ -453,9 +504,16 @@ static void child_init(apr_pool_t *pchild, server_rec *s)
     if (!err)
         err = uc_vend_cache_create(pchild, UC_VEND_CACHE_ENTRIES,
                                    &cloud_settings.cache);
+    if (!err && uc_ratelimit_create(pchild, open_routes_limit,
+                                    apr_time_from_sec(60),
+                                    UC_OPEN_ROUTES_ADDRESSES, &open_routes)
+                != APR_SUCCESS)
+        err = uc_error_make(pchild, UC_E_INTERNAL, "no mutex for the rate "
+                            "limit of the activation links");
     if (err)
         ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, "UC0105: the Delta "
-                     "reader or the cloud clients cannot be set up: %s",
+                     "reader, the cloud clients or the rate limit of the "
+                     "open routes cannot be set up: %s",
                      err->message);
     else
         ap_log_error(APLOG_MARK, APLOG_DEBUG, 0, s, "UC0106: Delta reader "

@@ -30,6 +30,7 @@ typedef struct uc_dir_config {
     apr_hash_t *group_file;          /* UnicatGroupFile: user → groups */
     const char *anonymous;           /* UnicatAnonymousPrincipal */
     const char *storage_root;        /* UnicatManagedStorageRoot */
+    const char *sharing_endpoint;    /* UnicatSharingEndpoint */
 } uc_dir_config_t;
 
 /* The child's cache of latest Delta snapshots, made in child_init; NULL
@@ -42,6 +43,10 @@ const struct uc_secret_keys *uc_glue_secret_keys(void);
 /* How the clouds are reached (the Unicat*Cloud*, Aws*, Azure*, Gcp*
  * directives). */
 const struct uc_cloud_settings *uc_glue_cloud(void);
+
+/* The child's limit of requests to the routes open to anyone
+ * (UnicatActivationRateLimit); NULL when it could not be made. */
+struct uc_ratelimit *uc_glue_open_routes_limit(void);
 
 /* Serves every API of the module, by handler name. */
 int uc_handler(request_rec *r);

@@ -3,6 +3,7 @@
  * through the core and writes the JSON answer. */
 #include "uc_glue.h"
 
+#include <http_core.h>
 #include <http_protocol.h>
 #include <http_request.h>
 #include <apr_dbd.h>
@@ -19,6 +20,7 @@
 #include "../src/http/uc_render.h"
 #include "../src/http/uc_router.h"
 #include "../src/core/uc_json.h"
+#include "../src/core/uc_ratelimit.h"
 
 static APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *dbd_acquire;
 
@@ -330,13 +332,39 @@ static uc_error_t *identify(request_rec *r, const uc_dir_config_t *conf,
     return NULL;
 }
 
+/* A route open to anyone (an activation link): it needs no caller. */
+static int is_open(const uc_route_t *route)
+{
+    return route->rule && route->rule->target == UC_TARGET_PUBLIC;
+}
+
+/* Open routes are limited per client address, so that their links cannot
+ * be guessed at speed. */
+static uc_error_t *within_limit(request_rec *r)
+{
+    uc_ratelimit_t *rl = uc_glue_open_routes_limit();
+    uc_error_t *err;
+    int wait;
+
+    if (!rl)
+        return uc_error_unavailable(r->pool);
+    wait = uc_ratelimit_hit(rl, r->useragent_ip, r->request_time);
+    if (!wait)
+        return NULL;
+    err = uc_error_make(r->pool, UC_E_TOO_MANY_REQUESTS, "Too many "
+                        "requests from this address: try again in %d "
+                        "seconds.", wait);
+    err->retry_after = wait;
+    return err;
+}
+
 static uc_error_t *prepare_call(request_rec *r, const api_t *api,
                                 const uc_dir_config_t *conf,
                                 uc_call_t *call, uc_route_match_t *match)
 {
     uc_method_t method;
     const char *rel;
-    uc_error_t *err;
+    uc_error_t *err, *unidentified;
 
     call->pool = r->pool;
     call->now = r->request_time;
@@ -345,6 +373,8 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
     call->storage_root = conf->storage_root;
     call->secrets = uc_glue_secret_keys();
     call->cloud = uc_glue_cloud();
+    call->api_url = ap_construct_url(r->pool, conf->base, r);
+    call->sharing_endpoint = conf->sharing_endpoint;
     if (!method_of(r, &method))
         method = UC_METHOD_COUNT;
     call->method = method;
@@ -354,10 +384,12 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
         return uc_error_make(r->pool, UC_E_ENDPOINT_NOT_FOUND,
                              "No such endpoint: %s", r->uri);
     call->path = *rel ? rel : "/";
-    if ((err = identify(r, conf, call)))
-        return err;
+    /* Refused after the route is known: an open one needs no caller. */
+    unidentified = identify(r, conf, call);
 
     uc_router_match(r->pool, api->routes, method, call->path, match);
+    if (unidentified && !(match->route && is_open(match->route)))
+        return unidentified;
     if (!match->route) {
         if (!match->allowed)
             return uc_error_make(r->pool, UC_E_ENDPOINT_NOT_FOUND,
@@ -370,6 +402,8 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
                              call->path);
     }
     call->params = match->params;
+    if (is_open(match->route) && (err = within_limit(r)))
+        return err;
     if ((err = uc_query_parse(r->pool, r->args, &call->query)))
         return err;
 

@@ -19,6 +19,7 @@ extern const uc_route_t uc_function_routes[];
 extern const uc_route_t uc_model_routes[];
 extern const uc_route_t uc_agent_routes[];
 extern const uc_route_t uc_credential_routes[];
+extern const uc_route_t uc_recipient_routes[];
 extern const uc_route_t uc_external_location_routes[];
 extern const uc_route_t uc_temporary_credential_routes[];
 extern const uc_route_t uc_share_routes[];

@@ -152,7 +152,10 @@ uc_error_t *uc_family_create(uc_call_t *call, uc_jw_t *out)
         (err = new_object(call, f, &sec)) ||
         (f->prepare_create && (err = f->prepare_create(call, sec))))
         return err;
-    return written(call, out, f, sec, context, insert_securable(call, sec));
+    err = insert_securable(call, sec);
+    if (!err && f->created)
+        err = f->created(call, sec);
+    return written(call, out, f, sec, context, err);
 }
 
 /* Renders a row of a list across the metastore as the family renders it

@@ -47,6 +47,9 @@ typedef struct uc_api_family {
     uc_error_t *(*context)(uc_call_t *call, int listing, const void **out);
     /* The family's own fields of a create body, into the new row. */
     uc_error_t *(*prepare_create)(uc_call_t *call, uc_securable_t *sec);
+    /* What the family writes once a new row is stored: rows of its own
+     * that refer to it. */
+    uc_error_t *(*created)(uc_call_t *call, const uc_securable_t *sec);
     /* The family's own fields of an update body, into the target;
      * *changed is set when one was present. */
     uc_error_t *(*prepare_update)(uc_call_t *call, uc_securable_t *sec,

@@ -452,6 +452,7 @@ static uc_error_t *resolve_target(uc_call_t *call, const uc_rule_t *rule)
 
     memset(chain, 0, sizeof(*chain));
     switch (rule->target) {
+    case UC_TARGET_PUBLIC:
     case UC_TARGET_CALLER:
         return NULL;
     case UC_TARGET_METASTORE:
@@ -564,6 +565,9 @@ uc_error_t *uc_authz_enforce(uc_call_t *call, const uc_rule_t *rule)
                                                     "include_browse"),
                                       0, &include_browse)))
         return err;
+    /* An open route has no caller to weigh, perhaps none at all. */
+    if (rule->target == UC_TARGET_PUBLIC)
+        return NULL;
     if ((err = resolve_target(call, rule)))
         return err;
     memset(&call->access, 0, sizeof(call->access));

@@ -32,7 +32,11 @@ typedef enum uc_target {
                                 * the body's rule field; for a table, an
                                 * open staging reservation too (as a table
                                 * its creator owns) */
-    UC_TARGET_SECURABLE        /* {securable_type}/{full_name} */
+    UC_TARGET_SECURABLE,       /* {securable_type}/{full_name} */
+    /* Anyone, authenticated or not (last, so that no zeroed rule is
+     * one): what the operation reads is its own check, a one-time
+     * activation link. */
+    UC_TARGET_PUBLIC
 } uc_target_t;
 
 /* A need at the target's own level. */
@@ -108,7 +112,10 @@ typedef struct uc_family_rules {
  * (credentials, external locations): created with `create_priv` on the
  * metastore, listed by anyone (a list shows each caller what it may see),
  * read with one of `read_privs` on them (BROWSE shows metadata on request
- * when `browse_`), managed with MANAGE. */
+ * when `browse_`), managed with MANAGE. A list's target is
+ * `list_target`: UC_TARGET_CALLER, or UC_TARGET_METASTORE when what it
+ * shows depends on the caller's privileges there (USE RECIPIENT reaches
+ * every recipient). */
 #define UC_RULES_ON_METASTORE(type, create_priv, read_privs, browse_) \
     UC_RULES_ON_METASTORE_LISTED_AT(type, create_priv, read_privs, \
                                     browse_, UC_TARGET_CALLER)

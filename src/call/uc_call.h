@@ -95,6 +95,11 @@ typedef struct uc_call {
     /* How the clouds are reached (cloud/uc_cloud_settings.h); never NULL
      * in a call the glue makes. */
     const struct uc_cloud_settings *cloud;
+    /* The absolute URL of the API's mount as its clients reach it, and
+     * the public base URL of the Delta Sharing endpoint recipients are
+     * sent to (UnicatSharingEndpoint, NULL when not set). */
+    const char *api_url;
+    const char *sharing_endpoint;
     uc_log_t log;                /* diagnostics, with their causes */
 } uc_call_t;
 

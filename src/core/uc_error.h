@@ -43,6 +43,7 @@
     X(REQUEST_TOO_LARGE,    413, "REQUEST_TOO_LARGE",       8)  \
     X(URI_TOO_LONG,         414, "URI_TOO_LONG",            3)  \
     X(UNSUPPORTED_MEDIA_TYPE, 415, "UNSUPPORTED_MEDIA_TYPE", 3) \
+    X(TOO_MANY_REQUESTS,    429, "REQUEST_LIMIT_EXCEEDED",  8)  \
     X(INTERNAL,             500, "INTERNAL_ERROR",          13) \
     X(STORAGE,              502, "STORAGE_ERROR",           13) \
     X(UNAVAILABLE,          503, "TEMPORARILY_UNAVAILABLE", 14) \

@@ -6,6 +6,7 @@
 #include <apr_strings.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
@@ -233,4 +234,35 @@ uc_error_t *uc_secret_open(apr_pool_t *pool, const uc_secret_keys_t *keys,
     (*secret)[*len] = '\0';
     uc_secret_wipe_with_pool(pool, *secret, *len);
     return NULL;
+}
+
+const char *uc_secret_keyed_hash(apr_pool_t *pool,
+                                 const uc_secret_key_t *key,
+                                 const char *purpose, const void *data,
+                                 apr_size_t len)
+{
+    unsigned char mac_key[SHA256_DIGEST_LENGTH], mac[SHA256_DIGEST_LENGTH];
+    unsigned int n = 0;
+    char *hex = apr_palloc(pool, UC_SECRET_HASH_HEX + 1);
+    int ok;
+
+    ok = HMAC(EVP_sha256(), key->key, UC_SECRET_KEY_BYTES,
+              (const unsigned char *)purpose, strlen(purpose), mac_key, &n)
+         && HMAC(EVP_sha256(), mac_key, sizeof(mac_key), data, len, mac, &n);
+    uc_secret_wipe(mac_key, sizeof(mac_key));
+    if (!ok)
+        return NULL;
+    uc_hex_encode(mac, sizeof(mac), hex);
+    return hex;
+}
+
+char *uc_secret_random_token(apr_pool_t *pool, apr_size_t n)
+{
+    unsigned char *bytes = apr_palloc(pool, n);
+    char *token = NULL;
+
+    if (RAND_bytes(bytes, (int)n) == 1)
+        token = uc_base64url_encode(pool, bytes, n);
+    uc_secret_wipe(bytes, n);
+    return token;
 }

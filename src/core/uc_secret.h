@@ -57,6 +57,23 @@ uc_error_t *uc_secret_open(apr_pool_t *pool, const uc_secret_keys_t *keys,
                            const char *aad, const char *sealed,
                            char **secret, apr_size_t *len);
 
+/* Keyed hashes of tokens the server hands out (recipient bearer tokens,
+ * activation links): what is stored instead of the token, so that a copy
+ * of the database opens nothing. The hash is
+ *     hex(HMAC-SHA256(HMAC-SHA256(key, purpose), data))
+ * under one of the keys: a MAC key of its own per purpose, never the
+ * sealing key itself. Stored with the key's id, so that a lookup after a
+ * rotation of the key file hashes with the key the row was made under. */
+#define UC_SECRET_HASH_HEX 64
+const char *uc_secret_keyed_hash(apr_pool_t *pool,
+                                 const uc_secret_key_t *key,
+                                 const char *purpose, const void *data,
+                                 apr_size_t len);
+
+/* `n` random bytes from OpenSSL's CSPRNG as unpadded base64url (writable,
+ * so that the caller can wipe it); NULL when the generator fails. */
+char *uc_secret_random_token(apr_pool_t *pool, apr_size_t n);
+
 /* Compares two secrets in time that depends on their lengths only. */
 int uc_secret_equal(const void *a, apr_size_t alen, const void *b,
                     apr_size_t blen);

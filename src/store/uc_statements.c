@@ -43,6 +43,7 @@
 #define MODEL_VERSIONS COLUMNS(UC_MODEL_VERSION_COLUMNS)
 #define GRANTS COLUMNS(UC_GRANT_COLUMNS)
 #define SHARE_OBJECTS COLUMNS(UC_SHARE_OBJECT_COLUMNS)
+#define RECIPIENT_TOKENS COLUMNS(UC_RECIPIENT_TOKEN_COLUMNS)
 
 const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
     [UC_STMT_METASTORE_GET] = {
@@ -391,4 +392,38 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "start_version = %s WHERE id = %s", NULL },
     [UC_STMT_SHARE_OBJECT_DELETE] = {
         "DELETE FROM share_objects WHERE id = %s", NULL },
+    [UC_STMT_RECIPIENT_TOKEN_INSERT] = {
+        "INSERT INTO recipient_tokens (" RECIPIENT_TOKENS ") VALUES ("
+        MARKERS(UC_RECIPIENT_TOKEN_COLUMNS) ")", NULL },
+    /* In creation order: rowid (PostgreSQL: seq) after the time, for
+     * tokens of the same millisecond. */
+    [UC_STMT_RECIPIENT_TOKENS_OF] = {
+        "SELECT " RECIPIENT_TOKENS " FROM recipient_tokens "
+        "WHERE recipient_id = %s ORDER BY created_at, rowid",
+        "SELECT " RECIPIENT_TOKENS " FROM recipient_tokens "
+        "WHERE recipient_id = %s ORDER BY created_at, seq" },
+    /* The row an activation link names, held until the activation ends. */
+    [UC_STMT_RECIPIENT_TOKEN_BY_ACTIVATION] = {
+        "SELECT " RECIPIENT_TOKENS " FROM recipient_tokens "
+        "WHERE key_id = %s AND activation_hash = %s",
+        "SELECT " RECIPIENT_TOKENS " FROM recipient_tokens "
+        "WHERE key_id = %s AND activation_hash = %s FOR UPDATE" },
+    /* Once: of two activations at once, one changes the row. */
+    [UC_STMT_RECIPIENT_TOKEN_ACTIVATE] = {
+        "UPDATE recipient_tokens SET activation_hash = NULL, "
+        "activation_sealed = NULL, token_sealed = NULL, activated_at = %s "
+        "WHERE id = %s AND activation_hash IS NOT NULL", NULL },
+    [UC_STMT_RECIPIENT_TOKEN_BY_HASH] = {
+        "SELECT " RECIPIENT_TOKENS " FROM recipient_tokens "
+        "WHERE key_id = %s AND token_hash = %s", NULL },
+    /* Rotation: the recipient's tokens live after `at` expire then. */
+    [UC_STMT_RECIPIENT_TOKENS_EXPIRE] = {
+        "UPDATE recipient_tokens SET expires_at = CAST(%s AS BIGINT), "
+        "updated_at = CAST(%s AS BIGINT), updated_by = %s "
+        "WHERE recipient_id = %s AND "
+        "(expires_at IS NULL OR expires_at > CAST(%s AS BIGINT))", NULL },
+    [UC_STMT_RECIPIENT_TOKEN_SET_EXPIRY] = {
+        "UPDATE recipient_tokens SET expires_at = CAST(%s AS BIGINT), "
+        "updated_at = CAST(%s AS BIGINT), updated_by = %s WHERE id = %s",
+        NULL },
 };

@@ -93,6 +93,20 @@ enum {
     UC_SHARE_OBJECT_COL_current_name = UC_SHARE_OBJECT_NCOLS
 };
 
+/* A recipient's bearer token (uc_recipient_tokens.h). */
+#define UC_RECIPIENT_TOKEN_COLUMNS(COL, BIG, SEP) \
+    COL(id) SEP COL(recipient_id) SEP COL(key_id) SEP COL(token_hash) SEP \
+    COL(activation_hash) SEP COL(activation_sealed) SEP \
+    COL(token_sealed) SEP COL(activated_at) SEP COL(expires_at) SEP \
+    COL(created_at) SEP COL(created_by) SEP COL(updated_at) SEP \
+    COL(updated_by)
+#define UC_RECIPIENT_TOKEN_COL(c) UC_RECIPIENT_TOKEN_COL_##c,
+enum {
+    UC_RECIPIENT_TOKEN_COLUMNS(UC_RECIPIENT_TOKEN_COL,
+                               UC_RECIPIENT_TOKEN_COL, )
+    UC_RECIPIENT_TOKEN_NCOLS
+};
+
 typedef enum uc_stmt {
     UC_STMT_METASTORE_GET,
     UC_STMT_SECURABLE_BY_NAME,
@@ -139,6 +153,13 @@ typedef enum uc_stmt {
     UC_STMT_SHARE_OBJECT_OF,
     UC_STMT_SHARE_OBJECT_UPDATE,
     UC_STMT_SHARE_OBJECT_DELETE,
+    UC_STMT_RECIPIENT_TOKEN_INSERT,
+    UC_STMT_RECIPIENT_TOKENS_OF,
+    UC_STMT_RECIPIENT_TOKEN_BY_ACTIVATION,
+    UC_STMT_RECIPIENT_TOKEN_ACTIVATE,
+    UC_STMT_RECIPIENT_TOKEN_BY_HASH,
+    UC_STMT_RECIPIENT_TOKENS_EXPIRE,
+    UC_STMT_RECIPIENT_TOKEN_SET_EXPIRY,
     UC_STMT_COUNT
 } uc_stmt_t;
 

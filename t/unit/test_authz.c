@@ -307,17 +307,19 @@ static const char *object_named(uc_securable_type_t type)
     case UC_TYPE_EXTERNAL_LOCATION: return "loc";
     case UC_TYPE_SHARE: return "shr";
     case UC_TYPE_PROVIDER: return "prv";
+    case UC_TYPE_RECIPIENT: return "rcp";
     default: fail_msg("no object of type %d", type);
     }
     return NULL;
 }
 
-/* Credentials, external locations, shares and providers hang under the
- * metastore. */
+/* Credentials, external locations, shares, recipients and providers hang
+ * under the metastore. */
 static int is_top(uc_securable_type_t t)
 {
     return t == UC_TYPE_CREDENTIAL || t == UC_TYPE_EXTERNAL_LOCATION ||
-           t == UC_TYPE_SHARE || t == UC_TYPE_PROVIDER;
+           t == UC_TYPE_SHARE || t == UC_TYPE_PROVIDER ||
+           t == UC_TYPE_RECIPIENT;
 }
 
 static const char *object_full_name(apr_pool_t *pool, uc_securable_type_t t)
@@ -393,6 +395,10 @@ static const char *body_for(const uc_route_t *r)
           "\"{\\\"shareCredentialsVersion\\\":1,\\\"endpoint\\\":"
           "\\\"https://sharing.example/\\\",\\\"bearerToken\\\":"
           "\\\"t\\\"}\"}" },
+        { "/recipients", "{\"name\":\"newrcp\",\"authentication_type\":"
+          "\"TOKEN\"}" },
+        { "/recipients/{name}/rotate-token",
+          "{\"existing_token_expire_in_seconds\":0}" },
         { "/temporary-table-credentials", "{\"table_id\":\"" TABLE_ID "\","
           "\"operation\":\"READ\"}" },
         { "/temporary-volume-credentials", "{\"volume_id\":\"" VOLUME_ID
@@ -569,9 +575,11 @@ static void reset_world(afx_t *fx)
     (void)api(fx, UC_DELETE, "/catalogs/newcat?force=true", NULL, &out);
     uc_test_sql_exec(fx->db, fx->conn, "DELETE FROM securables WHERE kind "
                      "IN ('credential', 'external_location', 'share', "
-                     "'provider')");
+                     "'provider', 'recipient')");
     insert_provider(fx);
     uc_test_sql_exec(fx->db, fx->conn, "DELETE FROM grants");
+    api_ok(fx, UC_POST, "/recipients", "{\"name\":\"rcp\","
+           "\"authentication_type\":\"TOKEN\"}");
     api_ok(fx, UC_POST, "/credentials", "{\"name\":\"crd\","
            "\"azure_managed_identity\":{\"access_connector_id\":\"c\"}}");
     api_ok(fx, UC_POST, "/external-locations", "{\"name\":\"loc\","
@@ -655,6 +663,38 @@ static void expect(afx_t *fx, const instance_t *in, int allowed,
                  role, status, code ? code : "");
 }
 
+/* The activation link of rcp's first token, as its answer shows it. */
+static const char *rcp_nonce(afx_t *fx)
+{
+    json_t *rcp = api_ok(fx, UC_GET, "/recipients/rcp", NULL);
+    json_t *token = json_array_get(json_object_get(rcp, "tokens"), 0);
+    const char *url = jstr(token, "activation_url");
+    const char *prefix = AFX_API_URL "/public/data_sharing_activation/";
+
+    assert_non_null(url);
+    assert_int_equal(strncmp(url, prefix, strlen(prefix)), 0);
+    return apr_pstrdup(fx->pool, url + strlen(prefix));
+}
+
+/* A route open to anyone (an activation link): a caller holding nothing
+ * uses it; its link is what it checks. */
+static void check_open_route(afx_t *fx, const uc_route_t *r)
+{
+    const char *nonce;
+
+    assert_int_equal(strncmp(r->pattern, "/public/", 8), 0);
+    reset_world(fx);
+    as(fx, "admin", NULL);
+    nonce = rcp_nonce(fx);
+    as(fx, "alice", NULL);
+    assert_int_equal(status_of(fx, r->method, substitute(fx->pool, r->pattern,
+                                                         nonce, ""),
+                               NULL, NULL), 200);
+    assert_int_equal(status_of(fx, r->method, substitute(fx->pool, r->pattern,
+                                                         "unknown", ""),
+                               NULL, NULL), 404);
+}
+
 static void test_route_matrix(void **state)
 {
     afx_t *fx = *state;
@@ -671,6 +711,11 @@ static void test_route_matrix(void **state)
             if (!r->rule)
                 fail_msg("%s %s has no authorization rule",
                          uc_method_name(r->method), r->pattern);
+            if (r->rule->target == UC_TARGET_PUBLIC) {
+                check_open_route(fx, r);
+                continue;
+            }
+            assert_true(strncmp(r->pattern, "/public/", 8) != 0);
             if (!r->rule->needs[0].any) {
                 /* Open to any caller; path credentials are authorized by
                  * what the path lies in (t/api/61_temporary_credentials.t),
@@ -1044,6 +1089,9 @@ static void test_grant_audit(void **state)
     json_t *out;
 
     reset_world(fx);
+    /* Only what this test does counts (the world's recipient got a
+     * token, which is audited too). */
+    uc_test_sql_exec(fx->db, fx->conn, "DELETE FROM authz_audit");
     assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit WHERE "
                                "action IN ('GRANT', 'REVOKE')"), 0);
     out = admin_ok(fx, UC_PATCH, "/permissions/catalog/cat", "{\"changes\":[{"

@@ -15,6 +15,7 @@
 #include "../../src/call/uc_run.h"
 #include "../../src/cloud/uc_cloud_settings.h"
 #include "../../src/core/uc_json.h"
+#include "../../src/core/uc_secret.h"
 #include "../../src/http/uc_query.h"
 #include "../../src/http/uc_render.h"
 #include "../../src/http/uc_router.h"
@@ -99,6 +100,14 @@ static const uc_cloud_settings_t afx_cloud = {
     .timeout_ms = 10000, .lifetime_s = 3600
 };
 
+/* A sealing key of the tests' (UnicatSecretKeyFile), the sharing endpoint
+ * recipients' profiles name (UnicatSharingEndpoint) and the API's own
+ * URL, as the glue gives them. */
+static uc_secret_key_t afx_key = { "0badc0de", { 1, 2, 3, 4, 5, 6, 7, 8 } };
+static const uc_secret_keys_t afx_keys = { 1, &afx_key };
+#define AFX_SHARING_ENDPOINT "https://sharing.test/delta-sharing/"
+#define AFX_API_URL "http://unicat.test/api/2.1/unity-catalog"
+
 static inline uc_error_t *
 api(afx_t *fx, uc_method_t method, const char *target,
                        const char *body, json_t **out)
@@ -122,6 +131,9 @@ api(afx_t *fx, uc_method_t method, const char *target,
     call->now = fx->now;
     call->storage_root = fx->storage_root;
     call->cloud = &afx_cloud;
+    call->secrets = &afx_keys;
+    call->sharing_endpoint = AFX_SHARING_ENDPOINT;
+    call->api_url = AFX_API_URL;
     err = uc_query_parse(cp, q ? q + 1 : NULL, &call->query);
     if (!err && body)
         err = uc_json_parse_object(cp, body, strlen(body), &call->body);

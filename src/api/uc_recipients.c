@@ -1,0 +1,483 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Delta Sharing recipients (/recipients): one row per recipient under the
+ * metastore, {"authentication_type": "TOKEN"} in its details, and its
+ * bearer tokens in rows of their own (store/uc_recipient_tokens.h). A
+ * token is handed over once, through its activation link on the public
+ * routes (/public/data_sharing_activation/{nonce}), which need no
+ * authentication: the link is the secret. No catalog route ever answers
+ * a token. */
+#include "uc_api.h"
+
+#include <string.h>
+#include <apr_strings.h>
+
+#include "../core/uc_id.h"
+#include "../core/uc_json.h"
+#include "../core/uc_secret.h"
+#include "../core/uc_time.h"
+#include "../store/uc_grants.h"
+#include "../store/uc_recipient_tokens.h"
+
+#define P UC_PRIV
+
+/* 256 bits from the CSPRNG, for tokens and activation nonces alike. */
+#define TOKEN_BYTES 32
+/* A rotation keeps the old token at most this long: a year. */
+#define MAX_GRACE_SECONDS (365LL * 24 * 3600)
+/* Who the audit names for an activation, which has no caller. */
+#define ACTIVATION_ACTOR "(activation link)"
+
+static const char *const auth_types[] = {
+    "TOKEN", "OAUTH_CLIENT_CREDENTIALS", NULL
+};
+
+/* aad of a token row's sealed field: it cannot move to another row. */
+static const char *sealed_aad(uc_call_t *call, const char *token_id,
+                              const char *field)
+{
+    return apr_pstrcat(call->pool, "recipient_token/", token_id, "/", field,
+                       NULL);
+}
+
+static const char *now_ms(uc_call_t *call)
+{
+    return uc_epoch_ms_text(call->pool, call->now);
+}
+
+static uc_error_t *audit(uc_call_t *call, const char *actor,
+                         const char *action, const char *recipient_id,
+                         const char *recipient_name, const char *token_id)
+{
+    uc_audit_t entry = {
+        now_ms(call), actor, action,
+        uc_securable_type_name(UC_TYPE_RECIPIENT), recipient_id,
+        recipient_name, token_id, NULL
+    };
+
+    return uc_audit_add(call->store, &entry);
+}
+
+/* expiration_time of a create or update body (epoch ms, in the future):
+ * *at NULL without one. */
+static uc_error_t *read_expiration(uc_call_t *call, const char **at)
+{
+    apr_int64_t ms = 0;
+    int present = 0;
+    uc_error_t *err = uc_json_int_field(call->pool, call->body,
+                                        "expiration_time", 0,
+                                        APR_INT64_MAX / 1000, &ms, &present);
+
+    *at = NULL;
+    if (err || !present)
+        return err;
+    if (ms <= (apr_int64_t)apr_time_as_msec(call->now))
+        return uc_error_invalid(call->pool, "expiration_time must be in "
+                                "the future (epoch milliseconds).");
+    *at = apr_psprintf(call->pool, "%" APR_INT64_T_FMT, ms);
+    return NULL;
+}
+
+/* Seals `text` into the token row's `field` and wipes the clear copy. */
+static uc_error_t *seal_into(uc_call_t *call, const char *token_id,
+                             const char *field, char *text,
+                             const char **sealed)
+{
+    uc_error_t *err = uc_secret_seal(call->pool, call->secrets,
+                                     sealed_aad(call, token_id, field), text,
+                                     strlen(text), sealed);
+
+    uc_secret_wipe(text, strlen(text));
+    return err;
+}
+
+/* The keyed hashes of a new token and of its activation nonce, under the
+ * first key. */
+static uc_error_t *hash_into(uc_call_t *call, uc_recipient_token_t *t,
+                             const char *token, const char *nonce)
+{
+    const uc_secret_key_t *key = &call->secrets->keys[0];
+
+    t->key_id = key->id;
+    t->token_hash = uc_secret_keyed_hash(call->pool, key,
+                                         UC_TOKEN_HASH_PURPOSE, token,
+                                         strlen(token));
+    t->activation_hash = uc_secret_keyed_hash(call->pool, key,
+                                              UC_ACTIVATION_HASH_PURPOSE,
+                                              nonce, strlen(nonce));
+    if (!t->token_hash || !t->activation_hash)
+        return uc_error_because(call->pool, uc_error_internal(call->pool),
+                                "HMAC-SHA256 failed");
+    return NULL;
+}
+
+/* A new bearer token of the recipient, expiring at `expires_at` (NULL:
+ * never): stored as its keyed hash, and sealed with its activation nonce
+ * until the link is used. `action` is what the audit calls it. */
+static uc_error_t *mint(uc_call_t *call, const uc_securable_t *sec,
+                        const char *expires_at, const char *action)
+{
+    uc_recipient_token_t t = { 0 };
+    char *token, *nonce;
+    uc_error_t *err;
+
+    /* Without a key nothing may be stored: the sealing's own refusal. */
+    if (!call->secrets || !call->secrets->n)
+        return uc_secret_seal(call->pool, call->secrets, "", "", 0,
+                              &t.token_sealed);
+    token = uc_secret_random_token(call->pool, TOKEN_BYTES);
+    nonce = uc_secret_random_token(call->pool, TOKEN_BYTES);
+    if (!token || !nonce)
+        return uc_error_because(call->pool, uc_error_internal(call->pool),
+                                "the random generator failed");
+    t.id = uc_uuid4(call->pool);
+    t.recipient_id = sec->id;
+    t.expires_at = expires_at;
+    t.created_at = t.updated_at = now_ms(call);
+    t.created_by = t.updated_by = call->principal;
+    if ((err = hash_into(call, &t, token, nonce)) ||
+        (err = seal_into(call, t.id, "token", token, &t.token_sealed)) ||
+        (err = seal_into(call, t.id, "activation", nonce,
+                         &t.activation_sealed)) ||
+        (err = uc_recipient_token_insert(call->store, &t)))
+        return err;
+    return audit(call, call->principal, action, sec->id, sec->name, t.id);
+}
+
+static const char *auth_type_of(uc_call_t *call, const uc_securable_t *sec)
+{
+    return json_string_value(json_object_get(uc_api_details(call, sec),
+                                             "authentication_type"));
+}
+
+static int is_token_recipient(uc_call_t *call, const uc_securable_t *sec)
+{
+    const char *type = auth_type_of(call, sec);
+
+    return type && !strcmp(type, "TOKEN");
+}
+
+/* A TOKEN recipient's profile names the sharing endpoint: without one
+ * configured there is nothing to hand over. */
+static uc_error_t *need_endpoint(uc_call_t *call)
+{
+    if (call->sharing_endpoint)
+        return NULL;
+    return uc_error_make(call->pool, UC_E_FAILED_PRECONDITION,
+                         "This server names no Delta Sharing endpoint for "
+                         "recipients' profiles: its administrator must set "
+                         "UnicatSharingEndpoint.");
+}
+
+static uc_error_t *prepare_create(uc_call_t *call, uc_securable_t *sec)
+{
+    json_t *details = uc_json_own(call->pool, json_object());
+    const char *type = NULL, *at;
+    uc_error_t *err;
+
+    if ((err = uc_json_enum_field(call->pool, call->body,
+                                  "authentication_type", auth_types, 1,
+                                  &type)) ||
+        (err = read_expiration(call, &at)))
+        return err;
+    if (strcmp(type, "TOKEN") != 0)
+        return uc_error_make(call->pool, UC_E_UNSUPPORTED_OPERATION,
+                             "authentication_type %s is not supported yet: "
+                             "use TOKEN.", type);
+    if ((err = need_endpoint(call)))
+        return err;
+    json_object_set_new(details, "authentication_type", json_string(type));
+    uc_api_set_details(call, sec, details);
+    return NULL;
+}
+
+/* A TOKEN recipient gets its first token with it. */
+static uc_error_t *created(uc_call_t *call, const uc_securable_t *sec)
+{
+    const char *at;
+    uc_error_t *err = read_expiration(call, &at);
+
+    if (err)
+        return err;
+    return mint(call, sec, at, "CREATE_TOKEN");
+}
+
+/* The newest token of a TOKEN recipient; *out NULL when it has none. */
+static uc_error_t *newest_token(uc_call_t *call, const uc_securable_t *sec,
+                                uc_recipient_token_t **out)
+{
+    apr_array_header_t *tokens;
+    uc_error_t *err = uc_recipient_tokens_of(call->store, call->pool,
+                                             sec->id, &tokens);
+
+    *out = NULL;
+    if (!err && tokens->nelts)
+        *out = APR_ARRAY_IDX(tokens, tokens->nelts - 1,
+                             uc_recipient_token_t *);
+    return err;
+}
+
+/* expiration_time moves the expiry of the recipient's newest token; the
+ * older ones keep what a rotation gave them. */
+static uc_error_t *prepare_update(uc_call_t *call, uc_securable_t *sec,
+                                  int *changed)
+{
+    uc_recipient_token_t *t;
+    const char *at;
+    uc_error_t *err = read_expiration(call, &at);
+
+    if (err || !at)
+        return err;
+    if ((err = newest_token(call, sec, &t)))
+        return err;
+    if (!t)
+        return uc_error_invalid(call->pool, "Recipient '%s' has no token "
+                                "to set an expiration_time on.", sec->name);
+    *changed = 1;
+    return uc_recipient_token_set_expiry(call->store, t->id, at,
+                                         now_ms(call), call->principal);
+}
+
+static int has_expired(uc_call_t *call, const uc_recipient_token_t *t)
+{
+    return t->expires_at && apr_atoi64(t->expires_at) <=
+                            (apr_int64_t)apr_time_as_msec(call->now);
+}
+
+/* The link that hands the token over, while it is unused and the token
+ * lives. */
+static const char *activation_url(uc_call_t *call,
+                                  const uc_recipient_token_t *t)
+{
+    char *nonce;
+    apr_size_t len;
+    uc_error_t *err;
+
+    if (!t->activation_sealed || has_expired(call, t))
+        return NULL;
+    err = uc_secret_open(call->pool, call->secrets,
+                         sealed_aad(call, t->id, "activation"),
+                         t->activation_sealed, &nonce, &len);
+    if (err) {
+        uc_log(&call->log, UC_LOG_ERROR, 0, "UC0701: the activation link "
+               "of recipient token %s cannot be shown: %s", t->id,
+               err->cause ? err->cause : err->message);
+        return NULL;
+    }
+    return apr_pstrcat(call->pool, call->api_url,
+                       "/public/data_sharing_activation/", nonce, NULL);
+}
+
+static void write_token(uc_call_t *call, uc_jw_t *out,
+                        const uc_recipient_token_t *t)
+{
+    uc_jw_begin_object(out);
+    uc_jw_field_string(out, "id", t->id);
+    uc_jw_field_string(out, "activation_url", activation_url(call, t));
+    uc_jw_field_int_text(out, "expiration_time", t->expires_at);
+    uc_jw_field_int_text(out, "created_at", t->created_at);
+    uc_jw_field_string(out, "created_by", t->created_by);
+    uc_jw_field_int_text(out, "updated_at", t->updated_at);
+    uc_jw_field_string(out, "updated_by", t->updated_by);
+    uc_jw_end_object(out);
+}
+
+/* tokens[], oldest first. A failed read leaves them out (the log says
+ * why): the rest of the answer still holds. */
+static void write_tokens(uc_call_t *call, uc_jw_t *out,
+                         const uc_securable_t *sec)
+{
+    apr_array_header_t *tokens;
+    uc_error_t *err = uc_recipient_tokens_of(call->store, call->pool,
+                                             sec->id, &tokens);
+    int i;
+
+    if (err) {
+        uc_log(&call->log, UC_LOG_ERROR, 0, "UC0702: the tokens of "
+               "recipient %s cannot be read: %s", sec->name,
+               err->cause ? err->cause : err->message);
+        return;
+    }
+    uc_jw_key(out, "tokens");
+    uc_jw_begin_array(out);
+    for (i = 0; i < tokens->nelts; i++)
+        write_token(call, out, APR_ARRAY_IDX(tokens, i,
+                                             uc_recipient_token_t *));
+    uc_jw_end_array(out);
+}
+
+static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
+                   const void *context)
+{
+    (void)context;
+    uc_jw_begin_object(out);
+    uc_jw_field_string(out, "name", sec->name);
+    uc_jw_field_string(out, "id", sec->id);
+    uc_jw_field_string(out, "authentication_type", auth_type_of(call, sec));
+    uc_jw_field_string(out, "comment", sec->comment);
+    uc_jw_field_raw(out, "properties",
+                    sec->properties && *sec->properties ? sec->properties
+                                                        : "{}");
+    if (is_token_recipient(call, sec))
+        write_tokens(call, out, sec);
+    uc_api_write_tail(call, out, sec, NULL, 0);
+}
+
+/* USE RECIPIENT (on the metastore: it reaches every recipient) or MANAGE
+ * shows a recipient. */
+#define READ (P(UC_PRIV_USE_RECIPIENT) | P(UC_PRIV_MANAGE))
+
+static uc_visibility_t *visible_recipients(uc_call_t *call,
+                                           int include_browse)
+{
+    int all = uc_access_has(&call->access, UC_LEVEL_METASTORE,
+                            P(UC_PRIV_USE_RECIPIENT));
+
+    (void)include_browse;
+    return uc_api_visibility(call, all, all, READ, READ);
+}
+
+static const uc_api_family_t recipients = {
+    .type = UC_TYPE_RECIPIENT, .level = UC_LEVEL_CATALOG,
+    .rules = UC_RULES_ON_METASTORE_LISTED_AT(UC_TYPE_RECIPIENT,
+                                             UC_PRIV_CREATE_RECIPIENT, READ,
+                                             0, UC_TARGET_METASTORE),
+    .read = READ,
+    .label = "Recipient", .plural = "recipients",
+    .exists = UC_E_RESOURCE_ALREADY_EXISTS,
+    .create_fields = UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_PROPERTIES,
+    .update_fields = UC_FIELDS_ALL,
+    .render = render, .prepare_create = prepare_create, .created = created,
+    .prepare_update = prepare_update, .visibility = visible_recipients
+};
+
+/* POST /recipients/{name}/rotate-token: a new token (and link); the
+ * tokens before it expire existing_token_expire_in_seconds from now (0:
+ * at once), unless they expire sooner. */
+static uc_error_t *rotate_token(uc_call_t *call, uc_jw_t *out)
+{
+    uc_securable_t *sec = UC_TARGET_OF(call);
+    apr_int64_t grace = 0;
+    int present = 0;
+    const char *at;
+    uc_error_t *err = uc_json_int_field(call->pool, call->body,
+                                        "existing_token_expire_in_seconds",
+                                        0, MAX_GRACE_SECONDS, &grace,
+                                        &present);
+
+    if (err)
+        return err;
+    if (!present)
+        return uc_error_invalid(call->pool, "Missing required field "
+                                "'existing_token_expire_in_seconds'.");
+    if (!is_token_recipient(call, sec))
+        return uc_error_invalid(call->pool, "Recipient '%s' does not use "
+                                "TOKEN authentication.", sec->name);
+    at = apr_psprintf(call->pool, "%" APR_INT64_T_FMT,
+                      (apr_int64_t)apr_time_as_msec(call->now) +
+                      grace * 1000);
+    if ((err = need_endpoint(call)) ||
+        (err = uc_recipient_tokens_expire(call->store, sec->id, at,
+                                          now_ms(call), call->principal)) ||
+        (err = mint(call, sec, NULL, "ROTATE_TOKEN")))
+        return err;
+    render(call, out, sec, NULL);
+    return NULL;
+}
+
+/* The one answer to a link that is unknown, used, or of a token that
+ * expired: they cannot be told apart. */
+static uc_error_t *no_such_link(uc_call_t *call)
+{
+    return uc_error_make(call->pool, UC_E_NOT_FOUND,
+                         "No such activation link: it may have been used "
+                         "already.");
+}
+
+/* The token of a live activation link, held for the activation. */
+static uc_error_t *token_of_link(uc_call_t *call, uc_recipient_token_t **t)
+{
+    const char *nonce = call->params[0];
+    uc_error_t *err;
+
+    if (strlen(nonce) > 256)
+        return no_such_link(call);
+    if ((err = uc_recipient_token_by_activation(call->store, call->pool,
+                                                call->secrets, nonce, t)))
+        return err;
+    if (!*t || !(*t)->token_sealed || has_expired(call, *t))
+        return no_such_link(call);
+    return NULL;
+}
+
+/* GET /public/data_sharing_activation_info/{nonce}: whether the link
+ * works, without using it. */
+static uc_error_t *activation_info(uc_call_t *call, uc_jw_t *out)
+{
+    uc_recipient_token_t *t;
+    uc_error_t *err = token_of_link(call, &t);
+
+    if (err)
+        return err;
+    uc_jw_raw(out, "{}");
+    return NULL;
+}
+
+/* The profile file of a bearer token (Delta Sharing's version 1). */
+static void write_profile(uc_call_t *call, uc_jw_t *out, const char *token,
+                          const uc_recipient_token_t *t)
+{
+    char when[UC_TIME_TEXT];
+
+    uc_jw_begin_object(out);
+    uc_jw_key(out, "shareCredentialsVersion");
+    uc_jw_int(out, 1);
+    uc_jw_field_string(out, "endpoint", call->sharing_endpoint);
+    uc_jw_field_string(out, "bearerToken", token);
+    if (t->expires_at &&
+        uc_time_format_iso8601(apr_atoi64(t->expires_at), when))
+        uc_jw_field_string(out, "expirationTime", when);
+    uc_jw_end_object(out);
+}
+
+/* GET /public/data_sharing_activation/{nonce}: the profile, once. The
+ * sealed token and the link go in the same transaction that answers. */
+static uc_error_t *activate(uc_call_t *call, uc_jw_t *out)
+{
+    uc_recipient_token_t *t;
+    uc_securable_t *sec;
+    char *token;
+    apr_size_t len;
+    int done = 0;
+    uc_error_t *err;
+
+    if ((err = need_endpoint(call)) || (err = token_of_link(call, &t)) ||
+        (err = uc_secret_open(call->pool, call->secrets,
+                              sealed_aad(call, t->id, "token"),
+                              t->token_sealed, &token, &len)) ||
+        (err = uc_recipient_token_activate(call->store, t->id, now_ms(call),
+                                           &done)))
+        return err;
+    if (!done)
+        return no_such_link(call);
+    if ((err = uc_securable_by_id(call->store, call->pool, t->recipient_id,
+                                  &sec)) ||
+        (err = audit(call, ACTIVATION_ACTOR, "ACTIVATE_TOKEN",
+                     t->recipient_id, sec ? sec->name : "", t->id)))
+        return err;
+    write_profile(call, out, token, t);
+    return NULL;
+}
+
+static const uc_rule_t anyone = { UC_TARGET_PUBLIC, { { 0, 0 } } };
+
+const uc_route_t uc_recipient_routes[] = {
+    { UC_POST, "/recipients/{name}/rotate-token", rotate_token,
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &recipients.rules.manage, NULL,
+      &recipients },
+    UC_FAMILY_ROUTES(recipients, "/recipients", "/recipients/{name}"),
+    { UC_GET, "/public/data_sharing_activation_info/{nonce}",
+      activation_info, 0, &anyone, NULL, NULL },
+    { UC_GET, "/public/data_sharing_activation/{nonce}", activate,
+      UC_ROUTE_TXN, &anyone, NULL, NULL },
+    { 0, NULL, NULL, 0, NULL }
+};
