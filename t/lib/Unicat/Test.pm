@@ -28,7 +28,7 @@ our @EXPORT = qw(
     is_ok_json is_error is_catalog is_schema is_deleted
     is_json_int is_uuid allow_set
     create_catalog create_schema create_object drop_catalog grant revoke
-    race one_winner has_keys
+    race one_winner has_keys secrets_kept
     $BASE $UUID_RE
 );
 
@@ -669,6 +669,34 @@ sub one_winner {
 sub drop_catalog {
     my ($name) = @_;
     api(DELETE => "/catalogs/$name", query => { force => 'true' });
+}
+
+# secrets_kept(\@answers, \@secrets, \@logged_only): the secrets a test
+# sent (and, in @logged_only, others it was handed once, such as vended
+# credentials) were not given back: no answer body holds one of @secrets,
+# the error log holds none of either, and neither does the SQLite database
+# file when the backend is one. Three tests (the last skipped on
+# PostgreSQL).
+sub secrets_kept {
+    my ($answers, $secrets, $logged_only) = @_;
+    my @sent = grep { defined && length } @$secrets;
+    my @all = (@sent, grep { defined && length } @{ $logged_only || [] });
+    my $read = sub { my ($path) = @_; local (@ARGV, $/) = ($path);
+                     -f $path ? scalar <> : '' };
+    my @found = grep { my $s = $_; grep { index($_, $s) >= 0 } @$answers }
+                @sent;
+    Test::More::is_deeply(\@found, [], 'no answer holds a secret that was sent');
+    my $log = $read->(Apache::Test::vars('serverroot') . '/logs/error_log');
+    @found = grep { index($log, $_) >= 0 } @all;
+    Test::More::is_deeply(\@found, [], 'the error log holds none');
+  SKIP: {
+        my ($db) = grep { -f } map { /^DBDParams\s+"?([^"\s]+\.db)"?/ ? $1 : () }
+            split /\n/, $read->(Apache::Test::vars('t_conf') . '/backend.conf');
+        Test::More::skip('the database is not a SQLite file', 1) unless $db;
+        my $bytes = $read->($db) . $read->("$db-wal");
+        @found = grep { index($bytes, $_) >= 0 } @sent;
+        Test::More::is_deeply(\@found, [], 'the database holds none in clear');
+    }
 }
 
 1;
