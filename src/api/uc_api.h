@@ -23,6 +23,7 @@ extern const uc_route_t uc_recipient_routes[];
 extern const uc_route_t uc_external_location_routes[];
 extern const uc_route_t uc_temporary_credential_routes[];
 extern const uc_route_t uc_share_routes[];
+extern const uc_route_t uc_share_permission_routes[];
 extern const uc_route_t uc_provider_routes[];
 extern const uc_route_t *const uc_catalog_api[];
 

@@ -426,4 +426,15 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "UPDATE recipient_tokens SET expires_at = CAST(%s AS BIGINT), "
         "updated_at = CAST(%s AS BIGINT), updated_by = %s WHERE id = %s",
         NULL },
+    /* The recipients of a share in name order after a name, as a page. */
+    [UC_STMT_SHARE_RECIPIENTS_PAGE] = {
+        "SELECT r.name FROM share_recipients g JOIN securables r ON "
+        "r.id = g.recipient_id WHERE g.share_id = %s AND r.name > %s "
+        "ORDER BY r.name LIMIT %s", NULL },
+    [UC_STMT_SHARE_RECIPIENT_ADD] = {
+        "INSERT INTO share_recipients (share_id, recipient_id, granted_at, "
+        "granted_by) VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING", NULL },
+    [UC_STMT_SHARE_RECIPIENT_REMOVE] = {
+        "DELETE FROM share_recipients WHERE share_id = %s AND "
+        "recipient_id = %s", NULL },
 };
