@@ -150,31 +150,11 @@ static void test_vended_write(void **state)
 {
     apr_pool_t *pool = *state;
     uc_aws_session_t reader, writer;
-    uc_objstore_t *store;
-    char *data = NULL;
-    apr_size_t len = 0;
-    const char *name = apr_psprintf(pool, "%d.txt", (int)getpid());
-    const char *key = apr_pstrcat(pool, SCRATCH "/", name, NULL);
 
     NEED_R2();
     reader = vend(pool, SCRATCH, 0);
     writer = vend(pool, SCRATCH, 1);
-    assert_int_equal(s3_call(pool, &reader.keys, "PUT", key, "read"), 403);
-    assert_int_equal(s3_call(pool, &writer.keys, "PUT", key, "written"),
-                     200);
-    assert_int_equal(s3_call(pool, &writer.keys, "PUT", "paging/r2-test",
-                             "no"), 403);
-    assert_int_equal(s3_call(pool, &writer.keys, "PUT",
-                             SCRATCH "-other/x", "no"), 403);
-
-    store = open_vended(pool, SCRATCH, &reader.keys);
-    assert_ok(uc_objstore_read(store, pool, name, 0, -1, &data, &len));
-    assert_string_equal(data, "written");
-
-    assert_int_equal(s3_call(pool, &reader.keys, "DELETE", key, ""), 403);
-    assert_int_equal(s3_call(pool, &writer.keys, "DELETE", key, ""), 204);
-    assert_err(uc_objstore_read(store, pool, name, 0, -1, &data, &len), 404,
-               "NOT_FOUND");
+    assert_writes_scoped(pool, &reader.keys, &writer.keys, SCRATCH, "r2-test");
 }
 
 /* --- refusals ---------------------------------------------------------- */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Helpers of the tests that run under t/s3/with-s3.sh and use vended
  * credentials: the harness's variables, an s3:// store opened with given
- * keys, writes signed with them, and a port nobody listens on. */
+ * keys, writes signed with them and what they may write, and a port
+ * nobody listens on. */
 #ifndef UC_TEST_S3_H
 #define UC_TEST_S3_H
 
@@ -10,6 +11,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "../../src/cloud/uc_cloud_http.h"
 #include "../../src/cloud/uc_sts.h"
@@ -91,6 +93,38 @@ static inline long s3_call(apr_pool_t *pool, const uc_aws_keys_t *keys,
                        "Access Denied</Message>")))
         fail_msg("%s %s: %ld %s", method, key, answer.status, answer.body);
     return answer.status;
+}
+
+/* Keys vended for `prefix`: the read ones cannot write there, the write
+ * ones write, read back (through the read ones) and delete there, and
+ * write nowhere else ("paging/<other>", "<prefix>-other/x"). */
+static inline void assert_writes_scoped(apr_pool_t *pool,
+                                        const uc_aws_keys_t *reader,
+                                        const uc_aws_keys_t *writer,
+                                        const char *prefix,
+                                        const char *other)
+{
+    const char *name = apr_psprintf(pool, "%d.txt", (int)getpid());
+    const char *key = apr_pstrcat(pool, prefix, "/", name, NULL);
+    uc_objstore_t *store;
+    char *data = NULL;
+    apr_size_t len = 0;
+
+    assert_int_equal(s3_call(pool, reader, "PUT", key, "read"), 403);
+    assert_int_equal(s3_call(pool, writer, "PUT", key, "written"), 200);
+    assert_int_equal(s3_call(pool, writer, "PUT",
+                             apr_pstrcat(pool, "paging/", other, NULL),
+                             "no"), 403);
+    assert_int_equal(s3_call(pool, writer, "PUT",
+                             apr_pstrcat(pool, prefix, "-other/x", NULL),
+                             "no"), 403);
+    store = open_vended(pool, prefix, reader);
+    assert_ok(uc_objstore_read(store, pool, name, 0, -1, &data, &len));
+    assert_string_equal(data, "written");
+    assert_int_equal(s3_call(pool, reader, "DELETE", key, ""), 403);
+    assert_int_equal(s3_call(pool, writer, "DELETE", key, ""), 204);
+    assert_err(uc_objstore_read(store, pool, name, 0, -1, &data, &len), 404,
+               "NOT_FOUND");
 }
 
 /* A local port nobody listens on. */
