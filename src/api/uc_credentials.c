@@ -168,12 +168,8 @@ static const char *const r2_schemes[] = { "r2", NULL };
 static uc_error_t *check_cloudflare(uc_call_t *call, json_t *config,
                                     json_t *secrets)
 {
-    const char *id = config_string(config, "account_id"), *p;
-
     (void)secrets;
-    for (p = id; apr_isxdigit(*p); p++)
-        ;
-    if (*p || p - id != 32)
+    if (!uc_is_hex(config_string(config, "account_id"), 32))
         return uc_error_invalid(call->pool, "Invalid cloudflare_api_token."
                                 "account_id: 32 hex digits.");
     return NULL;

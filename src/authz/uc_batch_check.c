@@ -14,6 +14,7 @@
 #include <apr_lib.h>
 #include <apr_strings.h>
 
+#include "../core/uc_id.h"
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
 #include "../store/uc_grants.h"
@@ -193,20 +194,6 @@ static const char *optional_string(json_t *obj, const char *key,
     return json_string_value(v);
 }
 
-static int is_uuid(const char *s)
-{
-    int i;
-
-    if (strlen(s) != 36)
-        return 0;
-    for (i = 0; i < 36; i++) {
-        int dash = i == 8 || i == 13 || i == 18 || i == 23;
-        if (dash ? s[i] != '-' : !apr_isxdigit(s[i]))
-            return 0;
-    }
-    return 1;
-}
-
 /* The principal named by an identity {"user": "<idp>~<subject>"}. */
 static uc_error_t *identity_of(uc_call_t *call, size_t index, json_t *identity,
                                apr_hash_t *principals, check_t *c)
@@ -303,7 +290,7 @@ static uc_error_t *parse_tabular(uc_call_t *call, size_t index, json_t *op,
         return shape(call->pool, index, "table ids and names must be "
                      "strings");
     if (c->table_id) {
-        if (!is_uuid(c->table_id))
+        if (!uc_is_uuid(c->table_id))
             return shape(call->pool, index, "table-id must be a UUID");
         c->table_id = lowered(call->pool, c->table_id);
         return NULL;
@@ -359,9 +346,9 @@ static uc_error_t *parse_check(uc_call_t *call, size_t index, json_t *item,
                                       &bad);
     if (bad)
         return shape(call->pool, index, "ids must be strings");
-    if (r >= R_WAREHOUSE && (!c->warehouse_id || !is_uuid(c->warehouse_id)))
+    if (r >= R_WAREHOUSE && (!c->warehouse_id || !uc_is_uuid(c->warehouse_id)))
         return shape(call->pool, index, "warehouse-id must be a UUID");
-    if (c->namespace_id && !is_uuid(c->namespace_id))
+    if (c->namespace_id && !uc_is_uuid(c->namespace_id))
         return shape(call->pool, index, "namespace-id must be a UUID");
     /* UUIDs are stored in lower case and may come in either. */
     c->warehouse_id = lowered(call->pool, c->warehouse_id);

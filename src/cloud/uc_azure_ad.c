@@ -6,6 +6,7 @@
 #include <apr_strings.h>
 #include <jansson.h>
 
+#include "../core/uc_id.h"
 #include "../core/uc_json.h"
 #include "../core/uc_percent.h"
 #include "../core/uc_secret.h"
@@ -16,20 +17,6 @@
 #define DEFAULT_SCOPE "https://storage.azure.com/.default"
 /* Tokens AAD issues live for an hour or a day; more is a garbled answer. */
 #define MAX_EXPIRES_IN (7 * 24 * 3600)
-
-/* 8-4-4-4-12 hex digits, either case. */
-static int is_guid(const char *s)
-{
-    static const char shape[] = "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
-    apr_size_t i;
-
-    if (!s || strlen(s) != sizeof(shape) - 1)
-        return 0;
-    for (i = 0; shape[i]; i++)
-        if (shape[i] == '-' ? s[i] != '-' : !apr_isxdigit(s[i]))
-            return 0;
-    return 1;
-}
 
 /* A verified domain of the directory (contoso.onmicrosoft.com): labels of
  * letters, digits and inner hyphens, at least two of them. */
@@ -60,10 +47,10 @@ static uc_error_t *check_request(apr_pool_t *pool,
                                  const uc_azure_ad_request_t *req,
                                  const char *authority)
 {
-    if (!is_guid(req->tenant_id) && !is_domain(req->tenant_id))
+    if (!uc_is_uuid(req->tenant_id) && !is_domain(req->tenant_id))
         return uc_error_invalid(pool, "The Azure directory id must be a "
                                 "GUID or a domain name.");
-    if (!is_guid(req->client_id))
+    if (!uc_is_uuid(req->client_id))
         return uc_error_invalid(pool, "The Azure application id must be a "
                                 "GUID.");
     if (!req->client_secret || !*req->client_secret)

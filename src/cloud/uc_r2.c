@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "uc_cloud_http.h"
+#include "../core/uc_bytes.h"
 #include "../core/uc_jw.h"
 #include "../core/uc_secret.h"
 
@@ -25,17 +26,6 @@
 #define PREFIX_MAX 1024
 
 /* --- checks --------------------------------------------------------------- */
-
-/* The account id goes into the URL's path. */
-static int is_account_id(const char *s)
-{
-    apr_size_t i;
-
-    for (i = 0; s && i < ACCOUNT_ID_LEN; i++)
-        if (!apr_isxdigit(s[i]))
-            return 0;
-    return s && s[ACCOUNT_ID_LEN] == '\0';
-}
 
 /* R2's bucket names: 3 to 63 of a-z, 0-9 and '-', not starting or ending
  * with '-'. */
@@ -60,7 +50,7 @@ static uc_error_t *check_request(apr_pool_t *pool,
 {
     const char *prefix = req->prefix ? req->prefix : "";
 
-    if (!is_account_id(req->account_id))
+    if (!uc_is_hex(req->account_id, ACCOUNT_ID_LEN))
         return uc_error_invalid(pool, "account_id must be 32 hexadecimal "
                                 "digits.");
     if (!is_bucket_name(req->bucket))

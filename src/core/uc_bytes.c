@@ -2,6 +2,7 @@
 #include "uc_bytes.h"
 
 #include <string.h>
+#include <apr_lib.h>
 #include <openssl/evp.h>
 
 void uc_hex_encode(const unsigned char *bytes, apr_size_t n, char *out)
@@ -57,4 +58,14 @@ int uc_base64_decode(apr_pool_t *pool, const char *text,
                                - (n > 1 && text[n - 2] == '=');
     (*out)[*len] = '\0';
     return 0;
+}
+
+int uc_is_hex(const char *s, apr_size_t n)
+{
+    apr_size_t i;
+
+    for (i = 0; s && i < n; i++)
+        if (!apr_isxdigit(s[i]))
+            return 0;
+    return s && s[n] == '\0';
 }

@@ -9,6 +9,9 @@
 /* Writes 2 * n hex digits and a NUL to `out`. */
 void uc_hex_encode(const unsigned char *bytes, apr_size_t n, char *out);
 
+/* Whether `s` is exactly `n` hex digits (either case). */
+int uc_is_hex(const char *s, apr_size_t n);
+
 /* Padded base64 of `n` bytes, from `pool`. */
 char *uc_base64_encode(apr_pool_t *pool, const unsigned char *bytes,
                        apr_size_t n);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_id.h"
 
+#include <string.h>
+#include <apr_lib.h>
 #include <apr_strings.h>
 #include <openssl/rand.h>
 
@@ -22,4 +24,23 @@ const char *uc_uuid4(apr_pool_t *pool)
 const char *uc_epoch_ms_text(apr_pool_t *pool, apr_time_t when)
 {
     return apr_psprintf(pool, "%" APR_INT64_T_FMT, (apr_int64_t)apr_time_as_msec(when));
+}
+
+int uc_is_uuid(const char *s)
+{
+    static const int dashes[] = { 8, 13, 18, 23 };
+    int i, d = 0;
+
+    if (!s || strlen(s) != 36)
+        return 0;
+    for (i = 0; i < 36; i++) {
+        if (d < 4 && i == dashes[d]) {
+            if (s[i] != '-')
+                return 0;
+            d++;
+        }
+        else if (!apr_isxdigit(s[i]))
+            return 0;
+    }
+    return 1;
 }

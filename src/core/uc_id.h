@@ -10,6 +10,10 @@
  * system has no randomness to give. */
 const char *uc_uuid4(apr_pool_t *pool);
 
+/* Whether `s` is a UUID in text form: 8-4-4-4-12 hex digits, either case
+ * (no version is required: ids made elsewhere are taken too). */
+int uc_is_uuid(const char *s);
+
 /* Epoch milliseconds, the unit of every timestamp on the wire, as text. */
 const char *uc_epoch_ms_text(apr_pool_t *pool, apr_time_t when);
 
