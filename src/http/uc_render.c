@@ -25,6 +25,13 @@ json_t *uc_render_lakekeeper_error(apr_pool_t *pool, const uc_error_t *err)
                                        "code", err->status));
 }
 
+json_t *uc_render_sharing_error(apr_pool_t *pool, const uc_error_t *err)
+{
+    return uc_json_own(pool, json_pack("{ssso}", "errorCode", err->code,
+                                       "message",
+                                       uc_json_text(pool, err->message)));
+}
+
 /* The errors httpd can raise before or around the module. */
 static const struct {
     uc_error_kind_t kind;
