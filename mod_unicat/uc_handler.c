@@ -358,6 +358,33 @@ static uc_error_t *within_limit(request_rec *r)
     return err;
 }
 
+static apr_off_t body_limit(const uc_dir_config_t *conf)
+{
+    return conf->max_body == UC_UNSET ? UC_DEFAULT_MAX_BODY : conf->max_body;
+}
+
+/* An application/x-www-form-urlencoded body into call->form. */
+static uc_error_t *read_form(request_rec *r, const uc_dir_config_t *conf,
+                             uc_call_t *call)
+{
+    static const char form[] = "application/x-www-form-urlencoded";
+    const char *ct = apr_table_get(r->headers_in, "Content-Type");
+    char *data = NULL;
+    apr_size_t len = 0;
+    uc_error_t *err;
+
+    if (!ct || strncasecmp(ct, form, sizeof(form) - 1) != 0 ||
+        (ct[sizeof(form) - 1] && ct[sizeof(form) - 1] != ';'))
+        return uc_error_make(r->pool, UC_E_UNSUPPORTED_MEDIA_TYPE,
+                             "The request body must be %s.", form);
+    if ((err = read_body(r, body_limit(conf), &data, &len)))
+        return err;
+    if (len && memchr(data, '\0', len))
+        return uc_error_invalid(r->pool, "The form holds a NUL byte.");
+    return uc_query_parse(r->pool, apr_pstrmemdup(r->pool, data ? data : "",
+                                                  len), &call->form);
+}
+
 static uc_error_t *prepare_call(request_rec *r, const api_t *api,
                                 const uc_dir_config_t *conf,
                                 uc_call_t *call, uc_route_match_t *match)
@@ -407,6 +434,10 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
     if ((err = uc_query_parse(r->pool, r->args, &call->query)))
         return err;
 
+    if (is_open(match->route))
+        call->authorization = apr_table_get(r->headers_in, "Authorization");
+    if (match->route->flags & UC_ROUTE_FORM)
+        return read_form(r, conf, call);
     if (match->route->flags & UC_ROUTE_BODY) {
         char *data = NULL;
         apr_size_t len = 0;
@@ -414,9 +445,7 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
         if (!is_json_content_type(apr_table_get(r->headers_in,
                                                 "Content-Type")))
             return uc_error_for_status(r->pool, 415);
-        if ((err = read_body(r, conf->max_body == UC_UNSET
-                                ? UC_DEFAULT_MAX_BODY : conf->max_body,
-                             &data, &len)) ||
+        if ((err = read_body(r, body_limit(conf), &data, &len)) ||
             (err = uc_json_parse_object(r->pool, data, len, &call->body)))
             return err;
     }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <apr_strings.h>
 
+#include "../core/uc_bytes.h"
 #include "../core/uc_id.h"
 #include "../core/uc_json.h"
 #include "../core/uc_secret.h"
@@ -114,7 +115,8 @@ static uc_error_t *hash_into(uc_call_t *call, uc_recipient_token_t *t,
  * never): stored as its keyed hash, and sealed with its activation nonce
  * until the link is used. `action` is what the audit calls it. */
 static uc_error_t *mint(uc_call_t *call, const uc_securable_t *sec,
-                        const char *expires_at, const char *action)
+                        const char *kind, const char *expires_at,
+                        const char *action)
 {
     uc_recipient_token_t t = { 0 };
     char *token, *nonce;
@@ -131,6 +133,7 @@ static uc_error_t *mint(uc_call_t *call, const uc_securable_t *sec,
                                 "the random generator failed");
     t.id = uc_uuid4(call->pool);
     t.recipient_id = sec->id;
+    t.kind = kind;
     t.expires_at = expires_at;
     t.created_at = t.updated_at = now_ms(call);
     t.created_by = t.updated_by = call->principal;
@@ -149,11 +152,18 @@ static const char *auth_type_of(uc_call_t *call, const uc_securable_t *sec)
                                              "authentication_type"));
 }
 
-static int is_token_recipient(uc_call_t *call, const uc_securable_t *sec)
+/* What the recipient's activation links hand over: a bearer token
+ * (TOKEN) or a client secret (OAUTH_CLIENT_CREDENTIALS). */
+static const char *handed_over_kind(uc_call_t *call,
+                                    const uc_securable_t *sec)
 {
     const char *type = auth_type_of(call, sec);
 
-    return type && !strcmp(type, "TOKEN");
+    if (type && !strcmp(type, "TOKEN"))
+        return UC_TOKEN_KIND_BEARER;
+    if (type && !strcmp(type, "OAUTH_CLIENT_CREDENTIALS"))
+        return UC_TOKEN_KIND_CLIENT;
+    return NULL;
 }
 
 /* A TOKEN recipient's profile names the sharing endpoint: without one
@@ -179,10 +189,6 @@ static uc_error_t *prepare_create(uc_call_t *call, uc_securable_t *sec)
                                   &type)) ||
         (err = read_expiration(call, &at)))
         return err;
-    if (strcmp(type, "TOKEN") != 0)
-        return uc_error_make(call->pool, UC_E_UNSUPPORTED_OPERATION,
-                             "authentication_type %s is not supported yet: "
-                             "use TOKEN.", type);
     if ((err = need_endpoint(call)))
         return err;
     json_object_set_new(details, "authentication_type", json_string(type));
@@ -198,7 +204,7 @@ static uc_error_t *created(uc_call_t *call, const uc_securable_t *sec)
 
     if (err)
         return err;
-    return mint(call, sec, at, "CREATE_TOKEN");
+    return mint(call, sec, handed_over_kind(call, sec), at, "CREATE_TOKEN");
 }
 
 /* The newest token of a TOKEN recipient; *out NULL when it has none. */
@@ -317,7 +323,7 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
     uc_jw_field_raw(out, "properties",
                     sec->properties && *sec->properties ? sec->properties
                                                         : "{}");
-    if (is_token_recipient(call, sec))
+    if (handed_over_kind(call, sec))
         write_tokens(call, out, sec);
     uc_api_write_tail(call, out, sec, NULL, 0);
 }
@@ -369,16 +375,17 @@ static uc_error_t *rotate_token(uc_call_t *call, uc_jw_t *out)
     if (!present)
         return uc_error_invalid(call->pool, "Missing required field "
                                 "'existing_token_expire_in_seconds'.");
-    if (!is_token_recipient(call, sec))
-        return uc_error_invalid(call->pool, "Recipient '%s' does not use "
-                                "TOKEN authentication.", sec->name);
+    if (!handed_over_kind(call, sec))
+        return uc_error_invalid(call->pool, "Recipient '%s' has no token to "
+                                "rotate.", sec->name);
     at = apr_psprintf(call->pool, "%" APR_INT64_T_FMT,
                       (apr_int64_t)apr_time_as_msec(call->now) +
                       grace * 1000);
     if ((err = need_endpoint(call)) ||
         (err = uc_recipient_tokens_expire(call->store, sec->id, at,
                                           now_ms(call), call->principal)) ||
-        (err = mint(call, sec, NULL, "ROTATE_TOKEN")))
+        (err = mint(call, sec, handed_over_kind(call, sec), NULL,
+                    "ROTATE_TOKEN")))
         return err;
     render(call, out, sec, NULL);
     return NULL;
@@ -422,12 +429,39 @@ static uc_error_t *activation_info(uc_call_t *call, uc_jw_t *out)
     return NULL;
 }
 
-/* The profile file of a bearer token (Delta Sharing's version 1). */
+#define TOKEN_ENDPOINT "/public/data_sharing_oauth/token"
+
+/* The profile file of a client secret: Delta Sharing's version 2, OAuth
+ * client credentials at this server's token endpoint, the client id being
+ * the row's. */
+static void write_client_profile(uc_call_t *call, uc_jw_t *out,
+                                 const char *secret,
+                                 const uc_recipient_token_t *t)
+{
+    uc_jw_begin_object(out);
+    uc_jw_key(out, "shareCredentialsVersion");
+    uc_jw_int(out, 2);
+    uc_jw_field_string(out, "type", "oauth_client_credentials");
+    uc_jw_field_string(out, "endpoint", call->sharing_endpoint);
+    uc_jw_field_string(out, "tokenEndpoint",
+                       apr_pstrcat(call->pool, call->api_url,
+                                   TOKEN_ENDPOINT, NULL));
+    uc_jw_field_string(out, "clientId", t->id);
+    uc_jw_field_string(out, "clientSecret", secret);
+    uc_jw_end_object(out);
+}
+
+/* The profile file of the token: Delta Sharing's version 1 for a bearer
+ * token (clients refuse bearer profiles of version 2). */
 static void write_profile(uc_call_t *call, uc_jw_t *out, const char *token,
                           const uc_recipient_token_t *t)
 {
     char when[UC_TIME_TEXT];
 
+    if (t->kind && !strcmp(t->kind, UC_TOKEN_KIND_CLIENT)) {
+        write_client_profile(call, out, token, t);
+        return;
+    }
     uc_jw_begin_object(out);
     uc_jw_key(out, "shareCredentialsVersion");
     uc_jw_int(out, 1);
@@ -468,6 +502,129 @@ static uc_error_t *activate(uc_call_t *call, uc_jw_t *out)
     return NULL;
 }
 
+/* An access token lives an hour, as Delta Sharing's OAuth clients expect
+ * (they renew when less than ten minutes are left), and never longer than
+ * the client secret it was issued for. */
+#define ACCESS_TOKEN_SECONDS 3600
+/* Client ids are UUIDs and secrets 43 characters: anything longer is not
+ * one. */
+#define MAX_CLIENT_FIELD 256
+
+/* The client credentials of a token request: HTTP Basic (RFC 6749 §2.3.1,
+ * what the Delta Sharing clients send), else client_id and client_secret
+ * in the form. *id NULL when neither holds them. */
+static void client_credentials(uc_call_t *call, const char **id,
+                               const char **secret)
+{
+    const char *auth = call->authorization;
+    unsigned char *decoded;
+    apr_size_t len;
+    char *colon;
+
+    *id = *secret = NULL;
+    if (auth && !strncasecmp(auth, "Basic ", 6) &&
+        strlen(auth) <= 4 * MAX_CLIENT_FIELD &&
+        uc_base64_decode(call->pool, auth + 6, &decoded, &len) == 0 &&
+        !memchr(decoded, '\0', len)) {
+        char *pair = apr_pstrmemdup(call->pool, (const char *)decoded, len);
+
+        uc_secret_wipe(decoded, len);
+        if ((colon = strchr(pair, ':'))) {
+            *colon = '\0';
+            *id = pair;
+            *secret = colon + 1;
+        }
+        return;
+    }
+    if (call->form) {
+        *id = apr_table_get(call->form, "client_id");
+        *secret = apr_table_get(call->form, "client_secret");
+    }
+}
+
+static uc_error_t *bad_client(uc_call_t *call)
+{
+    return uc_error_make(call->pool, UC_E_UNAUTHENTICATED,
+                         "Client authentication failed (invalid_client).");
+}
+
+/* A new access token for the client secret `client`, expiring at
+ * `expires_ms`; *token is the token itself. */
+static uc_error_t *issue_access(uc_call_t *call,
+                                const uc_recipient_token_t *client,
+                                apr_int64_t expires_ms, char **token)
+{
+    const uc_secret_key_t *key = &call->secrets->keys[0];
+    uc_recipient_token_t t = { 0 };
+
+    if (!(*token = uc_secret_random_token(call->pool, TOKEN_BYTES)))
+        return uc_error_because(call->pool, uc_error_internal(call->pool),
+                                "the random generator failed");
+    t.id = uc_uuid4(call->pool);
+    t.recipient_id = client->recipient_id;
+    t.kind = UC_TOKEN_KIND_ACCESS;
+    t.key_id = key->id;
+    t.token_hash = uc_secret_keyed_hash(call->pool, key,
+                                        UC_TOKEN_HASH_PURPOSE, *token,
+                                        strlen(*token));
+    t.activated_at = t.created_at = t.updated_at = now_ms(call);
+    t.expires_at = apr_psprintf(call->pool, "%" APR_INT64_T_FMT, expires_ms);
+    t.created_by = t.updated_by = client->id;
+    if (!t.token_hash)
+        return uc_error_because(call->pool, uc_error_internal(call->pool),
+                                "HMAC-SHA256 failed");
+    return uc_recipient_token_insert(call->store, &t);
+}
+
+/* POST /public/data_sharing_oauth/token: the client credentials grant
+ * (RFC 6749 §4.4) of OAUTH_CLIENT_CREDENTIALS recipients, whose profiles
+ * (version 2) name it. The client id and secret an activation link handed
+ * over buy an access token that the sharing server takes as it takes
+ * bearer tokens. An unknown client, a wrong secret and an expired one are
+ * the same 401. */
+static uc_error_t *token_request(uc_call_t *call, uc_jw_t *out)
+{
+    const char *grant = call->form ? apr_table_get(call->form, "grant_type")
+                                   : NULL;
+    const char *id, *secret;
+    uc_recipient_token_t *client;
+    apr_int64_t now = (apr_int64_t)apr_time_as_msec(call->now);
+    apr_int64_t expires = now + ACCESS_TOKEN_SECONDS * 1000;
+    char *token;
+    uc_error_t *err;
+
+    if (!grant || strcmp(grant, "client_credentials") != 0)
+        return uc_error_invalid(call->pool, "grant_type must be "
+                                "client_credentials "
+                                "(unsupported_grant_type).");
+    client_credentials(call, &id, &secret);
+    if (!id || !secret || strlen(id) > MAX_CLIENT_FIELD ||
+        strlen(secret) > MAX_CLIENT_FIELD)
+        return bad_client(call);
+    if ((err = uc_recipient_client_check(call->store, call->pool,
+                                         call->secrets, id, secret,
+                                         call->now, &client)))
+        return err;
+    if (!client)
+        return bad_client(call);
+    if (client->expires_at && apr_atoi64(client->expires_at) < expires)
+        expires = apr_atoi64(client->expires_at);
+    if ((err = uc_recipient_access_purge(call->store, client->recipient_id,
+                                         now_ms(call))) ||
+        (err = issue_access(call, client, expires, &token)) ||
+        (err = audit(call, client->id, "ISSUE_ACCESS_TOKEN",
+                     client->recipient_id, "", client->id)))
+        return err;
+    uc_jw_begin_object(out);
+    uc_jw_field_string(out, "access_token", token);
+    uc_jw_field_string(out, "token_type", "bearer");
+    uc_jw_key(out, "expires_in");
+    uc_jw_int(out, (expires - now) / 1000);
+    uc_jw_end_object(out);
+    uc_secret_wipe(token, strlen(token));
+    return NULL;
+}
+
 static const uc_rule_t anyone = { UC_TARGET_PUBLIC, { { 0, 0 } } };
 
 const uc_route_t uc_recipient_routes[] = {
@@ -479,5 +636,7 @@ const uc_route_t uc_recipient_routes[] = {
       activation_info, 0, &anyone, NULL, NULL },
     { UC_GET, "/public/data_sharing_activation/{nonce}", activate,
       UC_ROUTE_TXN, &anyone, NULL, NULL },
+    { UC_POST, TOKEN_ENDPOINT, token_request, UC_ROUTE_FORM | UC_ROUTE_TXN,
+      &anyone, NULL, NULL },
     { 0, NULL, NULL, 0, NULL }
 };

@@ -68,6 +68,12 @@ typedef struct uc_call {
     const char *path;            /* relative to the mount, starts with '/' */
     apr_table_t *query;          /* decoded query parameters */
     json_t *body;                /* parsed JSON object, NULL without a body */
+    /* The fields of an application/x-www-form-urlencoded body
+     * (UC_ROUTE_FORM), NULL otherwise. */
+    apr_table_t *form;
+    /* The Authorization header as sent, for the open routes that
+     * authenticate their callers themselves (NULL elsewhere). */
+    const char *authorization;
     const char *principal;       /* the authenticated caller's name */
     const uc_principal_t *who;   /* the caller with its groups */
     const apr_array_header_t *admins;  /* metastore admins (names) */
@@ -112,7 +118,10 @@ enum {
     UC_ROUTE_TXN = 1 << 1,    /* the operation runs in one transaction */
     /* The answer is NDJSON lines streamed as they are written (call->out,
      * uc_out.h), not one buffered JSON document. */
-    UC_ROUTE_STREAM = 1 << 2
+    UC_ROUTE_STREAM = 1 << 2,
+    /* The operation reads an application/x-www-form-urlencoded body
+     * (call->form): OAuth's token requests. */
+    UC_ROUTE_FORM = 1 << 3
 };
 
 typedef struct uc_route {

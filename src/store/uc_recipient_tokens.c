@@ -21,6 +21,8 @@ uc_error_t *uc_recipient_token_insert(uc_store_t *store,
     const char *args[UC_RECIPIENT_TOKEN_NCOLS];
 
     UC_RECIPIENT_TOKEN_COLUMNS(WRITE_COLUMN, WRITE_COLUMN, )
+    if (!t->kind)
+        args[UC_RECIPIENT_TOKEN_COL_kind] = UC_TOKEN_KIND_BEARER;
     return uc_store_exec(store, UC_STMT_RECIPIENT_TOKEN_INSERT, args, NULL);
 }
 
@@ -95,37 +97,77 @@ uc_error_t *uc_recipient_token_activate(uc_store_t *store, const char *id,
     return err;
 }
 
+/* Whether `secret` is the one row `t` keeps the keyed hash of, and `t`
+ * lives at `now`. The index found the row; the hash itself is compared in
+ * constant time, so that nothing about a near miss shows in the timing. */
+static int holds_secret(apr_pool_t *pool, const uc_secret_keys_t *keys,
+                        const uc_recipient_token_t *t, const char *secret,
+                        apr_time_t now)
+{
+    const uc_secret_key_t *key = NULL;
+    const char *hash;
+    int i;
+
+    for (i = 0; i < keys->n; i++)
+        if (!strcmp(keys->keys[i].id, t->key_id))
+            key = &keys->keys[i];
+    if (!key)
+        return 0;
+    hash = uc_secret_keyed_hash(pool, key, UC_TOKEN_HASH_PURPOSE, secret,
+                                strlen(secret));
+    if (!hash || !uc_secret_equal(hash, strlen(hash), t->token_hash,
+                                  strlen(t->token_hash)))
+        return 0;
+    return !t->expires_at ||
+           apr_atoi64(t->expires_at) > (apr_int64_t)apr_time_as_msec(now);
+}
+
 uc_error_t *uc_recipient_token_lookup(uc_store_t *store, apr_pool_t *pool,
                                       const uc_secret_keys_t *keys,
                                       const char *token, apr_time_t now,
                                       const char **recipient_id)
 {
     uc_recipient_token_t *t;
-    const char *hash;
-    const uc_secret_key_t *key = NULL;
-    int i;
     uc_error_t *err = find_by_hash(store, pool,
                                    UC_STMT_RECIPIENT_TOKEN_BY_HASH, keys,
                                    UC_TOKEN_HASH_PURPOSE, token, &t);
 
     *recipient_id = NULL;
-    if (err || !t)
+    if (!err && t && holds_secret(pool, keys, t, token, now))
+        *recipient_id = t->recipient_id;
+    return err;
+}
+
+uc_error_t *uc_recipient_client_check(uc_store_t *store, apr_pool_t *pool,
+                                      const uc_secret_keys_t *keys,
+                                      const char *client_id,
+                                      const char *secret, apr_time_t now,
+                                      uc_recipient_token_t **out)
+{
+    const char *args[] = { client_id };
+    uc_rows_t rows;
+    uc_recipient_token_t *t;
+    uc_error_t *err;
+
+    *out = NULL;
+    if (!keys || !keys->n)
+        return NULL;
+    if ((err = uc_store_select(store, pool, UC_STMT_RECIPIENT_CLIENT_BY_ID,
+                               args, &rows)) || !rows.nrows)
         return err;
-    for (i = 0; i < keys->n; i++)
-        if (!strcmp(keys->keys[i].id, t->key_id))
-            key = &keys->keys[i];
-    /* The index found the row; the hash itself is compared in constant
-     * time, so that nothing about a near miss shows in the timing. */
-    hash = uc_secret_keyed_hash(pool, key, UC_TOKEN_HASH_PURPOSE, token,
-                                strlen(token));
-    if (!hash || !uc_secret_equal(hash, strlen(hash), t->token_hash,
-                                  strlen(t->token_hash)))
-        return NULL;
-    if (t->expires_at &&
-        apr_atoi64(t->expires_at) <= (apr_int64_t)apr_time_as_msec(now))
-        return NULL;
-    *recipient_id = t->recipient_id;
+    t = from_row(pool, rows.rows[0]);
+    if (holds_secret(pool, keys, t, secret, now))
+        *out = t;
     return NULL;
+}
+
+uc_error_t *uc_recipient_access_purge(uc_store_t *store,
+                                      const char *recipient_id,
+                                      const char *now_ms)
+{
+    const char *args[] = { recipient_id, now_ms };
+
+    return uc_store_exec(store, UC_STMT_RECIPIENT_ACCESS_PURGE, args, NULL);
 }
 
 uc_error_t *uc_recipient_tokens_expire(uc_store_t *store,

@@ -15,6 +15,14 @@
 #define UC_TOKEN_HASH_PURPOSE "token-hash"
 #define UC_ACTIVATION_HASH_PURPOSE "activation-hash"
 
+/* What a row holds (its kind): a bearer token handed over by its
+ * activation link, the client secret of an OAuth recipient (handed over
+ * the same way, good only at the token endpoint), or an access token that
+ * endpoint issued. Bearer and access tokens open the sharing server. */
+#define UC_TOKEN_KIND_BEARER "bearer"
+#define UC_TOKEN_KIND_CLIENT "client"
+#define UC_TOKEN_KIND_ACCESS "access"
+
 /* A row, every column as text (NULL for SQL NULL); times in epoch ms. */
 typedef struct uc_recipient_token {
     const char *id;
@@ -30,12 +38,14 @@ typedef struct uc_recipient_token {
     const char *created_by;
     const char *updated_at;
     const char *updated_by;
+    const char *kind;              /* UC_TOKEN_KIND_*; NULL inserts bearer */
 } uc_recipient_token_t;
 
 uc_error_t *uc_recipient_token_insert(uc_store_t *store,
                                       const uc_recipient_token_t *t);
 
-/* The recipient's tokens, oldest first (uc_recipient_token_t *). */
+/* The recipient's bearer tokens and client secrets, oldest first (access
+ * tokens are not listed) (uc_recipient_token_t *). */
 uc_error_t *uc_recipient_tokens_of(uc_store_t *store, apr_pool_t *pool,
                                    const char *recipient_id,
                                    apr_array_header_t **out);
@@ -62,6 +72,20 @@ uc_error_t *uc_recipient_token_lookup(uc_store_t *store, apr_pool_t *pool,
                                       const uc_secret_keys_t *keys,
                                       const char *token, apr_time_t now,
                                       const char **recipient_id);
+
+/* The client secret row `client_id` if `secret` is its secret (keyed
+ * hash compared in constant time) and it has not expired at `now`; *out
+ * NULL otherwise, whatever the reason. */
+uc_error_t *uc_recipient_client_check(uc_store_t *store, apr_pool_t *pool,
+                                      const uc_secret_keys_t *keys,
+                                      const char *client_id,
+                                      const char *secret, apr_time_t now,
+                                      uc_recipient_token_t **out);
+
+/* Removes the recipient's access tokens expired at `now_ms`. */
+uc_error_t *uc_recipient_access_purge(uc_store_t *store,
+                                      const char *recipient_id,
+                                      const char *now_ms);
 
 /* The recipient's tokens that would live past `at_ms` expire then
  * (rotation), stamped as updated at `now_ms` by `by`. */

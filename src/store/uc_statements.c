@@ -399,9 +399,11 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
      * tokens of the same millisecond. */
     [UC_STMT_RECIPIENT_TOKENS_OF] = {
         "SELECT " RECIPIENT_TOKENS " FROM recipient_tokens "
-        "WHERE recipient_id = %s ORDER BY created_at, rowid",
+        "WHERE recipient_id = %s AND kind <> 'access' "
+        "ORDER BY created_at, rowid",
         "SELECT " RECIPIENT_TOKENS " FROM recipient_tokens "
-        "WHERE recipient_id = %s ORDER BY created_at, seq" },
+        "WHERE recipient_id = %s AND kind <> 'access' "
+        "ORDER BY created_at, seq" },
     /* The row an activation link names, held until the activation ends. */
     [UC_STMT_RECIPIENT_TOKEN_BY_ACTIVATION] = {
         "SELECT " RECIPIENT_TOKENS " FROM recipient_tokens "
@@ -415,7 +417,8 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "WHERE id = %s AND activation_hash IS NOT NULL", NULL },
     [UC_STMT_RECIPIENT_TOKEN_BY_HASH] = {
         "SELECT " RECIPIENT_TOKENS " FROM recipient_tokens "
-        "WHERE key_id = %s AND token_hash = %s", NULL },
+        "WHERE key_id = %s AND token_hash = %s AND kind <> 'client'",
+        NULL },
     /* Rotation: the recipient's tokens live after `at` expire then. */
     [UC_STMT_RECIPIENT_TOKENS_EXPIRE] = {
         "UPDATE recipient_tokens SET expires_at = CAST(%s AS BIGINT), "
@@ -426,6 +429,14 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "UPDATE recipient_tokens SET expires_at = CAST(%s AS BIGINT), "
         "updated_at = CAST(%s AS BIGINT), updated_by = %s WHERE id = %s",
         NULL },
+    [UC_STMT_RECIPIENT_CLIENT_BY_ID] = {
+        "SELECT " RECIPIENT_TOKENS " FROM recipient_tokens "
+        "WHERE id = %s AND kind = 'client'", NULL },
+    /* Access tokens are made at every token request: the expired ones go
+     * when the next is made. */
+    [UC_STMT_RECIPIENT_ACCESS_PURGE] = {
+        "DELETE FROM recipient_tokens WHERE recipient_id = %s AND "
+        "kind = 'access' AND expires_at <= CAST(%s AS BIGINT)", NULL },
     /* The recipients of a share in name order after a name, as a page. */
     [UC_STMT_SHARE_RECIPIENTS_PAGE] = {
         "SELECT r.name FROM share_recipients g JOIN securables r ON "

@@ -99,7 +99,7 @@ enum {
     COL(activation_hash) SEP COL(activation_sealed) SEP \
     COL(token_sealed) SEP COL(activated_at) SEP COL(expires_at) SEP \
     COL(created_at) SEP COL(created_by) SEP COL(updated_at) SEP \
-    COL(updated_by)
+    COL(updated_by) SEP COL(kind)
 #define UC_RECIPIENT_TOKEN_COL(c) UC_RECIPIENT_TOKEN_COL_##c,
 enum {
     UC_RECIPIENT_TOKEN_COLUMNS(UC_RECIPIENT_TOKEN_COL,
@@ -160,6 +160,8 @@ typedef enum uc_stmt {
     UC_STMT_RECIPIENT_TOKEN_BY_HASH,
     UC_STMT_RECIPIENT_TOKENS_EXPIRE,
     UC_STMT_RECIPIENT_TOKEN_SET_EXPIRY,
+    UC_STMT_RECIPIENT_CLIENT_BY_ID,
+    UC_STMT_RECIPIENT_ACCESS_PURGE,
     UC_STMT_SHARE_RECIPIENTS_PAGE,
     UC_STMT_SHARE_RECIPIENT_ADD,
     UC_STMT_SHARE_RECIPIENT_REMOVE,

@@ -14,7 +14,7 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 57;
+plan tests => 56;
 
 my $p = "r64_$$";
 my @answers;      # every body but the activation's, for the token scan
@@ -88,9 +88,6 @@ is_error(call(POST => '/recipients', body => { name => "x_$p" }), 400,
 is_error(call(POST => '/recipients', body => {
     name => "x_$p", authentication_type => 'PASSWORD' }), 400,
          'INVALID_PARAMETER_VALUE', 'an unknown authentication_type');
-is_error(call(POST => '/recipients', body => {
-    name => "x_$p", authentication_type => 'OAUTH_CLIENT_CREDENTIALS' }),
-         400, 'UNSUPPORTED_OPERATION', 'OAUTH_CLIENT_CREDENTIALS not yet');
 is_error(recipient("x_$p", expiration_time => 1000), 400,
          'INVALID_PARAMETER_VALUE', 'an expiration_time in the past',
          message => qr/future/);

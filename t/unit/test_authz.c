@@ -676,14 +676,22 @@ static const char *rcp_nonce(afx_t *fx)
     return apr_pstrdup(fx->pool, url + strlen(prefix));
 }
 
-/* A route open to anyone (an activation link): a caller holding nothing
- * uses it; its link is what it checks. */
+/* A route open to anyone (an activation link, the OAuth token endpoint):
+ * a caller holding nothing uses it; its link is what it checks. */
 static void check_open_route(afx_t *fx, const uc_route_t *r)
 {
     const char *nonce;
 
     assert_int_equal(strncmp(r->pattern, "/public/", 8), 0);
     reset_world(fx);
+    if (!strchr(r->pattern, '{')) {
+        /* The token endpoint: reached by anyone, its client credentials
+         * (none here) are what it checks. */
+        as(fx, "alice", NULL);
+        assert_int_equal(status_of(fx, r->method, r->pattern, NULL, NULL),
+                         400);
+        return;
+    }
     as(fx, "admin", NULL);
     nonce = rcp_nonce(fx);
     as(fx, "alice", NULL);
