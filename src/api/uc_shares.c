@@ -34,7 +34,7 @@ static const char *const actions[] = { "ADD", "REMOVE", "UPDATE", NULL };
 /* The data object types of the spec that exist here, each with the
  * securable it names and the privilege that reads it. */
 static const char *const object_types[] = { "TABLE", "SCHEMA", "VOLUME",
-                                            NULL };
+                                            "AGENT_SKILL", NULL };
 static const struct {
     const char *kind;
     uc_privilege_t read;
@@ -42,6 +42,8 @@ static const struct {
     { UC_KIND_TABLE, UC_PRIV_SELECT },
     { UC_KIND_SCHEMA, UC_PRIV_SELECT },
     { UC_KIND_VOLUME, UC_PRIV_READ_VOLUME },
+    /* A skill's files are read as a volume's are. */
+    { UC_KIND_AGENT_SKILL, UC_PRIV_READ_VOLUME },
 };
 static const char *const history_statuses[] = { "ENABLED", "DISABLED",
                                                  NULL };
@@ -187,7 +189,7 @@ static uc_error_t *resolve_object(uc_call_t *call, target_t *t)
 }
 
 /* Sharing an object hands out its data: the caller must be able to read
- * it (SELECT, READ VOLUME for a volume, with USE CATALOG and USE SCHEMA),
+ * it (SELECT, READ VOLUME for a volume or a skill, with USE CATALOG and USE SCHEMA),
  * as Databricks requires. */
 static uc_error_t *check_readable(uc_call_t *call, const target_t *t)
 {

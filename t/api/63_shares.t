@@ -15,7 +15,7 @@ use File::Temp ();
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 64;
+plan tests => 68;
 
 my $p = "s63_$$";
 my ($cat, $share) = ("cat_$p", "shr_$p");
@@ -122,6 +122,16 @@ my %vol = (name => "$cat.sch.vol", data_object_type => 'VOLUME');
 is_ok_json(update($share, add(%vol)), 'ADD a volume');
 is(objects_of($share)->{'sch.vol'}{data_object_type}, 'VOLUME',
    'shared as schema.volume');
+is_ok_json(api(POST => '/agent-skills', body => {
+    name => 'skl', catalog_name => $cat, schema_name => 'sch',
+    agent_skill_type => 'EXTERNAL', storage_location => "s3://sh-$$/skl" }),
+    'an agent skill to share');
+my %skl = (name => "$cat.sch.skl", data_object_type => 'AGENT_SKILL');
+is_ok_json(update($share, add(%skl)), 'ADD an agent skill');
+is(objects_of($share)->{'sch.skl'}{data_object_type}, 'AGENT_SKILL',
+   'shared as schema.skill');
+is_error(update($share, change(%skl, start_version => 0)), 400,
+         'INVALID_PARAMETER_VALUE', 'a skill takes no table options');
 is_error(update($share, change(%vol, enable_cdf => \1)), 400,
          'INVALID_PARAMETER_VALUE', 'a volume takes no table options');
 is_error(update($share, add(name => "$cat.sch", data_object_type => 'SCHEMA',
