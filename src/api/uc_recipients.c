@@ -13,6 +13,7 @@
 
 #include "../core/uc_bytes.h"
 #include "../core/uc_id.h"
+#include "../core/uc_ip_list.h"
 #include "../core/uc_json.h"
 #include "../core/uc_secret.h"
 #include "../core/uc_time.h"
@@ -178,6 +179,38 @@ static uc_error_t *need_endpoint(uc_call_t *call)
                          "UnicatSharingEndpoint.");
 }
 
+/* An IP access list in the body's properties must parse: a typing error
+ * found when the recipient first calls would lock it out. */
+static uc_error_t *check_ip_access_list(uc_call_t *call)
+{
+    json_t *v = json_object_get(json_object_get(call->body, "properties"),
+                                UC_RECIPIENT_IP_ACCESS_LIST);
+    uc_ip_list_t *list;
+
+    if (!json_is_string(v))
+        return NULL;
+    return uc_ip_list_parse(call->pool, "properties."
+                            UC_RECIPIENT_IP_ACCESS_LIST,
+                            json_string_value(v), &list);
+}
+
+int uc_recipient_admits(apr_pool_t *pool, const uc_securable_t *recipient,
+                        const char *ip)
+{
+    json_t *props = recipient->properties
+                    ? json_loads(recipient->properties, 0, NULL) : NULL;
+    json_t *v = json_object_get(props, UC_RECIPIENT_IP_ACCESS_LIST);
+    uc_ip_list_t *list;
+    int admits = 1;
+
+    if (json_is_string(v))
+        admits = !uc_ip_list_parse(pool, UC_RECIPIENT_IP_ACCESS_LIST,
+                                   json_string_value(v), &list) &&
+                 uc_ip_list_allows(list, ip);
+    json_decref(props);
+    return admits;
+}
+
 static uc_error_t *prepare_create(uc_call_t *call, uc_securable_t *sec)
 {
     json_t *details = uc_json_own(call->pool, json_object());
@@ -187,7 +220,8 @@ static uc_error_t *prepare_create(uc_call_t *call, uc_securable_t *sec)
     if ((err = uc_json_enum_field(call->pool, call->body,
                                   "authentication_type", auth_types, 1,
                                   &type)) ||
-        (err = read_expiration(call, &at)))
+        (err = read_expiration(call, &at)) ||
+        (err = check_ip_access_list(call)))
         return err;
     if ((err = need_endpoint(call)))
         return err;
@@ -229,9 +263,10 @@ static uc_error_t *prepare_update(uc_call_t *call, uc_securable_t *sec,
 {
     uc_recipient_token_t *t;
     const char *at;
-    uc_error_t *err = read_expiration(call, &at);
+    uc_error_t *err;
 
-    if (err || !at)
+    if ((err = check_ip_access_list(call)) ||
+        (err = read_expiration(call, &at)) || !at)
         return err;
     if ((err = newest_token(call, sec, &t)))
         return err;

@@ -14,7 +14,7 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 56;
+plan tests => 59;
 
 my $p = "r64_$$";
 my @answers;      # every body but the activation's, for the token scan
@@ -88,6 +88,17 @@ is_error(call(POST => '/recipients', body => { name => "x_$p" }), 400,
 is_error(call(POST => '/recipients', body => {
     name => "x_$p", authentication_type => 'PASSWORD' }), 400,
          'INVALID_PARAMETER_VALUE', 'an unknown authentication_type');
+is_error(recipient("x_$p", properties => { ip_access_list => '10.0.0.0/8, 300.1.1.1' }),
+         400, 'INVALID_PARAMETER_VALUE', 'an IP access list that does not parse',
+         message => qr/ip_access_list.*300\.1\.1\.1/);
+is_error(call(PATCH => "/recipients/two_$p", body => {
+    properties => { ip_access_list => '10.1.2.3/8' } }), 400,
+         'INVALID_PARAMETER_VALUE', '... nor on update',
+         message => qr/10\.1\.2\.3\/8/);
+$res = call(PATCH => "/recipients/two_$p", body => {
+    properties => { ip_access_list => '127.0.0.1, ::1, 10.0.0.0/8' } });
+is((json_of($res) || {})->{properties}{ip_access_list},
+   '127.0.0.1, ::1, 10.0.0.0/8', 'a good IP access list is kept as given');
 is_error(recipient("x_$p", expiration_time => 1000), 400,
          'INVALID_PARAMETER_VALUE', 'an expiration_time in the past',
          message => qr/future/);
