@@ -17,6 +17,7 @@
 #include "../cloud/uc_cloud_settings.h"
 #include "../core/uc_json.h"
 #include "../core/uc_jw.h"
+#include "../core/uc_bytes.h"
 #include "../core/uc_percent.h"
 #include "../core/uc_secret.h"
 #include "../core/uc_time.h"
@@ -437,8 +438,65 @@ static uc_error_t *write_shares(uc_call_t *call, uc_jw_t *out,
     return NULL;
 }
 
+/* The access token an OAuth profile (version 2) buys at its token
+ * endpoint: the client credentials grant (RFC 6749 §4.4), the client id
+ * and secret in HTTP Basic as Delta Sharing's clients send them. A
+ * refusal is the token endpoint's 502 (its status, never its body). */
+static uc_error_t *exchange_token(uc_call_t *call, const profile_t *p,
+                                  const char **token)
+{
+    const char *service = "The token endpoint of the provider's profile";
+    char *pair = apr_pstrcat(call->pool, p->client_id, ":", p->client_secret,
+                             NULL);
+    char *basic = apr_pstrcat(call->pool, "Authorization: Basic ",
+                              uc_base64_encode(call->pool,
+                                               (unsigned char *)pair,
+                                               strlen(pair)), NULL);
+    const char *headers[] = {
+        "Accept: application/json",
+        "Content-Type: application/x-www-form-urlencoded", basic, NULL
+    };
+    const char *body = p->scope
+        ? apr_pstrcat(call->pool, "grant_type=client_credentials&scope=",
+                      uc_percent_encode(call->pool, p->scope,
+                                        strlen(p->scope), ""), NULL)
+        : "grant_type=client_credentials";
+    uc_cloud_request_t req = {
+        .service = service, .method = "POST", .url = p->token_endpoint,
+        .headers = headers, .body = body, .body_len = strlen(body),
+        .timeout_ms = call->cloud->timeout_ms,
+        .ca_file = call->cloud->ca_file,
+    };
+    uc_cloud_answer_t answer;
+    json_t *doc, *access;
+    uc_error_t *err = uc_cloud_call(call->pool, &req, &answer);
+
+    uc_secret_wipe(pair, strlen(pair));
+    uc_secret_wipe(basic, strlen(basic));
+    if (err)
+        return err;
+    if (answer.status != 200) {
+        uc_secret_wipe(answer.body, answer.len);
+        return uc_cloud_refused(call->pool, service, answer.status, NULL);
+    }
+    doc = uc_json_own(call->pool, json_loadb(answer.body, answer.len, 0,
+                                             NULL));
+    uc_secret_wipe(answer.body, answer.len);
+    access = json_object_get(doc, "access_token");
+    if (!json_is_string(access) || !json_string_length(access) ||
+        json_string_length(access) > SECRET_MAX)
+        return uc_error_make(call->pool, UC_E_STORAGE, "%s answered no "
+                             "access_token.", service);
+    *token = apr_pstrdup(call->pool, json_string_value(access));
+    uc_secret_wipe((char *)json_string_value(access),
+                   json_string_length(access));
+    uc_secret_wipe_with_pool(call->pool, (char *)*token, strlen(*token));
+    return NULL;
+}
+
 /* Databricks' ListProviderShares: the provider's own list of shares, from
- * its sharing server with the provider's token. */
+ * its sharing server with the provider's token (a bearer profile's, or the
+ * access token an OAuth profile buys first). */
 static uc_error_t *list_shares(uc_call_t *call, uc_jw_t *out)
 {
     const uc_securable_t *sec = UC_TARGET_OF(call);
@@ -452,19 +510,18 @@ static uc_error_t *list_shares(uc_call_t *call, uc_jw_t *out)
     };
     uc_cloud_answer_t answer;
     profile_t p;
+    const char *token;
     char *auth;
     uc_error_t *err;
 
-    if (strcmp(auth_type_of(uc_api_details(call, sec)), "TOKEN") != 0)
-        return uc_error_make(call->pool, UC_E_UNSUPPORTED_OPERATION,
-                             "Listing the shares of provider '%s' needs the "
-                             "OAuth token exchange of profile version 2, "
-                             "which is not supported yet.", sec->name);
     if ((err = open_profile(call, sec, &p)) ||
         (err = shares_url(call, p.endpoint, &req.url)))
         return err;
+    token = p.token;
+    if (p.version == 2 && (err = exchange_token(call, &p, &token)))
+        return err;
     headers[1] = auth = apr_pstrcat(call->pool, "Authorization: Bearer ",
-                                    p.token, NULL);
+                                    token, NULL);
     err = uc_cloud_call(call->pool, &req, &answer);
     uc_secret_wipe(auth, strlen(auth));
     if (err)

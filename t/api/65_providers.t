@@ -17,8 +17,9 @@ use IO::Socket::INET ();
 use JSON::PP ();
 use POSIX ();
 use Unicat::Test;
+use MIME::Base64 ();
 
-plan tests => 51;
+plan tests => 55;
 
 my $p = "p65_$$";
 my @answers;      # every body this file was answered, for the secret scan
@@ -52,7 +53,8 @@ if (!$server) {
 close $listen;
 
 sub stand_in_answer {
-    my ($request, $auth) = @_;
+    my ($request, $auth, $body) = @_;
+    return token_answer($auth, $body) if $request =~ m{^POST /oauth/token };
     my ($path, $query) = $request =~ m{^GET (/[^? ]*)\??(\S*) HTTP/}
         or return (400, '{}');
     return (200, 'not json') if $path eq '/broken/shares';
@@ -69,14 +71,29 @@ sub stand_in_answer {
                  . '{"name":"second","id":"2"}]}');
 }
 
+# POST /oauth/token: the client credentials grant of the OAuth
+# provider's profile, which buys the token the share listing takes.
+sub token_answer {
+    my ($auth, $body) = @_;
+    my $basic = 'Basic ' . MIME::Base64::encode_base64(
+        "client-$p:$secret{client}", '');
+    return (401, '{"error":"invalid_client","error_description":"leak-me"}')
+        unless ($auth // '') eq $basic
+            && ($body // '') eq 'grant_type=client_credentials&scope=sharing';
+    return (200, qq({"access_token":"$secret{token2}","token_type":"bearer",)
+                 . '"expires_in":3600}');
+}
+
 sub serve_shares {
     my ($sock) = @_;
     while (my $c = $sock->accept) {
-        my ($request, $auth, $line) = (scalar <$c>);
+        my ($request, $auth, $line, $length, $sent) = (scalar <$c>);
         while (defined($line = <$c>) && $line =~ /\S/) {
             $auth = $1 if $line =~ /^Authorization:\s*(.*?)\r?$/i;
+            $length = $1 if $line =~ /^Content-Length:\s*(\d+)/i;
         }
-        my ($status, $body) = stand_in_answer($request // '', $auth);
+        read($c, $sent, $length) if $length;
+        my ($status, $body) = stand_in_answer($request // '', $auth, $sent);
         print $c "HTTP/1.1 $status X\r\nContent-Type: application/json\r\n"
             . "Content-Length: " . length($body) . "\r\n"
             . "Connection: close\r\n\r\n$body";
@@ -170,8 +187,8 @@ $res = provider("oauth_$p", authentication_type => 'OAUTH_CLIENT_CREDENTIALS',
                 recipient_profile_str => to_json_text({
                     shareCredentialsVersion => 2,
                     type => 'oauth_client_credentials',
-                    endpoint => 'https://sharing.example/ds/',
-                    tokenEndpoint => 'https://login.example/token',
+                    endpoint => $endpoint,
+                    tokenEndpoint => "http://127.0.0.1:$port/oauth/token",
                     clientId => "client-$p",
                     clientSecret => $secret{client}, scope => 'sharing' }));
 is_ok_json($res, 'POST /providers (OAUTH_CLIENT_CREDENTIALS, version 2)');
@@ -180,9 +197,25 @@ like($oauth->{recipient_profile_str} // '', qr/"clientId":"client-$p"/,
      'its profile shows the client id');
 unlike($oauth->{recipient_profile_str} // '', qr/clientSecret/,
        'and no client secret');
-is_error(call(GET => "/providers/oauth_$p/shares"), 400,
-         'UNSUPPORTED_OPERATION', 'its shares: the token exchange is not '
-         . 'supported yet');
+$res = call(GET => "/providers/oauth_$p/shares");
+is_ok_json($res, 'its shares, with the access token its credentials buy');
+is_deeply([map { $_->{name} } @{ (json_of($res) || {})->{shares} || [] }],
+          [qw(first second)], '... from the sharing server');
+is_ok_json(provider("oauthx_$p",
+                    authentication_type => 'OAUTH_CLIENT_CREDENTIALS',
+                    recipient_profile_str => to_json_text({
+                        shareCredentialsVersion => 2,
+                        type => 'oauth_client_credentials',
+                        endpoint => $endpoint,
+                        tokenEndpoint => "http://127.0.0.1:$port/oauth/token",
+                        clientId => "client-$p",
+                        clientSecret => 'wrong-secret' })),
+           'an OAuth provider with a wrong secret');
+$res = call(GET => "/providers/oauthx_$p/shares");
+is_error($res, 502, undef, 'the token endpoint refuses it: 502',
+         message => qr/token endpoint.*401/);
+unlike($res->content, qr/leak-me|invalid_client/,
+       'the token endpoint\'s own words are not passed on');
 
 # --- profiles refused -------------------------------------------------------
 my @bad = (
