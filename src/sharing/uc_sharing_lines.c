@@ -151,19 +151,28 @@ static int server_resolves(const char *feature)
     return 0;
 }
 
+static uc_error_t *parse_action(apr_pool_t *pool, const char *json,
+                                const char *what, json_t **out)
+{
+    *out = uc_json_own(pool, json_loads(json ? json : "", 0, NULL));
+    if (!json_is_object(*out))
+        return uc_error_because(pool, uc_error_internal(pool),
+                                "the %s action is not a JSON object", what);
+    return NULL;
+}
+
 /* Enabled unless set to "false", as the reference reads the property:
  * DVs may be written from the next commit on even where none exists. */
 static uc_error_t *dv_enabled(apr_pool_t *pool, const char *metadata_json,
                               int *enabled)
 {
-    json_t *m = uc_json_own(pool, json_loads(metadata_json ? metadata_json
-                                             : "", 0, NULL));
-    json_t *v = json_object_get(json_object_get(m, "configuration"),
-                                "delta.enableDeletionVectors");
+    json_t *m, *v;
+    uc_error_t *err = parse_action(pool, metadata_json, "metaData", &m);
 
-    if (!json_is_object(m))
-        return uc_error_because(pool, uc_error_internal(pool),
-                                "the metaData action is not a JSON object");
+    if (err)
+        return err;
+    v = json_object_get(json_object_get(m, "configuration"),
+                        "delta.enableDeletionVectors");
     *enabled = json_is_string(v)
         && strcasecmp(json_string_value(v), "false") != 0;
     return NULL;
@@ -255,16 +264,6 @@ uc_error_t *uc_sharing_choose_format(apr_pool_t *pool,
 }
 
 /* --- protocol and metaData --------------------------------------------------- */
-
-static uc_error_t *parse_action(apr_pool_t *pool, const char *json,
-                                const char *what, json_t **out)
-{
-    *out = uc_json_own(pool, json_loads(json ? json : "", 0, NULL));
-    if (!json_is_object(*out))
-        return uc_error_because(pool, uc_error_internal(pool),
-                                "the %s action is not a JSON object", what);
-    return NULL;
-}
 
 static int is_empty_array(json_t *v)
 {

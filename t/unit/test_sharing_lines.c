@@ -497,6 +497,45 @@ static void test_dv_table_delta(void **state)
     assert_true(size_on_disk(pool, "table-with-dv-small", DV_FILE) >= 37);
 }
 
+/* DVs a checkpoint lists: each descriptor names a file beside the table,
+ * and each file its own id. */
+static void test_dv_files_from_checkpoint(void **state)
+{
+    apr_pool_t *pool = *state;
+    const char *name = "dv-partitioned-with-checkpoint";
+    uc_delta_snapshot_t *s = snapshot_of(pool, name, UC_DELTA_LATEST);
+    uc_sharing_caps_t caps = caps_of(pool, "responseformat=delta;"
+                                     "readerfeatures=deletionvectors");
+    apr_size_t prefix = strlen(signed_url(pool, "")) - strlen("?sig=x");
+    apr_hash_t *ids = apr_hash_make(pool);
+    apr_size_t i, with_dv = 0;
+
+    assert_true(s->checkpoint_version >= 0);
+    for (i = 0; i < s->num_files; i++) {
+        json_t *file = member(file_line(pool, UC_SHARING_DELTA, &caps,
+                                        &s->files[i], UC_DELTA_NONE,
+                                        UC_DELTA_NONE), "file");
+        json_t *dv = json_object_get(member(member(file, "deltaSingleAction"),
+                                            "add"), "deletionVector");
+        const char *url, *path;
+
+        apr_hash_set(ids, string_member(file, "id"), APR_HASH_KEY_STRING,
+                     "");
+        if (!dv)
+            continue;
+        with_dv++;
+        url = string_member(dv, "pathOrInlineDv");
+        path = apr_pstrndup(pool, url + prefix,
+                            strlen(url) - prefix - strlen("?sig=x"));
+        assert_string_equal(string_member(file, "deletionVectorFileId"),
+                            hex_digest(pool, path, 1));
+        assert_true(size_on_disk(pool, name, path)
+                    >= int_member(dv, "sizeInBytes"));
+    }
+    assert_true(with_dv > 0);
+    assert_int_equal(apr_hash_count(ids), s->num_files);
+}
+
 /* Descriptors the fixtures lack: inline, with a prefix, absolute, bad. */
 static void test_dv_kinds(void **state)
 {
@@ -1002,6 +1041,7 @@ static const struct CMUnitTest tests[] = {
     UC_POOL_TEST(test_ids_stable),
     UC_POOL_TEST(test_dv_table_refuses_parquet),
     UC_POOL_TEST(test_dv_table_delta),
+    UC_POOL_TEST(test_dv_files_from_checkpoint),
     UC_POOL_TEST(test_dv_kinds),
     UC_POOL_TEST(test_absolute_paths_refused),
     UC_POOL_TEST(test_column_mapping),
