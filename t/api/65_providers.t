@@ -182,15 +182,19 @@ do {
 ok($seen{"prv_$p"} == 1 && $seen{"prv2_$p"} == 1 && $pages >= 2,
    'max_results=1 pages through every provider once');
 
-# OAuth client credentials (profile version 2).
-$res = provider("oauth_$p", authentication_type => 'OAUTH_CLIENT_CREDENTIALS',
-                recipient_profile_str => to_json_text({
-                    shareCredentialsVersion => 2,
-                    type => 'oauth_client_credentials',
-                    endpoint => $endpoint,
-                    tokenEndpoint => "http://127.0.0.1:$port/oauth/token",
-                    clientId => "client-$p",
-                    clientSecret => $secret{client}, scope => 'sharing' }));
+# OAuth client credentials (profile version 2), at the stand-in.
+sub oauth_provider {
+    my ($name, %profile) = @_;
+    return provider($name, authentication_type => 'OAUTH_CLIENT_CREDENTIALS',
+                    recipient_profile_str => to_json_text({
+                        shareCredentialsVersion => 2,
+                        type => 'oauth_client_credentials',
+                        endpoint => $endpoint,
+                        tokenEndpoint => "http://127.0.0.1:$port/oauth/token",
+                        clientId => "client-$p", %profile }));
+}
+$res = oauth_provider("oauth_$p", clientSecret => $secret{client},
+                      scope => 'sharing');
 is_ok_json($res, 'POST /providers (OAUTH_CLIENT_CREDENTIALS, version 2)');
 my $oauth = json_of($res) || {};
 like($oauth->{recipient_profile_str} // '', qr/"clientId":"client-$p"/,
@@ -201,15 +205,7 @@ $res = call(GET => "/providers/oauth_$p/shares");
 is_ok_json($res, 'its shares, with the access token its credentials buy');
 is_deeply([map { $_->{name} } @{ (json_of($res) || {})->{shares} || [] }],
           [qw(first second)], '... from the sharing server');
-is_ok_json(provider("oauthx_$p",
-                    authentication_type => 'OAUTH_CLIENT_CREDENTIALS',
-                    recipient_profile_str => to_json_text({
-                        shareCredentialsVersion => 2,
-                        type => 'oauth_client_credentials',
-                        endpoint => $endpoint,
-                        tokenEndpoint => "http://127.0.0.1:$port/oauth/token",
-                        clientId => "client-$p",
-                        clientSecret => 'wrong-secret' })),
+is_ok_json(oauth_provider("oauthx_$p", clientSecret => 'wrong-secret'),
            'an OAuth provider with a wrong secret');
 $res = call(GET => "/providers/oauthx_$p/shares");
 is_error($res, 502, undef, 'the token endpoint refuses it: 502',
