@@ -533,6 +533,7 @@ static void register_hooks(apr_pool_t *p)
     ap_hook_pre_config(pre_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_child_init(child_init, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(uc_handler, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_handler(uc_files_handler, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_optional_fn_retrieve(optional_fn_retrieve, NULL, NULL,
                                  APR_HOOK_MIDDLE);
 }

@@ -14,6 +14,7 @@
 APLOG_USE_MODULE(unicat);
 #endif
 
+#include "../src/core/uc_log.h"
 #include "../src/delta/uc_delta.h"
 
 #define UC_DEFAULT_MAX_BODY (1024 * 1024)
@@ -50,6 +51,17 @@ struct uc_ratelimit *uc_glue_open_routes_limit(void);
 
 /* Serves every API of the module, by handler name. */
 int uc_handler(request_rec *r);
+
+/* Serves the signed files route of the sharing server (unicat-files). */
+int uc_files_handler(request_rec *r);
+
+struct uc_store;
+/* The request's database connection (mod_dbd's), as the core's store. */
+uc_error_t *uc_glue_attach_store(request_rec *r, uc_log_t *log,
+                                 struct uc_store **store);
+/* A uc_log_t writer into the request's error log entries (baton: r). */
+void uc_glue_log_to_request(void *baton, uc_log_level_t level,
+                            apr_status_t cause, const char *message);
 void uc_glue_retrieve_dbd(void);
 
 #endif

@@ -172,7 +172,7 @@ static int send_error(request_rec *r, const api_t *api, const uc_error_t *err)
 }
 
 /* The core's diagnostics, in the request's error log entries. */
-static void log_to_request(void *baton, uc_log_level_t level,
+void uc_glue_log_to_request(void *baton, uc_log_level_t level,
                            apr_status_t cause, const char *message)
 {
     static const int ap_levels[] = {
@@ -395,7 +395,7 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
 
     call->pool = r->pool;
     call->now = r->request_time;
-    call->log.write = log_to_request;
+    call->log.write = uc_glue_log_to_request;
     call->log.baton = r;
     call->storage_root = conf->storage_root;
     call->secrets = uc_glue_secret_keys();
@@ -457,7 +457,8 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
     return NULL;
 }
 
-static uc_error_t *attach_store(request_rec *r, uc_call_t *call)
+uc_error_t *uc_glue_attach_store(request_rec *r, uc_log_t *log,
+                                 struct uc_store **store)
 {
     ap_dbd_t *dbd;
 
@@ -473,7 +474,7 @@ static uc_error_t *attach_store(request_rec *r, uc_call_t *call)
         return uc_error_unavailable(r->pool);
     }
     return uc_store_attach(r->pool, dbd->driver, dbd->handle, dbd->pool,
-                           dbd->prepared, NULL, &call->log, &call->store);
+                           dbd->prepared, NULL, log, store);
 }
 
 int uc_handler(request_rec *r)
@@ -503,7 +504,7 @@ int uc_handler(request_rec *r)
         return send_error(r, api, uc_error_for_status(r->pool, 404));
     }
     if ((err = prepare_call(r, api, conf, &call, &match)) ||
-        (err = attach_store(r, &call)))
+        (err = uc_glue_attach_store(r, &call.log, &call.store)))
         return err == &answered_by_httpd ? AP_FILTER_ERROR
                                          : send_error(r, api, err);
     call.out = out_for(r, match.route);

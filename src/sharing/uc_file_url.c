@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "uc_file_url.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <apr_strings.h>
+
+#include "../core/uc_id.h"
+#include "../core/uc_percent.h"
+#include "../core/uc_secret.h"
+#include "../http/uc_query.h"
+
+#define FILE_URL_PURPOSE "file-url"
+/* Log paths are short; this bounds the work a hostile URL can ask for. */
+#define KEY_MAX 4096
+
+/* Segments that could climb out of the root, or name it. */
+static int is_unsafe_segment(const char *s, apr_size_t n)
+{
+    return n == 0 || (n == 1 && s[0] == '.') ||
+           (n == 2 && s[0] == '.' && s[1] == '.');
+}
+
+static int is_safe_key(const char *key)
+{
+    const char *p = key;
+
+    if (!*key || strlen(key) > KEY_MAX)
+        return 0;
+    for (;;) {
+        apr_size_t n = strcspn(p, "/");
+
+        if (is_unsafe_segment(p, n))
+            return 0;
+        if (!p[n])
+            return 1;
+        p += n + 1;
+    }
+}
+
+/* What the HMAC covers: every part of the URL that says what it opens,
+ * for how long, and under which key. */
+static const char *signature(apr_pool_t *pool, const uc_secret_key_t *k,
+                             const char *table_id, const char *key,
+                             const char *exp)
+{
+    const char *msg = apr_pstrcat(pool, table_id, "\n", key, "\n", exp, "\n",
+                                  k->id, NULL);
+
+    return uc_secret_keyed_hash(pool, k, FILE_URL_PURPOSE, msg, strlen(msg));
+}
+
+/* Each segment encoded on its own, so that a '/' inside one could never
+ * be read as a separator. */
+static const char *encode_key(apr_pool_t *pool, const char *key)
+{
+    const char *p = key, *out = "";
+
+    for (;;) {
+        apr_size_t n = strcspn(p, "/");
+
+        out = apr_pstrcat(pool, out, p != key ? "/" : "",
+                          uc_percent_encode(pool, p, n, ""), NULL);
+        if (!p[n])
+            return out;
+        p += n + 1;
+    }
+}
+
+uc_error_t *uc_file_url_sign(apr_pool_t *pool,
+                             const struct uc_secret_keys *keys,
+                             const char *files_base, const char *table_id,
+                             const char *key, apr_int64_t expires,
+                             const char **url)
+{
+    const char *exp, *sig;
+
+    if (!keys || !keys->n)
+        return uc_error_make(pool, UC_E_FAILED_PRECONDITION, "Files of "
+                             "local tables are handed out through URLs this "
+                             "server signs: its administrator must set "
+                             "UnicatSecretKeyFile.");
+    if (!is_safe_key(key))
+        return uc_error_invalid(pool, "The file '%s' cannot be shared: its "
+                                "path is not inside the table.", key);
+    exp = apr_psprintf(pool, "%" APR_INT64_T_FMT, expires);
+    if (!(sig = signature(pool, &keys->keys[0], table_id, key, exp)))
+        return uc_error_because(pool, uc_error_internal(pool),
+                                "HMAC-SHA256 failed");
+    *url = apr_pstrcat(pool, files_base, "/", table_id, "/",
+                       encode_key(pool, key), "?exp=", exp, "&kid=",
+                       keys->keys[0].id, "&sig=", sig, NULL);
+    return NULL;
+}
+
+static uc_error_t *not_signed(apr_pool_t *pool)
+{
+    return uc_error_make(pool, UC_E_PERMISSION_DENIED, "This URL is not one "
+                         "this server signed.");
+}
+
+static uc_error_t *no_file(apr_pool_t *pool)
+{
+    return uc_error_make(pool, UC_E_RESOURCE_DOES_NOT_EXIST,
+                         "No such file.");
+}
+
+/* The decoded key of the path's segments after the table id: each
+ * segment decoded alone, and none that decodes to a '/' (an encoded
+ * separator), nothing that climbs. */
+static uc_error_t *decode_key(apr_pool_t *pool, const char *encoded,
+                              const char **key)
+{
+    const char *p = encoded, *out = "";
+
+    if (strlen(encoded) > 3 * KEY_MAX)
+        return no_file(pool);
+    for (;;) {
+        apr_size_t n = strcspn(p, "/");
+        char *seg = uc_percent_decode(pool, apr_pstrndup(pool, p, n));
+
+        if (!seg || strchr(seg, '/') || is_unsafe_segment(seg, strlen(seg)))
+            return no_file(pool);
+        out = apr_pstrcat(pool, out, *out ? "/" : "", seg, NULL);
+        if (!p[n])
+            break;
+        p += n + 1;
+    }
+    *key = out;
+    return NULL;
+}
+
+static const uc_secret_key_t *key_named(const struct uc_secret_keys *keys,
+                                        const char *id)
+{
+    int i;
+
+    for (i = 0; keys && id && i < keys->n; i++)
+        if (!strcmp(keys->keys[i].id, id))
+            return &keys->keys[i];
+    return NULL;
+}
+
+static int is_decimal(const char *s)
+{
+    const char *p = s;
+
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return p != s && !*p && p - s <= 18;
+}
+
+uc_error_t *uc_file_url_verify(apr_pool_t *pool,
+                               const struct uc_secret_keys *keys,
+                               const char *path, const char *args,
+                               apr_time_t now, const char **table_id,
+                               const char **key)
+{
+    apr_table_t *query;
+    const char *slash, *exp, *sig, *expected;
+    const uc_secret_key_t *k;
+    uc_error_t *err;
+
+    if (*path != '/' || !(slash = strchr(path + 1, '/')))
+        return no_file(pool);
+    *table_id = apr_pstrndup(pool, path + 1, (apr_size_t)(slash - path - 1));
+    if (!uc_is_uuid(*table_id))
+        return no_file(pool);
+    if ((err = decode_key(pool, slash + 1, key)))
+        return err;
+    if (uc_query_parse(pool, args, &query))
+        return not_signed(pool);
+    exp = apr_table_get(query, "exp");
+    sig = apr_table_get(query, "sig");
+    k = key_named(keys, apr_table_get(query, "kid"));
+    if (!k || !exp || !sig || !is_decimal(exp))
+        return not_signed(pool);
+    expected = signature(pool, k, *table_id, *key, exp);
+    if (!expected || !uc_secret_equal(expected, strlen(expected), sig,
+                                      strlen(sig)))
+        return not_signed(pool);
+    if (apr_atoi64(exp) <= (apr_int64_t)apr_time_sec(now))
+        return uc_error_make(pool, UC_E_PERMISSION_DENIED, "This URL has "
+                             "expired: ask the sharing server for the file "
+                             "again.");
+    return NULL;
+}
+
+/* The directory of a file:// location, decoded. */
+static const char *root_of(apr_pool_t *pool, const char *location)
+{
+    const char *p = NULL;
+
+    if (!strncmp(location, "file://localhost/", 17))
+        p = location + 16;
+    else if (!strncmp(location, "file:///", 8))
+        p = location + 7;
+    else if (!strncmp(location, "file:/", 6) && location[6] != '/')
+        p = location + 5;
+    return p ? uc_percent_decode(pool, p) : NULL;
+}
+
+uc_error_t *uc_file_url_resolve(apr_pool_t *pool, const char *location,
+                                const char *key, const char **path)
+{
+    const char *root = location ? root_of(pool, location) : NULL;
+    char real_root[PATH_MAX], real_file[PATH_MAX];
+    struct stat st;
+    apr_size_t n;
+
+    if (!root || !is_safe_key(key) || !realpath(root, real_root) ||
+        !realpath(apr_pstrcat(pool, root, "/", key, NULL), real_file))
+        return no_file(pool);
+    n = strlen(real_root);
+    /* Inside the root after every link is followed, or not at all. */
+    if (strncmp(real_file, real_root, n) != 0 ||
+        (real_file[n] != '/' && strcmp(real_root, "/") != 0) ||
+        stat(real_file, &st) != 0 || !S_ISREG(st.st_mode))
+        return no_file(pool);
+    *path = apr_pstrdup(pool, real_file);
+    return NULL;
+}

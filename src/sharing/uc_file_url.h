@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Signed URLs of the files route: how recipients read the files of a table
+ * on this server's own file system (file:// tables have no store that
+ * could sign for them). A URL names the table by id and the file by its
+ * path below the table root, and carries an expiry and an HMAC of the
+ * three under a key of UnicatSecretKeyFile, so that any node of a server
+ * sharing that key file serves it, and nothing but that file, until then:
+ *
+ *     <files base>/<table id>/<key, each segment percent-encoded>
+ *         ?exp=<unix seconds>&kid=<key id>&sig=<hex HMAC-SHA256>
+ *
+ * The files route (mod_unicat/uc_files.c) checks the URL, finds the
+ * table's root and hands the bytes to httpd, which serves HEAD and Range
+ * as for any static file. */
+#ifndef UC_FILE_URL_H
+#define UC_FILE_URL_H
+
+#include <apr_pools.h>
+#include <apr_time.h>
+
+#include "../core/uc_error.h"
+
+struct uc_secret_keys;
+
+/* The signed URL of object `key` (relative to the table root, decoded, as
+ * a Delta log names a file: "date=2021-01-01/part-1.parquet") of the table
+ * whose securable id is `table_id`, valid until `expires` (seconds since
+ * the epoch). `files_base`: the absolute URL of the files route, without
+ * a trailing '/'. Signed with the first key; without one a 400
+ * FAILED_PRECONDITION naming UnicatSecretKeyFile. A key that could leave
+ * the root (absolute, "." or ".." or empty segments) is a 400. */
+uc_error_t *uc_file_url_sign(apr_pool_t *pool,
+                             const struct uc_secret_keys *keys,
+                             const char *files_base, const char *table_id,
+                             const char *key, apr_int64_t expires,
+                             const char **url);
+
+/* Checks a request of the files route: `path` is the request's path after
+ * the route's mount, as sent (still percent-encoded), `args` its query
+ * string. The table id and the decoded key on success. 403
+ * PERMISSION_DENIED for a signature that is not this server's (any key of
+ * the file) or an expired URL, 404 for a path that names no file. The
+ * signature is compared in constant time. */
+uc_error_t *uc_file_url_verify(apr_pool_t *pool,
+                               const struct uc_secret_keys *keys,
+                               const char *path, const char *args,
+                               apr_time_t now, const char **table_id,
+                               const char **key);
+
+/* The local path of `key` in the table at `location` (file:///dir), with
+ * every symbolic link resolved: 404 unless it is a regular file inside
+ * the table's root (a link that leads out of it names nothing). */
+uc_error_t *uc_file_url_resolve(apr_pool_t *pool, const char *location,
+                                const char *key, const char **path);
+
+#endif

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The signed URLs of the files route: a URL the server signed opens its
+ * file until it expires, under any key of a rotated key file; any change
+ * to the table, the file, the expiry, the key id or the signature is
+ * refused, and so is every path that could leave the table (dot
+ * segments, encoded slashes, NULs, symbolic links out of the root). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+#include <apr_general.h>
+#include <apr_strings.h>
+
+#include "../../src/core/uc_secret.h"
+#include "../../src/sharing/uc_file_url.h"
+
+#define TABLE "0a1b2c3d-0000-4000-8000-00000000f11e"
+#define BASE "http://127.0.0.1:8080/delta-sharing/files"
+#define NOW apr_time_from_sec(1700000000)
+#define LATER (1700000000 + 3600)
+
+static apr_pool_t *pool;
+static uc_secret_keys_t old_only, rotated;
+static char root[64], outside[64];
+
+static void make_key(const char *hex, uc_secret_key_t *k)
+{
+    assert_null(uc_secret_key_parse(pool, "test", hex, strlen(hex), k));
+}
+
+static const char *sign(const uc_secret_keys_t *keys, const char *key,
+                        apr_int64_t exp)
+{
+    const char *url = NULL;
+    uc_error_t *err = uc_file_url_sign(pool, keys, BASE, TABLE, key, exp,
+                                       &url);
+
+    if (err)
+        fail_msg("signing %s: %s", key, err->message);
+    return url;
+}
+
+/* The path after the mount and the query of a URL. */
+static void split(const char *url, const char **path, const char **args)
+{
+    const char *p = url + strlen(BASE), *q = strchr(p, '?');
+
+    *path = apr_pstrndup(pool, p, (apr_size_t)(q - p));
+    *args = q + 1;
+}
+
+static uc_error_t *verify(const uc_secret_keys_t *keys, const char *path,
+                          const char *args, const char **key)
+{
+    const char *table;
+    uc_error_t *err = uc_file_url_verify(pool, keys, path, args, NOW, &table,
+                                         key);
+
+    if (!err)
+        assert_string_equal(table, TABLE);
+    return err;
+}
+
+static void refused(const uc_secret_keys_t *keys, const char *path,
+                    const char *args, int status)
+{
+    const char *key = NULL;
+    uc_error_t *err = verify(keys, path, args, &key);
+
+    if (!err)
+        fail_msg("%s?%s was accepted (key %s)", path, args, key);
+    assert_int_equal(err->status, status);
+}
+
+static void test_round_trip(void **state)
+{
+    const char *url = sign(&old_only, "date=2021-01-01/part 1%.parquet",
+                           LATER), *path, *args, *key;
+
+    (void)state;
+    assert_true(strncmp(url, BASE "/" TABLE "/date%3D2021-01-01/part%201"
+                        "%25.parquet?exp=", strlen(BASE) + 60) == 0);
+    split(url, &path, &args);
+    assert_null(verify(&old_only, path, args, &key));
+    assert_string_equal(key, "date=2021-01-01/part 1%.parquet");
+    /* After a rotation the new key signs, and the old URL still opens. */
+    assert_null(verify(&rotated, path, args, &key));
+    split(sign(&rotated, "a.parquet", LATER), &path, &args);
+    assert_null(verify(&rotated, path, args, &key));
+    refused(&old_only, path, args, 403);
+}
+
+static void test_tampering(void **state)
+{
+    const char *path, *args;
+    char *bad;
+
+    (void)state;
+    split(sign(&old_only, "a.parquet", LATER), &path, &args);
+    refused(&old_only, apr_pstrcat(pool, "/0a1b2c3d-0000-4000-8000-"
+                                   "00000000f11f/a.parquet", NULL), args,
+            403);
+    refused(&old_only, "/" TABLE "/b.parquet", args, 403);
+    bad = apr_pstrdup(pool, args);
+    bad[strlen("exp=") + 9]++;                       /* a later expiry */
+    refused(&old_only, path, bad, 403);
+    bad = apr_pstrdup(pool, args);
+    bad[strlen(bad) - 1] = bad[strlen(bad) - 1] == '0' ? '1' : '0';
+    refused(&old_only, path, bad, 403);
+    refused(&old_only, path, apr_pstrcat(pool, args, "0", NULL), 403);
+    refused(&old_only, path, "exp=9999999999", 403);
+    refused(&old_only, path, "", 403);
+    refused(NULL, path, args, 403);
+    /* Expired: one second after its expiry. */
+    split(sign(&old_only, "a.parquet", 1700000000), &path, &args);
+    refused(&old_only, path, args, 403);
+}
+
+static void test_paths(void **state)
+{
+    const char *url = NULL;
+    static const char *const unsafe[] = {
+        "/x.parquet", "../x.parquet", "a/../../x", "a//b", "./a", "a/", ""
+    };
+    size_t i;
+    const char *args;
+
+    (void)state;
+    for (i = 0; i < sizeof(unsafe) / sizeof(unsafe[0]); i++) {
+        uc_error_t *err = uc_file_url_sign(pool, &old_only, BASE, TABLE,
+                                           unsafe[i], LATER, &url);
+        if (!err)
+            fail_msg("signed '%s'", unsafe[i]);
+        assert_int_equal(err->status, 400);
+    }
+    assert_int_equal(uc_file_url_sign(pool, NULL, BASE, TABLE, "a", LATER,
+                                      &url)->status, 400);
+    split(sign(&old_only, "a.parquet", LATER), &url, &args);
+    refused(&old_only, "/" TABLE "/%2E%2E/a.parquet", args, 404);
+    refused(&old_only, "/" TABLE "/x%2Fa.parquet", args, 404);
+    refused(&old_only, "/" TABLE "/a%00.parquet", args, 404);
+    refused(&old_only, "/" TABLE "//a.parquet", args, 404);
+    refused(&old_only, "/not-a-uuid/a.parquet", args, 404);
+    refused(&old_only, "/" TABLE, args, 404);
+}
+
+static void write_file(const char *path)
+{
+    FILE *f = fopen(path, "w");
+
+    assert_non_null(f);
+    fputs("PAR1", f);
+    fclose(f);
+}
+
+static void test_resolve(void **state)
+{
+    const char *loc = apr_pstrcat(pool, "file://", root, NULL), *path;
+    char real[4096];
+
+    (void)state;
+    assert_non_null(realpath(root, real));
+    assert_null(uc_file_url_resolve(pool, loc, "p=1/a.parquet", &path));
+    assert_string_equal(path, apr_pstrcat(pool, real, "/p=1/a.parquet",
+                                          NULL));
+    assert_null(uc_file_url_resolve(pool, loc, "inside", &path));
+    assert_int_equal(uc_file_url_resolve(pool, loc, "out", &path)->status,
+                     404);
+    assert_int_equal(uc_file_url_resolve(pool, loc, "outdir/secret",
+                                         &path)->status, 404);
+    assert_int_equal(uc_file_url_resolve(pool, loc, "../x/secret",
+                                         &path)->status, 404);
+    assert_int_equal(uc_file_url_resolve(pool, loc, "p=1", &path)->status,
+                     404);
+    assert_int_equal(uc_file_url_resolve(pool, loc, "missing",
+                                         &path)->status, 404);
+    assert_int_equal(uc_file_url_resolve(pool, "s3://b/t", "a",
+                                         &path)->status, 404);
+}
+
+static int setup(void **state)
+{
+    uc_secret_key_t old_key, new_key;
+
+    (void)state;
+    make_key("00112233445566778899aabbccddeeff"
+             "00112233445566778899aabbccddeeff", &old_key);
+    make_key("ffeeddccbbaa99887766554433221100"
+             "ffeeddccbbaa99887766554433221100", &new_key);
+    assert_null(uc_secret_keys_add(pool, &old_only, &old_key));
+    assert_null(uc_secret_keys_add(pool, &rotated, &new_key));
+    assert_null(uc_secret_keys_add(pool, &rotated, &old_key));
+    strcpy(root, "/tmp/uc-file-url-XXXXXX");
+    strcpy(outside, "/tmp/uc-file-url-out-XXXXXX");
+    assert_non_null(mkdtemp(root));
+    assert_non_null(mkdtemp(outside));
+    mkdir(apr_pstrcat(pool, root, "/p=1", NULL), 0755);
+    write_file(apr_pstrcat(pool, root, "/p=1/a.parquet", NULL));
+    write_file(apr_pstrcat(pool, outside, "/secret", NULL));
+    assert_int_equal(symlink(apr_pstrcat(pool, root, "/p=1/a.parquet",
+                                         NULL),
+                             apr_pstrcat(pool, root, "/inside", NULL)), 0);
+    assert_int_equal(symlink(apr_pstrcat(pool, outside, "/secret", NULL),
+                             apr_pstrcat(pool, root, "/out", NULL)), 0);
+    assert_int_equal(symlink(outside, apr_pstrcat(pool, root, "/outdir",
+                                                  NULL)), 0);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return system(apr_pstrcat(pool, "rm -rf ", root, " ", outside, NULL))
+           != 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_tampering),
+        cmocka_unit_test(test_paths),
+        cmocka_unit_test(test_resolve),
+    };
+    int rc;
+
+    apr_initialize();
+    apr_pool_create(&pool, NULL);
+    rc = cmocka_run_group_tests(tests, setup, teardown);
+    apr_pool_destroy(pool);
+    apr_terminate();
+    return rc;
+}
