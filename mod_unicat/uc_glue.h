@@ -31,7 +31,32 @@ typedef struct uc_dir_config {
     const char *anonymous;           /* UnicatAnonymousPrincipal */
     const char *storage_root;        /* UnicatManagedStorageRoot */
     const char *sharing_endpoint;    /* UnicatSharingEndpoint */
+    int url_lifetime;                /* UnicatSharingUrlLifetime, seconds */
 } uc_dir_config_t;
+
+#define UC_DEFAULT_URL_LIFETIME 3600
+
+/* The Delta Sharing recipient the UnicatBearer authentication found for
+ * the request; NULL when none did. */
+typedef struct uc_glue_recipient {
+    const char *id;
+    const char *name;
+} uc_glue_recipient_t;
+
+const uc_glue_recipient_t *uc_glue_recipient(request_rec *r);
+
+struct uc_store;
+struct uc_log;
+/* The request's database connection as the core's store; diagnostics go
+ * to `log`. */
+struct uc_error *uc_glue_store(request_rec *r, const struct uc_log *log,
+                               struct uc_store **out);
+/* A log that writes into the request's error log entries. */
+void uc_glue_request_log(request_rec *r, struct uc_log *log);
+
+/* AuthType UnicatBearer: the check_authn hook that finds the recipient of
+ * a Delta Sharing bearer token. */
+void uc_bearer_register_hooks(void);
 
 /* The child's cache of latest Delta snapshots, made in child_init; NULL
  * when the reader could not be set up (the error log says why). */
