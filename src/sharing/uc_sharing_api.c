@@ -7,6 +7,8 @@
 #include "uc_sharing_api.h"
 
 #include <string.h>
+#include <strings.h>
+#include <apr_lib.h>
 #include <apr_strings.h>
 
 #include "uc_sharing_tables.h"

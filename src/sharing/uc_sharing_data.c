@@ -657,7 +657,7 @@ static uc_error_t *query_snapshot(shared_t *s, const query_t *q,
                                   uc_delta_snapshot_t **snap,
                                   apr_size_t *first, int *travelled)
 {
-    apr_int64_t version, index;
+    apr_int64_t version = 0, index = 0;
     uc_error_t *err;
 
     *first = 0;
