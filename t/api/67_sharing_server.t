@@ -20,7 +20,7 @@ use Apache::Test qw(-withtestmore);
 use Apache::TestRequest ();
 use Unicat::Test;
 
-plan tests => 78;
+plan tests => 76;
 
 my $p = "ds67_$$";
 my ($cat, $share, $other) = ("cat_$p", "shr_$p", "oth_$p");
@@ -36,6 +36,7 @@ for (['simple_table', 'simple'], ['simple_table', 'more'],
     system('cp', '-r', "$fixtures/$_->[0]", "$tmp/$_->[1]") == 0
         or die "setup: cannot copy $_->[0]";
 }
+mkdir "$tmp/nolog" or die "setup: $!";
 system('chmod', '-R', 'a+rX', $tmp);
 END {
     api(DELETE => "/shares/$_") for $share, $other;
@@ -53,7 +54,8 @@ my %ext = (catalog_name => $cat, table_type => 'EXTERNAL',
            data_source_format => 'DELTA', columns => []);
 my %ids;
 for ([sales => 'simple'], [sales => 'part'], [sales => 'cdf'],
-     [sales => 'dvs'], [sales => 'hidden'], [extra => 'tb1', 'more']) {
+     [sales => 'dvs'], [sales => 'hidden'], [sales => 'nolog'],
+     [extra => 'tb1', 'more']) {
     my ($schema, $name, $dir) = @$_;
     my $t = create_object('/tables', { %ext, schema_name => $schema,
         name => $name, storage_location => "file://$tmp/" . ($dir // $name) });
@@ -70,9 +72,10 @@ my $res = api(PATCH => "/shares/$share", body => { updates => [
     add(name => "$cat.sales.cdf", shared_as => 'pub.cdf', enable_cdf => \1,
         history_data_sharing_status => 'ENABLED'),
     add(name => "$cat.sales.dvs", shared_as => 'pub.dvs'),
+    add(name => "$cat.sales.nolog", shared_as => 'pub.nolog'),
     add(name => "$cat.extra", data_object_type => 'SCHEMA'),
 ] });
-is($res->code, 200, 'the provider shares five objects')
+is($res->code, 200, 'the provider shares six objects')
     or diag $res->content;
 api(PATCH => "/shares/$other", body => { updates => [
     add(name => "$cat.sales.hidden", shared_as => 'pub.hidden') ] });
@@ -150,7 +153,7 @@ ok(names($j) eq 'pub' && !exists $j->{nextPageToken},
    'the rest with the token alone; no token on the last page');
 $res = ds(GET => $T);
 $j = one_line($res) || {};
-is(names($j), 'cdf,dvs,part,simple', 'the tables of a schema');
+is(names($j), 'cdf,dvs,nolog,part,simple', 'the tables of a schema');
 my ($simple) = grep { $_->{name} eq 'simple' } @{ $j->{items} || [] };
 is($JSON->encode($simple), $JSON->encode({ name => 'simple', schema => 'pub',
     share => $share, shareId => $simple->{shareId}, id => $ids{simple} }),
@@ -163,7 +166,7 @@ do {
     push @all, map { "$_->{schema}.$_->{name}" } @{ $j->{items} || [] };
     $page = $j->{nextPageToken};
 } while ($page && ++$pages < 10);
-is(join(',', @all), 'extra.tb1,pub.cdf,pub.dvs,pub.part,pub.simple',
+is(join(',', @all), 'extra.tb1,pub.cdf,pub.dvs,pub.nolog,pub.part,pub.simple',
    'all-tables page by page: the schema object\'s table too');
 create_object('/tables', { %ext, schema_name => 'extra', name => 'tb2',
                            storage_location => "file://$tmp/more2" });
@@ -313,6 +316,10 @@ $l = lines_of($res);
 ok($res->code == 200 && $res->header('delta-sharing-capabilities')
    =~ /^responseformat=delta/ && $l->[0] =~ /deltaProtocol/ && @$l >= 3,
    'deletion vectors in the delta format') or diag $res->content;
+
+$res = query('nolog', {});
+ok($res->code == 400 || $res->code == 404, 'a table without a Delta log: '
+   . 'a 4xx, which clients do not retry') or diag $res->code . ' ' . $res->content;
 
 # --- changes ----------------------------------------------------------------------------
 $res = ds(GET => "$T/cdf/changes", query => { startingVersion => 0,
