@@ -101,13 +101,14 @@ static uc_error_t *resume_offset(uc_call_t *call, const char *scope,
     return NULL;
 }
 
-static void end_list(uc_call_t *call, uc_jw_t *out, const char *next)
+/* Ends {"items":[...] with the token of the next page, none on the
+ * last. */
+static void end_list(uc_jw_t *out, const char *next)
 {
     uc_jw_end_array(out);
     if (next)
         uc_jw_field_string(out, "nextPageToken", next);
     uc_jw_end_object(out);
-    (void)call;
 }
 
 static uc_error_t *list_shares(uc_call_t *call, uc_jw_t *out)
@@ -136,7 +137,7 @@ static uc_error_t *list_shares(uc_call_t *call, uc_jw_t *out)
         uc_jw_end_object(out);
         after = s->name;
     }
-    end_list(call, out, more ? token_for(call, scope, after ? after : "")
+    end_list(out, more ? token_for(call, scope, after ? after : "")
                              : NULL);
     return NULL;
 }
@@ -194,7 +195,7 @@ static uc_error_t *list_schemas(uc_call_t *call, uc_jw_t *out)
         uc_jw_field_string(out, "share", share->name);
         uc_jw_end_object(out);
     }
-    end_list(call, out, next);
+    end_list(out, next);
     return NULL;
 }
 
@@ -274,7 +275,7 @@ static uc_error_t *write_tables(uc_call_t *call, uc_jw_t *out,
     for (i = from; i < to; i++)
         write_table(call, out, APR_ARRAY_IDX(tables, i,
                                              uc_shared_table_t *));
-    end_list(call, out, next);
+    end_list(out, next);
     return NULL;
 }
 

@@ -411,4 +411,4 @@ my $log = do { local (@ARGV, $/) = (Apache::Test::vars('serverroot')
                                     . '/logs/error_log'); <> };
 like($log, qr/UC0108: .*AuthType UnicatBearer/,
      'the error log says how to configure the mount without UnicatBearer');
-secrets_kept(\@answers, [ $token, $token2, $token3 ]);
+secrets_kept(\@answers, [ $token, $token2, $token3 ], [ 'x' x 43 ]);
