@@ -463,8 +463,12 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
         if (optional && !len)
             call->body = uc_json_own(r->pool, json_object());
         else if ((err = uc_json_parse_object(r->pool, data, len,
-                                             &call->body)))
+                                             &call->body))) {
+            /* Delta Sharing's word for a body that is not a JSON object. */
+            if (optional)
+                uc_error_recast(err, UC_E_MALFORMED_REQUEST);
             return err;
+        }
     }
     else {
         int status = ap_discard_request_body(r);

@@ -20,7 +20,7 @@ use Apache::Test qw(-withtestmore);
 use Apache::TestRequest ();
 use Unicat::Test;
 
-plan tests => 76;
+plan tests => 77;
 
 my $p = "ds67_$$";
 my ($cat, $share, $other) = ("cat_$p", "shr_$p", "oth_$p");
@@ -273,9 +273,12 @@ ds_error(query('simple', { refreshToken => 'x' }), 400,
          'INVALID_PARAMETER_VALUE', 'refresh tokens are refused');
 ds_error(query('simple', { maxFiles => 0 }), 400, 'INVALID_PARAMETER_VALUE',
          'maxFiles 0', qr/maxFiles must be positive/);
+ds_error(ds(POST => "$T/simple/query", raw => '{"version":',
+            content_type => 'application/json'), 400, 'MALFORMED_REQUEST',
+         'a body that is not JSON');
 ds_error(ds(POST => "$T/simple/query", raw => 'x=1',
             content_type => 'text/plain'), 415, 'UNSUPPORTED_MEDIA_TYPE',
-         'a body that is not JSON');
+         'a body of another type: 415');
 ok(@{ files_of(query('cdf', {})) } > 1
    && @{ files_of(query('cdf', { limitHint => 1 })) } == 1,
    'limitHint 1: one file of rows is enough');
