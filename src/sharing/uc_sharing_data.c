@@ -856,15 +856,45 @@ static uc_error_t *need_cdf(shared_t *s)
                             s->label);
 }
 
+/* The metaData lines of the versions of the range that changed it, up to
+ * `version` (all of them with APR_INT64_MAX), from *next on: each before
+ * the changes of its version. */
+static uc_error_t *write_metadata_until(shared_t *s,
+                                        uc_sharing_format_t format,
+                                        const uc_delta_changes_t *changes,
+                                        apr_int64_t version, int *next)
+{
+    const apr_array_header_t *versions = changes->metadata_versions;
+    uc_delta_snapshot_t *snap;
+    uc_error_t *err;
+
+    for (; *next < versions->nelts &&
+           APR_ARRAY_IDX(versions, *next, apr_int64_t) <= version; ++*next) {
+        apr_int64_t v = APR_ARRAY_IDX(versions, *next, apr_int64_t);
+
+        if ((err = snapshot_at(s, v, &snap)) ||
+            (err = uc_sharing_write_metadata(s->call->out->jw, s->call->pool,
+                                             format, snap->metadata, v,
+                                             cdf_shared(s), UC_DELTA_NONE,
+                                             UC_DELTA_NONE)) ||
+            (err = uc_out_end_line(s->call->out)))
+            return err;
+    }
+    return NULL;
+}
+
+/* The changes that pass the share object's partitions, with the metaData
+ * lines of the range when `historical`. */
 static uc_error_t *write_changes(shared_t *s, uc_sharing_format_t format,
                                  const uc_sharing_caps_t *caps,
                                  const uc_delta_changes_t *changes,
+                                 int historical,
                                  const uc_sharing_signer_t *signer)
 {
     uc_call_t *call = s->call;
     apr_pool_t *lines;
     filter_t filter;
-    int i;
+    int i, next_metadata = historical ? 0 : changes->metadata_versions->nelts;
     uc_error_t *err;
 
     if ((err = make_filter(s, &filter)))
@@ -875,6 +905,9 @@ static uc_error_t *write_changes(shared_t *s, uc_sharing_format_t format,
                                                     uc_delta_change_t);
         if (i % LINES_PER_POOL == 0)
             apr_pool_clear(lines);
+        if ((err = write_metadata_until(s, format, changes, c->version,
+                                        &next_metadata)))
+            return err;
         if (!passes(&filter, lines, c->partition_values))
             continue;
         if ((err = uc_sharing_write_change(call->out->jw, lines, format,
@@ -882,7 +915,8 @@ static uc_error_t *write_changes(shared_t *s, uc_sharing_format_t format,
             (err = uc_out_end_line(call->out)))
             return table_error(s, err);
     }
-    return NULL;
+    return write_metadata_until(s, format, changes, APR_INT64_MAX,
+                                &next_metadata);
 }
 
 uc_error_t *uc_sharing_table_changes(uc_call_t *call, uc_jw_t *out)
@@ -920,7 +954,8 @@ uc_error_t *uc_sharing_table_changes(uc_call_t *call, uc_jw_t *out)
                           historical ? changes->protocol : last->protocol,
                           historical ? changes->metadata : last->metadata,
                           historical ? start : last->version)) ||
-        (err = write_changes(&s, format, &caps, changes, &signer)))
+        (err = write_changes(&s, format, &caps, changes, historical,
+                                &signer)))
         return err;
     if (!caps.include_end_stream)
         return NULL;
