@@ -77,6 +77,7 @@ static void *create_dir_config(apr_pool_t *p, char *dir)
 
     conf->enabled = UC_UNSET;
     conf->max_body = UC_UNSET;
+    conf->url_lifetime = UC_UNSET;
     conf->base = dir;
     return conf;
 }
@@ -99,6 +100,8 @@ static void *merge_dir_config(apr_pool_t *p, void *basev, void *addv)
                                            : base->storage_root;
     conf->sharing_endpoint = add->sharing_endpoint ? add->sharing_endpoint
                                                    : base->sharing_endpoint;
+    conf->url_lifetime = add->url_lifetime != UC_UNSET ? add->url_lifetime
+                                                       : base->url_lifetime;
     return conf;
 }
 
@@ -231,6 +234,22 @@ static const char *set_sharing_endpoint(cmd_parms *cmd, void *dconf,
     ((uc_dir_config_t *)dconf)->sharing_endpoint =
         n && arg[n - 1] == '/' ? apr_pstrdup(cmd->pool, arg)
                                : apr_pstrcat(cmd->pool, arg, "/", NULL);
+    return NULL;
+}
+
+/* Seconds, from a minute to a week (the longest a pre-signed URL of the
+ * clouds lives). */
+static const char *set_url_lifetime(cmd_parms *cmd, void *dconf,
+                                    const char *arg)
+{
+    char *end;
+    apr_int64_t v = apr_strtoi64(arg, &end, 10);
+
+    if (!*arg || *end || v < 60 || v > 604800)
+        return apr_psprintf(cmd->pool, "UnicatSharingUrlLifetime takes a "
+                            "number of seconds from 60 to 604800, not '%s'",
+                            arg);
+    ((uc_dir_config_t *)dconf)->url_lifetime = (int)v;
     return NULL;
 }
 
@@ -414,6 +433,10 @@ static const command_rec unicat_directives[] = {
                   RSRC_CONF | ACCESS_CONF,
                   "Public base URL of the Delta Sharing endpoint that "
                   "recipients' profiles name"),
+    AP_INIT_TAKE1("UnicatSharingUrlLifetime", set_url_lifetime, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "Seconds the data file URLs of Delta Sharing answers stay "
+                  "valid (default 3600)"),
     AP_INIT_TAKE1("UnicatActivationRateLimit", set_open_routes_limit, NULL,
                   RSRC_CONF,
                   "Requests per minute a client address may make of the "
@@ -534,6 +557,7 @@ static void register_hooks(apr_pool_t *p)
     ap_hook_child_init(child_init, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(uc_handler, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(uc_files_handler, NULL, NULL, APR_HOOK_MIDDLE);
+    uc_bearer_register_hooks();
     ap_hook_optional_fn_retrieve(optional_fn_retrieve, NULL, NULL,
                                  APR_HOOK_MIDDLE);
 }

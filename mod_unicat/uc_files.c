@@ -14,6 +14,7 @@
 #include <apr_strings.h>
 
 #include "../src/core/uc_json.h"
+#include "../src/core/uc_log.h"
 #include "../src/core/uc_jw.h"
 #include "../src/http/uc_render.h"
 #include "../src/sharing/uc_file_url.h"
@@ -59,14 +60,15 @@ static const char *raw_path_after(request_rec *r, const char *base)
 static uc_error_t *open_file(request_rec *r, const char *table_id,
                              const char *key, apr_file_t **fd)
 {
-    uc_log_t log = { uc_glue_log_to_request, r };
+    uc_log_t log;
     struct uc_store *store;
     uc_securable_t *table;
     const char *path;
     uc_error_t *err;
     apr_status_t rv;
 
-    if ((err = uc_glue_attach_store(r, &log, &store)) ||
+    uc_glue_request_log(r, &log);
+    if ((err = uc_glue_store(r, &log, &store)) ||
         (err = uc_securable_by_id(store, r->pool, table_id, &table)))
         return err;
     if (!table || strcmp(table->kind, UC_KIND_TABLE) != 0)

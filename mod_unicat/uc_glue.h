@@ -14,7 +14,6 @@
 APLOG_USE_MODULE(unicat);
 #endif
 
-#include "../src/core/uc_log.h"
 #include "../src/delta/uc_delta.h"
 
 #define UC_DEFAULT_MAX_BODY (1024 * 1024)
@@ -32,7 +31,32 @@ typedef struct uc_dir_config {
     const char *anonymous;           /* UnicatAnonymousPrincipal */
     const char *storage_root;        /* UnicatManagedStorageRoot */
     const char *sharing_endpoint;    /* UnicatSharingEndpoint */
+    int url_lifetime;                /* UnicatSharingUrlLifetime, seconds */
 } uc_dir_config_t;
+
+#define UC_DEFAULT_URL_LIFETIME 3600
+
+/* The Delta Sharing recipient the UnicatBearer authentication found for
+ * the request; NULL when none did. */
+typedef struct uc_glue_recipient {
+    const char *id;
+    const char *name;
+} uc_glue_recipient_t;
+
+const uc_glue_recipient_t *uc_glue_recipient(request_rec *r);
+
+struct uc_store;
+struct uc_log;
+/* The request's database connection as the core's store; diagnostics go
+ * to `log`. */
+struct uc_error *uc_glue_store(request_rec *r, const struct uc_log *log,
+                               struct uc_store **out);
+/* A log that writes into the request's error log entries. */
+void uc_glue_request_log(request_rec *r, struct uc_log *log);
+
+/* AuthType UnicatBearer: the check_authn hook that finds the recipient of
+ * a Delta Sharing bearer token. */
+void uc_bearer_register_hooks(void);
 
 /* The child's cache of latest Delta snapshots, made in child_init; NULL
  * when the reader could not be set up (the error log says why). */
@@ -55,13 +79,6 @@ int uc_handler(request_rec *r);
 /* Serves the signed files route of the sharing server (unicat-files). */
 int uc_files_handler(request_rec *r);
 
-struct uc_store;
-/* The request's database connection (mod_dbd's), as the core's store. */
-uc_error_t *uc_glue_attach_store(request_rec *r, uc_log_t *log,
-                                 struct uc_store **store);
-/* A uc_log_t writer into the request's error log entries (baton: r). */
-void uc_glue_log_to_request(void *baton, uc_log_level_t level,
-                            apr_status_t cause, const char *message);
 void uc_glue_retrieve_dbd(void);
 
 #endif

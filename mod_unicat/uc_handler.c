@@ -21,6 +21,7 @@
 #include "../src/http/uc_router.h"
 #include "../src/core/uc_json.h"
 #include "../src/core/uc_ratelimit.h"
+#include "../src/sharing/uc_sharing_api.h"
 
 static APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *dbd_acquire;
 
@@ -30,11 +31,15 @@ typedef struct api {
     const char *handler;
     const uc_route_t *const *routes;
     json_t *(*render_error)(apr_pool_t *pool, const uc_error_t *err);
+    /* Its callers are Delta Sharing recipients (AuthType UnicatBearer),
+     * not principals. */
+    int recipients;
 } api_t;
 
 static const api_t apis[] = {
-    { "unicat-catalog", uc_catalog_api, uc_render_catalog_error },
-    { "unicat-authz", uc_authz_api, uc_render_lakekeeper_error },
+    { "unicat-catalog", uc_catalog_api, uc_render_catalog_error, 0 },
+    { "unicat-authz", uc_authz_api, uc_render_lakekeeper_error, 0 },
+    { "unicat-sharing", uc_sharing_api, uc_render_sharing_error, 1 },
 };
 
 void uc_glue_retrieve_dbd(void)
@@ -159,6 +164,11 @@ static int send_json(request_rec *r, int status, const json_t *value)
 
 static int send_error(request_rec *r, const api_t *api, const uc_error_t *err)
 {
+    if (api->recipients && err->status == 401)
+        apr_table_setn(r->err_headers_out, "WWW-Authenticate",
+                       apr_psprintf(r->pool, "Bearer realm=\"%s\"",
+                                    ap_auth_name(r) ? ap_auth_name(r)
+                                                    : "Delta Sharing"));
     if (err->retry_after)
         apr_table_setn(r->err_headers_out, "Retry-After",
                        apr_itoa(r->pool, err->retry_after));
@@ -172,7 +182,7 @@ static int send_error(request_rec *r, const api_t *api, const uc_error_t *err)
 }
 
 /* The core's diagnostics, in the request's error log entries. */
-void uc_glue_log_to_request(void *baton, uc_log_level_t level,
+static void log_to_request(void *baton, uc_log_level_t level,
                            apr_status_t cause, const char *message)
 {
     static const int ap_levels[] = {
@@ -182,6 +192,12 @@ void uc_glue_log_to_request(void *baton, uc_log_level_t level,
 
     ap_log_rerror(APLOG_MARK, ap_levels[level], cause, (request_rec *)baton,
                   "%s", message);
+}
+
+void uc_glue_request_log(request_rec *r, uc_log_t *log)
+{
+    log->write = log_to_request;
+    log->baton = r;
 }
 
 static int method_of(request_rec *r, uc_method_t *out)
@@ -332,6 +348,25 @@ static uc_error_t *identify(request_rec *r, const uc_dir_config_t *conf,
     return NULL;
 }
 
+/* A recipient, whom UnicatBearer authentication found: a mount of the
+ * sharing API elsewhere has no caller it could name. */
+static uc_error_t *identify_recipient(request_rec *r, uc_call_t *call)
+{
+    const uc_glue_recipient_t *rec = uc_glue_recipient(r);
+
+    if (!rec) {
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "UC0108: %s is served "
+                      "without a recipient: its <Location> needs AuthType "
+                      "UnicatBearer and Require valid-user", r->uri);
+        return uc_error_make(r->pool, UC_E_UNAUTHENTICATED, "A recipient's "
+                             "bearer token is required.");
+    }
+    call->recipient_id = rec->id;
+    call->recipient_name = rec->name;
+    call->principal = rec->name;
+    return NULL;
+}
+
 /* A route open to anyone (an activation link): it needs no caller. */
 static int is_open(const uc_route_t *route)
 {
@@ -395,13 +430,18 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
 
     call->pool = r->pool;
     call->now = r->request_time;
-    call->log.write = uc_glue_log_to_request;
-    call->log.baton = r;
+    uc_glue_request_log(r, &call->log);
     call->storage_root = conf->storage_root;
     call->secrets = uc_glue_secret_keys();
     call->cloud = uc_glue_cloud();
     call->api_url = ap_construct_url(r->pool, conf->base, r);
     call->sharing_endpoint = conf->sharing_endpoint;
+    call->client_ip = r->useragent_ip;
+    call->headers_in = r->headers_in;
+    call->headers_out = r->headers_out;
+    call->snapshots = uc_glue_snapshots();
+    call->url_lifetime = conf->url_lifetime == UC_UNSET
+                         ? UC_DEFAULT_URL_LIFETIME : conf->url_lifetime;
     if (!method_of(r, &method))
         method = UC_METHOD_COUNT;
     call->method = method;
@@ -412,7 +452,8 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
                              "No such endpoint: %s", r->uri);
     call->path = *rel ? rel : "/";
     /* Refused after the route is known: an open one needs no caller. */
-    unidentified = identify(r, conf, call);
+    unidentified = api->recipients ? identify_recipient(r, call)
+                                   : identify(r, conf, call);
 
     uc_router_match(r->pool, api->routes, method, call->path, match);
     if (unidentified && !(match->route && is_open(match->route)))
@@ -441,13 +482,22 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
     if (match->route->flags & UC_ROUTE_BODY) {
         char *data = NULL;
         apr_size_t len = 0;
+        const char *ct = apr_table_get(r->headers_in, "Content-Type");
+        int optional = match->route->flags & UC_ROUTE_BODY_OPTIONAL;
 
-        if (!is_json_content_type(apr_table_get(r->headers_in,
-                                                "Content-Type")))
+        if (!is_json_content_type(ct) && !(optional && !ct))
             return uc_error_for_status(r->pool, 415);
-        if ((err = read_body(r, body_limit(conf), &data, &len)) ||
-            (err = uc_json_parse_object(r->pool, data, len, &call->body)))
+        if ((err = read_body(r, body_limit(conf), &data, &len)))
             return err;
+        if (optional && !len)
+            call->body = uc_json_own(r->pool, json_object());
+        else if ((err = uc_json_parse_object(r->pool, data, len,
+                                             &call->body))) {
+            /* Delta Sharing's word for a body that is not a JSON object. */
+            if (optional)
+                uc_error_recast(err, UC_E_MALFORMED_REQUEST);
+            return err;
+        }
     }
     else {
         int status = ap_discard_request_body(r);
@@ -457,8 +507,8 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
     return NULL;
 }
 
-uc_error_t *uc_glue_attach_store(request_rec *r, uc_log_t *log,
-                                 struct uc_store **store)
+uc_error_t *uc_glue_store(request_rec *r, const uc_log_t *log,
+                          uc_store_t **out)
 {
     ap_dbd_t *dbd;
 
@@ -474,7 +524,12 @@ uc_error_t *uc_glue_attach_store(request_rec *r, uc_log_t *log,
         return uc_error_unavailable(r->pool);
     }
     return uc_store_attach(r->pool, dbd->driver, dbd->handle, dbd->pool,
-                           dbd->prepared, NULL, log, store);
+                           dbd->prepared, NULL, log, out);
+}
+
+static uc_error_t *attach_store(request_rec *r, uc_call_t *call)
+{
+    return uc_glue_store(r, &call->log, &call->store);
 }
 
 int uc_handler(request_rec *r)
@@ -504,7 +559,7 @@ int uc_handler(request_rec *r)
         return send_error(r, api, uc_error_for_status(r->pool, 404));
     }
     if ((err = prepare_call(r, api, conf, &call, &match)) ||
-        (err = uc_glue_attach_store(r, &call.log, &call.store)))
+        (err = attach_store(r, &call)))
         return err == &answered_by_httpd ? AP_FILTER_ERROR
                                          : send_error(r, api, err);
     call.out = out_for(r, match.route);

@@ -2,12 +2,14 @@
 #include "uc_authz.h"
 
 #include <string.h>
+#include <apr_lib.h>
 #include <apr_strings.h>
 #include <jansson.h>
 
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
 #include "../store/uc_grants.h"
+#include "../store/uc_share_recipients.h"
 #include "../store/uc_staging.h"
 
 static uc_error_t *catalog_not_found(uc_call_t *call, const char *name)
@@ -509,6 +511,9 @@ static uc_error_t *resolve_target(uc_call_t *call, const uc_rule_t *rule)
     case UC_TARGET_SECURABLE:
         return uc_authz_resolve(call, call->params[0], call->params[1],
                                 lock, chain);
+    case UC_TARGET_RECIPIENT:
+    case UC_TARGET_RECIPIENT_SHARE:
+        break;
     }
     return uc_error_internal(call->pool);
 }
@@ -550,6 +555,44 @@ static uc_error_t *denied(uc_call_t *call, uc_privset_t needed,
                                     "include_browse=true)" : "");
 }
 
+/* What the Delta Sharing server answers for a share the recipient may not
+ * read, granted to others or missing alike (the reference's words). */
+static uc_error_t *share_not_found(uc_call_t *call, const char *name)
+{
+    return uc_error_make(call->pool, UC_E_RESOURCE_DOES_NOT_EXIST,
+                         "share '%s' not found", name);
+}
+
+/* A recipient's rights are its grants of shares, not privileges: the
+ * chain is the metastore and the share, and nothing is evaluated. */
+static uc_error_t *resolve_recipient(uc_call_t *call, const uc_rule_t *rule)
+{
+    uc_chain_t *chain = &call->chain;
+    uc_securable_t *share;
+    char *name, *p;
+    uc_error_t *err;
+
+    memset(chain, 0, sizeof(*chain));
+    if (!call->recipient_id)
+        return uc_error_make(call->pool, UC_E_UNAUTHENTICATED,
+                             "A recipient's bearer token is required.");
+    if (rule->target == UC_TARGET_RECIPIENT)
+        return NULL;
+    name = apr_pstrdup(call->pool, call->params[0]);
+    for (p = name; *p; p++)
+        *p = (char)apr_tolower(*p);
+    if ((err = add_metastore(call, chain)) ||
+        (err = uc_share_recipient_share(call->store, call->pool,
+                                        call->recipient_id, name, &share)))
+        return err;
+    if (!share)
+        return share_not_found(call, call->params[0]);
+    chain->n = 2;
+    chain->sec[UC_LEVEL_CATALOG] = share;
+    chain->type[UC_LEVEL_CATALOG] = UC_TYPE_SHARE;
+    return NULL;
+}
+
 uc_error_t *uc_authz_enforce(uc_call_t *call, const uc_rule_t *rule)
 {
     const uc_need_t *need;
@@ -568,6 +611,9 @@ uc_error_t *uc_authz_enforce(uc_call_t *call, const uc_rule_t *rule)
     /* An open route has no caller to weigh, perhaps none at all. */
     if (rule->target == UC_TARGET_PUBLIC)
         return NULL;
+    if (rule->target == UC_TARGET_RECIPIENT ||
+        rule->target == UC_TARGET_RECIPIENT_SHARE)
+        return resolve_recipient(call, rule);
     if ((err = resolve_target(call, rule)))
         return err;
     memset(&call->access, 0, sizeof(call->access));

@@ -33,6 +33,13 @@ typedef enum uc_target {
                                 * open staging reservation too (as a table
                                 * its creator owns) */
     UC_TARGET_SECURABLE,       /* {securable_type}/{full_name} */
+    /* The Delta Sharing recipient the bearer token identified (no
+     * privilege applies: what a recipient reads is what is granted to
+     * it). */
+    UC_TARGET_RECIPIENT,
+    /* A share granted to that recipient, named by the first path
+     * parameter (any case); one not granted is as missing. */
+    UC_TARGET_RECIPIENT_SHARE,
     /* Anyone, authenticated or not (last, so that no zeroed rule is
      * one): what the operation reads is its own check, a one-time
      * activation link. */

@@ -23,6 +23,7 @@ struct uc_out;
 struct uc_api_family;
 struct uc_secret_keys;
 struct uc_cloud_settings;
+struct uc_delta_cache;
 
 typedef enum uc_method {
     UC_GET = 0, UC_POST, UC_PUT, UC_PATCH, UC_DELETE, UC_METHOD_COUNT
@@ -107,6 +108,22 @@ typedef struct uc_call {
     const char *api_url;
     const char *sharing_endpoint;
     uc_log_t log;                /* diagnostics, with their causes */
+    /* The Delta Sharing recipient whose bearer token authenticated the
+     * call (its securable id and name), NULL on the other APIs; and the
+     * client's address, for access lists. */
+    const char *recipient_id;
+    const char *recipient_name;
+    const char *client_ip;
+    /* The request's headers (Delta Sharing's capabilities), and the
+     * response headers an operation adds (Delta-Table-Version). */
+    const apr_table_t *headers_in;
+    apr_table_t *headers_out;
+    /* The process's cache of latest Delta snapshots, NULL when the reader
+     * could not be set up. */
+    struct uc_delta_cache *snapshots;
+    /* Seconds the data-file URLs the sharing server hands out stay
+     * valid (UnicatSharingUrlLifetime). */
+    int url_lifetime;
 } uc_call_t;
 
 /* An operation writes its JSON answer into `out`, or returns an error (and
@@ -121,7 +138,10 @@ enum {
     UC_ROUTE_STREAM = 1 << 2,
     /* The operation reads an application/x-www-form-urlencoded body
      * (call->form): OAuth's token requests. */
-    UC_ROUTE_FORM = 1 << 3
+    UC_ROUTE_FORM = 1 << 3,
+    /* With UC_ROUTE_BODY: a missing body or Content-Type reads as {}
+     * (Delta Sharing clients may send either). */
+    UC_ROUTE_BODY_OPTIONAL = 1 << 4
 };
 
 typedef struct uc_route {

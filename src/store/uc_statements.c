@@ -448,4 +448,15 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
     [UC_STMT_SHARE_RECIPIENT_REMOVE] = {
         "DELETE FROM share_recipients WHERE share_id = %s AND "
         "recipient_id = %s", NULL },
+    /* What the sharing server shows a recipient: the shares granted to
+     * it, in name order after a name, as a page; one of them by name. */
+    [UC_STMT_SHARES_OF_RECIPIENT_PAGE] = {
+        "SELECT s.id, s.name FROM share_recipients g JOIN securables s ON "
+        "s.id = g.share_id WHERE g.recipient_id = %s AND s.name > %s "
+        "ORDER BY s.name LIMIT %s", NULL },
+    [UC_STMT_SHARE_OF_RECIPIENT] = {
+        "SELECT " COLUMNS_OF(UC_SECURABLE_COLUMNS, OF_S) ", s.parent_id "
+        "FROM share_recipients g JOIN securables s ON s.id = g.share_id "
+        "WHERE g.recipient_id = %s AND s.kind = 'share' AND s.name = %s",
+        NULL },
 };

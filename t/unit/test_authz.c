@@ -8,6 +8,7 @@
 
 #include "../../src/authz/uc_authz.h"
 #include "../../src/store/uc_grants.h"
+#include "../../src/sharing/uc_sharing_api.h"
 
 #define P UC_PRIV
 
@@ -875,6 +876,39 @@ static void test_route_matrix(void **state)
     assert_true(checked >= 48);
 }
 
+/* The route matrix above covers the catalog API. The sharing API's
+ * callers are recipients, whose rights are grants of shares, not
+ * privileges (t/api/67_sharing_server.t reads them over HTTP): here every
+ * route declares a recipient rule, and refuses a call without one. */
+static void test_sharing_routes(void **state)
+{
+    afx_t *fx = *state;
+    const uc_route_t *const *t;
+    const uc_route_t *r;
+    static const char *const params[] = { "shr", "sch", "tbl", NULL };
+    int routes = 0;
+
+    for (t = uc_sharing_api; *t; t++)
+        for (r = *t; r->pattern; r++) {
+            uc_call_t call = { 0 };
+            uc_error_t *err;
+
+            routes++;
+            if (!r->rule)
+                fail_msg("%s %s has no authorization rule",
+                         uc_method_name(r->method), r->pattern);
+            assert_true(r->rule->target == UC_TARGET_RECIPIENT ||
+                        r->rule->target == UC_TARGET_RECIPIENT_SHARE);
+            assert_true(strncmp(r->pattern, "/shares", 7) == 0);
+            call.pool = fx->pool;
+            call.params = params;
+            err = uc_authz_enforce(&call, r->rule);
+            assert_non_null(err);
+            assert_int_equal(err->status, 401);
+        }
+    assert_int_equal(routes, 10);
+}
+
 /* A caller that holds nothing on a catalog learns nothing about what is in
  * it: an existing catalog answers like a missing one. */
 static void test_hidden_schema_does_not_leak_catalog(void **state)
@@ -1452,6 +1486,7 @@ int main(void)
         AUTHZ_TEST(test_permissions_api),
         AUTHZ_TEST(test_effective_permissions),
         AUTHZ_TEST(test_list_filtering),
+        AUTHZ_TEST(test_sharing_routes),
     };
     int rc;
 

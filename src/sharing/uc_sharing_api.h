@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The Delta Sharing protocol server: what a recipient, identified by its
+ * bearer token, reads of the shares granted to it. */
+#ifndef UC_SHARING_API_H
+#define UC_SHARING_API_H
+
+#include "../call/uc_call.h"
+
+extern const uc_route_t uc_sharing_routes[];
+/* The whole sharing API (NULL-ended), as the handler takes it. */
+extern const uc_route_t *const uc_sharing_api[];
+
+/* The operations on one shared table (uc_sharing_data.c); the path's
+ * parameters are share, schema and table. */
+uc_error_t *uc_sharing_table_version(uc_call_t *call, uc_jw_t *out);
+uc_error_t *uc_sharing_table_metadata(uc_call_t *call, uc_jw_t *out);
+uc_error_t *uc_sharing_table_query(uc_call_t *call, uc_jw_t *out);
+uc_error_t *uc_sharing_table_changes(uc_call_t *call, uc_jw_t *out);
+
+#endif

@@ -1,0 +1,968 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The routes on one shared table: its version, its metadata, the files of
+ * a snapshot (query) and its change data feed (changes). The table's
+ * Delta log is read here; the lines are written by uc_sharing_lines.h, the
+ * file URLs signed by uc_file_url.h.
+ *
+ * What the share object says is enforced: time travel and changes need
+ * history sharing, nothing before its start_version is shown, changes
+ * need its change data feed, and its partitions filter the files. */
+#include "uc_sharing_api.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <apr_strings.h>
+
+#include "uc_file_url.h"
+#include "uc_sharing_lines.h"
+#include "uc_sharing_tables.h"
+#include "../core/uc_json.h"
+#include "../core/uc_page.h"
+#include "../core/uc_percent.h"
+#include "../core/uc_time.h"
+#include "../core/uc_validate.h"
+#include "../delta/uc_delta.h"
+#include "../http/uc_out.h"
+
+#define MAX_FILES_CAP 10000
+/* A line's memory is given back every this many lines. */
+#define LINES_PER_POOL 256
+
+/* The table a call is about, as the recipient names it, and its log. */
+typedef struct shared {
+    uc_call_t *call;
+    const uc_shared_table_t *t;
+    const char *label;             /* share.schema.table, as named */
+    uc_delta_table_t *delta;
+    uc_delta_snapshot_t *latest;   /* read once, when needed */
+} shared_t;
+
+/* Local tables need no credentials. */
+static const uc_objstore_config_t local_files;
+
+static int history_shared(const shared_t *s)
+{
+    return !strcmp(s->t->object->history_data_sharing_status, "ENABLED");
+}
+
+static apr_int64_t start_version(const shared_t *s)
+{
+    return s->t->object->start_version
+           ? apr_atoi64(s->t->object->start_version) : 0;
+}
+
+/* The reader's errors in the protocol's terms: all of them permanent
+ * conditions of the table, which clients must not retry (4xx). */
+static uc_error_t *table_error(shared_t *s, uc_error_t *err)
+{
+    if (err && err->kind == UC_E_NOT_FOUND)
+        uc_error_recast(err, UC_E_RESOURCE_DOES_NOT_EXIST);
+    else if (err && err->status >= 500) {
+        uc_error_because(s->call->pool, err, "table %s: %s", s->label,
+                         err->message);
+        uc_error_recast(err, UC_E_MALFORMED_REQUEST);
+        err->message = "The table's data cannot be read; please contact "
+                       "your share provider.";
+    }
+    return err;
+}
+
+static uc_error_t *not_found(uc_call_t *call)
+{
+    return uc_error_make(call->pool, UC_E_RESOURCE_DOES_NOT_EXIST,
+                         "[Share/Schema/Table] '%s/%s/%s' does not exist, "
+                         "please contact your share provider for further "
+                         "information.", call->params[0], call->params[1],
+                         call->params[2]);
+}
+
+/* Tables on the server's own file system are read and served here; the
+ * clouds' need the credentials of their external locations. */
+static uc_error_t *check_storage(uc_call_t *call, const char *location)
+{
+    const char *colon = strchr(location, ':');
+
+    if (!strncmp(location, "file:", 5))
+        return NULL;
+    return uc_error_make(call->pool, UC_E_UNSUPPORTED_OPERATION,
+                         "tables on %s storage cannot be shared yet",
+                         colon ? apr_pstrndup(call->pool, location,
+                                              (apr_size_t)(colon - location))
+                               : "this");
+}
+
+static uc_error_t *open_shared(uc_call_t *call, shared_t *s)
+{
+    uc_shared_table_t *t;
+    uc_error_t *err;
+
+    memset(s, 0, sizeof(*s));
+    s->call = call;
+    if ((err = uc_sharing_table_find(call, call->chain.sec[UC_LEVEL_CATALOG],
+                                     call->params[1], call->params[2], &t)))
+        return err;
+    if (!t)
+        return not_found(call);
+    s->t = t;
+    s->label = apr_pstrcat(call->pool, call->params[0], ".", call->params[1],
+                           ".", call->params[2], NULL);
+    if ((err = check_storage(call, t->table->storage_location)))
+        return err;
+    return table_error(s, uc_delta_table_open(call->pool,
+                                              t->table->storage_location,
+                                              &local_files, &s->delta));
+}
+
+static apr_status_t release_snapshot(void *snapshot)
+{
+    uc_delta_snapshot_release(snapshot);
+    return APR_SUCCESS;
+}
+
+/* The call holds the snapshot until its pool goes. */
+static uc_delta_snapshot_t *held(shared_t *s, uc_delta_snapshot_t *snap)
+{
+    apr_pool_cleanup_register(s->call->pool, snap, release_snapshot,
+                              apr_pool_cleanup_null);
+    return snap;
+}
+
+static uc_error_t *latest(shared_t *s, uc_delta_snapshot_t **out)
+{
+    uc_delta_snapshot_t *snap;
+    uc_error_t *err;
+
+    if (!s->latest) {
+        err = s->call->snapshots
+              ? uc_delta_cache_latest(s->call->snapshots, s->delta, &snap)
+              : uc_delta_snapshot(s->delta, UC_DELTA_LATEST, &snap);
+        if (err)
+            return table_error(s, err);
+        s->latest = held(s, snap);
+    }
+    *out = s->latest;
+    return NULL;
+}
+
+static uc_error_t *snapshot_at(shared_t *s, apr_int64_t version,
+                               uc_delta_snapshot_t **out)
+{
+    uc_delta_snapshot_t *snap;
+    uc_error_t *err;
+
+    if (s->latest && s->latest->version == version) {
+        *out = s->latest;
+        return NULL;
+    }
+    if ((err = uc_delta_snapshot(s->delta, version, &snap)))
+        return table_error(s, err);
+    *out = held(s, snap);
+    return NULL;
+}
+
+static uc_error_t *need_history(shared_t *s)
+{
+    if (history_shared(s))
+        return NULL;
+    return uc_error_invalid(s->call->pool, "Reading table by version or "
+                            "timestamp is not supported because history "
+                            "sharing is not enabled on table: %s", s->label);
+}
+
+static uc_error_t *check_start(shared_t *s, apr_int64_t version,
+                               const char *what)
+{
+    if (version >= start_version(s))
+        return NULL;
+    return uc_error_invalid(s->call->pool, "You can only query table %s "
+                            "since version %" APR_INT64_T_FMT ".", what,
+                            start_version(s));
+}
+
+/* A non-negative decimal number of a query parameter; *present 0 when
+ * absent. */
+static uc_error_t *query_version(uc_call_t *call, const char *name,
+                                 apr_int64_t *v, int *present)
+{
+    const char *text = apr_table_get(call->query, name), *p;
+
+    *present = text != NULL;
+    *v = 0;
+    if (!text)
+        return NULL;
+    for (p = text; *p >= '0' && *p <= '9' && p - text < 18; p++)
+        *v = *v * 10 + (*p - '0');
+    if (!*text || *p)
+        return uc_error_invalid(call->pool, "%s is not a valid number.",
+                                name);
+    return NULL;
+}
+
+static uc_error_t *parse_timestamp(uc_call_t *call, const char *name,
+                                   const char *text, apr_int64_t *ms)
+{
+    if (uc_time_parse_iso8601(text, ms))
+        return NULL;
+    return uc_error_invalid(call->pool, "Invalid %s: '%s' is not an "
+                            "ISO-8601 timestamp such as "
+                            "2022-01-01T00:00:00Z.", name, text);
+}
+
+/* The version commits at `ms` resolve to, as `match` picks. */
+static uc_error_t *version_at(shared_t *s, const char *name,
+                              const char *text, uc_delta_time_match_t match,
+                              apr_int64_t *version)
+{
+    uc_delta_snapshot_t *last;
+    apr_int64_t ms;
+    uc_error_t *err;
+
+    if ((err = parse_timestamp(s->call, name, text, &ms)) ||
+        (err = latest(s, &last)))
+        return err;
+    return table_error(s, uc_delta_version_at(s->delta, last, ms, match,
+                                              version));
+}
+
+/* The snapshot a version or a timestamp names (both NULL / absent: the
+ * latest); *travelled tells whether it was asked for. */
+static uc_error_t *snapshot_as_of(shared_t *s, int has_version,
+                                  apr_int64_t version, const char *timestamp,
+                                  uc_delta_snapshot_t **out, int *travelled)
+{
+    uc_error_t *err;
+
+    *travelled = has_version || timestamp;
+    if (!*travelled)
+        return latest(s, out);
+    if ((err = need_history(s)) ||
+        (timestamp && (err = version_at(s, "timestamp", timestamp,
+                                        UC_DELTA_AT_OR_BEFORE, &version))) ||
+        (err = check_start(s, version, "data")))
+        return err;
+    return snapshot_at(s, version, out);
+}
+
+static void set_version_header(uc_call_t *call, apr_int64_t version)
+{
+    apr_table_set(call->headers_out, "Delta-Table-Version",
+                  apr_psprintf(call->pool, "%" APR_INT64_T_FMT, version));
+}
+
+uc_error_t *uc_sharing_table_version(uc_call_t *call, uc_jw_t *out)
+{
+    const char *since = apr_table_get(call->query, "startingTimestamp");
+    uc_delta_snapshot_t *snap;
+    apr_int64_t version;
+    shared_t s;
+    uc_error_t *err;
+
+    (void)out;
+    if ((err = open_shared(call, &s)))
+        return err;
+    if (!since) {
+        if ((err = latest(&s, &snap)))
+            return err;
+        set_version_header(call, snap->version);
+        return NULL;
+    }
+    if ((err = need_history(&s)) ||
+        (err = version_at(&s, "startingTimestamp", since,
+                          UC_DELTA_AT_OR_AFTER, &version)) ||
+        (err = check_start(&s, version, "data")))
+        return err;
+    set_version_header(call, version);
+    return NULL;
+}
+
+/* --- capabilities and headers ------------------------------------------ */
+
+static uc_error_t *read_caps(uc_call_t *call, uc_sharing_caps_t *caps)
+{
+    uc_error_t *err;
+
+    memset(caps, 0, sizeof(*caps));
+    if ((err = uc_sharing_caps_parse(call->pool,
+                                     apr_table_get(call->headers_in,
+                                                   "delta-sharing-"
+                                                   "capabilities"),
+                                     caps)))
+        return err;
+    return uc_sharing_fileidhash_parse(call->pool,
+                                       apr_table_get(call->headers_in,
+                                                     "fileidhash"),
+                                       caps);
+}
+
+/* The headers of an NDJSON answer: its version, its format (the echo of
+ * includeendstreamaction only where `echo_caps`), the fileidhash echo. */
+static void set_answer_headers(uc_call_t *call, apr_int64_t version,
+                               uc_sharing_format_t format,
+                               const uc_sharing_caps_t *caps, int echo_caps)
+{
+    set_version_header(call, version);
+    apr_table_set(call->headers_out, "delta-sharing-capabilities",
+                  uc_sharing_caps_answer(call->pool, format,
+                                         echo_caps ? caps : NULL));
+    if (caps->file_id_hash)
+        apr_table_set(call->headers_out, "fileidhash", caps->file_id_hash);
+}
+
+static int cdf_shared(const shared_t *s)
+{
+    return !strcmp(s->t->object->cdf_enabled, "1") && history_shared(s);
+}
+
+/* The two lines every answer starts with. */
+static uc_error_t *write_head(shared_t *s, uc_sharing_format_t format,
+                              const char *protocol, const char *metadata,
+                              apr_int64_t version)
+{
+    uc_call_t *call = s->call;
+    uc_error_t *err;
+
+    if ((err = uc_sharing_write_protocol(call->out->jw, call->pool, format,
+                                         protocol)) ||
+        (err = uc_out_end_line(call->out)) ||
+        (err = uc_sharing_write_metadata(call->out->jw, call->pool, format,
+                                         metadata, version, cdf_shared(s),
+                                         UC_DELTA_NONE, UC_DELTA_NONE)))
+        return err;
+    return uc_out_end_line(call->out);
+}
+
+uc_error_t *uc_sharing_table_metadata(uc_call_t *call, uc_jw_t *out)
+{
+    uc_sharing_caps_t caps;
+    uc_sharing_format_t format;
+    uc_delta_snapshot_t *snap;
+    apr_int64_t version;
+    int has_version, travelled;
+    const char *timestamp = apr_table_get(call->query, "timestamp");
+    shared_t s;
+    uc_error_t *err;
+
+    (void)out;
+    if ((err = read_caps(call, &caps)) ||
+        (err = query_version(call, "version", &version, &has_version)))
+        return err;
+    if (has_version && timestamp)
+        return uc_error_invalid(call->pool, "Please only provide one of: "
+                                "version,timestamp");
+    if ((err = open_shared(call, &s)) ||
+        (err = snapshot_as_of(&s, has_version, version, timestamp, &snap,
+                              &travelled)) ||
+        (err = uc_sharing_choose_format(call->pool, &caps, &snap->features,
+                                        snap->metadata, &format)))
+        return err;
+    set_answer_headers(call, snap->version, format, &caps, 0);
+    return write_head(&s, format, snap->protocol, snap->metadata,
+                      travelled ? snap->version : UC_DELTA_NONE);
+}
+
+/* --- signing ----------------------------------------------------------- */
+
+/* Local files go out through the module's signed files route, under the
+ * sharing mount. */
+typedef struct local_signer {
+    uc_call_t *call;
+    const char *files_base;
+    const char *table_id;
+    apr_int64_t expires;           /* unix seconds */
+} local_signer_t;
+
+static uc_error_t *sign_local(void *baton, apr_pool_t *pool,
+                              const char *log_path, const char **url)
+{
+    local_signer_t *ls = baton;
+    const char *key = uc_percent_decode(pool, log_path);
+
+    if (!key || !*key || *key == '/')
+        return uc_error_make(pool, UC_E_UNSUPPORTED_OPERATION,
+                             "table containing absolute paths cannot be "
+                             "shared");
+    return uc_file_url_sign(pool, ls->call->secrets, ls->files_base,
+                            ls->table_id, key, ls->expires, url);
+}
+
+static void make_signer(shared_t *s, uc_sharing_signer_t *signer)
+{
+    uc_call_t *call = s->call;
+    local_signer_t *ls = apr_pcalloc(call->pool, sizeof(*ls));
+
+    ls->call = call;
+    ls->files_base = apr_pstrcat(call->pool, call->api_url, "/files", NULL);
+    ls->table_id = s->t->table->id;
+    ls->expires = apr_time_sec(call->now) + call->url_lifetime;
+    signer->sign = sign_local;
+    signer->baton = ls;
+    signer->expiration_ms = ls->expires * 1000;
+}
+
+/* --- partitions of the share object ------------------------------------ */
+
+/* SQL LIKE: % any run, _ any one byte. */
+static int like(const char *s, const char *p)
+{
+    for (; *p; p++, s++) {
+        if (*p == '%') {
+            while (*p == '%')
+                p++;
+            if (!*p)
+                return 1;
+            for (; *s; s++)
+                if (like(s, p))
+                    return 1;
+            return 0;
+        }
+        if (!*s || (*p != '_' && *p != *s))
+            return 0;
+    }
+    return !*s;
+}
+
+/* The value of a partition column, matched without case as Delta does;
+ * NULL for a null or a missing one. */
+static const char *partition_value(json_t *values, const char *column)
+{
+    const char *key;
+    json_t *v;
+
+    json_object_foreach(values, key, v)
+        if (!strcasecmp(key, column))
+            return json_string_value(v);
+    return NULL;
+}
+
+/* Which files a recipient sees of a table shared with partitions: those
+ * whose partition values match every value of one of them. */
+typedef struct filter {
+    json_t *partitions;            /* NULL: every file */
+    json_t *recipient_properties;
+} filter_t;
+
+static uc_error_t *make_filter(shared_t *s, filter_t *f)
+{
+    uc_call_t *call = s->call;
+    uc_securable_t *recipient;
+    uc_error_t *err;
+
+    memset(f, 0, sizeof(*f));
+    if (!s->t->object->partitions)
+        return NULL;
+    f->partitions = uc_json_own(call->pool,
+                                json_loads(s->t->object->partitions, 0,
+                                           NULL));
+    if ((err = uc_securable_by_id(call->store, call->pool,
+                                  call->recipient_id, &recipient)))
+        return err;
+    f->recipient_properties = recipient && recipient->properties
+        ? uc_json_own(call->pool, json_loads(recipient->properties, 0, NULL))
+        : NULL;
+    return NULL;
+}
+
+static int value_matches(const filter_t *f, json_t *values, json_t *want)
+{
+    const char *column = json_string_value(json_object_get(want, "name"));
+    const char *op = json_string_value(json_object_get(want, "op"));
+    const char *expected = json_string_value(json_object_get(want, "value"));
+    const char *key = json_string_value(json_object_get(
+        want, "recipient_property_key"));
+    const char *actual = partition_value(values, column);
+
+    if (key)
+        expected = json_string_value(json_object_get(
+            f->recipient_properties, key));
+    if (!actual || !expected)
+        return 0;
+    return !strcmp(op, "LIKE") ? like(actual, expected)
+                               : !strcmp(actual, expected);
+}
+
+static int passes(const filter_t *f, apr_pool_t *pool,
+                  const char *partition_values)
+{
+    json_t *values, *p, *v;
+    size_t i, j;
+    int ok = 0;
+
+    if (!f->partitions)
+        return 1;
+    values = uc_json_own(pool, json_loads(partition_values, 0, NULL));
+    json_array_foreach(f->partitions, i, p) {
+        ok = 1;
+        json_array_foreach(json_object_get(p, "values"), j, v)
+            ok = ok && value_matches(f, values, v);
+        if (ok)
+            break;
+    }
+    return ok;
+}
+
+/* --- query ------------------------------------------------------------- */
+
+static uc_error_t *malformed(uc_call_t *call, const char *field,
+                             const char *expected)
+{
+    return uc_error_make(call->pool, UC_E_MALFORMED_REQUEST, "Expected %s "
+                         "for field %s of QueryTableRequest", expected,
+                         field);
+}
+
+/* An integer field of the body (JSON number, or protobuf's digit string);
+ * *present 0 when absent or null. */
+static uc_error_t *body_int(uc_call_t *call, const char *field,
+                            apr_int64_t *v, int *present)
+{
+    json_t *j = json_object_get(call->body, field);
+    const char *text, *p;
+
+    *present = j && !json_is_null(j);
+    if (!*present)
+        return NULL;
+    if (json_is_integer(j)) {
+        *v = json_integer_value(j);
+        return NULL;
+    }
+    text = json_string_value(j);
+    if (!text || !*text)
+        return malformed(call, field, "an integer");
+    *v = 0;
+    for (p = *text == '-' ? text + 1 : text;
+         *p >= '0' && *p <= '9' && p - text < 18; p++)
+        *v = *v * 10 + (*p - '0');
+    if (*p)
+        return malformed(call, field, "an integer");
+    if (*text == '-')
+        *v = -*v;
+    return NULL;
+}
+
+static uc_error_t *body_string(uc_call_t *call, const char *field,
+                               const char **v)
+{
+    json_t *j = json_object_get(call->body, field);
+
+    *v = NULL;
+    if (!j || json_is_null(j))
+        return NULL;
+    if (!json_is_string(j))
+        return malformed(call, field, "a string");
+    *v = json_string_value(j);
+    return NULL;
+}
+
+static uc_error_t *body_type(uc_call_t *call, const char *field,
+                             int (*is)(const json_t *), const char *expected)
+{
+    json_t *j = json_object_get(call->body, field);
+
+    return !j || json_is_null(j) || is(j) ? NULL
+                                          : malformed(call, field, expected);
+}
+
+static int is_bool(const json_t *j) { return json_is_boolean(j); }
+static int is_array(const json_t *j) { return json_is_array(j); }
+
+/* What a query asks for. Predicates are accepted and not applied: the
+ * protocol makes them best effort, and every file is a superset. */
+typedef struct query {
+    int has_version, has_limit, has_max_files;
+    apr_int64_t version, limit, max_files;
+    const char *timestamp;
+    const char *page_token;
+} query_t;
+
+static uc_error_t *read_query(uc_call_t *call, query_t *q)
+{
+    apr_int64_t unused;
+    int starting = 0, ending = 0;
+    const char *refresh = NULL, *hints = NULL;
+    uc_error_t *err;
+
+    memset(q, 0, sizeof(*q));
+    if ((err = body_int(call, "version", &q->version, &q->has_version)) ||
+        (err = body_string(call, "timestamp", &q->timestamp)) ||
+        (err = body_int(call, "startingVersion", &unused, &starting)) ||
+        (err = body_int(call, "endingVersion", &unused, &ending)) ||
+        (err = body_int(call, "limitHint", &q->limit, &q->has_limit)) ||
+        (err = body_int(call, "maxFiles", &q->max_files,
+                        &q->has_max_files)) ||
+        (err = body_string(call, "pageToken", &q->page_token)) ||
+        (err = body_string(call, "refreshToken", &refresh)) ||
+        (err = body_string(call, "jsonPredicateHints", &hints)) ||
+        (err = body_type(call, "predicateHints", is_array, "an array")) ||
+        (err = body_type(call, "includeRefreshToken", is_bool,
+                         "a boolean")))
+        return err;
+    if (q->has_version + !!q->timestamp + starting > 1)
+        return uc_error_invalid(call->pool, "Please only provide one of: "
+                                "version,timestamp,startingVersion");
+    if (starting || ending)
+        return uc_error_make(call->pool, UC_E_UNSUPPORTED_OPERATION,
+                             "startingVersion is not supported yet: read "
+                             "the changes of the table instead.");
+    if (refresh)
+        return uc_error_invalid(call->pool, "refreshToken is not supported: "
+                                "query the table again.");
+    if (q->has_version && q->version < 0)
+        return uc_error_invalid(call->pool, "version must be non-negative.");
+    if (q->has_limit && q->limit < 0)
+        return uc_error_invalid(call->pool, "limitHint must be "
+                                "non-negative.");
+    if (q->has_max_files && (q->max_files <= 0 ||
+                             q->max_files > APR_INT32_MAX))
+        return uc_error_invalid(call->pool, "maxFiles must be positive.");
+    if (q->max_files > MAX_FILES_CAP)
+        q->max_files = MAX_FILES_CAP;
+    return NULL;
+}
+
+/* A query page resumes at a file of a version: "<version>:<index>" in a
+ * token bound to the table. */
+static const char *query_scope(const shared_t *s)
+{
+    return apr_pstrcat(s->call->pool, "query:", s->t->table->id, "|", NULL);
+}
+
+static uc_error_t *bad_query_token(uc_call_t *call)
+{
+    return uc_error_invalid(call->pool, "Error decoding the page token");
+}
+
+static uc_error_t *read_query_token(shared_t *s, const query_t *q,
+                                    apr_int64_t *version, apr_int64_t *index)
+{
+    const char *scope = query_scope(s);
+    uc_page_t page;
+    char *end;
+
+    if (uc_page_parse(s->call->pool, NULL, q->page_token, &page) ||
+        !page.after || strncmp(page.after, scope, strlen(scope)) != 0)
+        return bad_query_token(s->call);
+    *version = apr_strtoi64(page.after + strlen(scope), &end, 10);
+    if (*end != ':' || *version < 0)
+        return bad_query_token(s->call);
+    *index = apr_strtoi64(end + 1, &end, 10);
+    if (*end || *index < 0)
+        return bad_query_token(s->call);
+    return NULL;
+}
+
+/* The snapshot a query reads: the one its page token names, else what
+ * version or timestamp say. */
+static uc_error_t *query_snapshot(shared_t *s, const query_t *q,
+                                  uc_delta_snapshot_t **snap,
+                                  apr_size_t *first, int *travelled)
+{
+    apr_int64_t version = 0, index = 0;
+    uc_error_t *err;
+
+    *first = 0;
+    if (!q->page_token || !*q->page_token)
+        return snapshot_as_of(s, q->has_version, q->version, q->timestamp,
+                              snap, travelled);
+    if ((err = read_query_token(s, q, &version, &index)))
+        return err;
+    if ((err = snapshot_as_of(s, q->has_version, q->version, q->timestamp,
+                              snap, travelled)))
+        return err;
+    if (*travelled && (*snap)->version != version)
+        return uc_error_invalid(s->call->pool, "Query parameter mismatch "
+                                "detected for the next page query");
+    if (!*travelled && (err = snapshot_at(s, version, snap)))
+        return err;
+    *travelled = *travelled || version != s->latest->version;
+    if ((apr_size_t)index > (*snap)->num_files)
+        return bad_query_token(s->call);
+    *first = (apr_size_t)index;
+    return NULL;
+}
+
+/* numRecords of a file's stats, 0 when they do not say. */
+static apr_int64_t records_of(apr_pool_t *pool, const char *stats)
+{
+    json_t *j = stats ? uc_json_own(pool, json_loads(stats, 0, NULL)) : NULL;
+
+    return json_integer_value(json_object_get(j, "numRecords"));
+}
+
+/* Writes the files of `snap` from `first` that pass the filter: all, or
+ * up to maxFiles (*next then the index to resume at, 0 when done), or
+ * until limitHint rows are reached. */
+static uc_error_t *write_files(shared_t *s, const query_t *q,
+                               uc_sharing_format_t format,
+                               const uc_sharing_caps_t *caps,
+                               const uc_delta_snapshot_t *snap,
+                               apr_size_t first, int travelled,
+                               const uc_sharing_signer_t *signer,
+                               apr_size_t *next, apr_size_t *written)
+{
+    uc_call_t *call = s->call;
+    uc_delta_stats_reader_t *reader = uc_delta_stats_reader_make(call->pool);
+    apr_int64_t version = travelled ? snap->version : UC_DELTA_NONE;
+    apr_int64_t timestamp = travelled ? snap->timestamp : UC_DELTA_NONE;
+    apr_int64_t records = 0;
+    apr_pool_t *lines;
+    filter_t filter;
+    apr_size_t i;
+    uc_error_t *err;
+
+    *next = 0;
+    *written = 0;
+    if ((err = make_filter(s, &filter)))
+        return err;
+    apr_pool_create(&lines, call->pool);
+    for (i = first; i < snap->num_files; i++) {
+        const uc_delta_file_t *file = &snap->files[i];
+        const char *stats = file->stats;
+
+        if (q->has_max_files && *written == (apr_size_t)q->max_files) {
+            *next = i;
+            break;
+        }
+        if (q->has_limit && records >= q->limit)
+            break;
+        if (i % LINES_PER_POOL == 0)
+            apr_pool_clear(lines);
+        if (!passes(&filter, lines, file->partition_values))
+            continue;
+        if ((!stats && file->stats_source &&
+             (err = uc_delta_file_stats(reader, file, &stats))) ||
+            (err = uc_sharing_write_file(call->out->jw, lines, format, caps,
+                                         file, stats, signer, version,
+                                         timestamp)) ||
+            (err = uc_out_end_line(call->out)))
+            return table_error(s, err);
+        if (q->has_limit)
+            records += records_of(lines, stats);
+        ++*written;
+    }
+    return NULL;
+}
+
+uc_error_t *uc_sharing_table_query(uc_call_t *call, uc_jw_t *out)
+{
+    uc_sharing_caps_t caps;
+    uc_sharing_format_t format;
+    uc_sharing_signer_t signer;
+    uc_delta_snapshot_t *snap;
+    apr_size_t first, next, written;
+    int travelled;
+    query_t q;
+    shared_t s;
+    uc_error_t *err;
+
+    (void)out;
+    if ((err = read_caps(call, &caps)) ||
+        (err = read_query(call, &q)) ||
+        (err = open_shared(call, &s)) ||
+        (err = latest(&s, &snap)) ||
+        (err = query_snapshot(&s, &q, &snap, &first, &travelled)) ||
+        (err = uc_sharing_choose_format(call->pool, &caps, &snap->features,
+                                        snap->metadata, &format)))
+        return err;
+    make_signer(&s, &signer);
+    set_answer_headers(call, snap->version, format, &caps, 1);
+    if ((err = write_head(&s, format, snap->protocol, snap->metadata,
+                          travelled ? snap->version : UC_DELTA_NONE)) ||
+        (err = write_files(&s, &q, format, &caps, snap, first, travelled,
+                           &signer, &next, &written)))
+        return err;
+    /* Python takes every line after the metaData for a file: the end of
+     * the stream is told only to clients that page or ask for it. */
+    if (!q.has_max_files && !caps.include_end_stream)
+        return NULL;
+    if ((err = uc_sharing_write_end_stream(
+             call->out->jw,
+             next ? uc_page_token(call->pool, apr_psprintf(
+                        call->pool, "%s%" APR_INT64_T_FMT ":%" APR_SIZE_T_FMT,
+                        query_scope(&s), snap->version, next))
+                  : NULL,
+             NULL, written ? signer.expiration_ms : UC_DELTA_NONE)))
+        return err;
+    return uc_out_end_line(call->out);
+}
+
+/* --- changes ----------------------------------------------------------- */
+
+/* One bound of a change range: a version or a timestamp, not both. */
+static uc_error_t *read_bound(shared_t *s, const char *which,
+                              uc_delta_time_match_t match, int *given,
+                              apr_int64_t *version)
+{
+    uc_call_t *call = s->call;
+    const char *vname = apr_pstrcat(call->pool, which, "Version", NULL);
+    const char *tname = apr_pstrcat(call->pool, which, "Timestamp", NULL);
+    const char *ts = apr_table_get(call->query, tname);
+    int has_version;
+    uc_error_t *err;
+
+    if ((err = query_version(call, vname, version, &has_version)))
+        return err;
+    if (has_version && ts)
+        return uc_error_invalid(call->pool, "Multiple %s arguments provided "
+                                "for CDF read. Please provide one of either "
+                                "%s or %s.", !strcmp(which, "starting")
+                                ? "starting" : "ending", tname, vname);
+    *given = has_version || ts;
+    if (ts)
+        return version_at(s, tname, ts, match, version);
+    return NULL;
+}
+
+static uc_error_t *change_range(shared_t *s, apr_int64_t *start,
+                                apr_int64_t *end)
+{
+    uc_call_t *call = s->call;
+    uc_delta_snapshot_t *last;
+    int has_start, has_end;
+    uc_error_t *err;
+
+    if ((err = read_bound(s, "starting", UC_DELTA_AT_OR_AFTER, &has_start,
+                          start)))
+        return err;
+    if (!has_start)
+        return uc_error_invalid(call->pool, "No startingVersion or "
+                                "startingTimestamp provided for CDF read.");
+    if ((err = read_bound(s, "ending", UC_DELTA_AT_OR_BEFORE, &has_end,
+                          end)) ||
+        (err = latest(s, &last)))
+        return err;
+    if (*start > last->version)
+        return uc_error_invalid(call->pool, "Provided Start version(%"
+                                APR_INT64_T_FMT ") for reading change data "
+                                "is invalid. Start version cannot be "
+                                "greater than the latest version of the "
+                                "table(%" APR_INT64_T_FMT ").", *start,
+                                last->version);
+    if (!has_end || *end > last->version)
+        *end = last->version;
+    if (*end < *start)
+        return uc_error_invalid(call->pool, "CDF range from start %"
+                                APR_INT64_T_FMT " to end %" APR_INT64_T_FMT
+                                " was invalid. End cannot be before start.",
+                                *start, *end);
+    return check_start(s, *start, "changes");
+}
+
+static uc_error_t *need_cdf(shared_t *s)
+{
+    if (cdf_shared(s))
+        return NULL;
+    return uc_error_invalid(s->call->pool, "cdf is not enabled on table %s",
+                            s->label);
+}
+
+/* The metaData lines of the versions of the range that changed it, up to
+ * `version` (all of them with APR_INT64_MAX), from *next on: each before
+ * the changes of its version. */
+static uc_error_t *write_metadata_until(shared_t *s,
+                                        uc_sharing_format_t format,
+                                        const uc_delta_changes_t *changes,
+                                        apr_int64_t version, int *next)
+{
+    const apr_array_header_t *versions = changes->metadata_versions;
+    uc_delta_snapshot_t *snap;
+    uc_error_t *err;
+
+    for (; *next < versions->nelts &&
+           APR_ARRAY_IDX(versions, *next, apr_int64_t) <= version; ++*next) {
+        apr_int64_t v = APR_ARRAY_IDX(versions, *next, apr_int64_t);
+
+        if ((err = snapshot_at(s, v, &snap)) ||
+            (err = uc_sharing_write_metadata(s->call->out->jw, s->call->pool,
+                                             format, snap->metadata, v,
+                                             cdf_shared(s), UC_DELTA_NONE,
+                                             UC_DELTA_NONE)) ||
+            (err = uc_out_end_line(s->call->out)))
+            return err;
+    }
+    return NULL;
+}
+
+/* The changes that pass the share object's partitions, with the metaData
+ * lines of the range when `historical`. */
+static uc_error_t *write_changes(shared_t *s, uc_sharing_format_t format,
+                                 const uc_sharing_caps_t *caps,
+                                 const uc_delta_changes_t *changes,
+                                 int historical,
+                                 const uc_sharing_signer_t *signer)
+{
+    uc_call_t *call = s->call;
+    apr_pool_t *lines;
+    filter_t filter;
+    int i, next_metadata = historical ? 0 : changes->metadata_versions->nelts;
+    uc_error_t *err;
+
+    if ((err = make_filter(s, &filter)))
+        return err;
+    apr_pool_create(&lines, call->pool);
+    for (i = 0; i < changes->changes->nelts; i++) {
+        const uc_delta_change_t *c = &APR_ARRAY_IDX(changes->changes, i,
+                                                    uc_delta_change_t);
+        if (i % LINES_PER_POOL == 0)
+            apr_pool_clear(lines);
+        if ((err = write_metadata_until(s, format, changes, c->version,
+                                        &next_metadata)))
+            return err;
+        if (!passes(&filter, lines, c->partition_values))
+            continue;
+        if ((err = uc_sharing_write_change(call->out->jw, lines, format,
+                                           caps, c, signer)) ||
+            (err = uc_out_end_line(call->out)))
+            return table_error(s, err);
+    }
+    return write_metadata_until(s, format, changes, APR_INT64_MAX,
+                                &next_metadata);
+}
+
+uc_error_t *uc_sharing_table_changes(uc_call_t *call, uc_jw_t *out)
+{
+    uc_sharing_caps_t caps;
+    uc_sharing_format_t format;
+    uc_sharing_signer_t signer;
+    uc_delta_snapshot_t *last;
+    uc_delta_changes_t *changes;
+    apr_int64_t start, end;
+    int historical;
+    shared_t s;
+    uc_error_t *err;
+
+    (void)out;
+    if ((err = read_caps(call, &caps)) ||
+        (err = uc_validate_query_bool(call->pool,
+                                      "includeHistoricalMetadata",
+                                      apr_table_get(
+                                          call->query,
+                                          "includeHistoricalMetadata"),
+                                      0, &historical)) ||
+        (err = open_shared(call, &s)) ||
+        (err = need_cdf(&s)) ||
+        (err = change_range(&s, &start, &end)) ||
+        (err = latest(&s, &last)) ||
+        (err = uc_sharing_choose_format(call->pool, &caps, &last->features,
+                                        last->metadata, &format)))
+        return err;
+    if ((err = uc_delta_changes(s.delta, call->pool, start, end, &changes)))
+        return table_error(&s, err);
+    make_signer(&s, &signer);
+    set_answer_headers(call, start, format, &caps, 1);
+    if ((err = write_head(&s, format,
+                          historical ? changes->protocol : last->protocol,
+                          historical ? changes->metadata : last->metadata,
+                          historical ? start : last->version)) ||
+        (err = write_changes(&s, format, &caps, changes, historical,
+                                &signer)))
+        return err;
+    if (!caps.include_end_stream)
+        return NULL;
+    if ((err = uc_sharing_write_end_stream(call->out->jw, NULL, NULL,
+                                           changes->changes->nelts
+                                           ? signer.expiration_ms
+                                           : UC_DELTA_NONE)))
+        return err;
+    return uc_out_end_line(call->out);
+}

@@ -1,0 +1,424 @@
+# SPDX-License-Identifier: Apache-2.0
+# The Delta Sharing server over HTTP, as the official clients use it: a
+# provider shares local Delta tables (a table with history from version 1,
+# a partitioned one filtered by a partition, a change data feed, deletion
+# vectors, a whole schema) with a recipient, which reads them with its
+# bearer token: lists (one line of compact JSON, paged), the version
+# header, HEAD, metadata, query (files, time travel, pages, limitHint),
+# changes, the data files themselves, and the refusals (tokens unknown and
+# expired, shares not granted, tables not shared, time travel not
+# allowed). No bearer token reaches an answer or the error log.
+use strict;
+use warnings FATAL => 'all';
+
+use FindBin ();
+use lib "$FindBin::Bin/../lib";
+
+use File::Temp ();
+use JSON::PP ();
+use Apache::Test qw(-withtestmore);
+use Apache::TestRequest ();
+use Unicat::Test;
+
+plan tests => 77;
+
+my $p = "ds67_$$";
+my ($cat, $share, $other) = ("cat_$p", "shr_$p", "oth_$p");
+my @recipients = ("rcp_$p", "rcq_$p");
+my $fixtures = "$FindBin::Bin/../delta/fixtures";
+my $tmp = File::Temp::tempdir("unicat-s67-XXXXXX", TMPDIR => 1,
+                              CLEANUP => 1);
+chmod 0755, $tmp;
+for (['simple_table', 'simple'], ['simple_table', 'more'],
+     ['simple_table', 'hidden'], ['simple_table', 'more2'],
+     ['delta-0.8.0-partitioned', 'part'], ['cdf-table', 'cdf'],
+     ['table-with-dv-small', 'dvs']) {
+    system('cp', '-r', "$fixtures/$_->[0]", "$tmp/$_->[1]") == 0
+        or die "setup: cannot copy $_->[0]";
+}
+mkdir "$tmp/nolog" or die "setup: $!";
+system('chmod', '-R', 'a+rX', $tmp);
+END {
+    api(DELETE => "/shares/$_") for $share, $other;
+    api(DELETE => "/recipients/$_") for @recipients;
+    drop_catalog($cat);
+}
+
+my @answers;      # every answer the recipients got, for the token scan
+my $JSON = JSON::PP->new->canonical;
+
+# --- the provider ---------------------------------------------------------------
+create_catalog($cat);
+create_schema($cat, $_) for qw(sales extra);
+my %ext = (catalog_name => $cat, table_type => 'EXTERNAL',
+           data_source_format => 'DELTA', columns => []);
+my %ids;
+for ([sales => 'simple'], [sales => 'part'], [sales => 'cdf'],
+     [sales => 'dvs'], [sales => 'hidden'], [sales => 'nolog'],
+     [extra => 'tb1', 'more']) {
+    my ($schema, $name, $dir) = @$_;
+    my $t = create_object('/tables', { %ext, schema_name => $schema,
+        name => $name, storage_location => "file://$tmp/" . ($dir // $name) });
+    $ids{$name} = $t->{table_id};
+}
+create_object('/shares', { name => $_ }) for $share, $other;
+sub add { { action => 'ADD', data_object => { @_ } } }
+my $res = api(PATCH => "/shares/$share", body => { updates => [
+    add(name => "$cat.sales.simple", shared_as => 'pub.simple',
+        history_data_sharing_status => 'ENABLED', start_version => 1),
+    add(name => "$cat.sales.part", shared_as => 'pub.part',
+        partitions => [ { values => [ { name => 'year', op => 'EQUAL',
+                                        value => '2021' } ] } ]),
+    add(name => "$cat.sales.cdf", shared_as => 'pub.cdf', enable_cdf => \1,
+        history_data_sharing_status => 'ENABLED'),
+    add(name => "$cat.sales.dvs", shared_as => 'pub.dvs'),
+    add(name => "$cat.sales.nolog", shared_as => 'pub.nolog'),
+    add(name => "$cat.extra", data_object_type => 'SCHEMA'),
+] });
+is($res->code, 200, 'the provider shares six objects')
+    or diag $res->content;
+api(PATCH => "/shares/$other", body => { updates => [
+    add(name => "$cat.sales.hidden", shared_as => 'pub.hidden') ] });
+
+# A recipient's bearer token, from its one-time activation link.
+sub token_of_recipient {
+    my ($name) = @_;
+    my $r = json_of(api(GET => "/recipients/$name")) || {};
+    my ($nonce) = (($r->{tokens} || [])->[-1]{activation_url} // '')
+        =~ m{/([A-Za-z0-9_-]{43})$};
+    my $link = "/public/data_sharing_activation/" . ($nonce // 'none');
+    my $res = api(GET => $link, user => undef);
+    # Activation links are rate-limited per address: other test files may
+    # have used up this minute.
+    for (1 .. 2) {
+        last unless $res->code == 429;
+        sleep(($res->header('Retry-After') // 1) + 1);
+        $res = api(GET => $link, user => undef);
+    }
+    return (json_of($res) || {})->{bearerToken};
+}
+for (@recipients) {
+    create_object('/recipients', { name => $_, authentication_type => 'TOKEN' });
+}
+api(PATCH => "/shares/$share/permissions", body => { changes => [
+    { principal => $recipients[0], add => ['SELECT'] } ] });
+my ($token, $token2) = map { token_of_recipient($_) } @recipients;
+ok(length($token // '') >= 43 && length($token2 // '') >= 43,
+   'both recipients activate their links');
+
+# --- the recipient's client ------------------------------------------------------
+sub ds {
+    my ($method, $path, %opt) = @_;
+    my $tok = exists $opt{token} ? delete $opt{token} : $token;
+    my @h = defined $tok ? (Authorization => "Bearer $tok") : ();
+    push @h, @{ delete $opt{headers} || [] };
+    my $r = api($method, $path, base => delete $opt{base} // '/delta-sharing',
+                user => undef, headers => \@h, %opt);
+    push @answers, $r->content;
+    return $r;
+}
+sub lines_of { [ split /\n/, $_[0]->content ] }
+sub one_line {
+    my ($r) = @_;
+    my $l = lines_of($r);
+    return @$l == 1 && $r->content !~ /\n./ ? JSON::PP::decode_json($l->[0])
+                                            : undef;
+}
+sub ds_error {
+    my ($r, $status, $code, $name, $message) = @_;
+    my $j = eval { JSON::PP::decode_json($r->content) } || {};
+    ok($r->code == $status && ($r->header('Content-Type') // '')
+       =~ m{^application/json} && ($j->{errorCode} // '') eq $code
+       && length($j->{message} // '')
+       && (!$message || $j->{message} =~ $message), $name)
+        or diag $r->code . ' ' . $r->content;
+}
+sub names { join ',', map { $_->{name} } @{ $_[0]{items} || [] } }
+my $T = "/shares/$share/schemas/pub/tables";
+
+# --- lists -------------------------------------------------------------------------
+$res = ds(GET => '/shares');
+my $j = one_line($res);
+ok($j && names($j) eq $share && $j->{items}[0]{id} =~ $Unicat::Test::UUID_RE
+   && !exists $j->{nextPageToken}, 'GET /shares: the granted share, one line')
+    or diag $res->content;
+$res = ds(GET => '/shares/' . uc $share);
+$j = one_line($res) || {};
+ok($j->{share} && $j->{share}{name} eq $share && $j->{share}{id},
+   'GET /shares/{share}, any case') or diag $res->content;
+$res = ds(GET => "/shares/$share/schemas");
+$j = one_line($res) || {};
+is(join(',', map { "$_->{name}:$_->{share}" } @{ $j->{items} || [] }),
+   "extra:$share,pub:$share", 'schemas: of tables and of the schema object');
+$res = ds(GET => "/shares/$share/schemas", query => { maxResults => 1 });
+$j = one_line($res) || {};
+ok(names($j) eq 'extra' && $j->{nextPageToken}, 'a page of one, a token');
+$res = ds(GET => "/shares/$share/schemas",
+          query => { pageToken => $j->{nextPageToken} });
+$j = one_line($res) || {};
+ok(names($j) eq 'pub' && !exists $j->{nextPageToken},
+   'the rest with the token alone; no token on the last page');
+$res = ds(GET => $T);
+$j = one_line($res) || {};
+is(names($j), 'cdf,dvs,nolog,part,simple', 'the tables of a schema');
+my ($simple) = grep { $_->{name} eq 'simple' } @{ $j->{items} || [] };
+is($JSON->encode($simple), $JSON->encode({ name => 'simple', schema => 'pub',
+    share => $share, shareId => $simple->{shareId}, id => $ids{simple} }),
+   'a table: name, schema, share, shareId, id (the table\'s)');
+my (@all, $page, $pages);
+do {
+    $res = ds(GET => "/shares/$share/all-tables",
+              query => { maxResults => 2, $page ? (pageToken => $page) : () });
+    $j = one_line($res) || {};
+    push @all, map { "$_->{schema}.$_->{name}" } @{ $j->{items} || [] };
+    $page = $j->{nextPageToken};
+} while ($page && ++$pages < 10);
+is(join(',', @all), 'extra.tb1,pub.cdf,pub.dvs,pub.nolog,pub.part,pub.simple',
+   'all-tables page by page: the schema object\'s table too');
+create_object('/tables', { %ext, schema_name => 'extra', name => 'tb2',
+                           storage_location => "file://$tmp/more2" });
+is(names(one_line(ds(GET => "/shares/$share/schemas/EXTRA/tables")) || {}),
+   'tb1,tb2', 'a table created later in a shared schema is shared');
+$res = ds(GET => "/shares/$share/schemas", query => { maxResults => 0 });
+$j = one_line($res) || {};
+ok(!@{ $j->{items} || [] } && $j->{nextPageToken}, 'maxResults=0: a token');
+ds_error(ds(GET => '/shares', query => { maxResults => 501 }), 400,
+         'INVALID_PARAMETER_VALUE', 'maxResults above 500', qr/0 to 500/);
+ds_error(ds(GET => '/shares', query => { maxResults => 'x' }), 400,
+         'INVALID_PARAMETER_VALUE', 'maxResults not a number');
+ds_error(ds(GET => "/shares/$share/all-tables",
+            query => { pageToken => $j->{nextPageToken} }), 400,
+         'INVALID_PARAMETER_VALUE', 'the token of another listing',
+         qr/nextPageToken/);
+ds_error(ds(GET => "/shares/$share/schemas/none/tables"), 404,
+         'RESOURCE_DOES_NOT_EXIST', 'an unknown schema');
+
+# --- version, HEAD -----------------------------------------------------------------
+$res = ds(GET => "$T/simple/version");
+ok($res->code == 200 && $res->content eq ''
+   && ($res->header('Delta-Table-Version') // '') eq '4',
+   'GET version: the header, an empty body');
+$res = ds(HEAD => "$T/SIMPLE");
+is($res->header('Delta-Table-Version'), '4', 'HEAD the table: the header');
+$res = ds(HEAD => "$T/none");
+ok($res->code == 404 && $res->content eq '', 'HEAD an unknown table: 404');
+ds_error(ds(GET => "$T/part/version",
+            query => { startingTimestamp => '2020-01-01T00:00:00Z' }), 400,
+         'INVALID_PARAMETER_VALUE', 'startingTimestamp needs history sharing',
+         qr/history sharing is not enabled/);
+ds_error(ds(GET => "$T/simple/version",
+            query => { startingTimestamp => 'yesterday' }), 400,
+         'INVALID_PARAMETER_VALUE', 'a bad startingTimestamp',
+         qr/startingTimestamp/);
+
+# --- metadata ------------------------------------------------------------------------
+$res = ds(GET => "$T/simple/metadata", headers => [ fileidhash => 'PARQUET' ]);
+my $l = lines_of($res);
+ok($res->code == 200 && @$l == 2 && $l->[0] =~ /^\{"protocol":/
+   && $l->[1] =~ /^\{"metaData":/, 'metadata: protocol, metaData')
+    or diag $res->content;
+ok(($res->header('Content-Type') // '') eq 'application/x-ndjson; charset=utf-8'
+   && $res->header('Delta-Table-Version') eq '4'
+   && $res->header('delta-sharing-capabilities') eq 'responseformat=parquet'
+   && $res->header('fileidhash') eq 'parquet',
+   'metadata headers: NDJSON, version, format, the fileidhash echo');
+my $meta = JSON::PP::decode_json($l->[1])->{metaData} || {};
+ok($meta->{id} && $meta->{schemaString} && ref $meta->{partitionColumns},
+   'metaData: id, schemaString, partitionColumns');
+$res = ds(GET => "$T/simple/metadata", query => { version => 2 });
+is($res->header('Delta-Table-Version'), '2', 'metadata at a version');
+
+# --- query -----------------------------------------------------------------------------
+sub query {
+    my ($table, $body, %opt) = @_;
+    return ds(POST => "$T/$table/query",
+              defined $body ? (body => $body) : (raw => ''), %opt);
+}
+sub files_of {
+    my ($r) = @_;
+    my @l = @{ lines_of($r) };
+    return [ map { JSON::PP::decode_json($_) } @l[2 .. $#l] ];
+}
+$res = query('simple', {});
+my $files = files_of($res);
+ok($res->code == 200 && @$files >= 1 && !grep({ !$_->{file} } @$files),
+   'query: every line after the metaData is a file') or diag $res->content;
+is($res->header('Delta-Table-Version'), '4', 'query: the version header');
+my $f = $files->[0]{file} || {};
+ok($f->{url} && $f->{id} =~ /^[0-9a-f]{32}$/ && ref $f->{partitionValues}
+   && $f->{size} > 0 && $f->{expirationTimestamp} > time * 1000
+   && !exists $f->{version}, 'a file: url, id, partitionValues, size, expiry');
+my $again = files_of(query('simple', undef));
+is(join(',', sort map { $_->{file}{id} } @$again),
+   join(',', sort map { $_->{file}{id} } @$files),
+   'without a body or Content-Type: the same files, the same ids');
+$res = query('simple', { version => 2, jsonPredicateHints => '{"op":"x"}',
+                         predicateHints => ['a = 1'], somethingNew => 1 });
+my $v2 = files_of($res);
+ok($res->code == 200 && $res->header('Delta-Table-Version') eq '2'
+   && @$v2 && !grep({ ($_->{file}{version} // -1) != 2 } @$v2),
+   'version 2: its files carry the version; hints and unknown fields pass')
+    or diag $res->content;
+my $ts = $v2->[0]{file}{timestamp};
+my @tm = gmtime(int($ts / 1000));
+my $iso = sprintf '%04d-%02d-%02dT%02d:%02d:%02d.%03dZ', $tm[5] + 1900,
+    $tm[4] + 1, @tm[3, 2, 1, 0], $ts % 1000;
+$res = query('simple', { timestamp => $iso });
+is($res->header('Delta-Table-Version'), '2', 'a timestamp: the version then');
+ds_error(query('simple', { version => 0 }), 400, 'INVALID_PARAMETER_VALUE',
+         'before the start version', qr/since version 1/);
+ds_error(query('part', { version => 0 }), 400, 'INVALID_PARAMETER_VALUE',
+         'time travel without history sharing',
+         qr/history sharing is not enabled on table/);
+ds_error(query('simple', { version => 2, timestamp => $iso }), 400,
+         'INVALID_PARAMETER_VALUE', 'version and timestamp', qr/only provide one/);
+ds_error(query('simple', { version => 'two' }), 400, 'MALFORMED_REQUEST',
+         'a version that is no number');
+ds_error(query('simple', { predicateHints => 'a = 1' }), 400,
+         'MALFORMED_REQUEST', 'predicateHints that are no array');
+ds_error(query('simple', { refreshToken => 'x' }), 400,
+         'INVALID_PARAMETER_VALUE', 'refresh tokens are refused');
+ds_error(query('simple', { maxFiles => 0 }), 400, 'INVALID_PARAMETER_VALUE',
+         'maxFiles 0', qr/maxFiles must be positive/);
+ds_error(ds(POST => "$T/simple/query", raw => '{"version":',
+            content_type => 'application/json'), 400, 'MALFORMED_REQUEST',
+         'a body that is not JSON');
+ds_error(ds(POST => "$T/simple/query", raw => 'x=1',
+            content_type => 'text/plain'), 415, 'UNSUPPORTED_MEDIA_TYPE',
+         'a body of another type: 415');
+ok(@{ files_of(query('cdf', {})) } > 1
+   && @{ files_of(query('cdf', { limitHint => 1 })) } == 1,
+   'limitHint 1: one file of rows is enough');
+$res = query('simple', {}, headers => [ 'delta-sharing-capabilities' =>
+                                        'responseformat=parquet;'
+                                        . 'includeendstreamaction=true' ]);
+$l = lines_of($res);
+ok($res->header('delta-sharing-capabilities')
+   eq 'responseformat=parquet;includeendstreamaction=true'
+   && $l->[-1] =~ /^\{"endStreamAction":/ && @$l == @$files + 3,
+   'includeendstreamaction echoed: the body ends with endStreamAction');
+my (@paged, $token_page, $n);
+do {
+    $res = query('simple', { maxFiles => 2,
+                             $token_page ? (pageToken => $token_page) : () });
+    $l = lines_of($res);
+    my $end = JSON::PP::decode_json($l->[-1])->{endStreamAction} || {};
+    push @paged, map { JSON::PP::decode_json($_)->{file}{id} }
+        @$l[2 .. $#$l - 1];
+    $token_page = $end->{nextPageToken};
+} while ($token_page && ++$n < 20);
+is(join(',', sort @paged), join(',', sort map { $_->{file}{id} } @$files),
+   'maxFiles pages: every file once, the last page without a token');
+ds_error(query('simple', { pageToken => 'nonsense' }), 400,
+         'INVALID_PARAMETER_VALUE', 'a bad page token');
+
+# --- partitions, deletion vectors ----------------------------------------------------
+$files = files_of(query('part', {}));
+ok(@$files == 3 && !grep({ $_->{file}{partitionValues}{year} ne '2021' }
+                         @$files),
+   'a partition of the share object filters the files (year = 2021)');
+ds_error(query('dvs', {}), 400, 'UNSUPPORTED_OPERATION',
+         'deletion vectors in the parquet format');
+$res = query('dvs', {}, headers => [ 'delta-sharing-capabilities' =>
+                                    'responseformat=delta;'
+                                    . 'readerfeatures=deletionvectors' ]);
+$l = lines_of($res);
+ok($res->code == 200 && $res->header('delta-sharing-capabilities')
+   =~ /^responseformat=delta/ && $l->[0] =~ /deltaProtocol/ && @$l >= 3,
+   'deletion vectors in the delta format') or diag $res->content;
+
+$res = query('nolog', {});
+ok($res->code == 400 || $res->code == 404, 'a table without a Delta log: '
+   . 'a 4xx, which clients do not retry') or diag $res->code . ' ' . $res->content;
+
+# --- changes ----------------------------------------------------------------------------
+$res = ds(GET => "$T/cdf/changes", query => { startingVersion => 0,
+                                              includeHistoricalMetadata => 'True' });
+$l = lines_of($res);
+my @kinds = map { (keys %{ JSON::PP::decode_json($_) })[0] } @$l[2 .. $#$l];
+ok($res->code == 200 && $res->header('Delta-Table-Version') eq '0'
+   && @kinds && !grep({ !/^(add|cdf|remove)$/ } @kinds)
+   && grep({ $_ eq 'cdf' } @kinds), 'changes: add, cdf and remove lines')
+    or diag $res->content;
+my $c = JSON::PP::decode_json($l->[-1]);
+($c) = values %$c;
+ok(defined $c->{version} && $c->{timestamp} && $c->{url},
+   'a change: version, timestamp, url');
+$res = ds(GET => "$T/cdf/changes", query => { startingVersion => 1,
+                                              endingVersion => 2 });
+ok($res->code == 200 && !grep({ !/"version":[12]\b/ }
+                              @{ lines_of($res) }[2 .. $#{ lines_of($res) }]),
+   'a range of versions');
+ds_error(ds(GET => "$T/cdf/changes"), 400, 'INVALID_PARAMETER_VALUE',
+         'changes need a start', qr/No startingVersion/);
+ds_error(ds(GET => "$T/cdf/changes", query => { startingVersion => 2,
+                                                endingVersion => 1 }),
+         400, 'INVALID_PARAMETER_VALUE', 'an end before the start',
+         qr/End cannot be before start/);
+ds_error(ds(GET => "$T/simple/changes", query => { startingVersion => 1 }),
+         400, 'INVALID_PARAMETER_VALUE', 'changes of a table shared without cdf',
+         qr/cdf is not enabled/);
+
+# --- the data files ------------------------------------------------------------------------
+$files = files_of(query('simple', {}));
+my $ua = Apache::TestRequest::user_agent();
+my @bad = grep {
+    my $r = $ua->get($_->{file}{url});
+    $r->code != 200 || length($r->content) != $_->{file}{size}
+} @$files;
+is(scalar @bad, 0, 'every file URL reads, as long as its size');
+$res = $ua->get($files->[0]{file}{url}, Range => 'bytes=0-3');
+ok($res->code == 206 && $res->content eq 'PAR1', 'a range read: 206');
+$files = files_of(query('part', {}));
+$res = $ua->get($files->[0]{file}{url});
+ok($res->code == 200 && length($res->content) == $files->[0]{file}{size},
+   'a file of a partition directory reads');
+
+# --- who reads what ---------------------------------------------------------------------------
+$res = ds(GET => '/shares', token => 'x' x 43);
+my $j401 = eval { JSON::PP::decode_json($res->content) } || {};
+ok($res->code == 401 && ($res->header('WWW-Authenticate') // '')
+   =~ /^Bearer realm="Delta Sharing"/ && $j401->{errorCode},
+   'an unknown token: 401, WWW-Authenticate: Bearer, JSON')
+    or diag $res->code . ' ' . $res->content;
+is(ds(GET => '/shares', token => undef)->code, 401, 'no token: 401');
+is(ds(GET => '/shares', token => undef,
+      headers => [ Authorization => 'Basic YWRtaW46YWRtaW4=' ])->code, 401,
+   'Basic credentials: 401');
+$j = one_line(ds(GET => '/shares', token => $token2)) || {};
+ok(!@{ $j->{items} || [] }, 'a recipient without grants sees no share');
+ds_error(ds(GET => "/shares/$share", token => $token2), 404,
+         'RESOURCE_DOES_NOT_EXIST', 'nor the share', qr/share '.*' not found/);
+ds_error(ds(GET => "$T/simple/metadata", token => $token2), 404,
+         'RESOURCE_DOES_NOT_EXIST', 'nor its tables');
+ds_error(ds(POST => "$T/simple/query", token => $token2, body => {}), 404,
+         'RESOURCE_DOES_NOT_EXIST', 'nor their files');
+ds_error(ds(GET => "/shares/$other"), 404, 'RESOURCE_DOES_NOT_EXIST',
+         'a share granted to others: as a missing one');
+ds_error(ds(GET => "/shares/none_$p"), 404, 'RESOURCE_DOES_NOT_EXIST',
+         'a missing share');
+ds_error(ds(GET => "$T/hidden/metadata"), 404, 'RESOURCE_DOES_NOT_EXIST',
+         'a table not in the share', qr/does not exist, please contact/);
+ds_error(ds(GET => '/shares', base => '/unauthenticated/delta-sharing'),
+         401, 'UNAUTHENTICATED', 'a mount without UnicatBearer: 401');
+api(PATCH => "/shares/$share/permissions", body => { changes => [
+    { principal => $recipients[0], remove => ['SELECT'] } ] });
+ds_error(ds(GET => "/shares/$share"), 404, 'RESOURCE_DOES_NOT_EXIST',
+         'a revoked grant: the share is gone');
+api(PATCH => "/shares/$share/permissions", body => { changes => [
+    { principal => $recipients[0], add => ['SELECT'] } ] });
+is(ds(GET => "/shares/$share")->code, 200, 'granted again');
+$res = api(POST => "/recipients/$recipients[0]/rotate-token",
+           body => { existing_token_expire_in_seconds => 0 });
+is($res->code, 200, 'the token is rotated, the old one expires now');
+is(ds(GET => '/shares')->code, 401, 'an expired token: 401');
+my $token3 = token_of_recipient($recipients[0]);
+is(ds(GET => "/shares/$share", token => $token3)->code, 200,
+   'the new token reads the share');
+
+# --- the log ------------------------------------------------------------------------------------
+my $log = do { local (@ARGV, $/) = (Apache::Test::vars('serverroot')
+                                    . '/logs/error_log'); <> };
+like($log, qr/UC0108: .*AuthType UnicatBearer/,
+     'the error log says how to configure the mount without UnicatBearer');
+secrets_kept(\@answers, [ $token, $token2, $token3 ], [ 'x' x 43 ]);
