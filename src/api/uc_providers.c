@@ -514,6 +514,12 @@ static uc_error_t *list_shares(uc_call_t *call, uc_jw_t *out)
     char *auth;
     uc_error_t *err;
 
+    if (!call->secrets || !call->secrets->n)
+        return uc_error_make(call->pool, UC_E_FAILED_PRECONDITION,
+                             "The profile of provider '%s' is sealed, and "
+                             "this server has no key to open it: its "
+                             "administrator must set UnicatSecretKeyFile.",
+                             sec->name);
     if ((err = open_profile(call, sec, &p)) ||
         (err = shares_url(call, p.endpoint, &req.url)))
         return err;
