@@ -13,6 +13,7 @@
 #include <apr_lib.h>
 #include <apr_strings.h>
 
+#include "../src/api/uc_api.h"
 #include "../src/core/uc_log.h"
 #include "../src/core/uc_secret.h"
 #include "../src/store/uc_recipient_tokens.h"
@@ -89,6 +90,12 @@ static int bearer_authn(request_rec *r)
         return failed(r, err);
     if (!recipient)
         return unauthorized(r, "unknown or expired bearer token");
+    if (!uc_recipient_admits(r->pool, recipient, r->useragent_ip)) {
+        ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "UC0111: recipient %s "
+                      "may not call from %s (its ip_access_list)",
+                      recipient->name, r->useragent_ip);
+        return HTTP_FORBIDDEN;
+    }
     rec = apr_pcalloc(r->pool, sizeof(*rec));
     rec->id = recipient->id;
     rec->name = recipient->name;
