@@ -15,12 +15,14 @@ use FindBin ();
 use lib "$FindBin::Bin/../lib";
 
 use File::Temp ();
+use HTTP::Request ();
+use MIME::Base64 ();
 use JSON::PP ();
 use Apache::Test qw(-withtestmore);
 use Apache::TestRequest ();
 use Unicat::Test;
 
-plan tests => 77;
+plan tests => 91;
 
 my $p = "ds67_$$";
 my ($cat, $share, $other) = ("cat_$p", "shr_$p", "oth_$p");
@@ -32,11 +34,19 @@ chmod 0755, $tmp;
 for (['simple_table', 'simple'], ['simple_table', 'more'],
      ['simple_table', 'hidden'], ['simple_table', 'more2'],
      ['delta-0.8.0-partitioned', 'part'], ['cdf-table', 'cdf'],
-     ['table-with-dv-small', 'dvs']) {
+     ['table-with-dv-small', 'dvs'], ['simple_table', 'sym'],
+     ['simple_table', 'gone']) {
     system('cp', '-r', "$fixtures/$_->[0]", "$tmp/$_->[1]") == 0
         or die "setup: cannot copy $_->[0]";
 }
 mkdir "$tmp/nolog" or die "setup: $!";
+# A table whose data files are links out of its root: none may be served.
+mkdir "$tmp/outside" or die "setup: $!";
+for my $f (glob "$tmp/sym/*.parquet") {
+    my ($base) = $f =~ m{([^/]+)$};
+    rename $f, "$tmp/outside/$base" and symlink "$tmp/outside/$base", $f
+        or die "setup: $!";
+}
 system('chmod', '-R', 'a+rX', $tmp);
 END {
     api(DELETE => "/shares/$_") for $share, $other;
@@ -45,6 +55,7 @@ END {
 }
 
 my @answers;      # every answer the recipients got, for the token scan
+my @sent;         # more secrets the scan looks for
 my $JSON = JSON::PP->new->canonical;
 
 # --- the provider ---------------------------------------------------------------
@@ -55,6 +66,7 @@ my %ext = (catalog_name => $cat, table_type => 'EXTERNAL',
 my %ids;
 for ([sales => 'simple'], [sales => 'part'], [sales => 'cdf'],
      [sales => 'dvs'], [sales => 'hidden'], [sales => 'nolog'],
+     [sales => 'sym'], [sales => 'gone'],
      [extra => 'tb1', 'more']) {
     my ($schema, $name, $dir) = @$_;
     my $t = create_object('/tables', { %ext, schema_name => $schema,
@@ -73,9 +85,11 @@ my $res = api(PATCH => "/shares/$share", body => { updates => [
         history_data_sharing_status => 'ENABLED'),
     add(name => "$cat.sales.dvs", shared_as => 'pub.dvs'),
     add(name => "$cat.sales.nolog", shared_as => 'pub.nolog'),
+    add(name => "$cat.sales.sym", shared_as => 'pub.sym'),
+    add(name => "$cat.sales.gone", shared_as => 'pub.gone'),
     add(name => "$cat.extra", data_object_type => 'SCHEMA'),
 ] });
-is($res->code, 200, 'the provider shares six objects')
+is($res->code, 200, 'the provider shares eight objects')
     or diag $res->content;
 api(PATCH => "/shares/$other", body => { updates => [
     add(name => "$cat.sales.hidden", shared_as => 'pub.hidden') ] });
@@ -160,7 +174,7 @@ ok(names($j) eq 'pub' && !exists $j->{nextPageToken},
    'the rest with the token alone; no token on the last page');
 $res = ds(GET => $T);
 $j = one_line($res) || {};
-is(names($j), 'cdf,dvs,nolog,part,simple', 'the tables of a schema');
+is(names($j), 'cdf,dvs,gone,nolog,part,simple,sym', 'the tables of a schema');
 my ($simple) = grep { $_->{name} eq 'simple' } @{ $j->{items} || [] };
 is($JSON->encode($simple), $JSON->encode({ name => 'simple', schema => 'pub',
     share => $share, shareId => $simple->{shareId}, id => $ids{simple} }),
@@ -173,7 +187,8 @@ do {
     push @all, map { "$_->{schema}.$_->{name}" } @{ $j->{items} || [] };
     $page = $j->{nextPageToken};
 } while ($page && ++$pages < 10);
-is(join(',', @all), 'extra.tb1,pub.cdf,pub.dvs,pub.nolog,pub.part,pub.simple',
+is(join(',', @all), 'extra.tb1,pub.cdf,pub.dvs,pub.gone,pub.nolog,pub.part,'
+   . 'pub.simple,pub.sym',
    'all-tables page by page: the schema object\'s table too');
 create_object('/tables', { %ext, schema_name => 'extra', name => 'tb2',
                            storage_location => "file://$tmp/more2" });
@@ -374,6 +389,74 @@ $res = $ua->get($files->[0]{file}{url});
 ok($res->code == 200 && length($res->content) == $files->[0]{file}{size},
    'a file of a partition directory reads');
 
+# --- the files route refuses what it did not sign ---------------------------------------------
+{
+    my $ua = Apache::TestRequest::user_agent();
+    my $url = files_of(query('simple', {}))->[0]{file}{url};
+    my ($head) = $ua->head($url);
+    ok($head->code == 200 && $head->header('Content-Length') > 0
+       && !length($head->content) && $head->header('ETag'),
+       'HEAD of a file URL: its length, an ETag, no body');
+    is($ua->get($url, 'If-None-Match' => $head->header('ETag'))->code, 304,
+       'a conditional GET: 304');
+    (my $tampered = $url) =~ s/(sig=[0-9a-f]*)([0-9a-f])$/$1 . ($2 eq '0' ? '1' : '0')/e;
+    my $r = $ua->get($tampered);
+    my $e = eval { JSON::PP::decode_json($r->content) } || {};
+    ok($r->code == 403 && ($e->{errorCode} // '') eq 'PERMISSION_DENIED',
+       'a tampered signature: 403 in the sharing dialect') or diag $r->content;
+    (my $later = $url) =~ s/exp=(\d+)/'exp=' . ($1 + 3600)/e;
+    is($ua->get($later)->code, 403, 'a longer expiry than signed: 403');
+    (my $other_file = $url) =~ s{/[^/?]+\?}{/part-00000-x.snappy.parquet?};
+    is($ua->get($other_file)->code, 403, 'another file under the signature: 403');
+    is($ua->request(HTTP::Request->new(POST => $url))->code, 405,
+       'POST to a file URL: 405');
+    (my $up = $url) =~ s{/([^/?]+)\?}{/..%2F..%2F..%2Fetc%2Fpasswd?};
+    $r = $ua->get($up);
+    ok($r->code != 200 && $r->content !~ /root:/, 'encoded slashes: refused');
+    my $sym = files_of(query('sym', {}));
+    my @served = grep { $ua->get($_->{file}{url})->code == 200 } @$sym;
+    ok(@$sym && !@served, 'files that link out of the table root: 404')
+        or diag scalar(@served) . ' of ' . scalar(@$sym) . ' served';
+    my $gone = files_of(query('gone', {}))->[0]{file}{url};
+    is($ua->get($gone)->code, 200, 'a file of a table ...');
+    api(DELETE => "/tables/$cat.sales.gone");
+    is($ua->get($gone)->code, 404, '... is gone with its table');
+}
+
+# --- where a recipient may call from -----------------------------------------------------------
+api(PATCH => "/recipients/$recipients[0]", body => {
+    properties => { ip_access_list => '192.0.2.0/24, 2001:db8::/32' } });
+ds_error(ds(GET => '/shares'), 403, 'PERMISSION_DENIED',
+         'outside its IP access list: 403 with a good token');
+api(PATCH => "/recipients/$recipients[0]", body => {
+    properties => { ip_access_list => '127.0.0.0/8, ::1' } });
+is(ds(GET => '/shares')->code, 200, 'inside it: 200');
+
+# --- an OAuth recipient reads with the access tokens it buys ----------------------------------
+{
+    push @recipients, "rco_$p";
+    my $o = create_object('/recipients', { name => "rco_$p",
+                          authentication_type => 'OAUTH_CLIENT_CREDENTIALS' });
+    api(PATCH => "/shares/$share/permissions", body => { changes => [
+        { principal => "rco_$p", add => ['SELECT'] } ] });
+    my ($nonce) = ($o->{tokens}[0]{activation_url} // '') =~ m{/([^/]+)$};
+    my $prof = json_of(api(GET => "/public/data_sharing_activation/$nonce",
+                           user => undef)) || {};
+    my ($path) = ($prof->{tokenEndpoint} // '') =~ m{^https?://[^/]+(/.*)$};
+    my $r = api(POST => $path =~ s{^\Q$Unicat::Test::BASE\E}{}r,
+                user => undef, raw => 'grant_type=client_credentials',
+                content_type => 'application/x-www-form-urlencoded',
+                headers => [ Authorization => 'Basic ' . MIME::Base64::encode_base64(
+                    "$prof->{clientId}:$prof->{clientSecret}", '') ]);
+    my $access = (json_of($r) || {})->{access_token};
+    my $l = one_line(ds(GET => '/shares', token => $access)) || {};
+    ok(names($l) eq $share, 'an OAuth access token reads the granted share')
+        or diag $r->content;
+    is(ds(GET => '/shares', token => $prof->{clientSecret})->code, 401,
+       'the client secret itself is no bearer token');
+    push @sent, $access, $prof->{clientSecret};
+}
+
 # --- who reads what ---------------------------------------------------------------------------
 $res = ds(GET => '/shares', token => 'x' x 43);
 my $j401 = eval { JSON::PP::decode_json($res->content) } || {};
@@ -421,4 +504,4 @@ my $log = do { local (@ARGV, $/) = (Apache::Test::vars('serverroot')
                                     . '/logs/error_log'); <> };
 like($log, qr/UC0108: .*AuthType UnicatBearer/,
      'the error log says how to configure the mount without UnicatBearer');
-secrets_kept(\@answers, [ $token, $token2, $token3 ], [ 'x' x 43 ]);
+secrets_kept(\@answers, [ $token, $token2, $token3, @sent ], [ 'x' x 43 ]);
