@@ -341,6 +341,24 @@ static const char *set_cloud_url(cmd_parms *cmd, void *dconf,
     return NULL;
 }
 
+/* UnicatS3Endpoint URL [path-style|virtual-host]: the URL is checked as
+ * every cloud endpoint is; AWS's own addressing, virtual-host, unless
+ * told (MinIO and most S3-compatible stores want path-style). */
+static const char *set_s3_endpoint(cmd_parms *cmd, void *dconf,
+                                   const char *url, const char *style)
+{
+    const char *err = set_cloud_url(cmd, dconf, url);
+
+    if (err)
+        return err;
+    if (style && strcasecmp(style, "path-style") &&
+        strcasecmp(style, "virtual-host"))
+        return apr_psprintf(cmd->pool, "UnicatS3Endpoint addresses buckets "
+                            "path-style or virtual-host, not '%s'", style);
+    cloud_settings.s3_path_style = style && !strcasecmp(style, "path-style");
+    return NULL;
+}
+
 static const char *set_aws_iam_arn(cmd_parms *cmd, void *dconf,
                                    const char *arg)
 {
@@ -459,6 +477,11 @@ static const command_rec unicat_directives[] = {
     AP_INIT_TAKE1("UnicatAwsStsEndpoint", set_cloud_url,
                   CLOUD_MEMBER(aws_sts_endpoint), RSRC_CONF,
                   "AWS STS endpoint (default: the region's)"),
+    AP_INIT_TAKE12("UnicatS3Endpoint", set_s3_endpoint,
+                   CLOUD_MEMBER(s3_endpoint), RSRC_CONF,
+                   "S3-compatible store the server reads s3:// tables from, "
+                   "then path-style or virtual-host (default: AWS's, "
+                   "virtual-host)"),
     AP_INIT_TAKE1("UnicatAzureAuthority", set_cloud_url,
                   CLOUD_MEMBER(azure_authority), RSRC_CONF,
                   "Azure AD authority (default "

@@ -7,6 +7,7 @@
  * table it holds, now and later: it is kept as the schema, and its tables
  * are found when the share is read. */
 #include "uc_api.h"
+#include "uc_table_store.h"
 
 #include <string.h>
 #include <strings.h>
@@ -350,9 +351,6 @@ static uc_error_t *read_options(uc_call_t *call, const target_t *t,
 
 /* --- what the table's Delta log says ------------------------------------- */
 
-/* Local tables need no credentials. */
-static const uc_objstore_config_t local_files;
-
 /* Delta keeps the case of column names and matches them without it. */
 static int is_partition_column(json_t *columns, const char *name)
 {
@@ -406,26 +404,47 @@ static uc_error_t *check_snapshot(uc_call_t *call, const char *name,
     return NULL;
 }
 
+/* Why the log of table `name` could not be read. The store's faults (502,
+ * 503) stay the server's, for the client to retry; anything else (no
+ * _delta_log, a malformed one) is the table's, a 400. */
+static uc_error_t *unreadable_log(uc_call_t *call, const char *name,
+                                  const uc_error_t *err)
+{
+    uc_error_t *out;
+
+    if (err->kind != UC_E_STORAGE && err->kind != UC_E_UNAVAILABLE)
+        return uc_error_invalid(call->pool, "The Delta log of table '%s' "
+                                "cannot be read: %s", name, err->message);
+    out = uc_error_make(call->pool, err->kind, "The Delta log of table '%s' "
+                        "cannot be read: %s", name, err->message);
+    out->cause = err->cause;
+    out->retry_after = err->retry_after;
+    return out;
+}
+
 /* The options of a shared table against its Delta log, when the server
- * reads that log itself (file:// tables; cloud storage is read with the
- * credentials vended to clients, which the server does not hold). */
+ * reads that log itself: local tables, and S3 ones with the credential of
+ * the external location covering them (uc_table_store.h). */
 static uc_error_t *check_log(uc_call_t *call, const target_t *t,
                              const uc_share_object_t *o)
 {
     const char *location = object_of(t)->storage_location;
+    const uc_objstore_config_t *config;
     uc_delta_table_t *table;
     uc_delta_snapshot_t *snap;
     uc_error_t *err;
 
-    if (!is_table(t) || !location || strncmp(location, "file:", 5) != 0 ||
+    if (!is_table(t) || !location || !uc_table_store_reads(location) ||
         (!o->partitions && !o->start_version &&
          strcmp(o->cdf_enabled, "1") != 0))
         return NULL;
-    if ((err = uc_delta_table_open(call->pool, location, &local_files,
-                                   &table)) ||
+    /* Without credentials there is no log to read: the vend's own error
+     * says which location or credential is missing. */
+    if ((err = uc_table_store_config(call, location, &config)))
+        return err;
+    if ((err = uc_delta_table_open(call->pool, location, config, &table)) ||
         (err = uc_delta_snapshot(table, UC_DELTA_LATEST, &snap)))
-        return uc_error_invalid(call->pool, "The Delta log of table '%s' "
-                                "cannot be read: %s", t->name, err->message);
+        return unreadable_log(call, t->name, err);
     err = check_snapshot(call, t->name, o, snap);
     uc_delta_snapshot_release(snap);
     return err;

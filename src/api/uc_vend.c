@@ -103,17 +103,28 @@ static uc_error_t *credential_for(uc_call_t *call, const char *url,
 uc_error_t *uc_vend_for(uc_call_t *call, const char *url, int write,
                         uc_vended_t *out)
 {
+    const uc_credential_t *cred;
+
+    return uc_vend_for_credential(call, url, write, out, &cred);
+}
+
+uc_error_t *uc_vend_for_credential(uc_call_t *call, const char *url,
+                                   int write, uc_vended_t *out,
+                                   const uc_credential_t **found)
+{
     uc_vend_request_t *req = apr_pcalloc(call->pool, sizeof(*req));
     const char *path = uc_storage_path_of(url), *key;
     uc_credential_t *cred;
     int hit;
     uc_error_t *err;
 
+    *found = NULL;
     if (!*path || !strcmp(path, "/"))
         return uc_error_invalid(call->pool, "No credentials are vended for "
                                 "a bucket root: '%s'.", url);
     if ((err = credential_for(call, url, write, &cred)))
         return err;
+    *found = cred;
     if (!cred) {
         local(call, out);
         return NULL;

@@ -41,6 +41,13 @@ void uc_vend_keys(uc_vended_t *out, const char *kind,
 uc_error_t *uc_vend_for(uc_call_t *call, const char *url, int write,
                         uc_vended_t *out);
 
+/* uc_vend_for, and the credential that vended them (*cred NULL when none
+ * did), for a caller that uses them itself and must know, say, their
+ * region. */
+uc_error_t *uc_vend_for_credential(uc_call_t *call, const char *url,
+                                   int write, uc_vended_t *out,
+                                   const uc_credential_t **cred);
+
 /* "bucket" and "key/prefix" of s3://bucket/key/prefix (or gs://), from
  * `pool`. */
 void uc_vend_split(apr_pool_t *pool, const char *url, const char **bucket,

@@ -24,6 +24,11 @@ typedef struct uc_cloud_settings {
     const char *gcp_sts_uri;
     /* Cloudflare's API (UnicatCloudflareApiBase), NULL: its own. */
     const char *cloudflare_api_base;
+    /* The S3-compatible store the server reads s3:// tables from
+     * (UnicatS3Endpoint), NULL: AWS's endpoint of the bucket's region;
+     * whether buckets go in its path rather than its host name. */
+    const char *s3_endpoint;
+    int s3_path_style;
     const char *ca_file;           /* UnicatCloudCAFile, NULL: system CAs */
     long timeout_ms;               /* UnicatCloudTimeout */
     int lifetime_s;                /* of vended credentials */

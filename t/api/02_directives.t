@@ -18,7 +18,7 @@ use JSON::PP ();
 use MIME::Base64 ();
 use POSIX ();
 
-plan tests => 79;
+plan tests => 84;
 
 my $httpd = Apache::Test::vars('httpd');
 my $conf = Apache::Test::vars('t_conf_file');
@@ -156,6 +156,20 @@ for my $bad ('https://cloud.example.com/#top', 'cloud.example.com') {
             "UnicatAwsStsEndpoint takes an http:// or https:// URL, "
             . "not '$bad'", "UnicatAwsStsEndpoint $bad");
 }
+# The S3 store tables are read from: a cloud URL, then how buckets are
+# addressed.
+accepted('UnicatS3Endpoint alone', 'UnicatS3Endpoint https://s3.example.com');
+accepted('UnicatS3Endpoint path-style',
+         'UnicatS3Endpoint http://127.0.0.1:9000 path-style');
+accepted('UnicatS3Endpoint virtual-host',
+         'UnicatS3Endpoint https://s3.example.com virtual-host');
+refused('UnicatS3Endpoint with another style',
+        "UnicatS3Endpoint addresses buckets path-style or virtual-host, "
+        . "not 'bucket-first'",
+        'UnicatS3Endpoint https://s3.example.com bucket-first');
+refused('UnicatS3Endpoint not a URL',
+        "UnicatS3Endpoint takes an http:// or https:// URL, not "
+        . "'s3.example.com'", 'UnicatS3Endpoint s3.example.com');
 # A blob endpoint also says where the account's name goes.
 accepted('UnicatAzureBlobEndpoint with {account} in the host',
          'UnicatAzureBlobEndpoint https://{account}.blob.core.windows.net');

@@ -140,6 +140,10 @@ s3_port=$(wait_ready "$work/s3rver.port" "$s3rver_pid" s3rver \
 : >"$work/proxy.log"
 : >"$work/sts.log"
 : >"$work/r2.log"
+# The HTTP suite runs as another user (t/run-http.sh as root) and reads
+# these logs; the bucket's files under data/ stay the owner's.
+chmod 711 "$work"
+chmod 644 "$work/proxy.log" "$work/sts.log" "$work/r2.log"
 node "$here/sigv4-proxy.mjs" --upstream "http://127.0.0.1:$s3_port" \
     --key "$key" --secret "$secret" --region "$region" \
     --session-token "$token" --log "$work/proxy.log" \

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "uc_table_store.h"
+#include "uc_vend.h"
+
+#include <string.h>
+#include <apr_strings.h>
+
+#include "../cloud/uc_cloud_settings.h"
+
+/* What STS signs with when the credential names no region. */
+#define DEFAULT_REGION "us-east-1"
+
+/* Local paths need no credentials. */
+static const uc_objstore_config_t local_files;
+
+static int has_scheme(const char *location, const char *scheme)
+{
+    apr_size_t n = strlen(scheme);
+
+    return !strncmp(location, scheme, n) && !strncmp(location + n, "://", 3);
+}
+
+static int is_s3(const char *location)
+{
+    return has_scheme(location, "s3") || has_scheme(location, "s3a");
+}
+
+int uc_table_store_reads(const char *location)
+{
+    return has_scheme(location, "file") || is_s3(location);
+}
+
+/* The member `name` of vended credentials, NULL when they have none. */
+static const char *vended_value(const uc_vended_t *v, const char *name)
+{
+    int i;
+
+    for (i = 0; i < UC_VENDED_VALUES; i++)
+        if (v->names[i] && !strcmp(v->names[i], name))
+            return v->values[i];
+    return NULL;
+}
+
+static uc_error_t *unsupported(uc_call_t *call, const char *location)
+{
+    const char *sep = strstr(location, "://");
+    const char *scheme = sep ? apr_pstrndup(call->pool, location,
+                                            (apr_size_t)(sep - location))
+                             : location;
+
+    return uc_error_make(call->pool, UC_E_UNSUPPORTED_OPERATION, "The "
+                         "server does not read tables on %s:// storage "
+                         "itself: only file://, s3:// and s3a://.", scheme);
+}
+
+uc_error_t *uc_table_store_config(uc_call_t *call, const char *location,
+                                  const uc_objstore_config_t **config)
+{
+    uc_objstore_config_t *c;
+    const uc_credential_t *cred;
+    const char *region;
+    uc_vended_t v;
+    uc_error_t *err;
+
+    if (has_scheme(location, "file")) {
+        *config = &local_files;
+        return NULL;
+    }
+    if (!is_s3(location))
+        return unsupported(call, location);
+    if ((err = uc_vend_for_credential(call, location, 0, &v, &cred)))
+        return err;
+    c = apr_pcalloc(call->pool, sizeof(*c));
+    region = cred ? uc_credential_field(cred, "region") : NULL;
+    c->region = region && *region ? region : DEFAULT_REGION;
+    c->access_key_id = vended_value(&v, "access_key_id");
+    c->secret_access_key = vended_value(&v, "secret_access_key");
+    c->session_token = vended_value(&v, "session_token");
+    c->endpoint = call->cloud->s3_endpoint;
+    c->path_style = call->cloud->s3_path_style;
+    c->timeout_ms = call->cloud->timeout_ms;
+    *config = c;
+    return NULL;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* How the server itself reads a table's files (its Delta log, to check
+ * what is shared of it; its data files, to pre-sign them for
+ * recipients): with nothing for local paths, with the credential of the
+ * external location covering it for S3. */
+#ifndef UC_TABLE_STORE_H
+#define UC_TABLE_STORE_H
+
+#include "../call/uc_call.h"
+#include "../objstore/uc_objstore.h"
+
+/* Whether the server reads tables at `location` itself: file://, s3://
+ * and s3a://. */
+int uc_table_store_reads(const char *location);
+
+/* How the server itself reads the table at `location` (normalised):
+ * file:// needs nothing; s3:// and s3a:// get read-only credentials
+ * vended for that location (uc_vend_for with write 0, so cached and
+ * scoped to it, and failing as it does: 400 when no external location
+ * with a credential covers it, 502 or 503 when STS fails), the region of
+ * the credential (us-east-1 when it has none), the endpoint and
+ * addressing of UnicatS3Endpoint and the timeout of UnicatCloudTimeout.
+ * Other schemes are a 400 UNSUPPORTED_OPERATION naming the scheme.
+ * *config is from call->pool. */
+uc_error_t *uc_table_store_config(uc_call_t *call, const char *location,
+                                  const uc_objstore_config_t **config);
+
+#endif
