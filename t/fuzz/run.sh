@@ -27,7 +27,7 @@ OUT=$ROOT/build/fuzz
 FIXTURES=${FIXTURES:-${UNICAT_DELTA_FIXTURES:-$ROOT/t/delta/fixtures}}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-1}
-ALL_TARGETS="parquet thrift pages delta_log checkpoint"
+ALL_TARGETS="parquet thrift pages delta_log checkpoint predicate"
 
 mode=fuzz
 targets=""
@@ -65,6 +65,7 @@ max_len() {
     pages) echo 262144 ;;
     thrift) echo 65536 ;;
     delta_log) echo 131072 ;;
+    predicate) echo 16384 ;;
     esac
 }
 
@@ -166,6 +167,37 @@ seed_thrift() {     # footers of the Parquet seeds, and page headers
         '*/_delta_log/*' -name '*.parquet' -type f) >/dev/null
 }
 
+seed_predicate() {  # hints of every op and type, then fixtures' partitionValues
+    values=$(cat "$FIXTURES"/*/_delta_log/*.json 2>/dev/null \
+        | grep -o '"partitionValues":{[^}]*}' | sed 's/^"partitionValues"://' \
+        | sort -u | head -50)
+    n=0
+    while read -r op type col lit; do
+        n=$((n + 1))
+        hint='{"op":"'$op'","children":[{"op":"column","name":"'$col'","valueType":"'$type'"},{"op":"literal","value":"'$lit'","valueType":"'$type'"}]}'
+        case $n in
+        1) hint='{"op":"not","children":[{"op":"isNull","children":[{"op":"column","name":"'$col'","valueType":"'$type'"}]}]}' ;;
+        2) hint='{"op":"and","children":['$hint',{"op":"or","children":[{"op":"column","name":"b","valueType":"bool"},'$hint']}]}' ;;
+        esac
+        { printf '%s' "$hint"
+          printf '\000{"%s":"%s"}' "$col" "$lit"
+          printf '%s\n' "$values" | tr '\n' '\000'
+        } > "$1/seed-$n"
+    done <<EOF_SEEDS
+equal string s A/A
+equal int i 25
+lessThan long l -9223372036854775808
+lessThanOrEqual date d 2021-04-29
+greaterThan float f 0.1
+greaterThanOrEqual double x 1e-3
+equal timestamp t 2022-01-01T00:00:00.123456789+01:00
+lessThan timestamp t 2022-01-01 00:00:00
+equal bool b true
+equal string year 2021
+equal string k A
+EOF_SEEDS
+}
+
 # --- fuzzing ----------------------------------------------------------------
 fuzz_one() {
     t=$1
@@ -177,6 +209,7 @@ fuzz_one() {
     pages) seed_pages "$corpus" ;;
     thrift) seed_thrift "$corpus" ;;
     delta_log) seed_delta_log "$corpus" ;;
+    predicate) seed_predicate "$corpus" ;;
     esac
     dict=""
     [ -f "t/fuzz/$t.dict" ] && dict="-dict=t/fuzz/$t.dict"
