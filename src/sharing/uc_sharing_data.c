@@ -15,6 +15,7 @@
 #include <apr_strings.h>
 
 #include "uc_file_url.h"
+#include "uc_sharing_predicate.h"
 #include "uc_sharing_lines.h"
 #include "uc_sharing_tables.h"
 #include "../core/uc_json.h"
@@ -566,20 +567,23 @@ static uc_error_t *body_type(uc_call_t *call, const char *field,
 static int is_bool(const json_t *j) { return json_is_boolean(j); }
 static int is_array(const json_t *j) { return json_is_array(j); }
 
-/* What a query asks for. Predicates are accepted and not applied: the
- * protocol makes them best effort, and every file is a superset. */
+/* What a query asks for. jsonPredicateHints prune by partition values
+ * (uc_sharing_predicate.h); the legacy SQL predicateHints are accepted
+ * and not applied: the protocol makes both best effort. */
 typedef struct query {
     int has_version, has_limit, has_max_files;
     apr_int64_t version, limit, max_files;
     const char *timestamp;
     const char *page_token;
+    const char *hints;             /* jsonPredicateHints, or NULL */
+    uc_sharing_predicate_t *predicate;   /* parsed against the snapshot */
 } query_t;
 
 static uc_error_t *read_query(uc_call_t *call, query_t *q)
 {
     apr_int64_t unused;
     int starting = 0, ending = 0;
-    const char *refresh = NULL, *hints = NULL;
+    const char *refresh = NULL;
     uc_error_t *err;
 
     memset(q, 0, sizeof(*q));
@@ -592,7 +596,7 @@ static uc_error_t *read_query(uc_call_t *call, query_t *q)
                         &q->has_max_files)) ||
         (err = body_string(call, "pageToken", &q->page_token)) ||
         (err = body_string(call, "refreshToken", &refresh)) ||
-        (err = body_string(call, "jsonPredicateHints", &hints)) ||
+        (err = body_string(call, "jsonPredicateHints", &q->hints)) ||
         (err = body_type(call, "predicateHints", is_array, "an array")) ||
         (err = body_type(call, "includeRefreshToken", is_bool,
                          "a boolean")))
@@ -727,7 +731,10 @@ static uc_error_t *write_files(shared_t *s, const query_t *q,
             break;
         if (i % LINES_PER_POOL == 0)
             apr_pool_clear(lines);
-        if (!passes(&filter, lines, file->partition_values))
+        if (!passes(&filter, lines, file->partition_values) ||
+            (q->predicate && !uc_sharing_predicate_keeps(
+                                 q->predicate, lines,
+                                 file->partition_values)))
             continue;
         if ((!stats && file->stats_source &&
              (err = uc_delta_file_stats(reader, file, &stats))) ||
@@ -762,7 +769,10 @@ uc_error_t *uc_sharing_table_query(uc_call_t *call, uc_jw_t *out)
         (err = latest(&s, &snap)) ||
         (err = query_snapshot(&s, &q, &snap, &first, &travelled)) ||
         (err = uc_sharing_choose_format(call->pool, &caps, &snap->features,
-                                        snap->metadata, &format)))
+                                        snap->metadata, &format)) ||
+        (q.hints && (err = uc_sharing_predicate_parse(call->pool, q.hints,
+                                                      snap->metadata,
+                                                      &q.predicate))))
         return err;
     make_signer(&s, &signer);
     set_answer_headers(call, snap->version, format, &caps, 1);

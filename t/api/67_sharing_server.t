@@ -22,7 +22,7 @@ use Apache::Test qw(-withtestmore);
 use Apache::TestRequest ();
 use Unicat::Test;
 
-plan tests => 91;
+plan tests => 94;
 
 my $p = "ds67_$$";
 my ($cat, $share, $other) = ("cat_$p", "shr_$p", "oth_$p");
@@ -332,6 +332,18 @@ $files = files_of(query('part', {}));
 ok(@$files == 3 && !grep({ $_->{file}{partitionValues}{year} ne '2021' }
                          @$files),
    'a partition of the share object filters the files (year = 2021)');
+my $month = JSON::PP::encode_json({ op => 'equal', children => [
+    { op => 'column', name => 'month', valueType => 'string' },
+    { op => 'literal', value => '12', valueType => 'string' } ] });
+$files = files_of(query('part', { jsonPredicateHints => $month }));
+ok(@$files == 2 && !grep({ $_->{file}{partitionValues}{month} ne '12' }
+                         @$files),
+   'jsonPredicateHints prune by partition (month = 12 of year = 2021)')
+    or diag explain $files;
+is(scalar @{ files_of(query('part', { jsonPredicateHints => '{"op":' })) }, 3,
+   'a hint that does not parse prunes nothing (best effort)');
+ds_error(query('part', { jsonPredicateHints => { op => 'equal' } }), 400,
+         'MALFORMED_REQUEST', 'jsonPredicateHints that is not a string');
 ds_error(query('dvs', {}), 400, 'UNSUPPORTED_OPERATION',
          'deletion vectors in the parquet format');
 $res = query('dvs', {}, headers => [ 'delta-sharing-capabilities' =>
