@@ -20,7 +20,7 @@ static int digits(const char **p, int n, int *value)
 
 /* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
  * days_from_civil). */
-static apr_int64_t days_from_civil(int y, int m, int d)
+apr_int64_t uc_time_days_from_civil(int y, int m, int d)
 {
     apr_int64_t era, yoe, doy, doe;
 
@@ -88,7 +88,7 @@ int uc_time_parse_iso8601(const char *text, apr_int64_t *ms)
     }
     if (*p)
         return 0;
-    *ms = ((days_from_civil(y, mo, d) * 24 + h) * 60 + mi) * 60000
+    *ms = ((uc_time_days_from_civil(y, mo, d) * 24 + h) * 60 + mi) * 60000
           + (apr_int64_t)s * 1000 + frac
           - (apr_int64_t)sign * (oh * 60 + om) * 60000;
     return 1;

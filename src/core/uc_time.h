@@ -25,4 +25,7 @@ const char *uc_time_iso8601_seconds(apr_pool_t *pool, apr_time_t t);
 /* Days since 1970-01-01 as "2022-10-24"; 0 outside those years. */
 int uc_time_format_date(apr_int64_t days, char out[UC_TIME_TEXT]);
 
+/* Days since 1970-01-01 of the proleptic Gregorian date y-m-d. */
+apr_int64_t uc_time_days_from_civil(int y, int m, int d);
+
 #endif

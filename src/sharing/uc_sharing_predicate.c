@@ -5,6 +5,8 @@
  * unless escaped or many columns), so a 100,000-file table costs little. */
 #include "uc_sharing_predicate.h"
 
+#include "../core/uc_time.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,20 +171,6 @@ static int days_in_month(int y, int m)
     return days[m - 1] + (m == 2 && leap);
 }
 
-/* Days since 1970-01-01 of a proleptic Gregorian date (eras of 400
- * years, March-based years so that leap days end a year). */
-static apr_int64_t epoch_days(int y, int m, int d)
-{
-    apr_int64_t era, yoe, doy, doe;
-
-    y -= m <= 2;
-    era = (y >= 0 ? y : y - 399) / 400;
-    yoe = y - era * 400;
-    doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
 /* yyyy-mm-dd, or with `loose` also one-digit month and day (as
  * java.sql.Date.valueOf reads dates); returns the bytes read. */
 static size_t parse_ymd(const char *p, size_t len, int loose,
@@ -203,7 +191,7 @@ static size_t parse_ymd(const char *p, size_t len, int loose,
         return 0;
     if (m < 1 || m > 12 || d < 1 || d > days_in_month(y, m))
         return 0;
-    *days = epoch_days(y, m, d);
+    *days = uc_time_days_from_civil(y, m, d);
     return at + (size_t)nd;
 }
 

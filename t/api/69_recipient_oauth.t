@@ -35,7 +35,7 @@ sub token_request {
     my (%opt) = @_;
     my $form = exists $opt{form} ? $opt{form}
                                  : 'grant_type=client_credentials';
-    return api(POST => $TOKEN_PATH, user => undef, raw => $form,
+    return open_api(POST => $TOKEN_PATH, user => undef, raw => $form,
                content_type => $opt{content_type}
                    // 'application/x-www-form-urlencoded',
                headers => $opt{auth} ? [Authorization => $opt{auth}] : []);
@@ -52,7 +52,7 @@ ok($rec->{authentication_type} eq 'OAUTH_CLIENT_CREDENTIALS'
    && @{ $rec->{tokens} } == 1 && is_uuid($tok->{id}) && nonce_of($tok),
    'one client credential with an activation link') or diag explain $rec;
 
-$res = api(GET => '/public/data_sharing_activation/' . nonce_of($tok),
+$res = open_api(GET => '/public/data_sharing_activation/' . nonce_of($tok),
            user => undef);
 is_ok_json($res, 'activation without credentials');
 my $profile = json_of($res) || {};
@@ -65,8 +65,8 @@ ok($profile->{shareCredentialsVersion} == 2
    && !exists $profile->{bearerToken},
    'a profile of version 2: the token endpoint, client id and secret')
     or diag explain $profile;
-is_error(call(GET => '/public/data_sharing_activation/' . nonce_of($tok),
-              user => undef), 404, 'NOT_FOUND', 'the link works once');
+is_error(open_api(GET => '/public/data_sharing_activation/' . nonce_of($tok),
+                  user => undef), 404, 'NOT_FOUND', 'the link works once');
 
 # --- the token endpoint -----------------------------------------------------
 $res = token_request(auth => basic($id, $secret));
@@ -113,7 +113,7 @@ is_error(token_request(auth => basic($secret, $id)), 401, 'UNAUTHENTICATED',
 push @names, "bt_$p";
 my $bt = json_of(call(POST => '/recipients', body => {
     name => "bt_$p", authentication_type => 'TOKEN' })) || {};
-my $bprofile = json_of(api(GET => '/public/data_sharing_activation/'
+my $bprofile = json_of(open_api(GET => '/public/data_sharing_activation/'
                            . nonce_of($bt->{tokens}[0]), user => undef)) || {};
 my $bearer = $bprofile->{bearerToken} // '';
 ok(length $bearer, 'a TOKEN recipient activated');
@@ -129,7 +129,7 @@ ok(@toks == 2 && nonce_of($toks[1]), 'a new client credential with a link')
     or diag explain \@toks;
 is_error(token_request(auth => basic($id, $secret)), 401, 'UNAUTHENTICATED',
          'the retired secret buys nothing');
-my $new = json_of(api(GET => '/public/data_sharing_activation/'
+my $new = json_of(open_api(GET => '/public/data_sharing_activation/'
                       . nonce_of($toks[1]), user => undef)) || {};
 ok($new->{clientId} eq $toks[1]{id} && $new->{clientSecret} ne $secret,
    'the new link gives a new secret') or diag explain $new;
