@@ -722,8 +722,8 @@ static size_t put_utf8(char *o, unsigned c)
     return 4;
 }
 
-/* One \u escape of four hex digits (a surrogate pair as one code point) at p, just past
- * the backslash and u; NULL when malformed. */
+/* One \u escape of four hex digits (a surrogate pair as one code point)
+ * at p, just past the backslash and u; NULL when malformed. */
 static const char *unicode_escape(const char *p, unsigned *c)
 {
     unsigned lo;
