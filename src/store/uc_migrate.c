@@ -71,6 +71,33 @@ static uc_error_t *select_int(uc_store_t *store, const char *sql, int *out)
     return NULL;
 }
 
+/* apr_dbd's SQLite driver compiles statements with the legacy
+ * sqlite3_prepare(), which does not recompile on its own: a connection that
+ * read the schema before another one migrated the database fails its first
+ * statement with "database schema has changed", and SQLite reloads the
+ * schema for the next. That first statement is this idempotent one, so on
+ * SQLite it is tried a second time, with the transaction told not to latch
+ * the first failure (which would fail every later statement). */
+static uc_error_t *create_bookkeeping(uc_store_t *store, uc_dialect_t dialect)
+{
+    static const char sql[] =
+        "CREATE TABLE IF NOT EXISTS unicat_schema_version ("
+        "version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+        "applied_at BIGINT NOT NULL)";
+    int mode;
+    uc_error_t *err;
+
+    if (dialect != UC_DIALECT_SQLITE)
+        return run(store, sql, "migration bookkeeping");
+    mode = apr_dbd_transaction_mode_get(store->driver, store->txn);
+    apr_dbd_transaction_mode_set(store->driver, store->txn,
+                                 mode | APR_DBD_TRANSACTION_IGNORE_ERRORS);
+    if ((err = run(store, sql, "migration bookkeeping")))
+        err = run(store, sql, "migration bookkeeping");
+    apr_dbd_transaction_mode_set(store->driver, store->txn, mode);
+    return err;
+}
+
 static uc_error_t *apply_missing(uc_store_t *store, uc_dialect_t dialect,
                                  const uc_migration_t *migrations,
                                  int *version)
@@ -83,9 +110,7 @@ static uc_error_t *apply_missing(uc_store_t *store, uc_dialect_t dialect,
         (err = run(store, "SELECT pg_advisory_xact_lock(" PG_MIGRATION_LOCK
                    ")", "migration lock")))
         return err;
-    if ((err = run(store, "CREATE TABLE IF NOT EXISTS unicat_schema_version ("
-                   "version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-                   "applied_at BIGINT NOT NULL)", "migration bookkeeping")))
+    if ((err = create_bookkeeping(store, dialect)))
         return err;
     if ((err = select_int(store, "SELECT MAX(version) FROM "
                           "unicat_schema_version", &current)))

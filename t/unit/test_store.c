@@ -322,6 +322,24 @@ static void test_second_connection(void **state)
                              "kind = 'metastore'"), 1);
 }
 
+/* A connection that read the schema before another one migrated the
+ * database holds a stale copy of it; its own attach still succeeds (as when
+ * httpd's children open their connections while the first one migrates). */
+static void test_attach_after_another_migrated(void **state)
+{
+    fx_t *fx = *state;
+    uc_test_conn_t *a = fx_connect(fx), *b = fx_connect(fx);
+    uc_store_t *sa = NULL, *sb = NULL;
+    int n = embedded();
+
+    assert_int_equal(sql_int(fx, b, "SELECT COUNT(*) FROM sqlite_master"), 0);
+    assert_ok(fx_attach(fx, a, fx->pool, NULL, &sa));
+    assert_ok(fx_attach(fx, b, fx->pool, NULL, &sb));
+    assert_int_equal(sb->conn->schema_version, n);
+    assert_string_equal(uc_store_metastore_id(sb), uc_store_metastore_id(sa));
+    assert_int_equal(logs_containing(fx, "applied schema migration"), n);
+}
+
 /* 0005: principal names stored by earlier releases take the one spelling;
  * grants that then repeat one another are kept once. The rows are written
  * as those releases wrote them, then the migration's statements run again
@@ -1110,6 +1128,7 @@ int main(void)
         FX_ATTACHED_TEST(test_attach_again_is_noop),
         FX_ATTACHED_TEST(test_second_connection),
         FX_TEST(test_upgrade_in_place),
+        FX_TEST(test_attach_after_another_migrated),
         FX_ATTACHED_TEST(test_principal_names_migrate),
         FX_ATTACHED_TEST(test_page_byte_budget),
         FX_ATTACHED_TEST(test_refs_are_narrow),
