@@ -244,6 +244,7 @@ bench: deps
 	@$(MAKE) --no-print-directory EXTRA_PKGS="$(BENCH_PKGS)" deps all $(BUILD)/delta_bench
 	@sh t/s3/with-s3.sh sh t/bench/run.sh
 	@sh t/bench/delta.sh
+	@sh t/bench/sharing.sh
 
 bench-delta: all $(BUILD)/delta_bench
 	@sh t/bench/delta.sh

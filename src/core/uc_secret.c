@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_secret.h"
 
+/* For SHA256_Init and friends: see struct uc_secret_hasher. */
+#define OPENSSL_SUPPRESS_DEPRECATED
+
 #include <string.h>
 #include <apr_file_io.h>
 #include <apr_strings.h>
@@ -236,24 +239,83 @@ uc_error_t *uc_secret_open(apr_pool_t *pool, const uc_secret_keys_t *keys,
     return NULL;
 }
 
+/* HMAC's inner and outer SHA-256 states, each already past its padded
+ * key. The low-level SHA-256 calls, deprecated in OpenSSL 3, are kept for
+ * this one use: a state is a plain struct copied by assignment, where
+ * copying an EVP digest context takes a lock and an allocation, which
+ * cost more than the two digests of a file URL themselves. */
+struct uc_secret_hasher {
+    SHA256_CTX inner, outer;
+};
+
+static apr_status_t wipe_hasher(void *data)
+{
+    uc_secret_wipe(data, sizeof(uc_secret_hasher_t));
+    return APR_SUCCESS;
+}
+
+/* A SHA-256 state that has taken in `mac_key` XOR `pad`. */
+static int start_pad(SHA256_CTX *ctx, const unsigned char *mac_key,
+                     unsigned char pad)
+{
+    unsigned char block[SHA256_CBLOCK];
+    int i, ok;
+
+    memset(block, pad, sizeof(block));
+    for (i = 0; i < SHA256_DIGEST_LENGTH; i++)
+        block[i] ^= mac_key[i];
+    ok = SHA256_Init(ctx) && SHA256_Update(ctx, block, sizeof(block));
+    uc_secret_wipe(block, sizeof(block));
+    return ok;
+}
+
+uc_secret_hasher_t *uc_secret_hasher_make(apr_pool_t *pool,
+                                          const uc_secret_key_t *key,
+                                          const char *purpose)
+{
+    uc_secret_hasher_t *h = apr_pcalloc(pool, sizeof(*h));
+    unsigned char mac_key[SHA256_DIGEST_LENGTH];
+    unsigned int n = 0;
+    int ok;
+
+    apr_pool_cleanup_register(pool, h, wipe_hasher, apr_pool_cleanup_null);
+    ok = HMAC(EVP_sha256(), key->key, UC_SECRET_KEY_BYTES,
+              (const unsigned char *)purpose, strlen(purpose), mac_key,
+              &n) &&
+         start_pad(&h->inner, mac_key, 0x36) &&
+         start_pad(&h->outer, mac_key, 0x5c);
+    uc_secret_wipe(mac_key, sizeof(mac_key));
+    return ok ? h : NULL;
+}
+
+int uc_secret_hasher_hash(uc_secret_hasher_t *h, const void *data,
+                          apr_size_t len, char *hex)
+{
+    unsigned char inner[SHA256_DIGEST_LENGTH], mac[SHA256_DIGEST_LENGTH];
+    SHA256_CTX work = h->inner;
+    int ok = SHA256_Update(&work, data, len) && SHA256_Final(inner, &work);
+
+    work = h->outer;
+    ok = ok && SHA256_Update(&work, inner, sizeof(inner)) &&
+         SHA256_Final(mac, &work);
+    uc_secret_wipe(&work, sizeof(work));
+    if (ok)
+        uc_hex_encode(mac, sizeof(mac), hex);
+    return ok;
+}
+
 const char *uc_secret_keyed_hash(apr_pool_t *pool,
                                  const uc_secret_key_t *key,
                                  const char *purpose, const void *data,
                                  apr_size_t len)
 {
-    unsigned char mac_key[SHA256_DIGEST_LENGTH], mac[SHA256_DIGEST_LENGTH];
-    unsigned int n = 0;
+    uc_secret_hasher_t *h = uc_secret_hasher_make(pool, key, purpose);
     char *hex = apr_palloc(pool, UC_SECRET_HASH_HEX + 1);
-    int ok;
+    int ok = h && uc_secret_hasher_hash(h, data, len, hex);
 
-    ok = HMAC(EVP_sha256(), key->key, UC_SECRET_KEY_BYTES,
-              (const unsigned char *)purpose, strlen(purpose), mac_key, &n)
-         && HMAC(EVP_sha256(), mac_key, sizeof(mac_key), data, len, mac, &n);
-    uc_secret_wipe(mac_key, sizeof(mac_key));
-    if (!ok)
-        return NULL;
-    uc_hex_encode(mac, sizeof(mac), hex);
-    return hex;
+    if (h)
+        apr_pool_cleanup_run(pool, h, wipe_hasher);
+    return ok ? hex : NULL;
 }
 
 char *uc_secret_random_token(apr_pool_t *pool, apr_size_t n)

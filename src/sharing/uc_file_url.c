@@ -42,14 +42,12 @@ static int is_safe_key(const char *key)
 
 /* What the HMAC covers: every part of the URL that says what it opens,
  * for how long, and under which key. */
-static const char *signature(apr_pool_t *pool, const uc_secret_key_t *k,
-                             const char *table_id, const char *key,
-                             const char *exp)
+static const char *signed_text(apr_pool_t *pool, const char *table_id,
+                               const char *key, const char *exp,
+                               const char *kid)
 {
-    const char *msg = apr_pstrcat(pool, table_id, "\n", key, "\n", exp, "\n",
-                                  k->id, NULL);
-
-    return uc_secret_keyed_hash(pool, k, FILE_URL_PURPOSE, msg, strlen(msg));
+    return apr_pstrcat(pool, table_id, "\n", key, "\n", exp, "\n", kid,
+                       NULL);
 }
 
 /* Each segment encoded on its own, so that a '/' inside one could never
@@ -69,29 +67,55 @@ static const char *encode_key(apr_pool_t *pool, const char *key)
     }
 }
 
-uc_error_t *uc_file_url_sign(apr_pool_t *pool,
-                             const struct uc_secret_keys *keys,
-                             const char *files_base, const char *table_id,
-                             const char *key, apr_int64_t expires,
-                             const char **url)
+struct uc_file_url_signer {
+    uc_secret_hasher_t *hasher;
+    const char *table_id;
+    const char *kid;
+    const char *exp;
+    const char *prefix;            /* <files base>/<table id>/ */
+};
+
+uc_error_t *uc_file_url_signer_make(apr_pool_t *pool,
+                                    const struct uc_secret_keys *keys,
+                                    const char *files_base,
+                                    const char *table_id, apr_int64_t expires,
+                                    uc_file_url_signer_t **out)
 {
-    const char *exp, *sig;
+    uc_file_url_signer_t *s;
 
     if (!keys || !keys->n)
         return uc_error_make(pool, UC_E_FAILED_PRECONDITION, "Files of "
                              "local tables are handed out through URLs this "
                              "server signs: its administrator must set "
                              "UnicatSecretKeyFile.");
+    s = apr_pcalloc(pool, sizeof(*s));
+    if (!(s->hasher = uc_secret_hasher_make(pool, &keys->keys[0],
+                                            FILE_URL_PURPOSE)))
+        return uc_error_because(pool, uc_error_internal(pool),
+                                "HMAC-SHA256 failed");
+    s->table_id = table_id;
+    s->kid = keys->keys[0].id;
+    s->exp = apr_psprintf(pool, "%" APR_INT64_T_FMT, expires);
+    s->prefix = apr_pstrcat(pool, files_base, "/", table_id, "/", NULL);
+    *out = s;
+    return NULL;
+}
+
+uc_error_t *uc_file_url_sign(uc_file_url_signer_t *s, apr_pool_t *pool,
+                             const char *key, const char **url)
+{
+    char sig[UC_SECRET_HASH_HEX + 1];
+    const char *text;
+
     if (!is_safe_key(key))
         return uc_error_invalid(pool, "The file '%s' cannot be shared: its "
                                 "path is not inside the table.", key);
-    exp = apr_psprintf(pool, "%" APR_INT64_T_FMT, expires);
-    if (!(sig = signature(pool, &keys->keys[0], table_id, key, exp)))
+    text = signed_text(pool, s->table_id, key, s->exp, s->kid);
+    if (!uc_secret_hasher_hash(s->hasher, text, strlen(text), sig))
         return uc_error_because(pool, uc_error_internal(pool),
                                 "HMAC-SHA256 failed");
-    *url = apr_pstrcat(pool, files_base, "/", table_id, "/",
-                       encode_key(pool, key), "?exp=", exp, "&kid=",
-                       keys->keys[0].id, "&sig=", sig, NULL);
+    *url = apr_pstrcat(pool, s->prefix, encode_key(pool, key), "?exp=",
+                       s->exp, "&kid=", s->kid, "&sig=", sig, NULL);
     return NULL;
 }
 
@@ -159,7 +183,7 @@ uc_error_t *uc_file_url_verify(apr_pool_t *pool,
                                const char **key)
 {
     apr_table_t *query;
-    const char *slash, *exp, *sig, *expected;
+    const char *slash, *exp, *sig, *text, *expected;
     const uc_secret_key_t *k;
     uc_error_t *err;
 
@@ -177,7 +201,9 @@ uc_error_t *uc_file_url_verify(apr_pool_t *pool,
     k = key_named(keys, apr_table_get(query, "kid"));
     if (!k || !exp || !sig || !is_decimal(exp))
         return not_signed(pool);
-    expected = signature(pool, k, *table_id, *key, exp);
+    text = signed_text(pool, *table_id, *key, exp, k->id);
+    expected = uc_secret_keyed_hash(pool, k, FILE_URL_PURPOSE, text,
+                                    strlen(text));
     if (!expected || !uc_secret_equal(expected, strlen(expected), sig,
                                       strlen(sig)))
         return not_signed(pool);

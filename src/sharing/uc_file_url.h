@@ -22,18 +22,25 @@
 
 struct uc_secret_keys;
 
+/* Signs the files of one table until one expiry (the URLs of one answer):
+ * made once, with the key, the expiry and the table's prefix ready.
+ * `files_base`: the absolute URL of the files route, without a trailing
+ * '/'; `table_id`: the table's securable id; `expires`: seconds since the
+ * epoch. Signed with the first key; without one a 400 FAILED_PRECONDITION
+ * naming UnicatSecretKeyFile. Lives in `pool`; one thread at a time. */
+typedef struct uc_file_url_signer uc_file_url_signer_t;
+uc_error_t *uc_file_url_signer_make(apr_pool_t *pool,
+                                    const struct uc_secret_keys *keys,
+                                    const char *files_base,
+                                    const char *table_id, apr_int64_t expires,
+                                    uc_file_url_signer_t **signer);
+
 /* The signed URL of object `key` (relative to the table root, decoded, as
- * a Delta log names a file: "date=2021-01-01/part-1.parquet") of the table
- * whose securable id is `table_id`, valid until `expires` (seconds since
- * the epoch). `files_base`: the absolute URL of the files route, without
- * a trailing '/'. Signed with the first key; without one a 400
- * FAILED_PRECONDITION naming UnicatSecretKeyFile. A key that could leave
- * the root (absolute, "." or ".." or empty segments) is a 400. */
-uc_error_t *uc_file_url_sign(apr_pool_t *pool,
-                             const struct uc_secret_keys *keys,
-                             const char *files_base, const char *table_id,
-                             const char *key, apr_int64_t expires,
-                             const char **url);
+ * a Delta log names a file: "date=2021-01-01/part-1.parquet"), from
+ * `pool`. A key that could leave the root (absolute, "." or ".." or empty
+ * segments) is a 400. */
+uc_error_t *uc_file_url_sign(uc_file_url_signer_t *signer, apr_pool_t *pool,
+                             const char *key, const char **url);
 
 /* Checks a request of the files route: `path` is the request's path after
  * the route's mount, as sent (still percent-encoded), `args` its query

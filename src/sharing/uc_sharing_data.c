@@ -366,39 +366,34 @@ uc_error_t *uc_sharing_table_metadata(uc_call_t *call, uc_jw_t *out)
 
 /* Local files go out through the module's signed files route, under the
  * sharing mount. */
-typedef struct local_signer {
-    uc_call_t *call;
-    const char *files_base;
-    const char *table_id;
-    apr_int64_t expires;           /* unix seconds */
-} local_signer_t;
-
 static uc_error_t *sign_local(void *baton, apr_pool_t *pool,
                               const char *log_path, const char **url)
 {
-    local_signer_t *ls = baton;
     const char *key = uc_percent_decode(pool, log_path);
 
     if (!key || !*key || *key == '/')
         return uc_error_make(pool, UC_E_UNSUPPORTED_OPERATION,
                              "table containing absolute paths cannot be "
                              "shared");
-    return uc_file_url_sign(pool, ls->call->secrets, ls->files_base,
-                            ls->table_id, key, ls->expires, url);
+    return uc_file_url_sign(baton, pool, key, url);
 }
 
-static void make_signer(shared_t *s, uc_sharing_signer_t *signer)
+static uc_error_t *make_signer(shared_t *s, uc_sharing_signer_t *signer)
 {
     uc_call_t *call = s->call;
-    local_signer_t *ls = apr_pcalloc(call->pool, sizeof(*ls));
+    apr_int64_t expires = apr_time_sec(call->now) + call->url_lifetime;
+    uc_file_url_signer_t *files;
+    uc_error_t *err;
 
-    ls->call = call;
-    ls->files_base = apr_pstrcat(call->pool, call->api_url, "/files", NULL);
-    ls->table_id = s->t->table->id;
-    ls->expires = apr_time_sec(call->now) + call->url_lifetime;
+    if ((err = uc_file_url_signer_make(call->pool, call->secrets,
+                                       apr_pstrcat(call->pool, call->api_url,
+                                                   "/files", NULL),
+                                       s->t->table->id, expires, &files)))
+        return err;
     signer->sign = sign_local;
-    signer->baton = ls;
-    signer->expiration_ms = ls->expires * 1000;
+    signer->baton = files;
+    signer->expiration_ms = expires * 1000;
+    return NULL;
 }
 
 /* --- partitions of the share object ------------------------------------ */
@@ -774,7 +769,8 @@ uc_error_t *uc_sharing_table_query(uc_call_t *call, uc_jw_t *out)
                                                       snap->metadata,
                                                       &q.predicate))))
         return err;
-    make_signer(&s, &signer);
+    if ((err = make_signer(&s, &signer)))
+        return err;
     set_answer_headers(call, snap->version, format, &caps, 1);
     if ((err = write_head(&s, format, snap->protocol, snap->metadata,
                           travelled ? snap->version : UC_DELTA_NONE)) ||
@@ -958,7 +954,8 @@ uc_error_t *uc_sharing_table_changes(uc_call_t *call, uc_jw_t *out)
         return err;
     if ((err = uc_delta_changes(s.delta, call->pool, start, end, &changes)))
         return table_error(&s, err);
-    make_signer(&s, &signer);
+    if ((err = make_signer(&s, &signer)))
+        return err;
     set_answer_headers(call, start, format, &caps, 1);
     if ((err = write_head(&s, format,
                           historical ? changes->protocol : last->protocol,

@@ -83,15 +83,7 @@ ruser=reader rpass=reader
 rauth=$(printf '%s:%s' "$ruser" "$rpass" | base64)
 start_time=$(date +%s)
 
-say() { printf '%s\n' "$*"; }
-die() {
-    printf 'bench: %s\n' "$*" >&2
-    if [ -n "${dir:-}" ] && [ -s "$dir/error.log" ]; then
-        printf 'bench: last lines of the error log:\n' >&2
-        tail -n 20 "$dir/error.log" >&2
-    fi
-    exit 2
-}
+. "$here/lib.sh"
 
 for tool in apache2 wrk ab htpasswd sqlite3 curl awk base64 ps; do
     command -v "$tool" >/dev/null 2>&1 ||
@@ -112,32 +104,7 @@ done
     die "BENCH_VEND_TABLES must be at least BENCH_ROUNDS + 1 (a table per cold run)"
 
 # --- temporary directory, owned by the user the child runs as -------------
-dir=$(mktemp -d /tmp/unicat-bench.XXXXXX)
-httpd_pid=""
-cleanup() {
-    rc=$?
-    trap - EXIT INT TERM HUP
-    if [ -n "$httpd_pid" ] && kill -0 "$httpd_pid" 2>/dev/null; then
-        kill -TERM "$httpd_pid" 2>/dev/null || :
-        i=0
-        while kill -0 "$httpd_pid" 2>/dev/null && [ $i -lt 100 ]; do
-            sleep 0.1; i=$((i + 1))
-        done
-        kill -0 "$httpd_pid" 2>/dev/null && kill -KILL "$httpd_pid" 2>/dev/null
-        wait "$httpd_pid" 2>/dev/null || :
-    fi
-    if [ "${BENCH_KEEP:-0}" = 1 ]; then
-        printf 'bench: kept %s\n' "$dir" >&2
-    else
-        rm -rf "$dir"
-    fi
-    exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-
+bench_tmpdir
 mkdir -p "$dir/run" "$dir/htdocs" "$dir/db"
 # The key that seals the credentials' secrets (figure 10): without one the
 # module refuses to store a secret_access_key.
@@ -149,81 +116,11 @@ cp "$so" "$dir/mod_unicat.so"
 htpasswd -cbs "$dir/htpasswd" "$user" "$pass" 2>/dev/null || die "htpasswd failed"
 htpasswd -bs "$dir/htpasswd" "$ruser" "$rpass" 2>/dev/null || die "htpasswd failed"
 
-user_lines=""
-as_owner=""
-if [ "$(id -u)" = 0 ]; then
-    # httpd will not serve as root; the child gets the temporary directory.
-    owner=www-data
-    id "$owner" >/dev/null 2>&1 || owner=nobody
-    group=$(id -gn "$owner")
-    chown -R "$owner:$group" "$dir"
-    chmod 755 "$dir"
-    user_lines="User $owner
-Group $group"
-    as_owner="runuser -u $owner --"
-fi
+bench_owner
 # The SQLite CLI writes as the child's user so WAL and shm stay shared.
 sql() { $as_owner sqlite3 -batch -bail "$dir/db/catalog.db"; }
 
-# --- httpd on a free loopback port -----------------------------------------
-random_port() {
-    r=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
-    echo $((20000 + r % 40000))
-}
-port_busy() {
-    if command -v ss >/dev/null 2>&1; then
-        [ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]
-    else
-        curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$1/" 2>/dev/null
-    fi
-}
-
-start_httpd() {
-    tries=0
-    while [ $tries -lt 8 ]; do
-        tries=$((tries + 1))
-        port=$(random_port)
-        port_busy "$port" && continue
-        awk -v port="$port" -v d="$dir" -v users="$user_lines" -v sts="$sts_lines" '
-            { gsub(/@PORT@/, port); gsub(/@DIR@/, d); gsub(/@USER_LINES@/, users)
-              gsub(/@STS_LINES@/, sts); print }
-        ' "$here/httpd.conf.in" > "$dir/httpd.conf"
-        apache2 -t -f "$dir/httpd.conf" >"$dir/configtest.log" 2>&1 ||
-            die "httpd rejects the configuration: $(cat "$dir/configtest.log")"
-        : > "$dir/error.log"
-        apache2 -f "$dir/httpd.conf" -DFOREGROUND >"$dir/httpd.out" 2>&1 &
-        httpd_pid=$!
-        i=0
-        while [ $i -lt 100 ]; do
-            if ! kill -0 "$httpd_pid" 2>/dev/null; then
-                wait "$httpd_pid" 2>/dev/null || :
-                httpd_pid=""
-                break
-            fi
-            code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 \
-                   "http://127.0.0.1:$port/" 2>/dev/null) || code=000
-            [ "$code" != 000 ] && return 0
-            sleep 0.1; i=$((i + 1))
-        done
-        if [ -n "$httpd_pid" ]; then
-            die "httpd did not answer on port $port within 10 s"
-        fi
-        grep -qi 'in use' "$dir/error.log" "$dir/httpd.out" 2>/dev/null ||
-            die "httpd exited at start: $(cat "$dir/httpd.out" "$dir/error.log")"
-    done
-    die "no free port found"
-}
-
-child_pid() {
-    kids=$(ps -o pid= --ppid "$httpd_pid" 2>/dev/null | tr -d ' ')
-    [ "$(printf '%s\n' "$kids" | grep -c .)" = 1 ] ||
-        die "expected exactly one httpd child, found: $(echo $kids)"
-    echo "$kids"
-}
-rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
-hwm_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
-
-start_httpd
+start_httpd "$here/httpd.conf.in"
 base="http://127.0.0.1:$port/api/2.1/unity-catalog"
 static="http://127.0.0.1:$port"
 child=$(child_pid)

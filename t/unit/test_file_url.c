@@ -38,9 +38,12 @@ static const char *sign(const uc_secret_keys_t *keys, const char *key,
                         apr_int64_t exp)
 {
     const char *url = NULL;
-    uc_error_t *err = uc_file_url_sign(pool, keys, BASE, TABLE, key, exp,
-                                       &url);
+    uc_file_url_signer_t *signer = NULL;
+    uc_error_t *err = uc_file_url_signer_make(pool, keys, BASE, TABLE, exp,
+                                              &signer);
 
+    if (!err)
+        err = uc_file_url_sign(signer, pool, key, &url);
     if (err)
         fail_msg("signing %s: %s", key, err->message);
     return url;
@@ -130,17 +133,19 @@ static void test_paths(void **state)
     };
     size_t i;
     const char *args;
+    uc_file_url_signer_t *signer = NULL;
 
     (void)state;
+    assert_null(uc_file_url_signer_make(pool, &old_only, BASE, TABLE, LATER,
+                                        &signer));
     for (i = 0; i < sizeof(unsafe) / sizeof(unsafe[0]); i++) {
-        uc_error_t *err = uc_file_url_sign(pool, &old_only, BASE, TABLE,
-                                           unsafe[i], LATER, &url);
+        uc_error_t *err = uc_file_url_sign(signer, pool, unsafe[i], &url);
         if (!err)
             fail_msg("signed '%s'", unsafe[i]);
         assert_int_equal(err->status, 400);
     }
-    assert_int_equal(uc_file_url_sign(pool, NULL, BASE, TABLE, "a", LATER,
-                                      &url)->status, 400);
+    assert_int_equal(uc_file_url_signer_make(pool, NULL, BASE, TABLE, LATER,
+                                             &signer)->status, 400);
     split(sign(&old_only, "a.parquet", LATER), &url, &args);
     refused(&old_only, "/" TABLE "/%2E%2E/a.parquet", args, 404);
     refused(&old_only, "/" TABLE "/x%2Fa.parquet", args, 404);

@@ -4,6 +4,8 @@
 #include "uc_test.h"
 
 #include <sys/stat.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 
 #include "../../src/core/uc_secret.h"
 
@@ -189,6 +191,63 @@ static void test_equal(void **state)
     assert_true(uc_secret_equal("", 0, "", 0));
 }
 
+/* hex(HMAC-SHA256(HMAC-SHA256(key, purpose), data)), by OpenSSL's own
+ * one-shot HMAC. */
+static const char *nested_hmac(apr_pool_t *pool, const uc_secret_key_t *k,
+                               const char *purpose, const char *data,
+                               size_t len)
+{
+    unsigned char mac_key[32], mac[32];
+    unsigned int n = 0;
+    char *hex = apr_palloc(pool, 65);
+    int i;
+
+    assert_non_null(HMAC(EVP_sha256(), k->key, UC_SECRET_KEY_BYTES,
+                         (const unsigned char *)purpose, strlen(purpose),
+                         mac_key, &n));
+    assert_non_null(HMAC(EVP_sha256(), mac_key, sizeof(mac_key),
+                         (const unsigned char *)data, len, mac, &n));
+    for (i = 0; i < 32; i++)
+        sprintf(hex + 2 * i, "%02x", mac[i]);
+    return hex;
+}
+
+/* The keyed hash, one-shot and through a hasher used again and again,
+ * is HMAC's, for messages shorter and longer than a block. */
+static void test_keyed_hash(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_secret_keys_t *keys = keys_of(pool, KEY_A, KEY_B);
+    char long_text[300], hex[UC_SECRET_HASH_HEX + 1];
+    const char *texts[] = { "", "abc", long_text, "abc" };
+    uc_secret_hasher_t *h = uc_secret_hasher_make(pool, &keys->keys[1],
+                                                  "purpose");
+    size_t i;
+
+    memset(long_text, 'x', sizeof(long_text) - 1);
+    long_text[sizeof(long_text) - 1] = '\0';
+    assert_non_null(h);
+    for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+        const char *want = nested_hmac(pool, &keys->keys[1], "purpose",
+                                       texts[i], strlen(texts[i]));
+
+        assert_true(uc_secret_hasher_hash(h, texts[i], strlen(texts[i]),
+                                          hex));
+        assert_string_equal(hex, want);
+        assert_string_equal(uc_secret_keyed_hash(pool, &keys->keys[1],
+                                                 "purpose", texts[i],
+                                                 strlen(texts[i])), want);
+    }
+    assert_string_not_equal(uc_secret_keyed_hash(pool, &keys->keys[0],
+                                                 "purpose", "abc", 3),
+                            uc_secret_keyed_hash(pool, &keys->keys[1],
+                                                 "purpose", "abc", 3));
+    assert_string_not_equal(uc_secret_keyed_hash(pool, &keys->keys[1],
+                                                 "other", "abc", 3),
+                            nested_hmac(pool, &keys->keys[1], "purpose",
+                                        "abc", 3));
+}
+
 /* What was opened is wiped with the pool that holds it. */
 static void test_opened_secret_is_wiped(void **state)
 {
@@ -218,6 +277,7 @@ int main(void)
         UC_POOL_TEST(test_key_texts),
         UC_POOL_TEST(test_key_files),
         UC_POOL_TEST(test_equal),
+        UC_POOL_TEST(test_keyed_hash),
         UC_POOL_TEST(test_opened_secret_is_wiped),
     };
     int rc;

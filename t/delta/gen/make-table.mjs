@@ -3,7 +3,8 @@
 // every version from the checkpoint on; also the performance-benchmark table.
 //
 //   t/delta/gen/run.sh make-table.mjs OUTDIR --files N --commits K
-//       [--checkpoint classic|multipart:P|none] [--codec C] [--page-version 1|2] [--partitions] [--seed S]
+//       [--checkpoint classic|multipart:P|none] [--codec C] [--page-version 1|2] [--partitions]
+//       [--partition-values N] [--seed S]
 //
 // Layout of OUTDIR/_delta_log (V = min(10, N) - 1):
 // * commits 0..V add the N files in equal batches: 0 = commitInfo, protocol 1/2, metaData
@@ -20,7 +21,8 @@
 //   carries a new metaData (configuration changed) when K >= 2.
 // Every commit starts with a commitInfo (never part of the state). Commit v has the mtime
 // 1700000000000 + v * 60000 ms, the same as its commitInfo.timestamp and its adds'
-// modificationTime. Paths: [p=<0..9>/ or p=__HIVE_DEFAULT_PARTITION__/ with --partitions]
+// modificationTime. Paths: [p=<0..N-1>/ (N = --partition-values, default 10) or
+// p=__HIVE_DEFAULT_PARTITION__/ with --partitions]
 // part-<5 digits>-<uuid>-c000.snappy.parquet; each add carries a size and a stats JSON string.
 // All numbers stay below 2^53. Output is a function of the arguments and --seed (default 1).
 //
@@ -64,12 +66,13 @@ function parseOptions(argv) {
       codec: { type: 'string', default: 'SNAPPY' },
       'page-version': { type: 'string', default: '1' },
       partitions: { type: 'boolean', default: false },
+      'partition-values': { type: 'string', default: '10' },
       seed: { type: 'string', default: '1' },
     },
   })
   if (positionals.length !== 1 || values.files === undefined || values.commits === undefined) {
     throw new Error('usage: make-table.mjs OUTDIR --files N --commits K [--checkpoint classic|multipart:P|none] ' +
-      '[--codec C] [--page-version 1|2] [--partitions] [--seed S]')
+      '[--codec C] [--page-version 1|2] [--partitions] [--partition-values N] [--seed S]')
   }
   const options = {
     outDir: positionals[0],
@@ -79,6 +82,7 @@ function parseOptions(argv) {
     codec: parseCodec(values.codec),
     pageVersion: Number(values['page-version']),
     partitions: values.partitions,
+    partitionValues: count(values['partition-values'], '--partition-values', 1),
     seed: count(values.seed, '--seed', 0),
   }
   if (![1, 2].includes(options.pageVersion)) throw new Error('--page-version must be 1 or 2')
@@ -101,9 +105,10 @@ function parseCheckpoint(text) {
 // --- actions ---------------------------------------------------------------------------------
 
 class TableGenerator {
-  constructor({ seed, partitions }) {
+  constructor({ seed, partitions, partitionValues }) {
     this.r = new Random(seed)
     this.partitions = partitions
+    this.partitionValues = partitionValues
     this.live = new Map()
     this.tombstones = new Map()
     this.protocol = { minReaderVersion: 1, minWriterVersion: 2 }
@@ -136,7 +141,7 @@ class TableGenerator {
 
   newAdd(version) {
     const r = this.r
-    const partition = this.partitions && !r.chance(0.05) ? String(r.int(0, 9)) : null
+    const partition = this.partitions && !r.chance(0.05) ? String(r.int(0, this.partitionValues - 1)) : null
     const dir = this.partitions ? `p=${partition ?? '__HIVE_DEFAULT_PARTITION__'}/` : ''
     const records = r.int(1, 100000)
     const minId = r.int(0, 1e9)

@@ -1,0 +1,122 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# What the benchmark scripts share (sourced): messages, a temporary
+# directory the child can own, and one httpd on a free loopback port.
+
+say() { printf '%s\n' "$*"; }
+die() {
+    printf 'bench: %s\n' "$*" >&2
+    if [ -n "${dir:-}" ] && [ -s "$dir/error.log" ]; then
+        printf 'bench: last lines of the error log:\n' >&2
+        tail -n 20 "$dir/error.log" >&2
+    fi
+    exit 2
+}
+
+# A temporary directory in $dir, removed (and the httpd in $httpd_pid
+# stopped) on exit; BENCH_KEEP=1 keeps it.
+bench_tmpdir() {
+    dir=$(mktemp -d /tmp/unicat-bench.XXXXXX)
+    httpd_pid=""
+    cleanup() {
+        rc=$?
+        trap - EXIT INT TERM HUP
+        if [ -n "$httpd_pid" ] && kill -0 "$httpd_pid" 2>/dev/null; then
+            kill -TERM "$httpd_pid" 2>/dev/null || :
+            i=0
+            while kill -0 "$httpd_pid" 2>/dev/null && [ $i -lt 100 ]; do
+                sleep 0.1; i=$((i + 1))
+            done
+            kill -0 "$httpd_pid" 2>/dev/null && kill -KILL "$httpd_pid" 2>/dev/null
+            wait "$httpd_pid" 2>/dev/null || :
+        fi
+        if [ "${BENCH_KEEP:-0}" = 1 ]; then
+            printf 'bench: kept %s\n' "$dir" >&2
+        else
+            rm -rf "$dir"
+        fi
+        exit $rc
+    }
+    trap cleanup EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    trap 'exit 129' HUP
+}
+
+# As root, the child runs as www-data (or nobody) and owns $dir: sets
+# user_lines (for the configuration), as_owner (a command prefix), owner
+# and group.
+bench_owner() {
+    user_lines=""
+    as_owner=""
+    if [ "$(id -u)" = 0 ]; then
+        # httpd will not serve as root; the child gets the temporary directory.
+        owner=www-data
+        id "$owner" >/dev/null 2>&1 || owner=nobody
+        group=$(id -gn "$owner")
+        chown -R "$owner:$group" "$dir"
+        chmod 755 "$dir"
+        user_lines="User $owner
+    Group $group"
+        as_owner="runuser -u $owner --"
+    fi
+}
+
+random_port() {
+    r=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
+    echo $((20000 + r % 40000))
+}
+port_busy() {
+    if command -v ss >/dev/null 2>&1; then
+        [ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]
+    else
+        curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$1/" 2>/dev/null
+    fi
+}
+
+# httpd from the template $1 (@PORT@, @DIR@, @USER_LINES@ and @STS_LINES@
+# filled in), on a free port left in $port.
+start_httpd() {
+    tries=0
+    while [ $tries -lt 8 ]; do
+        tries=$((tries + 1))
+        port=$(random_port)
+        port_busy "$port" && continue
+        awk -v port="$port" -v d="$dir" -v users="$user_lines" -v sts="${sts_lines:-}" '
+            { gsub(/@PORT@/, port); gsub(/@DIR@/, d); gsub(/@USER_LINES@/, users)
+              gsub(/@STS_LINES@/, sts); print }
+        ' "$1" > "$dir/httpd.conf"
+        apache2 -t -f "$dir/httpd.conf" >"$dir/configtest.log" 2>&1 ||
+            die "httpd rejects the configuration: $(cat "$dir/configtest.log")"
+        : > "$dir/error.log"
+        apache2 -f "$dir/httpd.conf" -DFOREGROUND >"$dir/httpd.out" 2>&1 &
+        httpd_pid=$!
+        i=0
+        while [ $i -lt 100 ]; do
+            if ! kill -0 "$httpd_pid" 2>/dev/null; then
+                wait "$httpd_pid" 2>/dev/null || :
+                httpd_pid=""
+                break
+            fi
+            code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 \
+                   "http://127.0.0.1:$port/" 2>/dev/null) || code=000
+            [ "$code" != 000 ] && return 0
+            sleep 0.1; i=$((i + 1))
+        done
+        if [ -n "$httpd_pid" ]; then
+            die "httpd did not answer on port $port within 10 s"
+        fi
+        grep -qi 'in use' "$dir/error.log" "$dir/httpd.out" 2>/dev/null ||
+            die "httpd exited at start: $(cat "$dir/httpd.out" "$dir/error.log")"
+    done
+    die "no free port found"
+}
+
+child_pid() {
+    kids=$(ps -o pid= --ppid "$httpd_pid" 2>/dev/null | tr -d ' ')
+    [ "$(printf '%s\n' "$kids" | grep -c .)" = 1 ] ||
+        die "expected exactly one httpd child, found: $(echo $kids)"
+    echo "$kids"
+}
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+hwm_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }

@@ -1,0 +1,193 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# `make bench` (third part): the Delta Sharing server on generated file://
+# tables of about 100,000 active files (t/delta/gen/make-table.mjs, made
+# once into build/delta-bench), shared to a recipient, read with its bearer
+# token. One httpd child (t/bench/sharing.conf.in). Measures:
+#   1. a full POST .../query (every file, parquet format): lines and bytes
+#      per second against the same bytes served by httpd as a static file,
+#      behind the same bearer authentication (target: >= 0.5);
+#   2. its time to first byte, and that time as a share of the whole
+#      answer (a streamed answer starts long before it ends);
+#   3. the child's RSS before and after BENCH_SHARING_QUERIES (1,000) such
+#      queries, two at a time (target: no growth beyond allocator noise);
+#   4. a warm query with a partition filter (jsonPredicateHints) that
+#      selects about 1% of the files of a table partitioned 100 ways,
+#      against the full query of that table: the time ratio next to the
+#      files ratio (target: cost proportional to the files returned).
+# Figures are medians over BENCH_ROUNDS (5) alternating rounds. The script
+# reports; it fails only when the harness breaks.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+PATH=$PATH:/usr/sbin:/sbin
+export PATH
+
+ROUNDS=${BENCH_ROUNDS:-5}
+QUERIES=${BENCH_SHARING_QUERIES:-1000}
+FILES=${BENCH_DELTA_FILES:-114300}
+MEM_NOISE_KB=4096         # RSS growth tolerated as allocator noise
+so="$top/mod_unicat/.libs/mod_unicat.so"
+user=bench pass=bench
+
+. "$here/lib.sh"
+
+for tool in apache2 htpasswd curl awk xargs node; do
+    command -v "$tool" >/dev/null 2>&1 || die "$tool is missing"
+done
+[ -f "$so" ] || die "$so is missing: run make first"
+
+# --- the tables (log only: the answers sign file URLs, nobody reads them) ---
+make_table() { # dir [make-table options]
+    t=$1; shift
+    [ -f "$t/expected.json" ] && return 0
+    rm -rf "$t"
+    sh "$top/t/delta/gen/run.sh" make-table.mjs "$t" --files "$FILES" \
+        --commits 20 "$@" >/dev/null || die "cannot generate $t"
+}
+full_table=$top/build/delta-bench/table-$FILES
+part_table=$top/build/delta-bench/table-$FILES-p100
+make_table "$full_table"
+make_table "$part_table" --partitions --partition-values 100
+
+bench_tmpdir
+mkdir -p "$dir/run" "$dir/htdocs" "$dir/db"
+(umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$dir/secret.key") ||
+    die "writing the secret key failed"
+cp "$so" "$dir/mod_unicat.so"
+htpasswd -cbs "$dir/htpasswd" "$user" "$pass" 2>/dev/null || die "htpasswd failed"
+bench_owner
+start_httpd "$here/sharing.conf.in"
+child=$(child_pid)
+api="http://127.0.0.1:$port/api/2.1/unity-catalog"
+sharing="http://127.0.0.1:$port/delta-sharing"
+static="http://127.0.0.1:$port/full.ndjson"
+say "bench: httpd pid $httpd_pid (child $child) on 127.0.0.1:$port, data in $dir"
+
+# --- the share ---------------------------------------------------------------
+call() { # method path [json] -> the answer in $dir/api.out; fails unless 200
+    curl -sS -u "$user:$pass" -X "$1" -H 'Content-Type: application/json' \
+         ${3:+-d "$3"} -o "$dir/api.out" -w '%{http_code}' "$api$2" >"$dir/api.code" ||
+        die "curl failed"
+    [ "$(cat "$dir/api.code")" = 200 ] ||
+        die "$1 $2 answered $(cat "$dir/api.code"): $(head -c 300 "$dir/api.out")"
+}
+call POST /catalogs '{"name":"bench"}'
+call POST /schemas '{"name":"sch","catalog_name":"bench"}'
+for t in full part; do
+    eval "loc=\$${t}_table"
+    call POST /tables "{\"name\":\"$t\",\"catalog_name\":\"bench\",\"schema_name\":\"sch\",
+        \"table_type\":\"EXTERNAL\",\"data_source_format\":\"DELTA\",
+        \"storage_location\":\"file://$loc\",\"columns\":[]}"
+done
+call POST /shares '{"name":"bench"}'
+call PATCH /shares/bench '{"updates":[
+    {"action":"ADD","data_object":{"name":"bench.sch.full"}},
+    {"action":"ADD","data_object":{"name":"bench.sch.part"}}]}'
+call POST /recipients '{"name":"reader","authentication_type":"TOKEN"}'
+nonce=$(sed -n 's|.*"activation_url":"[^"]*/\([A-Za-z0-9_-]\{43\}\)".*|\1|p' "$dir/api.out")
+[ -n "$nonce" ] || die "no activation link in $(head -c 300 "$dir/api.out")"
+call PATCH /shares/bench/permissions \
+    '{"changes":[{"principal":"reader","add":["SELECT"]}]}'
+call GET "/public/data_sharing_activation/$nonce"
+token=$(sed -n 's|.*"bearerToken":"\([^"]*\)".*|\1|p' "$dir/api.out")
+[ -n "$token" ] || die "no bearer token in the activation answer"
+bearer="Authorization: Bearer $token"
+
+query_url() { echo "$sharing/shares/bench/schemas/sch/tables/$1/query"; }
+# p = 42 as Spark pushes it down: with IsNotNull(p) (a comparison with a null
+# partition value is unknown, which keeps the file).
+hint='{"op":"and","children":[{"op":"not","children":[{"op":"isNull","children":[{"op":"column","name":"p","valueType":"int"}]}]},{"op":"equal","children":[{"op":"column","name":"p","valueType":"int"},{"op":"literal","value":"42","valueType":"int"}]}]}'
+filtered_body=$(printf '{"jsonPredicateHints":"%s"}' "$(printf '%s' "$hint" | sed 's/"/\\"/g')")
+
+# One request, timed by curl; it must answer 200. Leaves "total first-byte
+# bytes" in $timing.
+fetch() { # url outfile [body]
+    timing=$(curl -sS -H "$bearer" ${3:+-H 'Content-Type: application/json' -d "$3"} \
+             -o "$2" -w '%{time_total} %{time_starttransfer} %{size_download} %{http_code}' "$1") ||
+        die "curl failed on $1"
+    [ "${timing##* }" = 200 ] || die "$1 answered ${timing##* }: $(head -c 300 "$2")"
+    timing=${timing% *}
+}
+
+fetch "$(query_url full)" "$dir/htdocs/full.ndjson" '{}'
+fetch "$(query_url part)" "$dir/part.ndjson" '{}'
+fetch "$(query_url part)" "$dir/filtered.ndjson" "$filtered_body"
+[ -n "$as_owner" ] && chown -R "$owner:$group" "$dir/htdocs"
+files() { grep -c '^{"file":' "$1" || :; }
+full_files=$(files "$dir/htdocs/full.ndjson")
+part_files=$(files "$dir/part.ndjson")
+filtered_files=$(files "$dir/filtered.ndjson")
+full_lines=$(wc -l < "$dir/htdocs/full.ndjson" | tr -d ' ')
+full_bytes=$(wc -c < "$dir/htdocs/full.ndjson" | tr -d ' ')
+[ "$full_files" -gt 1000 ] || die "the full query gave $full_files files"
+[ "$filtered_files" -gt 0 ] && [ "$filtered_files" -lt "$part_files" ] ||
+    die "the filter kept $filtered_files of $part_files files"
+grep -v '^{"file":' "$dir/filtered.ndjson" | tail -n +3 | grep -q . &&
+    die "the filtered answer holds lines that are not files"
+grep '^{"file":' "$dir/filtered.ndjson" | grep -qv '"partitionValues":{"p":"42"}' &&
+    die "the filter let through files of other partitions"
+fetch "$static" "$dir/check.ndjson"
+cmp -s "$dir/check.ndjson" "$dir/htdocs/full.ndjson" || die "the static copy differs"
+say "bench: full query $full_files files ($full_bytes bytes); partitioned table $part_files files, $filtered_files with p = 42"
+
+# --- 1, 2, 4: alternating rounds -------------------------------------------------
+results=$dir/rounds.txt
+: >"$results"
+round() { # label url [body]
+    fetch "$2" /dev/null ${3:+"$3"}
+    echo "$1 $timing" >>"$results"
+}
+fetch "$(query_url full)" /dev/null '{}'      # warm-up
+r=1
+while [ "$r" -le "$ROUNDS" ]; do
+    round module "$(query_url full)" '{}'
+    round static "$static"
+    round part "$(query_url part)" '{}'
+    round filtered "$(query_url part)" "$filtered_body"
+    r=$((r + 1))
+done
+
+# --- 3: memory over many full queries ------------------------------------------
+echo '{}' >"$dir/empty.json"
+rss_before=$(rss_kb "$child")
+t0=$(date +%s)
+i=0
+while [ "$i" -lt "$QUERIES" ]; do echo "$i"; i=$((i + 1)); done |
+    xargs -P 2 -I '%n' curl -sS -o /dev/null -f -H "$bearer" \
+        -H 'Content-Type: application/json' -d @"$dir/empty.json" "$(query_url full)" ||
+    die "a query of the memory run failed"
+mem_seconds=$(( $(date +%s) - t0 ))
+rss_after=$(rss_kb "$child")
+hwm_after=$(hwm_kb "$child")
+[ "$(child_pid)" = "$child" ] || die "the child changed during the run"
+
+crashes=$(grep -c 'exit signal\|AH00052' "$dir/error.log" || :)
+ucerr=$(grep -c '\[unicat:error\]' "$dir/error.log" || :)
+
+awk -v lines="$full_lines" -v files="$full_files" -v bytes="$full_bytes" \
+    -v pf="$part_files" -v ff="$filtered_files" -v rb="$rss_before" \
+    -v ra="$rss_after" -v hwm="$hwm_after" -v n="$QUERIES" -v secs="$mem_seconds" \
+    -v noise="$MEM_NOISE_KB" -v crashes="$crashes" -v ucerr="$ucerr" '
+function median(list,   a, k, i, j, t) {
+    k = split(list, a, " ")
+    for (i = 2; i <= k; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+    return k ? a[int((k + 1) / 2)] : 0
+}
+$1 == "module" { m[++nm] = $2; mt = mt " " $2; mf = mf " " $3; mff = mff " " $3 / $2 }
+$1 == "static" { s[++ns] = $2; st = st " " $2; sf = sf " " $3 }
+$1 == "part" { p[++np] = $2; pl = pl " " $2 }
+$1 == "filtered" { f[++nf] = $2; fl = fl " " $2 }
+END {
+    for (i = 1; i <= nm; i++) { ratio = ratio " " s[i] / m[i]; fr = fr " " f[i] / p[i] }
+    r = median(ratio); tm = median(mt); ts = median(st); cost = median(fr)
+    share = ff / pf
+    print "== Delta Sharing server: " files " files, " sprintf("%.1f MB", bytes / 1e6) " a full answer"
+    printf "  1. full query, lines/s          %10.0f (static %.0f)  ratio %.2f (target >= 0.5) %s\n", lines / tm, lines / ts, r, (r >= 0.5 ? "PASS" : "MISS")
+    printf "     MB/s                         %10.1f (static %.1f)\n", bytes / tm / 1e6, bytes / ts / 1e6
+    printf "  2. time to first byte           %10.1f ms (static %.1f ms), %.1f%% of the answer time\n", median(mf) * 1000, median(sf) * 1000, median(mff) * 100
+    printf "  3. child RSS before / after %d queries %d / %d kB (%+d kB), peak %d kB, %d s  %s\n", n, rb, ra, ra - rb, hwm, secs, (ra - rb <= noise ? "PASS" : "MISS")
+    printf "  4. 1%% partition filter: %d of %d files (%.2f%%), time %.1f ms against %.1f ms: %.2f%% (target: about the files share) %s\n", ff, pf, share * 100, median(fl) * 1000, median(pl) * 1000, cost * 100, (cost <= 3 * share + 0.005 ? "PASS" : "MISS")
+    if (crashes + 0 || ucerr + 0) print "error log: " crashes " child crash lines, " ucerr " module error lines"
+}' "$results"
