@@ -440,7 +440,8 @@ static uc_error_t *check_log(uc_call_t *call, const target_t *t,
         return NULL;
     /* Without credentials there is no log to read: the vend's own error
      * says which location or credential is missing. */
-    if ((err = uc_table_store_config(call, location, &config)))
+    if ((err = uc_table_store_config(call, location, &config,
+                                     NULL)))
         return err;
     if ((err = uc_delta_table_open(call->pool, location, config, &table)) ||
         (err = uc_delta_snapshot(table, UC_DELTA_LATEST, &snap)))

@@ -54,7 +54,8 @@ static uc_error_t *unsupported(uc_call_t *call, const char *location)
 }
 
 uc_error_t *uc_table_store_config(uc_call_t *call, const char *location,
-                                  const uc_objstore_config_t **config)
+                                  const uc_objstore_config_t **config,
+                                  apr_time_t *valid_until)
 {
     uc_objstore_config_t *c;
     const uc_credential_t *cred;
@@ -62,6 +63,8 @@ uc_error_t *uc_table_store_config(uc_call_t *call, const char *location,
     uc_vended_t v;
     uc_error_t *err;
 
+    if (valid_until)
+        *valid_until = 0;
     if (has_scheme(location, "file")) {
         *config = &local_files;
         return NULL;
@@ -80,5 +83,7 @@ uc_error_t *uc_table_store_config(uc_call_t *call, const char *location,
     c->path_style = call->cloud->s3_path_style;
     c->timeout_ms = call->cloud->timeout_ms;
     *config = c;
+    if (valid_until)
+        *valid_until = v.expires;
     return NULL;
 }

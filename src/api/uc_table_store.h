@@ -21,8 +21,11 @@ int uc_table_store_reads(const char *location);
  * the credential (us-east-1 when it has none), the endpoint and
  * addressing of UnicatS3Endpoint and the timeout of UnicatCloudTimeout.
  * Other schemes are a 400 UNSUPPORTED_OPERATION naming the scheme.
- * *config is from call->pool. */
+ * *config is from call->pool. *valid_until (may be NULL) is when the
+ * credentials expire, 0 when they do not (file://): a URL pre-signed
+ * with them is dead after it, whatever its own expiry says. */
 uc_error_t *uc_table_store_config(uc_call_t *call, const char *location,
-                                  const uc_objstore_config_t **config);
+                                  const uc_objstore_config_t **config,
+                                  apr_time_t *valid_until);
 
 #endif

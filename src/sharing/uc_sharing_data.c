@@ -18,6 +18,7 @@
 #include "uc_sharing_predicate.h"
 #include "uc_sharing_lines.h"
 #include "uc_sharing_tables.h"
+#include "../api/uc_table_store.h"
 #include "../core/uc_json.h"
 #include "../core/uc_page.h"
 #include "../core/uc_percent.h"
@@ -37,10 +38,10 @@ typedef struct shared {
     const char *label;             /* share.schema.table, as named */
     uc_delta_table_t *delta;
     uc_delta_snapshot_t *latest;   /* read once, when needed */
+    const uc_objstore_config_t *config;  /* how its files are reached */
+    apr_time_t valid_until;        /* when config's credentials expire; 0:
+                                    * they do not */
 } shared_t;
-
-/* Local tables need no credentials. */
-static const uc_objstore_config_t local_files;
 
 static int history_shared(const shared_t *s)
 {
@@ -53,20 +54,41 @@ static apr_int64_t start_version(const shared_t *s)
            ? apr_atoi64(s->t->object->start_version) : 0;
 }
 
-/* The reader's errors in the protocol's terms: all of them permanent
- * conditions of the table, which clients must not retry (4xx). */
+/* The recipient learns that the table cannot be read and whether trying
+ * again may help (503 only while the storage cannot be reached: clients
+ * retry 5xx for minutes); the provider's side of it (paths, locations,
+ * credentials) goes to the cause, for the log. */
+static uc_error_t *hide_cause(shared_t *s, uc_error_t *err,
+                              const char *message)
+{
+    uc_error_because(s->call->pool, err, "table %s: %s", s->label,
+                     err->message);
+    if (err->kind != UC_E_UNAVAILABLE)
+        uc_error_recast(err, UC_E_MALFORMED_REQUEST);
+    err->message = message;
+    return err;
+}
+
+/* The reader's errors in the protocol's terms: permanent conditions of
+ * the table are 4xx. */
 static uc_error_t *table_error(shared_t *s, uc_error_t *err)
 {
     if (err && err->kind == UC_E_NOT_FOUND)
         uc_error_recast(err, UC_E_RESOURCE_DOES_NOT_EXIST);
-    else if (err && err->status >= 500) {
-        uc_error_because(s->call->pool, err, "table %s: %s", s->label,
-                         err->message);
-        uc_error_recast(err, UC_E_MALFORMED_REQUEST);
-        err->message = "The table's data cannot be read; please contact "
-                       "your share provider.";
-    }
+    else if (err && err->status >= 500)
+        hide_cause(s, err, "The table's data cannot be read; please "
+                   "contact your share provider.");
     return err;
+}
+
+/* Getting the credentials of the table's storage failed. A scheme the
+ * server cannot read says which. */
+static uc_error_t *storage_error(shared_t *s, uc_error_t *err)
+{
+    if (err->kind == UC_E_UNSUPPORTED_OPERATION)
+        return err;
+    return hide_cause(s, err, "The table's storage cannot be reached; "
+                      "please contact your share provider.");
 }
 
 static uc_error_t *not_found(uc_call_t *call)
@@ -76,21 +98,6 @@ static uc_error_t *not_found(uc_call_t *call)
                          "please contact your share provider for further "
                          "information.", call->params[0], call->params[1],
                          call->params[2]);
-}
-
-/* Tables on the server's own file system are read and served here; the
- * clouds' need the credentials of their external locations. */
-static uc_error_t *check_storage(uc_call_t *call, const char *location)
-{
-    const char *colon = strchr(location, ':');
-
-    if (!strncmp(location, "file:", 5))
-        return NULL;
-    return uc_error_make(call->pool, UC_E_UNSUPPORTED_OPERATION,
-                         "tables on %s storage cannot be shared yet",
-                         colon ? apr_pstrndup(call->pool, location,
-                                              (apr_size_t)(colon - location))
-                               : "this");
 }
 
 static uc_error_t *open_shared(uc_call_t *call, shared_t *s)
@@ -108,11 +115,12 @@ static uc_error_t *open_shared(uc_call_t *call, shared_t *s)
     s->t = t;
     s->label = apr_pstrcat(call->pool, call->params[0], ".", call->params[1],
                            ".", call->params[2], NULL);
-    if ((err = check_storage(call, t->table->storage_location)))
-        return err;
+    if ((err = uc_table_store_config(call, t->table->storage_location,
+                                     &s->config, &s->valid_until)))
+        return storage_error(s, err);
     return table_error(s, uc_delta_table_open(call->pool,
                                               t->table->storage_location,
-                                              &local_files, &s->delta));
+                                              s->config, &s->delta));
 }
 
 static apr_status_t release_snapshot(void *snapshot)
@@ -378,13 +386,68 @@ static uc_error_t *sign_local(void *baton, apr_pool_t *pool,
     return uc_file_url_sign(baton, pool, key, url);
 }
 
+/* Cloud files go out as the store's own pre-signed URLs. */
+typedef struct cloud_signer {
+    uc_objstore_t *store;
+    apr_int64_t seconds;           /* how long each URL stays valid */
+    apr_time_t now;
+} cloud_signer_t;
+
+static uc_error_t *sign_cloud(void *baton, apr_pool_t *pool,
+                              const char *log_path, const char **url)
+{
+    const cloud_signer_t *c = baton;
+    const char *key = uc_percent_decode(pool, log_path);
+
+    if (!key || !uc_objstore_key_is_safe(key) || !*key)
+        return uc_error_make(pool, UC_E_MALFORMED_DELTA_LOG, "The table's "
+                             "log names the file '%s', which is not inside "
+                             "the table.", log_path);
+    return uc_objstore_presign(c->store, pool, key, c->seconds, c->now, url);
+}
+
+/* The first second no file URL of this answer is good at: the server's
+ * lifetime for them, cut short by the credentials that sign cloud ones. */
+static apr_int64_t urls_expire(const shared_t *s)
+{
+    apr_int64_t at = apr_time_sec(s->call->now) + s->call->url_lifetime;
+
+    if (s->valid_until && apr_time_sec(s->valid_until) < at)
+        at = apr_time_sec(s->valid_until);
+    return at;
+}
+
+static uc_error_t *make_cloud_signer(shared_t *s, apr_int64_t expires,
+                                     uc_sharing_signer_t *signer)
+{
+    uc_call_t *call = s->call;
+    cloud_signer_t *c = apr_pcalloc(call->pool, sizeof(*c));
+    uc_error_t *err;
+
+    c->now = call->now;
+    c->seconds = expires - apr_time_sec(call->now);
+    if (c->seconds < 1)
+        return uc_error_make(call->pool, UC_E_UNAVAILABLE, "The table's "
+                             "storage credentials are expiring; please "
+                             "try again.");
+    if ((err = uc_objstore_open(call->pool, s->t->table->storage_location,
+                                s->config, &c->store)))
+        return storage_error(s, err);
+    signer->sign = sign_cloud;
+    signer->baton = c;
+    return NULL;
+}
+
 static uc_error_t *make_signer(shared_t *s, uc_sharing_signer_t *signer)
 {
     uc_call_t *call = s->call;
-    apr_int64_t expires = apr_time_sec(call->now) + call->url_lifetime;
+    apr_int64_t expires = urls_expire(s);
     uc_file_url_signer_t *files;
     uc_error_t *err;
 
+    signer->expiration_ms = expires * 1000;
+    if (strncmp(s->t->table->storage_location, "file:", 5))
+        return make_cloud_signer(s, expires, signer);
     if ((err = uc_file_url_signer_make(call->pool, call->secrets,
                                        apr_pstrcat(call->pool, call->api_url,
                                                    "/files", NULL),
@@ -392,7 +455,6 @@ static uc_error_t *make_signer(shared_t *s, uc_sharing_signer_t *signer)
         return err;
     signer->sign = sign_local;
     signer->baton = files;
-    signer->expiration_ms = expires * 1000;
     return NULL;
 }
 
