@@ -9,9 +9,9 @@
 #include <string.h>
 #include <apr_lib.h>
 #include <apr_strings.h>
-#include <openssl/evp.h>
 
 #include "../core/uc_bytes.h"
+#include "../core/uc_digest.h"
 #include "../core/uc_json.h"
 #include "../delta/uc_delta_dv.h"
 
@@ -441,7 +441,7 @@ uc_error_t *uc_sharing_write_metadata(uc_jw_t *jw, apr_pool_t *pool,
 
 /* --- files ---------------------------------------------------------------------- */
 
-#define ID_MAX (2 * EVP_MAX_MD_SIZE + 1)
+#define ID_MAX (2 * UC_SHA256_BYTES + 1)
 
 /* What a file line needs beyond the log's text, all of it got (and every
  * refusal made) before the line is begun. */
@@ -482,22 +482,21 @@ static uc_error_t *sign(apr_pool_t *pool, const uc_sharing_signer_t *signer,
 /* The reference's ids: MD5 of the log's path for parquet, SHA-256 for
  * delta, unless the client's fileidhash picks one. Hashing the path, not
  * the URL, keeps them stable across requests and re-signing. */
-static uc_error_t *file_id(apr_pool_t *pool, uc_sharing_format_t format,
-                           const uc_sharing_caps_t *caps, const char *path,
-                           char *out)
+static void file_id(uc_sharing_format_t format, const uc_sharing_caps_t *caps,
+                    const char *path, char *out)
 {
     const char *scheme = caps && caps->file_id_hash ? caps->file_id_hash
         : format == UC_SHARING_DELTA ? "delta" : "parquet";
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int n;
+    unsigned char digest[UC_SHA256_BYTES];
 
-    if (!EVP_Digest(path, strlen(path), digest, &n,
-                    strcmp(scheme, "delta") == 0 ? EVP_sha256() : EVP_md5(),
-                    NULL))
-        return uc_error_because(pool, uc_error_internal(pool),
-                                "OpenSSL could not hash a file id");
-    uc_hex_encode(digest, n, out);
-    return NULL;
+    if (strcmp(scheme, "delta") == 0) {
+        uc_digest_sha256(path, strlen(path), digest);
+        uc_hex_encode(digest, UC_SHA256_BYTES, out);
+    }
+    else {
+        uc_digest_md5(path, strlen(path), digest);
+        uc_hex_encode(digest, UC_MD5_BYTES, out);
+    }
 }
 
 /* A member of a descriptor; the rare one with escapes in it is parsed. */
@@ -555,7 +554,8 @@ static uc_error_t *share_dv(apr_pool_t *pool, uc_sharing_format_t format,
         return err;
     if ((err = sign(pool, signer, path, &out->dv_url)))
         return err;
-    return file_id(pool, format, caps, path, out->dv_id);
+    file_id(format, caps, path, out->dv_id);
+    return NULL;
 }
 
 static uc_error_t *share_file(apr_pool_t *pool, uc_sharing_format_t format,
@@ -571,9 +571,9 @@ static uc_error_t *share_file(apr_pool_t *pool, uc_sharing_format_t format,
     if (!path || !*path)
         return uc_error_make(pool, UC_E_MALFORMED_DELTA_LOG,
                              "A file action of the table has no path.");
-    if ((err = sign(pool, signer, path, &out->url))
-        || (err = file_id(pool, format, caps, path, out->id)))
+    if ((err = sign(pool, signer, path, &out->url)))
         return err;
+    file_id(format, caps, path, out->id);
     return dv ? share_dv(pool, format, caps, signer, out) : NULL;
 }
 

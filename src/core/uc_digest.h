@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* One-shot MD5 and SHA-256 of a buffer, for digests taken once per line
+ * of a long answer (the file ids of Delta Sharing). */
+#ifndef UC_DIGEST_H
+#define UC_DIGEST_H
+
+#include <apr.h>
+
+#define UC_MD5_BYTES 16
+#define UC_SHA256_BYTES 32
+
+void uc_digest_md5(const void *data, apr_size_t len,
+                   unsigned char out[UC_MD5_BYTES]);
+void uc_digest_sha256(const void *data, apr_size_t len,
+                      unsigned char out[UC_SHA256_BYTES]);
+
+#endif
