@@ -318,6 +318,31 @@ const char *uc_secret_keyed_hash(apr_pool_t *pool,
     return ok ? hex : NULL;
 }
 
+const uc_secret_key_t *uc_secret_key_named(const uc_secret_keys_t *keys,
+                                           const char *id)
+{
+    int i;
+
+    for (i = 0; keys && id && i < keys->n; i++)
+        if (!strcmp(keys->keys[i].id, id))
+            return &keys->keys[i];
+    return NULL;
+}
+
+int uc_secret_keyed_hash_matches(apr_pool_t *pool,
+                                 const uc_secret_keys_t *keys,
+                                 const char *key_id, const char *purpose,
+                                 const void *data, apr_size_t len,
+                                 const char *hex)
+{
+    const uc_secret_key_t *key = uc_secret_key_named(keys, key_id);
+    const char *expected = key ? uc_secret_keyed_hash(pool, key, purpose,
+                                                      data, len) : NULL;
+
+    return expected && hex && uc_secret_equal(expected, strlen(expected),
+                                              hex, strlen(hex));
+}
+
 char *uc_secret_random_token(apr_pool_t *pool, apr_size_t n)
 {
     unsigned char *bytes = apr_palloc(pool, n);

@@ -70,6 +70,20 @@ const char *uc_secret_keyed_hash(apr_pool_t *pool,
                                  const char *purpose, const void *data,
                                  apr_size_t len);
 
+/* The key of `keys` whose id is `id` (NULL: none). */
+const uc_secret_key_t *uc_secret_key_named(const uc_secret_keys_t *keys,
+                                           const char *id);
+
+/* Whether `hex` is the keyed hash of `data` for `purpose` under the key
+ * of `keys` named `key_id`: what a signed token or URL the server handed
+ * out carries. Compared in constant time; an unknown key id is a
+ * mismatch. */
+int uc_secret_keyed_hash_matches(apr_pool_t *pool,
+                                 const uc_secret_keys_t *keys,
+                                 const char *key_id, const char *purpose,
+                                 const void *data, apr_size_t len,
+                                 const char *hex);
+
 /* The same hash set up once for many messages (the file URLs of one
  * answer): the key's purpose MAC key derived and its HMAC states kept, so
  * that each message costs two SHA-256 runs and no algorithm lookup. NULL

@@ -174,6 +174,7 @@ typedef struct uc_delta_changes {
     apr_int64_t end_version;
     const char *protocol;           /* as of start_version */
     const char *metadata;
+    uc_delta_features_t features;
     apr_array_header_t *changes;    /* uc_delta_change_t, in version order */
     apr_array_header_t *metadata_versions; /* apr_int64_t: metaData in range */
 } uc_delta_changes_t;
@@ -184,6 +185,15 @@ typedef struct uc_delta_changes {
 uc_error_t *uc_delta_changes(uc_delta_table_t *table, apr_pool_t *pool,
                              apr_int64_t start, apr_int64_t end,
                              uc_delta_changes_t **out);
+
+/* The data changes of versions [start, end] as a streaming reader replays
+ * them, with or without the change data feed: the add and remove actions
+ * with dataChange of each commit (never its cdc files), and the versions
+ * that changed the metaData. A protocol in the range this reader cannot
+ * read is a 400 UNSUPPORTED_OPERATION. */
+uc_error_t *uc_delta_data_changes(uc_delta_table_t *table, apr_pool_t *pool,
+                                  apr_int64_t start, apr_int64_t end,
+                                  uc_delta_changes_t **out);
 
 /* Reads the stats of files for one thread, with memory from `pool`; it
  * keeps the checkpoint page it decoded last, so that files read in the

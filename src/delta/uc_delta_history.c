@@ -205,15 +205,15 @@ static apr_int64_t commit_time(const uc_delta_log_t *log,
     return uc_delta_log_commit(log, v)->timestamp;
 }
 
-/* One commit's changes: its cdc files when it wrote any, else the data
- * files it added and removed. */
+/* One commit's changes: with `cdf`, its cdc files when it wrote any;
+ * else the data files it added and removed. */
 static void commit_changes(apr_pool_t *pool, apr_array_header_t *actions,
-                           apr_int64_t version, apr_int64_t ts,
+                           apr_int64_t version, apr_int64_t ts, int cdf,
                            uc_delta_changes_t *out)
 {
     int i, has_cdc = 0;
 
-    for (i = 0; i < actions->nelts && !has_cdc; i++)
+    for (i = 0; cdf && i < actions->nelts && !has_cdc; i++)
         has_cdc = json_is_object(json_object_get(
             APR_ARRAY_IDX(actions, i, json_t *), "cdc"));
     for (i = 0; i < actions->nelts; i++) {
@@ -268,9 +268,11 @@ static uc_error_t *check_range(apr_pool_t *pool, const uc_delta_table_t *table,
     return NULL;
 }
 
-uc_error_t *uc_delta_changes(uc_delta_table_t *table, apr_pool_t *pool,
-                             apr_int64_t start, apr_int64_t end,
-                             uc_delta_changes_t **out)
+/* The walk of both feeds: `cdf` says which one, and that the change data
+ * feed must be on throughout. */
+static uc_error_t *walk_changes(uc_delta_table_t *table, apr_pool_t *pool,
+                                apr_int64_t start, apr_int64_t end, int cdf,
+                                uc_delta_changes_t **out)
 {
     uc_delta_log_t *log;
     uc_delta_snapshot_t *at_start;
@@ -292,10 +294,13 @@ uc_error_t *uc_delta_changes(uc_delta_table_t *table, apr_pool_t *pool,
     changes->end_version = end;
     changes->protocol = apr_pstrdup(pool, at_start->protocol);
     changes->metadata = apr_pstrdup(pool, at_start->metadata);
-    features = at_start->features;
     uc_delta_snapshot_release(at_start);
     protocol = uc_json_own(pool, json_loads(changes->protocol, 0, NULL));
     metadata = uc_json_own(pool, json_loads(changes->metadata, 0, NULL));
+    if ((err = uc_delta_read_features(pool, table, protocol, metadata,
+                                      &changes->features)))
+        return err;
+    features = changes->features;
     changes->changes = apr_array_make(pool, 16, sizeof(uc_delta_change_t));
     changes->metadata_versions = apr_array_make(pool, 2,
                                                 sizeof(apr_int64_t));
@@ -315,15 +320,29 @@ uc_error_t *uc_delta_changes(uc_delta_table_t *table, apr_pool_t *pool,
             protocol = new_protocol;
             metadata = new_metadata;
         }
-        if (!features.change_data_feed)
+        if (cdf && !features.change_data_feed)
             return uc_error_invalid(pool,
                            "Error getting change data for range [%"
                            APR_INT64_T_FMT ", %" APR_INT64_T_FMT "] as change "
                            "data was not recorded for version [%"
                            APR_INT64_T_FMT "].", start, end, v);
         commit_changes(pool, actions, v,
-                       commit_time(log, &features, actions, v), changes);
+                       commit_time(log, &features, actions, v), cdf, changes);
     }
     *out = changes;
     return NULL;
+}
+
+uc_error_t *uc_delta_changes(uc_delta_table_t *table, apr_pool_t *pool,
+                             apr_int64_t start, apr_int64_t end,
+                             uc_delta_changes_t **out)
+{
+    return walk_changes(table, pool, start, end, 1, out);
+}
+
+uc_error_t *uc_delta_data_changes(uc_delta_table_t *table, apr_pool_t *pool,
+                                  apr_int64_t start, apr_int64_t end,
+                                  uc_delta_changes_t **out)
+{
+    return walk_changes(table, pool, start, end, 0, out);
 }

@@ -156,17 +156,6 @@ static uc_error_t *decode_key(apr_pool_t *pool, const char *encoded,
     return NULL;
 }
 
-static const uc_secret_key_t *key_named(const struct uc_secret_keys *keys,
-                                        const char *id)
-{
-    int i;
-
-    for (i = 0; keys && id && i < keys->n; i++)
-        if (!strcmp(keys->keys[i].id, id))
-            return &keys->keys[i];
-    return NULL;
-}
-
 static int is_decimal(const char *s)
 {
     const char *p = s;
@@ -183,8 +172,7 @@ uc_error_t *uc_file_url_verify(apr_pool_t *pool,
                                const char **key)
 {
     apr_table_t *query;
-    const char *slash, *exp, *sig, *text, *expected;
-    const uc_secret_key_t *k;
+    const char *slash, *exp, *kid, *text;
     uc_error_t *err;
 
     if (*path != '/' || !(slash = strchr(path + 1, '/')))
@@ -197,15 +185,13 @@ uc_error_t *uc_file_url_verify(apr_pool_t *pool,
     if (uc_query_parse(pool, args, &query))
         return not_signed(pool);
     exp = apr_table_get(query, "exp");
-    sig = apr_table_get(query, "sig");
-    k = key_named(keys, apr_table_get(query, "kid"));
-    if (!k || !exp || !sig || !is_decimal(exp))
+    kid = apr_table_get(query, "kid");
+    if (!kid || !exp || !is_decimal(exp))
         return not_signed(pool);
-    text = signed_text(pool, *table_id, *key, exp, k->id);
-    expected = uc_secret_keyed_hash(pool, k, FILE_URL_PURPOSE, text,
-                                    strlen(text));
-    if (!expected || !uc_secret_equal(expected, strlen(expected), sig,
-                                      strlen(sig)))
+    text = signed_text(pool, *table_id, *key, exp, kid);
+    if (!uc_secret_keyed_hash_matches(pool, keys, kid, FILE_URL_PURPOSE,
+                                      text, strlen(text),
+                                      apr_table_get(query, "sig")))
         return not_signed(pool);
     if (apr_atoi64(exp) <= (apr_int64_t)apr_time_sec(now))
         return uc_error_make(pool, UC_E_PERMISSION_DENIED, "This URL has "

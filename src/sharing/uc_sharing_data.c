@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The routes on one shared table: its version, its metadata, the files of
- * a snapshot (query) and its change data feed (changes). The table's
- * Delta log is read here; the lines are written by uc_sharing_lines.h, the
- * file URLs signed by uc_file_url.h.
+ * a snapshot or the data changes since a version (query) and its change
+ * data feed (changes). The table's Delta log is read here; the lines are
+ * written by uc_sharing_lines.h, the file URLs signed by uc_file_url.h,
+ * refresh tokens made and checked by uc_refresh_token.h.
  *
  * What the share object says is enforced: time travel and changes need
  * history sharing, nothing before its start_version is shown, changes
@@ -15,6 +16,7 @@
 #include <apr_strings.h>
 
 #include "uc_file_url.h"
+#include "uc_refresh_token.h"
 #include "uc_sharing_predicate.h"
 #include "uc_sharing_lines.h"
 #include "uc_sharing_tables.h"
@@ -187,6 +189,20 @@ static uc_error_t *check_start(shared_t *s, apr_int64_t version,
     return uc_error_invalid(s->call->pool, "You can only query table %s "
                             "since version %" APR_INT64_T_FMT ".", what,
                             start_version(s));
+}
+
+/* The reference's words for a start past the table's end, in changes and
+ * in startingVersion queries alike. */
+static uc_error_t *check_not_after_latest(shared_t *s, apr_int64_t start,
+                                          apr_int64_t latest_version)
+{
+    if (start <= latest_version)
+        return NULL;
+    return uc_error_invalid(s->call->pool, "Provided Start version(%"
+                            APR_INT64_T_FMT ") for reading change data is "
+                            "invalid. Start version cannot be greater than "
+                            "the latest version of the table(%"
+                            APR_INT64_T_FMT ").", start, latest_version);
 }
 
 /* A non-negative decimal number of a query parameter; *present 0 when
@@ -559,6 +575,60 @@ static int passes(const filter_t *f, apr_pool_t *pool,
     return ok;
 }
 
+/* --- what a page writes ------------------------------------------------ */
+
+/* What a query asks for. jsonPredicateHints prune by partition values
+ * (uc_sharing_predicate.h); the legacy SQL predicateHints are accepted
+ * and not applied: the protocol makes both best effort. */
+typedef struct query {
+    int has_version, has_limit, has_max_files, has_starting, has_ending;
+    int include_refresh;
+    apr_int64_t version, limit, max_files, starting, ending;
+    const char *timestamp;
+    const char *page_token;
+    const char *refresh_token;
+    const char *hints;             /* jsonPredicateHints, or NULL */
+    uc_sharing_predicate_t *predicate;   /* parsed against the metaData */
+} query_t;
+
+/* Whether a file with these partition values goes to the recipient: the
+ * share object's partitions and the query's hints (`q` NULL: none) keep
+ * it. */
+static int keeps(const filter_t *f, const query_t *q, apr_pool_t *pool,
+                 const char *partition_values)
+{
+    return passes(f, pool, partition_values) &&
+           (!q || !q->predicate ||
+            uc_sharing_predicate_keeps(q->predicate, pool, partition_values));
+}
+
+/* The files or changes of one page: it starts at index `first`; `next`
+ * is where the following page resumes (0: there is none). */
+typedef struct span {
+    apr_size_t first, next;
+    apr_size_t written;            /* file lines */
+} span_t;
+
+/* maxFiles lines are out: the page ends before the next one. */
+static int page_full(const query_t *q, const span_t *span)
+{
+    return q && q->has_max_files && span->written == (apr_size_t)q->max_files;
+}
+
+/* The last line of an answer that tells its end: the page to ask for
+ * next, the refresh token, and when the first of its URLs expires. */
+static uc_error_t *write_end_stream(uc_call_t *call, const char *next_page,
+                                    const char *refresh_token,
+                                    const span_t *span,
+                                    const uc_sharing_signer_t *signer)
+{
+    uc_error_t *err = uc_sharing_write_end_stream(
+        call->out->jw, next_page, refresh_token,
+        span->written ? signer->expiration_ms : UC_DELTA_NONE);
+
+    return err ? err : uc_out_end_line(call->out);
+}
+
 /* --- query ------------------------------------------------------------- */
 
 static uc_error_t *malformed(uc_call_t *call, const char *field,
@@ -624,52 +694,77 @@ static uc_error_t *body_type(uc_call_t *call, const char *field,
 static int is_bool(const json_t *j) { return json_is_boolean(j); }
 static int is_array(const json_t *j) { return json_is_array(j); }
 
-/* What a query asks for. jsonPredicateHints prune by partition values
- * (uc_sharing_predicate.h); the legacy SQL predicateHints are accepted
- * and not applied: the protocol makes both best effort. */
-typedef struct query {
-    int has_version, has_limit, has_max_files;
-    apr_int64_t version, limit, max_files;
-    const char *timestamp;
-    const char *page_token;
-    const char *hints;             /* jsonPredicateHints, or NULL */
-    uc_sharing_predicate_t *predicate;   /* parsed against the snapshot */
-} query_t;
+static uc_error_t *body_bool(uc_call_t *call, const char *field, int *v)
+{
+    *v = json_is_true(json_object_get(call->body, field));
+    return body_type(call, field, is_bool, "a boolean");
+}
+
+static int is_first_page(const query_t *q)
+{
+    return !q->page_token || !*q->page_token;
+}
+
+/* One way to name the version(s) at most; endingVersion only bounds a
+ * startingVersion. */
+static uc_error_t *check_versions(uc_call_t *call, const query_t *q)
+{
+    if (q->has_version + !!q->timestamp + q->has_starting > 1)
+        return uc_error_invalid(call->pool, "Please only provide one of: "
+                                "version,timestamp,startingVersion");
+    if (q->has_version && q->version < 0)
+        return uc_error_invalid(call->pool, "version must be non-negative.");
+    if (q->has_starting && q->starting < 0)
+        return uc_error_invalid(call->pool, "startingVersion cannot be "
+                                "negative.");
+    if (q->has_ending && !q->has_starting)
+        return uc_error_invalid(call->pool, "endingVersion bounds a "
+                                "startingVersion, which is missing.");
+    if (q->has_ending && q->starting > q->ending)
+        return uc_error_invalid(call->pool, "startingVersion(%"
+                                APR_INT64_T_FMT ") must be smaller than or "
+                                "equal to endingVersion(%" APR_INT64_T_FMT
+                                ").", q->starting, q->ending);
+    return NULL;
+}
+
+/* A refresh token stands for the latest snapshot a first page read. */
+static uc_error_t *check_refresh(uc_call_t *call, const query_t *q)
+{
+    const char *field = q->include_refresh ? "includeRefreshToken"
+                        : q->refresh_token ? "refreshToken" : NULL;
+
+    if (field && (q->has_version || q->timestamp || q->has_starting))
+        return uc_error_invalid(call->pool, "%s cannot be used when "
+                                "querying a specific version.", field);
+    if (field && !is_first_page(q))
+        return uc_error_invalid(call->pool, "%s must be used in the first "
+                                "page request.", field);
+    return NULL;
+}
 
 static uc_error_t *read_query(uc_call_t *call, query_t *q)
 {
-    apr_int64_t unused;
-    int starting = 0, ending = 0;
-    const char *refresh = NULL;
     uc_error_t *err;
 
     memset(q, 0, sizeof(*q));
     if ((err = body_int(call, "version", &q->version, &q->has_version)) ||
         (err = body_string(call, "timestamp", &q->timestamp)) ||
-        (err = body_int(call, "startingVersion", &unused, &starting)) ||
-        (err = body_int(call, "endingVersion", &unused, &ending)) ||
+        (err = body_int(call, "startingVersion", &q->starting,
+                        &q->has_starting)) ||
+        (err = body_int(call, "endingVersion", &q->ending,
+                        &q->has_ending)) ||
         (err = body_int(call, "limitHint", &q->limit, &q->has_limit)) ||
         (err = body_int(call, "maxFiles", &q->max_files,
                         &q->has_max_files)) ||
         (err = body_string(call, "pageToken", &q->page_token)) ||
-        (err = body_string(call, "refreshToken", &refresh)) ||
+        (err = body_string(call, "refreshToken", &q->refresh_token)) ||
         (err = body_string(call, "jsonPredicateHints", &q->hints)) ||
         (err = body_type(call, "predicateHints", is_array, "an array")) ||
-        (err = body_type(call, "includeRefreshToken", is_bool,
-                         "a boolean")))
+        (err = body_bool(call, "includeRefreshToken", &q->include_refresh)) ||
+        (err = check_versions(call, q)) ||
+        (err = check_refresh(call, q)))
         return err;
-    if (q->has_version + !!q->timestamp + starting > 1)
-        return uc_error_invalid(call->pool, "Please only provide one of: "
-                                "version,timestamp,startingVersion");
-    if (starting || ending)
-        return uc_error_make(call->pool, UC_E_UNSUPPORTED_OPERATION,
-                             "startingVersion is not supported yet: read "
-                             "the changes of the table instead.");
-    if (refresh)
-        return uc_error_invalid(call->pool, "refreshToken is not supported: "
-                                "query the table again.");
-    if (q->has_version && q->version < 0)
-        return uc_error_invalid(call->pool, "version must be non-negative.");
     if (q->has_limit && q->limit < 0)
         return uc_error_invalid(call->pool, "limitHint must be "
                                 "non-negative.");
@@ -681,11 +776,24 @@ static uc_error_t *read_query(uc_call_t *call, query_t *q)
     return NULL;
 }
 
-/* A query page resumes at a file of a version: "<version>:<index>" in a
- * token bound to the table. */
-static const char *query_scope(const shared_t *s)
+/* A query page resumes where the first page's reading went on: at a file
+ * of a snapshot, "<version>:<index>", or at a change of a startingVersion
+ * range, "<end>:<index>" under a scope that names its start; in a token
+ * bound to the table. */
+static const char *page_scope(const shared_t *s, const query_t *q)
 {
+    if (q->has_starting)
+        return apr_psprintf(s->call->pool, "stream:%s|%" APR_INT64_T_FMT "|",
+                            s->t->table->id, q->starting);
     return apr_pstrcat(s->call->pool, "query:", s->t->table->id, "|", NULL);
+}
+
+static const char *page_token(const shared_t *s, const query_t *q,
+                              apr_int64_t at, apr_size_t index)
+{
+    return uc_page_token(s->call->pool, apr_psprintf(
+        s->call->pool, "%s%" APR_INT64_T_FMT ":%" APR_SIZE_T_FMT,
+        page_scope(s, q), at, index));
 }
 
 static uc_error_t *bad_query_token(uc_call_t *call)
@@ -693,18 +801,24 @@ static uc_error_t *bad_query_token(uc_call_t *call)
     return uc_error_invalid(call->pool, "Error decoding the page token");
 }
 
-static uc_error_t *read_query_token(shared_t *s, const query_t *q,
-                                    apr_int64_t *version, apr_int64_t *index)
+static uc_error_t *page_mismatch(uc_call_t *call)
 {
-    const char *scope = query_scope(s);
+    return uc_error_invalid(call->pool, "Query parameter mismatch detected "
+                            "for the next page query");
+}
+
+static uc_error_t *read_page_token(shared_t *s, const query_t *q,
+                                   apr_int64_t *at, apr_int64_t *index)
+{
+    const char *scope = page_scope(s, q);
     uc_page_t page;
     char *end;
 
     if (uc_page_parse(s->call->pool, NULL, q->page_token, &page) ||
         !page.after || strncmp(page.after, scope, strlen(scope)) != 0)
         return bad_query_token(s->call);
-    *version = apr_strtoi64(page.after + strlen(scope), &end, 10);
-    if (*end != ':' || *version < 0)
+    *at = apr_strtoi64(page.after + strlen(scope), &end, 10);
+    if (*end != ':' || *at < 0)
         return bad_query_token(s->call);
     *index = apr_strtoi64(end + 1, &end, 10);
     if (*end || *index < 0)
@@ -712,8 +826,24 @@ static uc_error_t *read_query_token(shared_t *s, const query_t *q,
     return NULL;
 }
 
-/* The snapshot a query reads: the one its page token names, else what
- * version or timestamp say. */
+/* The version a refresh token names: the latest when it was made. */
+static uc_error_t *refreshed_snapshot(shared_t *s, const query_t *q,
+                                      uc_delta_snapshot_t **snap)
+{
+    uc_call_t *call = s->call;
+    apr_int64_t version;
+    uc_error_t *err;
+
+    if ((err = uc_refresh_token_read(call->pool, call->secrets,
+                                     q->refresh_token, s->t->table->id,
+                                     apr_time_sec(call->now), &version)) ||
+        (err = check_start(s, version, "data")))
+        return err;
+    return snapshot_at(s, version, snap);
+}
+
+/* The snapshot a query reads: the one its page token names, else the
+ * one its refresh token names, else what version or timestamp say. */
 static uc_error_t *query_snapshot(shared_t *s, const query_t *q,
                                   uc_delta_snapshot_t **snap,
                                   apr_size_t *first, int *travelled)
@@ -722,17 +852,19 @@ static uc_error_t *query_snapshot(shared_t *s, const query_t *q,
     uc_error_t *err;
 
     *first = 0;
-    if (!q->page_token || !*q->page_token)
+    *travelled = 0;
+    if (q->refresh_token)
+        return refreshed_snapshot(s, q, snap);
+    if (is_first_page(q))
         return snapshot_as_of(s, q->has_version, q->version, q->timestamp,
                               snap, travelled);
-    if ((err = read_query_token(s, q, &version, &index)))
+    if ((err = read_page_token(s, q, &version, &index)))
         return err;
     if ((err = snapshot_as_of(s, q->has_version, q->version, q->timestamp,
                               snap, travelled)))
         return err;
     if (*travelled && (*snap)->version != version)
-        return uc_error_invalid(s->call->pool, "Query parameter mismatch "
-                                "detected for the next page query");
+        return page_mismatch(s->call);
     if (!*travelled && (err = snapshot_at(s, version, snap)))
         return err;
     *travelled = *travelled || version != s->latest->version;
@@ -750,16 +882,15 @@ static apr_int64_t records_of(apr_pool_t *pool, const char *stats)
     return json_integer_value(json_object_get(j, "numRecords"));
 }
 
-/* Writes the files of `snap` from `first` that pass the filter: all, or
- * up to maxFiles (*next then the index to resume at, 0 when done), or
- * until limitHint rows are reached. */
+/* Writes the files of `snap` of the span that pass the filter: all, or
+ * up to maxFiles, or until limitHint rows are reached. */
 static uc_error_t *write_files(shared_t *s, const query_t *q,
                                uc_sharing_format_t format,
                                const uc_sharing_caps_t *caps,
                                const uc_delta_snapshot_t *snap,
-                               apr_size_t first, int travelled,
+                               int travelled,
                                const uc_sharing_signer_t *signer,
-                               apr_size_t *next, apr_size_t *written)
+                               span_t *span)
 {
     uc_call_t *call = s->call;
     uc_delta_stats_reader_t *reader = uc_delta_stats_reader_make(call->pool);
@@ -771,27 +902,22 @@ static uc_error_t *write_files(shared_t *s, const query_t *q,
     apr_size_t i;
     uc_error_t *err;
 
-    *next = 0;
-    *written = 0;
     if ((err = make_filter(s, &filter)))
         return err;
     apr_pool_create(&lines, call->pool);
-    for (i = first; i < snap->num_files; i++) {
+    for (i = span->first; i < snap->num_files; i++) {
         const uc_delta_file_t *file = &snap->files[i];
         const char *stats = file->stats;
 
-        if (q->has_max_files && *written == (apr_size_t)q->max_files) {
-            *next = i;
+        if (page_full(q, span)) {
+            span->next = i;
             break;
         }
         if (q->has_limit && records >= q->limit)
             break;
         if (i % LINES_PER_POOL == 0)
             apr_pool_clear(lines);
-        if (!passes(&filter, lines, file->partition_values) ||
-            (q->predicate && !uc_sharing_predicate_keeps(
-                                 q->predicate, lines,
-                                 file->partition_values)))
+        if (!keeps(&filter, q, lines, file->partition_values))
             continue;
         if ((!stats && file->stats_source &&
              (err = uc_delta_file_stats(reader, file, &stats))) ||
@@ -802,56 +928,73 @@ static uc_error_t *write_files(shared_t *s, const query_t *q,
             return table_error(s, err);
         if (q->has_limit)
             records += records_of(lines, stats);
-        ++*written;
+        ++span->written;
     }
     return NULL;
 }
 
-uc_error_t *uc_sharing_table_query(uc_call_t *call, uc_jw_t *out)
+/* jsonPredicateHints are read against the schema of the metaData the
+ * answer starts with. */
+static uc_error_t *read_hints(uc_call_t *call, query_t *q,
+                              const char *metadata)
 {
-    uc_sharing_caps_t caps;
+    if (!q->hints)
+        return NULL;
+    return uc_sharing_predicate_parse(call->pool, q->hints, metadata,
+                                      &q->predicate);
+}
+
+/* The refresh token of the answer, when asked for: made before the
+ * answer begins, as it can fail. */
+static uc_error_t *make_refresh_token(shared_t *s, const query_t *q,
+                                      apr_int64_t version,
+                                      const char **token)
+{
+    uc_call_t *call = s->call;
+
+    *token = NULL;
+    if (!q->include_refresh)
+        return NULL;
+    return uc_refresh_token_make(call->pool, call->secrets, s->t->table->id,
+                                 version, apr_time_sec(call->now)
+                                          + UC_REFRESH_TOKEN_SECONDS, token);
+}
+
+/* The files of a snapshot. */
+static uc_error_t *query_files(shared_t *s, query_t *q,
+                               const uc_sharing_caps_t *caps)
+{
+    uc_call_t *call = s->call;
     uc_sharing_format_t format;
     uc_sharing_signer_t signer;
     uc_delta_snapshot_t *snap;
-    apr_size_t first, next, written;
+    span_t span = { 0, 0, 0 };
+    const char *refresh;
     int travelled;
-    query_t q;
-    shared_t s;
     uc_error_t *err;
 
-    (void)out;
-    if ((err = read_caps(call, &caps)) ||
-        (err = read_query(call, &q)) ||
-        (err = open_shared(call, &s)) ||
-        (err = latest(&s, &snap)) ||
-        (err = query_snapshot(&s, &q, &snap, &first, &travelled)) ||
-        (err = uc_sharing_choose_format(call->pool, &caps, &snap->features,
+    if ((err = latest(s, &snap)) ||
+        (err = query_snapshot(s, q, &snap, &span.first, &travelled)) ||
+        (err = uc_sharing_choose_format(call->pool, caps, &snap->features,
                                         snap->metadata, &format)) ||
-        (q.hints && (err = uc_sharing_predicate_parse(call->pool, q.hints,
-                                                      snap->metadata,
-                                                      &q.predicate))))
+        (err = read_hints(call, q, snap->metadata)) ||
+        (err = make_refresh_token(s, q, snap->version, &refresh)))
         return err;
-    if ((err = make_signer(&s, &signer)))
+    if ((err = make_signer(s, &signer)))
         return err;
-    set_answer_headers(call, snap->version, format, &caps, 1);
-    if ((err = write_head(&s, format, snap->protocol, snap->metadata,
+    set_answer_headers(call, snap->version, format, caps, 1);
+    if ((err = write_head(s, format, snap->protocol, snap->metadata,
                           travelled ? snap->version : UC_DELTA_NONE)) ||
-        (err = write_files(&s, &q, format, &caps, snap, first, travelled,
-                           &signer, &next, &written)))
+        (err = write_files(s, q, format, caps, snap, travelled, &signer,
+                           &span)))
         return err;
     /* Python takes every line after the metaData for a file: the end of
      * the stream is told only to clients that page or ask for it. */
-    if (!q.has_max_files && !caps.include_end_stream)
+    if (!q->has_max_files && !caps->include_end_stream && !refresh)
         return NULL;
-    if ((err = uc_sharing_write_end_stream(
-             call->out->jw,
-             next ? uc_page_token(call->pool, apr_psprintf(
-                        call->pool, "%s%" APR_INT64_T_FMT ":%" APR_SIZE_T_FMT,
-                        query_scope(&s), snap->version, next))
-                  : NULL,
-             NULL, written ? signer.expiration_ms : UC_DELTA_NONE)))
-        return err;
-    return uc_out_end_line(call->out);
+    return write_end_stream(call, span.next ? page_token(s, q, snap->version,
+                                                         span.next) : NULL,
+                            refresh, &span, &signer);
 }
 
 /* --- changes ----------------------------------------------------------- */
@@ -899,13 +1042,8 @@ static uc_error_t *change_range(shared_t *s, apr_int64_t *start,
                           end)) ||
         (err = latest(s, &last)))
         return err;
-    if (*start > last->version)
-        return uc_error_invalid(call->pool, "Provided Start version(%"
-                                APR_INT64_T_FMT ") for reading change data "
-                                "is invalid. Start version cannot be "
-                                "greater than the latest version of the "
-                                "table(%" APR_INT64_T_FMT ").", *start,
-                                last->version);
+    if ((err = check_not_after_latest(s, *start, last->version)))
+        return err;
     if (!has_end || *end > last->version)
         *end = last->version;
     if (*end < *start)
@@ -951,37 +1089,65 @@ static uc_error_t *write_metadata_until(shared_t *s,
     return NULL;
 }
 
-/* The changes that pass the share object's partitions, with the metaData
- * lines of the range when `historical`. */
+/* The first metaData version a page from change `first` on has yet to
+ * write: each went out before the changes of its version. */
+static int metadata_after(const uc_delta_changes_t *changes,
+                          apr_size_t first)
+{
+    const apr_array_header_t *versions = changes->metadata_versions;
+    apr_int64_t done;
+    int i;
+
+    if (!first)
+        return 0;
+    done = APR_ARRAY_IDX(changes->changes, first - 1,
+                         uc_delta_change_t).version;
+    for (i = 0; i < versions->nelts &&
+                APR_ARRAY_IDX(versions, i, apr_int64_t) <= done; i++)
+        ;
+    return i;
+}
+
+/* The changes of the span that the share object's partitions and the
+ * query's hints keep (`q` NULL: the changes route, no hints, no pages),
+ * with the metaData lines of the range when `historical`. */
 static uc_error_t *write_changes(shared_t *s, uc_sharing_format_t format,
                                  const uc_sharing_caps_t *caps,
                                  const uc_delta_changes_t *changes,
-                                 int historical,
-                                 const uc_sharing_signer_t *signer)
+                                 int historical, const query_t *q,
+                                 const uc_sharing_signer_t *signer,
+                                 span_t *span)
 {
     uc_call_t *call = s->call;
     apr_pool_t *lines;
     filter_t filter;
-    int i, next_metadata = historical ? 0 : changes->metadata_versions->nelts;
+    int next_metadata = historical ? metadata_after(changes, span->first)
+                                   : changes->metadata_versions->nelts;
+    apr_size_t i;
     uc_error_t *err;
 
     if ((err = make_filter(s, &filter)))
         return err;
     apr_pool_create(&lines, call->pool);
-    for (i = 0; i < changes->changes->nelts; i++) {
+    for (i = span->first; i < (apr_size_t)changes->changes->nelts; i++) {
         const uc_delta_change_t *c = &APR_ARRAY_IDX(changes->changes, i,
                                                     uc_delta_change_t);
+        if (page_full(q, span)) {
+            span->next = i;
+            return NULL;
+        }
         if (i % LINES_PER_POOL == 0)
             apr_pool_clear(lines);
         if ((err = write_metadata_until(s, format, changes, c->version,
                                         &next_metadata)))
             return err;
-        if (!passes(&filter, lines, c->partition_values))
+        if (!keeps(&filter, q, lines, c->partition_values))
             continue;
         if ((err = uc_sharing_write_change(call->out->jw, lines, format,
                                            caps, c, signer)) ||
             (err = uc_out_end_line(call->out)))
             return table_error(s, err);
+        ++span->written;
     }
     return write_metadata_until(s, format, changes, APR_INT64_MAX,
                                 &next_metadata);
@@ -995,6 +1161,7 @@ uc_error_t *uc_sharing_table_changes(uc_call_t *call, uc_jw_t *out)
     uc_delta_snapshot_t *last;
     uc_delta_changes_t *changes;
     apr_int64_t start, end;
+    span_t span = { 0, 0, 0 };
     int historical;
     shared_t s;
     uc_error_t *err;
@@ -1023,15 +1190,95 @@ uc_error_t *uc_sharing_table_changes(uc_call_t *call, uc_jw_t *out)
                           historical ? changes->protocol : last->protocol,
                           historical ? changes->metadata : last->metadata,
                           historical ? start : last->version)) ||
-        (err = write_changes(&s, format, &caps, changes, historical,
-                                &signer)))
+        (err = write_changes(&s, format, &caps, changes, historical, NULL,
+                             &signer, &span)))
         return err;
     if (!caps.include_end_stream)
         return NULL;
-    if ((err = uc_sharing_write_end_stream(call->out->jw, NULL, NULL,
-                                           changes->changes->nelts
-                                           ? signer.expiration_ms
-                                           : UC_DELTA_NONE)))
+    return write_end_stream(call, NULL, NULL, &span, &signer);
+}
+
+/* --- startingVersion ----------------------------------------------------- */
+
+/* The last version a startingVersion query reads: its endingVersion or
+ * the latest, whichever comes first; a later page reads to where its
+ * first page did, and resumes at change *first. */
+static uc_error_t *stream_end(shared_t *s, const query_t *q,
+                              apr_int64_t *end, apr_size_t *first)
+{
+    uc_delta_snapshot_t *last;
+    apr_int64_t index = 0;
+    uc_error_t *err;
+
+    *first = 0;
+    if ((err = need_history(s)) ||
+        (err = check_start(s, q->starting, "data")))
         return err;
-    return uc_out_end_line(call->out);
+    if (!is_first_page(q)) {
+        if ((err = read_page_token(s, q, end, &index)))
+            return err;
+        if (*end < q->starting || (q->has_ending && *end > q->ending))
+            return page_mismatch(s->call);
+        *first = (apr_size_t)index;
+        return NULL;
+    }
+    if ((err = latest(s, &last)) ||
+        (err = check_not_after_latest(s, q->starting, last->version)))
+        return err;
+    *end = q->has_ending && q->ending < last->version ? q->ending
+                                                      : last->version;
+    return NULL;
+}
+
+/* Streaming mode: the protocol and metaData of the start, then what each
+ * commit of the range changed, as Spark's streaming source replays it. */
+static uc_error_t *query_changes(shared_t *s, query_t *q,
+                                 const uc_sharing_caps_t *caps)
+{
+    uc_call_t *call = s->call;
+    uc_sharing_format_t format;
+    uc_sharing_signer_t signer;
+    uc_delta_changes_t *changes;
+    span_t span = { 0, 0, 0 };
+    apr_int64_t end;
+    uc_error_t *err;
+
+    if ((err = stream_end(s, q, &end, &span.first)))
+        return err;
+    if ((err = uc_delta_data_changes(s->delta, call->pool, q->starting, end,
+                                     &changes)))
+        return table_error(s, err);
+    if (span.first > (apr_size_t)changes->changes->nelts)
+        return bad_query_token(call);
+    if ((err = uc_sharing_choose_format(call->pool, caps, &changes->features,
+                                        changes->metadata, &format)) ||
+        (err = read_hints(call, q, changes->metadata)) ||
+        (err = make_signer(s, &signer)))
+        return err;
+    set_answer_headers(call, q->starting, format, caps, 1);
+    if ((err = write_head(s, format, changes->protocol, changes->metadata,
+                          q->starting)) ||
+        (err = write_changes(s, format, caps, changes, 1, q, &signer,
+                             &span)))
+        return err;
+    if (!q->has_max_files && !caps->include_end_stream)
+        return NULL;
+    return write_end_stream(call, span.next ? page_token(s, q, end, span.next)
+                                            : NULL, NULL, &span, &signer);
+}
+
+uc_error_t *uc_sharing_table_query(uc_call_t *call, uc_jw_t *out)
+{
+    uc_sharing_caps_t caps;
+    query_t q;
+    shared_t s;
+    uc_error_t *err;
+
+    (void)out;
+    if ((err = read_caps(call, &caps)) ||
+        (err = read_query(call, &q)) ||
+        (err = open_shared(call, &s)))
+        return err;
+    return q.has_starting ? query_changes(&s, &q, &caps)
+                          : query_files(&s, &q, &caps);
 }

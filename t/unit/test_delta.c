@@ -794,17 +794,28 @@ static void test_in_commit_timestamps(void **state)
 
 /* --- change data feed ---------------------------------------------------- */
 
-static uc_delta_changes_t *changes_of(apr_pool_t *pool, const char *dir,
-                                      apr_int64_t start, apr_int64_t end,
-                                      uc_error_t **err)
+typedef uc_error_t *feed_fn(uc_delta_table_t *table, apr_pool_t *pool,
+                            apr_int64_t start, apr_int64_t end,
+                            uc_delta_changes_t **out);
+
+static uc_delta_changes_t *feed_of(apr_pool_t *pool, const char *dir,
+                                   feed_fn *feed, apr_int64_t start,
+                                   apr_int64_t end, uc_error_t **err)
 {
     uc_delta_table_t *table;
     uc_delta_changes_t *changes = NULL;
 
     assert_ok(uc_delta_table_open(pool, file_url(pool, dir), NULL,
                                      &table));
-    *err = uc_delta_changes(table, pool, start, end, &changes);
+    *err = feed(table, pool, start, end, &changes);
     return changes;
+}
+
+static uc_delta_changes_t *changes_of(apr_pool_t *pool, const char *dir,
+                                      apr_int64_t start, apr_int64_t end,
+                                      uc_error_t **err)
+{
+    return feed_of(pool, dir, uc_delta_changes, start, end, err);
 }
 
 /* What the commits say, counted here: cdc actions where a commit has any,
@@ -916,6 +927,73 @@ static void test_change_data_feed_turned_off(void **state)
     changes_of(pool, dir, 0, 2, &err);
     assert_non_null(err);
     assert_non_null(strstr(err->message, "version [2]"));
+}
+
+static int data_changes_in(apr_pool_t *pool, const char *dir, apr_int64_t v)
+{
+    apr_array_header_t *lines = commit_lines(pool, dir, v);
+    int i, n = 0;
+
+    for (i = 0; i < lines->nelts; i++) {
+        json_t *a = APR_ARRAY_IDX(lines, i, json_t *);
+        json_t *file = json_object_get(a, "add");
+
+        if (!file)
+            file = json_object_get(a, "remove");
+        n += file && !json_is_false(json_object_get(file, "dataChange"));
+    }
+    return n;
+}
+
+/* The streaming feed: every data-changing add and remove, never a cdc
+ * file, with or without CDF, and the metaData versions after the start;
+ * a protocol it cannot read is refused where it appears. */
+static void test_data_changes(void **state)
+{
+    apr_pool_t *pool = test_pool(state);
+    const char *cdf = fixture_dir(pool, "cdf-table");
+    const char *dir = temp_table(pool);
+    uc_error_t *err;
+    uc_delta_changes_t *c = feed_of(pool, cdf, uc_delta_data_changes, 1,
+                                    UC_DELTA_LATEST, &err);
+    int i, n = 0;
+    apr_int64_t v;
+
+    assert_null(err);
+    for (v = 1; v <= c->end_version; v++)
+        n += data_changes_in(pool, cdf, v);
+    assert_int_equal(c->changes->nelts, n);
+    for (i = 0; i < c->changes->nelts; i++)
+        assert_int_not_equal(APR_ARRAY_IDX(c->changes, i,
+                                           uc_delta_change_t).kind,
+                             UC_DELTA_CHANGE_CDC);
+    assert_true(c->features.change_data_feed);
+    assert_int_equal(c->features.min_reader_version, 1);
+
+    write_commit(pool, dir, 0, apr_psprintf(pool, PROTOCOL_1_2 METADATA ADD,
+                                            "", "a", 1));
+    write_commit(pool, dir, 1, apr_psprintf(pool, ADD, "b", 2));
+    write_commit(pool, dir, 2, apr_psprintf(pool, METADATA ADD,
+        "\"delta.appendOnly\":\"true\"", "c", 3));
+    c = feed_of(pool, dir, uc_delta_data_changes, 0, 2, &err);
+    assert_null(err);
+    assert_int_equal(c->changes->nelts, 3);
+    assert_string_equal(APR_ARRAY_IDX(c->changes, 2, uc_delta_change_t).path,
+                        "c");
+    assert_int_equal(c->metadata_versions->nelts, 1);
+    assert_int_equal(APR_ARRAY_IDX(c->metadata_versions, 0, apr_int64_t), 2);
+    assert_false(c->features.change_data_feed);
+    changes_of(pool, dir, 0, 2, &err);
+    assert_non_null(err);
+
+    write_commit(pool, dir, 3, "{\"protocol\":{\"minReaderVersion\":3,"
+        "\"minWriterVersion\":7,\"readerFeatures\":[\"blahabl\"],"
+        "\"writerFeatures\":[]}}\n");
+    feed_of(pool, dir, uc_delta_data_changes, 0, 2, &err);
+    assert_null(err);
+    feed_of(pool, dir, uc_delta_data_changes, 1, 3, &err);
+    assert_non_null(err);
+    assert_string_equal(err->code, "UNSUPPORTED_OPERATION");
 }
 
 /* --- cache ----------------------------------------------------------------- */
@@ -1425,6 +1503,7 @@ static const struct CMUnitTest tests[] = {
     UC_POOL_TEST(test_change_data_feed),
     UC_POOL_TEST(test_change_data_feed_bounds),
     UC_POOL_TEST(test_change_data_feed_turned_off),
+    UC_POOL_TEST(test_data_changes),
     UC_POOL_TEST(test_cache_advances_by_new_commits),
     UC_POOL_TEST(test_cache_budget),
     UC_POOL_TEST(test_cache_under_threads),

@@ -12,26 +12,10 @@
 #define KEY_A "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
 #define KEY_B "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100"
 
-static uc_secret_keys_t *keys_of(apr_pool_t *pool, const char *first,
-                                 const char *second)
-{
-    uc_secret_keys_t *keys = apr_pcalloc(pool, sizeof(*keys));
-    const char *texts[] = { first, second };
-    int i;
-
-    for (i = 0; i < 2 && texts[i]; i++) {
-        uc_secret_key_t key;
-        assert_ok(uc_secret_key_parse(pool, "test", texts[i],
-                                      strlen(texts[i]), &key));
-        assert_ok(uc_secret_keys_add(pool, keys, &key));
-    }
-    return keys;
-}
-
 static void test_round_trip(void **state)
 {
     apr_pool_t *pool = *state;
-    uc_secret_keys_t *keys = keys_of(pool, KEY_A, NULL);
+    uc_secret_keys_t *keys = uc_test_keys(pool, KEY_A, NULL);
     const char secret[] = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
     const char *sealed, *again;
     char *opened;
@@ -63,8 +47,8 @@ static void test_round_trip(void **state)
 static void test_refusals(void **state)
 {
     apr_pool_t *pool = *state;
-    uc_secret_keys_t *a = keys_of(pool, KEY_A, NULL);
-    uc_secret_keys_t *b = keys_of(pool, KEY_B, NULL);
+    uc_secret_keys_t *a = uc_test_keys(pool, KEY_A, NULL);
+    uc_secret_keys_t *b = uc_test_keys(pool, KEY_B, NULL);
     uc_secret_keys_t none = { 0, NULL };
     const char *sealed;
     char *opened, *tampered;
@@ -103,9 +87,9 @@ static void test_refusals(void **state)
 static void test_rotation(void **state)
 {
     apr_pool_t *pool = *state;
-    uc_secret_keys_t *old = keys_of(pool, KEY_A, NULL);
-    uc_secret_keys_t *rotated = keys_of(pool, KEY_B, KEY_A);
-    uc_secret_keys_t *only_new = keys_of(pool, KEY_B, NULL);
+    uc_secret_keys_t *old = uc_test_keys(pool, KEY_A, NULL);
+    uc_secret_keys_t *rotated = uc_test_keys(pool, KEY_B, KEY_A);
+    uc_secret_keys_t *only_new = uc_test_keys(pool, KEY_B, NULL);
     const char *before, *after;
     char *opened;
     apr_size_t len;
@@ -217,7 +201,7 @@ static const char *nested_hmac(apr_pool_t *pool, const uc_secret_key_t *k,
 static void test_keyed_hash(void **state)
 {
     apr_pool_t *pool = *state;
-    uc_secret_keys_t *keys = keys_of(pool, KEY_A, KEY_B);
+    uc_secret_keys_t *keys = uc_test_keys(pool, KEY_A, KEY_B);
     char long_text[300], hex[UC_SECRET_HASH_HEX + 1];
     const char *texts[] = { "", "abc", long_text, "abc" };
     uc_secret_hasher_t *h = uc_secret_hasher_make(pool, &keys->keys[1],
@@ -248,11 +232,40 @@ static void test_keyed_hash(void **state)
                                         "abc", 3));
 }
 
+/* A hash checks under the key its id names, any key of the file, and
+ * under no other key, purpose, message or id. */
+static void test_keyed_hash_matches(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_secret_keys_t *keys = uc_test_keys(pool, KEY_A, KEY_B);
+    const uc_secret_key_t *b = &keys->keys[1];
+    const char *hex = uc_secret_keyed_hash(pool, b, "purpose", "abc", 3);
+
+    assert_ptr_equal(uc_secret_key_named(keys, b->id), b);
+    assert_null(uc_secret_key_named(keys, "00000000"));
+    assert_null(uc_secret_key_named(keys, NULL));
+    assert_true(uc_secret_keyed_hash_matches(pool, keys, b->id, "purpose",
+                                             "abc", 3, hex));
+    assert_false(uc_secret_keyed_hash_matches(pool, keys, keys->keys[0].id,
+                                              "purpose", "abc", 3, hex));
+    assert_false(uc_secret_keyed_hash_matches(pool, keys, b->id, "other",
+                                              "abc", 3, hex));
+    assert_false(uc_secret_keyed_hash_matches(pool, keys, b->id, "purpose",
+                                              "abd", 3, hex));
+    assert_false(uc_secret_keyed_hash_matches(pool, keys, "00000000",
+                                              "purpose", "abc", 3, hex));
+    assert_false(uc_secret_keyed_hash_matches(pool, keys, b->id, "purpose",
+                                              "abc", 3, NULL));
+    assert_false(uc_secret_keyed_hash_matches(pool, keys, b->id, "purpose",
+                                              "abc", 3,
+                                              apr_pstrndup(pool, hex, 63)));
+}
+
 /* What was opened is wiped with the pool that holds it. */
 static void test_opened_secret_is_wiped(void **state)
 {
     apr_pool_t *pool = *state, *sub;
-    uc_secret_keys_t *keys = keys_of(pool, KEY_A, NULL);
+    uc_secret_keys_t *keys = uc_test_keys(pool, KEY_A, NULL);
     const char *sealed;
     char *opened;
     apr_size_t len;
@@ -278,6 +291,7 @@ int main(void)
         UC_POOL_TEST(test_key_files),
         UC_POOL_TEST(test_equal),
         UC_POOL_TEST(test_keyed_hash),
+        UC_POOL_TEST(test_keyed_hash_matches),
         UC_POOL_TEST(test_opened_secret_is_wiped),
     };
     int rc;

@@ -22,6 +22,7 @@
 #include <apr_dbd.h>
 
 #include "../../src/core/uc_error.h"
+#include "../../src/core/uc_secret.h"
 
 /* One process-wide pool: apr_dbd_init's lifetime. */
 static apr_pool_t *uc_test_global_pool;
@@ -105,6 +106,28 @@ static inline void uc_test_assert_err(const uc_error_t *err, int status,
             fail_msg("%s:%d: \"%s\" does not contain \"%s\"", __FILE__,     \
                      __LINE__, h_ ? h_ : "(null)", n_);                     \
     } while (0)
+
+/* --- keys ------------------------------------------------------------ */
+
+/* A key file of one or two keys (`second` NULL: one), each 64 hex digits;
+ * the first signs and seals. */
+static inline uc_secret_keys_t *uc_test_keys(apr_pool_t *pool,
+                                             const char *first,
+                                             const char *second)
+{
+    uc_secret_keys_t *keys = apr_pcalloc(pool, sizeof(*keys));
+    const char *texts[] = { first, second };
+    int i;
+
+    for (i = 0; i < 2 && texts[i]; i++) {
+        uc_secret_key_t key;
+
+        assert_ok(uc_secret_key_parse(pool, "test", texts[i],
+                                      strlen(texts[i]), &key));
+        assert_ok(uc_secret_keys_add(pool, keys, &key));
+    }
+    return keys;
+}
 
 /* 8-4-4-4-12 lower-case hex with version 4 and an RFC 4122 variant. */
 static inline int uc_test_is_uuid4(const char *s)

@@ -154,6 +154,33 @@ sub open_api {
 }
 push @EXPORT, 'open_api';
 
+# token_of_recipient($name): the bearer token of a TOKEN recipient, from the
+# one-time activation link of its newest token (undef when it has none).
+sub token_of_recipient {
+    my ($name) = @_;
+    my $r = json_of(api(GET => "/recipients/$name")) || {};
+    my ($nonce) = (($r->{tokens} || [])->[-1]{activation_url} // '')
+        =~ m{/([A-Za-z0-9_-]{43})$};
+    my $link = "/public/data_sharing_activation/" . ($nonce // 'none');
+    my $res = open_api(GET => $link, user => undef);
+    return (json_of($res) || {})->{bearerToken};
+}
+push @EXPORT, 'token_of_recipient';
+
+# ds_error($res, $status, $errorCode, $name[, $message_re]): one test that
+# a Delta Sharing answer is that error: the status, a JSON body with that
+# errorCode and a message (matching $message_re when given).
+sub ds_error {
+    my ($r, $status, $code, $name, $message) = @_;
+    my $j = eval { JSON::PP::decode_json($r->content) } || {};
+    Test::More::ok($r->code == $status && ($r->header('Content-Type') // '')
+       =~ m{^application/json} && ($j->{errorCode} // '') eq $code
+       && length($j->{message} // '')
+       && (!$message || $j->{message} =~ $message), $name)
+        or Test::More::diag($r->code . ' ' . $r->content);
+}
+push @EXPORT, 'ds_error';
+
 # raw_http($request_text): one request over a fresh TCP connection, for
 # what LWP will not send (chunked bodies). Returns a hashref
 # { status, headers => {lc name => value}, body }.
