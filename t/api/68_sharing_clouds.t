@@ -64,15 +64,6 @@ sub lines {     # the answer's lines, decoded; [] when one is no JSON
     return eval { [ map { JSON::PP::decode_json($_) } split /\n/, $r->content ] }
         || [];
 }
-sub token_of_recipient {
-    my ($name) = @_;
-    my $r = json_of(api(GET => "/recipients/$name")) || {};
-    my ($nonce) = (($r->{tokens} || [])->[-1]{activation_url} // '')
-        =~ m{/([A-Za-z0-9_-]{43})$};
-    my $res = open_api(GET => "/public/data_sharing_activation/"
-                       . ($nonce // 'none'), user => undef);
-    return (json_of($res) || {})->{bearerToken};
-}
 
 SKIP: {
     skip 'no S3 store nor STS stand-in (t/s3/with-s3.sh)', 20
