@@ -64,14 +64,6 @@ sub lines_of {
     open my $fh, '<', $path or die "cannot read $path: $!";
     return <$fh>;
 }
-sub curl_status {
-    my (@args) = @_;
-    open my $fh, '-|', 'curl', '-s', '-o', '/dev/null', '-w', '%{http_code}',
-        '--max-time', '10', @args or die "cannot run curl: $!";
-    my $code = <$fh>;
-    close $fh;
-    return $code // '000';
-}
 
 SKIP: {
     skip 'no S3 store nor STS stand-in (t/s3/with-s3.sh)', 15

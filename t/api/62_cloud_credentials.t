@@ -58,15 +58,6 @@ sub vend {
                              operation => $op });
     return ($res, json_of($res) || {});
 }
-# curl: status code of a request, the body in $_[0] when asked for.
-sub curl_status {
-    my (@args) = @_;
-    open my $fh, '-|', 'curl', '-s', '-o', '/dev/null', '-w', '%{http_code}',
-        '--max-time', '10', @args or die "cannot run curl: $!";
-    my $code = <$fh>;
-    close $fh;
-    return $code // '000';
-}
 create_catalog($cat);
 create_schema($cat, 'sch');
 

@@ -181,6 +181,18 @@ sub ds_error {
 }
 push @EXPORT, 'ds_error';
 
+# curl_status(@curl_args): the HTTP status curl gets for a request to a
+# server outside httpd (the S3, Azure and GCS stand-ins), '000' when none.
+sub curl_status {
+    my (@args) = @_;
+    open my $fh, '-|', 'curl', '-s', '-o', '/dev/null', '-w', '%{http_code}',
+        '--max-time', '10', @args or die "cannot run curl: $!";
+    my $code = <$fh>;
+    close $fh;
+    return $code // '000';
+}
+push @EXPORT, 'curl_status';
+
 # raw_http($request_text): one request over a fresh TCP connection, for
 # what LWP will not send (chunked bodies). Returns a hashref
 # { status, headers => {lc name => value}, body }.
