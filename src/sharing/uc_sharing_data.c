@@ -865,9 +865,11 @@ static uc_error_t *query_snapshot(shared_t *s, const query_t *q,
         return err;
     if (*travelled && (*snap)->version != version)
         return page_mismatch(s->call);
+    /* Pages of the latest snapshot stay at the version of the first and
+     * keep its lines unversioned, whatever was committed since: a client
+     * that pages checks that every page starts as the first did. */
     if (!*travelled && (err = snapshot_at(s, version, snap)))
         return err;
-    *travelled = *travelled || version != s->latest->version;
     if ((apr_size_t)index > (*snap)->num_files)
         return bad_query_token(s->call);
     *first = (apr_size_t)index;

@@ -22,7 +22,7 @@ use Apache::Test qw(-withtestmore);
 use Apache::TestRequest ();
 use Unicat::Test;
 
-plan tests => 94;
+plan tests => 95;
 
 my $p = "ds67_$$";
 my ($cat, $share, $other) = ("cat_$p", "shr_$p", "oth_$p");
@@ -299,6 +299,27 @@ do {
 } while ($token_page && ++$n < 20);
 is(join(',', sort @paged), join(',', sort map { $_->{file}{id} } @$files),
    'maxFiles pages: every file once, the last page without a token');
+# A commit between two pages of the latest snapshot: the second page
+# stays at the first page's version and starts as the first did.
+my $tb2 = "/shares/$share/schemas/extra/tables/tb2/query";
+my $first = ds(POST => $tb2, body => { maxFiles => 1 });
+my @first_lines = @{ lines_of($first) };
+my $next = (JSON::PP::decode_json($first_lines[-1])->{endStreamAction}
+            || {})->{nextPageToken};
+open my $commit, '>', "$tmp/more2/_delta_log/00000000000000000005.json"
+    or die "cannot commit: $!";
+print $commit JSON::PP::encode_json({ commitInfo => { timestamp => 1,
+                                                      operation => 'WRITE' } }),
+    "\n";
+close $commit;
+my $second = ds(POST => $tb2, body => { maxFiles => 1, pageToken => $next });
+my @second_lines = @{ lines_of($second) };
+ok($next && $second->code == 200
+   && $second->header('Delta-Table-Version') eq '4'
+   && "@first_lines[0, 1]" eq "@second_lines[0, 1]"
+   && $second_lines[2] =~ /^\{"file"/ && $second_lines[2] !~ /"version"/,
+   'a commit between pages: the next page stays at version 4, unversioned')
+    or diag $second->content;
 ds_error(query('simple', { pageToken => 'nonsense' }), 400,
          'INVALID_PARAMETER_VALUE', 'a bad page token');
 
