@@ -27,6 +27,8 @@ typedef struct uc_objstore_config {
                                        server; NULL = AWS */
     int path_style;                 /* bucket in the path, not the host */
     long timeout_ms;                /* per request; 0 = 30 s */
+    const char *ca_file;            /* authorities of https stores; NULL:
+                                       the system's */
 } uc_objstore_config_t;
 
 /* One listed object. */

@@ -5,6 +5,7 @@
  * i.e. it sends paths and query strings that are already in canonical
  * form. Pre-signed URLs are signed here (uc_sigv4.h), with the same
  * canonical paths. */
+#include "uc_objstore_http.h"
 #include "uc_objstore_provider.h"
 #include "uc_sigv4.h"
 
@@ -12,23 +13,15 @@
 #include <string.h>
 #include <apr_strings.h>
 #include <apr_time.h>
-#include <curl/curl.h>
 
 #include "../core/uc_percent.h"
 #include "../core/uc_time.h"
-#include "../cloud/uc_cloud_http.h"
 #include "../cloud/uc_xml.h"
 
 /* SHA-256 of the empty payload: S3 rejects signed requests without
  * x-amz-content-sha256, and curl 7.88 does not add it on its own. */
 #define EMPTY_SHA256 \
     "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-
-/* A Delta object is never this large; a bigger body is a corrupt length or
- * the wrong object, and buffering it would exhaust the process. */
-#define MAX_BODY ((apr_size_t)2 << 30)
-
-#define DEFAULT_TIMEOUT_MS 30000L
 
 typedef struct s3_store {
     const char *bucket;
@@ -40,42 +33,12 @@ typedef struct s3_store {
     const char *access_key_id;
     const char *secret_access_key;
     const char *session_token;   /* NULL without one */
-    struct curl_slist *headers;
-    CURL *curl;
-    long timeout_ms;
-    char errbuf[CURL_ERROR_SIZE];
+    uc_objstore_http_t *http;
 } s3_store_t;
-
-typedef struct s3_body {
-    CURL *curl;
-    apr_pool_t *pool;
-    char *buf;
-    apr_size_t len;
-    apr_size_t cap;
-    int too_large;
-} s3_body_t;
-
-/* --- process-wide libcurl start-up --------------------------------------- */
-
-static int s3_ready;
-
-static apr_status_t s3_global_cleanup(void *data)
-{
-    (void)data;
-    s3_ready--;
-    return APR_SUCCESS;
-}
 
 static uc_error_t *s3_init(apr_pool_t *pool)
 {
-    uc_error_t *err = uc_cloud_init(pool);
-
-    if (err)
-        return err;
-    s3_ready++;
-    apr_pool_cleanup_register(pool, NULL, s3_global_cleanup,
-                              apr_pool_cleanup_null);
-    return NULL;
+    return uc_objstore_http_init(pool);
 }
 
 /* --- names and URLs ------------------------------------------------------ */
@@ -218,118 +181,6 @@ static const char *error_code(apr_pool_t *pool, long status,
 
 /* --- requests ------------------------------------------------------------ */
 
-static size_t on_body(char *ptr, size_t size, size_t nmemb, void *userdata)
-{
-    s3_body_t *b = userdata;
-    size_t n = size * nmemb;
-
-    if (n > MAX_BODY - b->len) {
-        b->too_large = 1;
-        return 0;
-    }
-    if (b->len + n + 1 > b->cap) {
-        apr_size_t cap = b->cap ? b->cap : 16384;
-        curl_off_t cl = -1;
-        char *buf;
-
-        /* The announced length sizes the buffer once: doubling in a pool
-         * would leave every smaller copy allocated until the pool dies. */
-        if (b->cap == 0
-            && curl_easy_getinfo(b->curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T,
-                                 &cl) == CURLE_OK
-            && cl > 0 && (curl_off_t)(cl) <= (curl_off_t)MAX_BODY)
-            cap = (apr_size_t)cl + 1;
-        while (cap < b->len + n + 1)
-            cap = cap > MAX_BODY / 2 ? MAX_BODY + 1 : cap * 2;
-        buf = apr_palloc(b->pool, cap);
-        if (b->len)
-            memcpy(buf, b->buf, b->len);
-        b->buf = buf;
-        b->cap = cap;
-    }
-    memcpy(b->buf + b->len, ptr, n);
-    b->len += n;
-    return n;
-}
-
-static apr_status_t s3_cleanup(void *data)
-{
-    s3_store_t *s3 = data;
-
-    if (s3->curl)
-        curl_easy_cleanup(s3->curl);
-    s3->curl = NULL;
-    if (s3->headers)
-        curl_slist_free_all(s3->headers);
-    s3->headers = NULL;
-    return APR_SUCCESS;
-}
-
-/* GETs `url` (Range `range` unless NULL) into memory from `pool`, body
- * NUL-terminated. Transport failures are errors; HTTP statuses are the
- * caller's to judge. `what` names the target in messages. */
-static uc_error_t *s3_get(s3_store_t *s3, apr_pool_t *pool, const char *url,
-                          const char *range, const char *what, long *status,
-                          char **body, apr_size_t *len)
-{
-    CURL *c = s3->curl;
-    s3_body_t b = { c, pool, NULL, 0, 0, 0 };
-    CURLcode rc;
-
-    /* A reset keeps the connection cache, so requests still reuse TLS
-     * sessions, and leaves no option of the previous request behind. */
-    curl_easy_reset(c);
-    s3->errbuf[0] = '\0';
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, s3->timeout_ms);
-    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, s3->errbuf);
-    curl_easy_setopt(c, CURLOPT_USERAGENT, "mod_unicat");
-#if LIBCURL_VERSION_NUM >= 0x075500
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-#else
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS,
-                     (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-#endif
-    curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)MAX_BODY);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
-    if (s3->headers)
-        curl_easy_setopt(c, CURLOPT_HTTPHEADER, s3->headers);
-    if (s3->sigv4) {
-        curl_easy_setopt(c, CURLOPT_AWS_SIGV4, s3->sigv4);
-        /* Separate options: a ':' in the key id would split USERPWD. */
-        curl_easy_setopt(c, CURLOPT_USERNAME, s3->access_key_id);
-        curl_easy_setopt(c, CURLOPT_PASSWORD, s3->secret_access_key);
-    }
-    /* An option, not a header line: the header list is built once per
-     * store and shared by every request. */
-    if (range)
-        curl_easy_setopt(c, CURLOPT_RANGE, range);
-
-    rc = curl_easy_perform(c);
-    if (rc == CURLE_FILESIZE_EXCEEDED || (rc == CURLE_WRITE_ERROR
-                                          && b.too_large))
-        return uc_error_make(pool, UC_E_STORAGE,
-                             "%s is larger than 2 GiB.", what);
-    if (rc != CURLE_OK) {
-        uc_error_t *err = uc_error_make(
-            pool, UC_E_UNAVAILABLE,
-            "Cannot reach S3 for %s: %s.", what,
-            s3->errbuf[0] ? s3->errbuf : curl_easy_strerror(rc));
-        err->retry_after = 1;
-        return err;
-    }
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
-    if (b.buf == NULL)
-        b.buf = apr_palloc(pool, 1);
-    b.buf[b.len] = '\0';
-    *body = b.buf;
-    *len = b.len;
-    return NULL;
-}
-
 static uc_error_t *status_error(apr_pool_t *pool, long status,
                                 const char *body, apr_size_t len,
                                 const char *what)
@@ -382,7 +233,8 @@ static uc_error_t *list_page(s3_store_t *s3, apr_pool_t *pool,
                         ? s3_uri_encode(page_pool, start_after, 0) : "",
                         NULL);
     url = apr_pstrcat(page_pool, s3->list_url, "?", query, NULL);
-    err = s3_get(s3, page_pool, url, NULL, what, &status, &body, &len);
+    err = uc_objstore_http_get(s3->http, page_pool, url, NULL, what,
+                               &status, &body, &len);
     if (err == NULL && status != 200)
         err = status_error(page_pool, status, body, len, what);
     if (err)
@@ -496,58 +348,21 @@ static uc_error_t *s3_read(uc_objstore_t *store, apr_pool_t *pool,
                            apr_off_t length, char **data, apr_size_t *len)
 {
     s3_store_t *s3 = store->backend;
-    const char *fkey, *url, *what, *range = NULL;
+    const char *fkey, *url, *what;
     long status = 0;
-    char *body;
-    apr_size_t blen;
     uc_error_t *err;
 
     if (*key == '\0')
         return uc_error_invalid(pool, "Invalid object name ''.");
     fkey = full_key(pool, s3, key);
     what = apr_psprintf(pool, "'%s' in s3://%s", fkey, s3->bucket);
-    if (length == 0) {
-        *data = apr_pcalloc(pool, 1);
-        *len = 0;
-        return NULL;
-    }
-    if (length > 0 && length - 1 > APR_INT64_MAX - offset)
-        return uc_error_invalid(pool, "The read of %s is out of range.",
-                                what);
-    /* A whole read sends no Range, which servers serve as-is even for an
-     * empty object (where "bytes=0-" is unsatisfiable). */
-    if (length > 0)
-        range = apr_psprintf(pool, "%" APR_OFF_T_FMT "-%" APR_OFF_T_FMT,
-                             offset, offset + length - 1);
-    else if (offset > 0)
-        range = apr_psprintf(pool, "%" APR_OFF_T_FMT "-", offset);
     url = apr_pstrcat(pool, s3->base_url, "/",
                       s3_uri_encode(pool, fkey, 1), NULL);
-
-    err = s3_get(s3, pool, url, range, what, &status, &body, &blen);
-    if (err)
+    if ((err = uc_objstore_http_read(s3->http, pool, url, offset, length,
+                                     what, &status, data, len)))
         return err;
-    if (status == 416) {
-        *data = apr_pcalloc(pool, 1);
-        *len = 0;
-        return NULL;
-    }
-    if (status != 200 && status != 206)
-        return status_error(pool, status, body, blen, what);
-    /* A server that ignores Range answers 200 with the whole object. */
-    if (status == 200 && range) {
-        apr_size_t skip = (apr_uint64_t)offset < blen ? (apr_size_t)offset
-                                                      : blen;
-
-        body += skip;
-        blen -= skip;
-        if (length > 0 && (apr_uint64_t)length < blen)
-            blen = (apr_size_t)length;
-        body[blen] = '\0';
-    }
-    *data = body;
-    *len = blen;
-    return NULL;
+    return status == 200 ? NULL
+                         : status_error(pool, status, *data, *len, what);
 }
 
 /* --- pre-signed URLs ----------------------------------------------------- */
@@ -626,6 +441,8 @@ static uc_error_t *s3_open(apr_pool_t *pool, const char *location,
                            uc_objstore_t *store)
 {
     s3_store_t *s3 = apr_pcalloc(pool, sizeof(*s3));
+    const char *headers[3] = { NULL, NULL, NULL };
+    uc_objstore_http_options_t http;
     const char *region;
     apr_size_t rlen;
     uc_error_t *err;
@@ -655,9 +472,6 @@ static uc_error_t *s3_open(apr_pool_t *pool, const char *location,
                         s3->bucket, region, &s3->base_url, &s3->list_url);
     if (err)
         return err;
-    s3->timeout_ms = config->timeout_ms > 0 ? config->timeout_ms
-                                            : DEFAULT_TIMEOUT_MS;
-
     if ((config->access_key_id && *config->access_key_id)
         != (config->secret_access_key && *config->secret_access_key))
         return uc_error_invalid(pool, "S3 credentials need both an access "
@@ -675,34 +489,24 @@ static uc_error_t *s3_open(apr_pool_t *pool, const char *location,
             s3->session_token = apr_pstrdup(pool, config->session_token);
     }
 
-    if (s3_ready == 0)
-        return uc_error_make(pool, UC_E_INTERNAL,
-                             "s3:// stores are not set up in this process "
-                             "(uc_objstore_init was not called).");
-    s3->curl = curl_easy_init();
-    if (s3->curl == NULL)
-        return uc_error_internal(pool);
-    apr_pool_cleanup_register(pool, s3, s3_cleanup, apr_pool_cleanup_null);
-
+    /* Unsigned requests need no payload hash, and a token without
+     * keys could not be signed. */
     if (s3->sigv4) {
-        struct curl_slist *h;
-
-        /* Unsigned requests need no payload hash, and a token without
-         * keys could not be signed. */
-        h = curl_slist_append(NULL, "x-amz-content-sha256: " EMPTY_SHA256);
-        if (h && s3->session_token) {
-            struct curl_slist *h2 = curl_slist_append(
-                h, apr_pstrcat(pool, "x-amz-security-token: ",
-                               s3->session_token, NULL));
-            if (h2 == NULL) {
-                curl_slist_free_all(h);
-                h = NULL;
-            }
-        }
-        if (h == NULL)
-            return uc_error_internal(pool);
-        s3->headers = h;
+        headers[0] = "x-amz-content-sha256: " EMPTY_SHA256;
+        if (s3->session_token)
+            headers[1] = apr_pstrcat(pool, "x-amz-security-token: ",
+                                     s3->session_token, NULL);
     }
+    memset(&http, 0, sizeof(http));
+    http.service = "S3";
+    http.headers = headers;
+    http.aws_sigv4 = s3->sigv4;
+    http.aws_key = s3->access_key_id;
+    http.aws_secret = s3->secret_access_key;
+    http.timeout_ms = config->timeout_ms;
+    http.ca_file = config->ca_file;
+    if ((err = uc_objstore_http_open(pool, &http, &s3->http)))
+        return err;
 
     store->location = *root ? apr_pstrcat(pool, url->scheme, "://",
                                           s3->bucket, "/", root, NULL)

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "uc_objstore_http.h"
+
+#include <string.h>
+#include <apr_strings.h>
+#include <curl/curl.h>
+
+#include "../cloud/uc_cloud_http.h"
+
+/* A Delta object is never this large; a bigger body is a corrupt length or
+ * the wrong object, and buffering it would exhaust the process. */
+#define MAX_BODY ((apr_size_t)2 << 30)
+
+#define DEFAULT_TIMEOUT_MS 30000L
+
+struct uc_objstore_http {
+    uc_objstore_http_options_t opt;
+    struct curl_slist *headers;
+    CURL *curl;
+    char errbuf[CURL_ERROR_SIZE];
+};
+
+typedef struct body {
+    CURL *curl;
+    apr_pool_t *pool;
+    char *buf;
+    apr_size_t len;
+    apr_size_t cap;
+    int too_large;
+} body_t;
+
+static int http_ready;
+
+static apr_status_t http_global_cleanup(void *data)
+{
+    (void)data;
+    http_ready--;
+    return APR_SUCCESS;
+}
+
+uc_error_t *uc_objstore_http_init(apr_pool_t *pool)
+{
+    uc_error_t *err = uc_cloud_init(pool);
+
+    if (err)
+        return err;
+    http_ready++;
+    apr_pool_cleanup_register(pool, NULL, http_global_cleanup,
+                              apr_pool_cleanup_null);
+    return NULL;
+}
+
+static apr_status_t http_cleanup(void *data)
+{
+    uc_objstore_http_t *h = data;
+
+    if (h->curl)
+        curl_easy_cleanup(h->curl);
+    h->curl = NULL;
+    if (h->headers)
+        curl_slist_free_all(h->headers);
+    h->headers = NULL;
+    return APR_SUCCESS;
+}
+
+uc_error_t *uc_objstore_http_open(apr_pool_t *pool,
+                                  const uc_objstore_http_options_t *opt,
+                                  uc_objstore_http_t **out)
+{
+    uc_objstore_http_t *h = apr_pcalloc(pool, sizeof(*h));
+    int i;
+
+    if (http_ready == 0)
+        return uc_error_make(pool, UC_E_INTERNAL, "%s stores are not set up "
+                             "in this process (uc_objstore_init was not "
+                             "called).", opt->service);
+    h->opt = *opt;
+    if (h->opt.timeout_ms <= 0)
+        h->opt.timeout_ms = DEFAULT_TIMEOUT_MS;
+    if (!(h->curl = curl_easy_init()))
+        return uc_error_internal(pool);
+    apr_pool_cleanup_register(pool, h, http_cleanup, apr_pool_cleanup_null);
+    for (i = 0; opt->headers && opt->headers[i]; i++) {
+        struct curl_slist *more = curl_slist_append(h->headers,
+                                                    opt->headers[i]);
+
+        if (!more)
+            return uc_error_internal(pool);
+        h->headers = more;
+    }
+    *out = h;
+    return NULL;
+}
+
+static size_t on_body(char *ptr, size_t size, size_t nmemb, void *userdata)
+{
+    body_t *b = userdata;
+    size_t n = size * nmemb;
+
+    if (n > MAX_BODY - b->len) {
+        b->too_large = 1;
+        return 0;
+    }
+    if (b->len + n + 1 > b->cap) {
+        apr_size_t cap = b->cap ? b->cap : 16384;
+        curl_off_t cl = -1;
+        char *buf;
+
+        /* The announced length sizes the buffer once: doubling in a pool
+         * would leave every smaller copy allocated until the pool dies. */
+        if (b->cap == 0
+            && curl_easy_getinfo(b->curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T,
+                                 &cl) == CURLE_OK
+            && cl > 0 && (curl_off_t)(cl) <= (curl_off_t)MAX_BODY)
+            cap = (apr_size_t)cl + 1;
+        while (cap < b->len + n + 1)
+            cap = cap > MAX_BODY / 2 ? MAX_BODY + 1 : cap * 2;
+        buf = apr_palloc(b->pool, cap);
+        if (b->len)
+            memcpy(buf, b->buf, b->len);
+        b->buf = buf;
+        b->cap = cap;
+    }
+    memcpy(b->buf + b->len, ptr, n);
+    b->len += n;
+    return n;
+}
+
+uc_error_t *uc_objstore_http_get(uc_objstore_http_t *h, apr_pool_t *pool,
+                                 const char *url, const char *range,
+                                 const char *what, long *status, char **body,
+                                 apr_size_t *len)
+{
+    CURL *c = h->curl;
+    body_t b = { c, pool, NULL, 0, 0, 0 };
+    CURLcode rc;
+
+    /* A reset keeps the connection cache, so requests still reuse TLS
+     * sessions, and leaves no option of the previous request behind. */
+    curl_easy_reset(c);
+    h->errbuf[0] = '\0';
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, h->opt.timeout_ms);
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, h->errbuf);
+    curl_easy_setopt(c, CURLOPT_USERAGENT, "mod_unicat");
+#if LIBCURL_VERSION_NUM >= 0x075500
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS,
+                     (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+    curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)MAX_BODY);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
+    if (h->opt.ca_file)
+        curl_easy_setopt(c, CURLOPT_CAINFO, h->opt.ca_file);
+    if (h->headers)
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, h->headers);
+    if (h->opt.aws_sigv4) {
+        curl_easy_setopt(c, CURLOPT_AWS_SIGV4, h->opt.aws_sigv4);
+        /* Separate options: a ':' in the key id would split USERPWD. */
+        curl_easy_setopt(c, CURLOPT_USERNAME, h->opt.aws_key);
+        curl_easy_setopt(c, CURLOPT_PASSWORD, h->opt.aws_secret);
+    }
+    /* An option, not a header line: the header list is built once per
+     * store and shared by every request. */
+    if (range)
+        curl_easy_setopt(c, CURLOPT_RANGE, range);
+
+    rc = curl_easy_perform(c);
+    if (rc == CURLE_FILESIZE_EXCEEDED || (rc == CURLE_WRITE_ERROR
+                                          && b.too_large))
+        return uc_error_make(pool, UC_E_STORAGE,
+                             "%s is larger than 2 GiB.", what);
+    if (rc != CURLE_OK) {
+        uc_error_t *err = uc_error_make(
+            pool, UC_E_UNAVAILABLE, "Cannot reach %s for %s: %s.",
+            h->opt.service, what,
+            h->errbuf[0] ? h->errbuf : curl_easy_strerror(rc));
+        err->retry_after = 1;
+        return err;
+    }
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
+    if (b.buf == NULL)
+        b.buf = apr_palloc(pool, 1);
+    b.buf[b.len] = '\0';
+    *body = b.buf;
+    *len = b.len;
+    return NULL;
+}
+
+static void nothing(apr_pool_t *pool, long *status, char **data,
+                    apr_size_t *len)
+{
+    *status = 200;
+    *data = apr_pcalloc(pool, 1);
+    *len = 0;
+}
+
+uc_error_t *uc_objstore_http_read(uc_objstore_http_t *h, apr_pool_t *pool,
+                                  const char *url, apr_off_t offset,
+                                  apr_off_t length, const char *what,
+                                  long *status, char **data, apr_size_t *len)
+{
+    const char *range = NULL;
+    char *body;
+    apr_size_t blen;
+    uc_error_t *err;
+
+    if (length == 0) {
+        nothing(pool, status, data, len);
+        return NULL;
+    }
+    if (length > 0 && length - 1 > APR_INT64_MAX - offset)
+        return uc_error_invalid(pool, "The read of %s is out of range.",
+                                what);
+    /* A whole read sends no Range, which servers serve as-is even for an
+     * empty object (where "bytes=0-" is unsatisfiable). */
+    if (length > 0)
+        range = apr_psprintf(pool, "%" APR_OFF_T_FMT "-%" APR_OFF_T_FMT,
+                             offset, offset + length - 1);
+    else if (offset > 0)
+        range = apr_psprintf(pool, "%" APR_OFF_T_FMT "-", offset);
+    if ((err = uc_objstore_http_get(h, pool, url, range, what, status, &body,
+                                    &blen)))
+        return err;
+    if (*status == 416) {
+        nothing(pool, status, data, len);
+        return NULL;
+    }
+    /* A server that ignores Range answers 200 with the whole object. */
+    if (*status == 200 && range) {
+        apr_size_t skip = (apr_uint64_t)offset < blen ? (apr_size_t)offset
+                                                      : blen;
+
+        body += skip;
+        blen -= skip;
+        if (length > 0 && (apr_uint64_t)length < blen)
+            blen = (apr_size_t)length;
+        body[blen] = '\0';
+    }
+    if (*status == 206)
+        *status = 200;
+    *data = body;
+    *len = blen;
+    return NULL;
+}
