@@ -423,7 +423,7 @@ static uc_error_t *unreadable_log(uc_call_t *call, const char *name,
 }
 
 /* The options of a shared table against its Delta log, when the server
- * reads that log itself: local tables, and S3 ones with the credential of
+ * reads that log itself: local tables, and cloud ones with the credential of
  * the external location covering them (uc_table_store.h). */
 static uc_error_t *check_log(uc_call_t *call, const target_t *t,
                              const uc_share_object_t *o)

@@ -25,9 +25,16 @@ static int is_s3(const char *location)
     return has_scheme(location, "s3") || has_scheme(location, "s3a");
 }
 
+static int is_azure(const char *location)
+{
+    return has_scheme(location, "abfss") || has_scheme(location, "abfs") ||
+           has_scheme(location, "wasbs") || has_scheme(location, "wasb");
+}
+
 int uc_table_store_reads(const char *location)
 {
-    return has_scheme(location, "file") || is_s3(location);
+    return has_scheme(location, "file") || is_s3(location) ||
+           is_azure(location);
 }
 
 /* The member `name` of vended credentials, NULL when they have none. */
@@ -50,13 +57,39 @@ static uc_error_t *unsupported(uc_call_t *call, const char *location)
 
     return uc_error_make(call->pool, UC_E_UNSUPPORTED_OPERATION, "The "
                          "server does not read tables on %s:// storage "
-                         "itself: only file://, s3:// and s3a://.", scheme);
+                         "itself: only file://, s3://, s3a://, abfss:// and "
+                         "wasbs://.", scheme);
+}
+
+/* Azure: the store signs its own SAS, with the account key or a user
+ * delegation key good for the lifetime of vended credentials. */
+static uc_error_t *azure_config(uc_call_t *call, const char *location,
+                                uc_objstore_config_t *c,
+                                apr_time_t *valid_until)
+{
+    apr_time_t expiry = apr_time_from_sec(apr_time_sec(call->now) +
+                                          call->cloud->lifetime_s);
+    uc_azure_delegation_key_t *delegation;
+    uc_credential_t *cred;
+    uc_error_t *err;
+
+    if ((err = uc_vend_credential(call, location, 0, &cred)) ||
+        (err = uc_vend_azure_key(call, call->pool, cred, location, expiry,
+                                 &c->azure_account_key, &delegation)))
+        return err;
+    c->azure_delegation = delegation;
+    c->azure_blob_endpoint = call->cloud->azure_blob_endpoint;
+    c->ca_file = call->cloud->ca_file;
+    c->timeout_ms = call->cloud->timeout_ms;
+    *valid_until = delegation ? expiry : 0;
+    return NULL;
 }
 
 uc_error_t *uc_table_store_config(uc_call_t *call, const char *location,
                                   const uc_objstore_config_t **config,
                                   apr_time_t *valid_until)
 {
+    apr_time_t until;
     uc_objstore_config_t *c;
     const uc_credential_t *cred;
     const char *region;
@@ -67,6 +100,15 @@ uc_error_t *uc_table_store_config(uc_call_t *call, const char *location,
         *valid_until = 0;
     if (has_scheme(location, "file")) {
         *config = &local_files;
+        return NULL;
+    }
+    if (is_azure(location)) {
+        c = apr_pcalloc(call->pool, sizeof(*c));
+        if ((err = azure_config(call, location, c, &until)))
+            return err;
+        *config = c;
+        if (valid_until)
+            *valid_until = until;
         return NULL;
     }
     if (!is_s3(location))
@@ -82,6 +124,7 @@ uc_error_t *uc_table_store_config(uc_call_t *call, const char *location,
     c->endpoint = call->cloud->s3_endpoint;
     c->path_style = call->cloud->s3_path_style;
     c->timeout_ms = call->cloud->timeout_ms;
+    c->ca_file = call->cloud->ca_file;
     *config = c;
     if (valid_until)
         *valid_until = v.expires;

@@ -9,8 +9,8 @@
 #include "../call/uc_call.h"
 #include "../objstore/uc_objstore.h"
 
-/* Whether the server reads tables at `location` itself: file://, s3://
- * and s3a://. */
+/* Whether the server reads tables at `location` itself: file://, s3://,
+ * s3a://, abfss://, abfs://, wasbs:// and wasb://. */
 int uc_table_store_reads(const char *location);
 
 /* How the server itself reads the table at `location` (normalised):
@@ -19,7 +19,10 @@ int uc_table_store_reads(const char *location);
  * scoped to it, and failing as it does: 400 when no external location
  * with a credential covers it, 502 or 503 when STS fails), the region of
  * the credential (us-east-1 when it has none), the endpoint and
- * addressing of UnicatS3Endpoint and the timeout of UnicatCloudTimeout.
+ * addressing of UnicatS3Endpoint and the timeout of UnicatCloudTimeout;
+ * Azure ones the key that signs the store's SAS (uc_vend_azure_key: the
+ * account key, or a user delegation key for the lifetime of vended
+ * credentials) and UnicatAzureBlobEndpoint.
  * Other schemes are a 400 UNSUPPORTED_OPERATION naming the scheme.
  * *config is from call->pool. *valid_until (may be NULL) is when the
  * credentials expire, 0 when they do not (file://): a URL pre-signed

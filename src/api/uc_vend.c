@@ -64,10 +64,8 @@ static uc_error_t *refused_write(uc_call_t *call, const char *what,
                          "through it.", what, name);
 }
 
-/* The credential of the location covering `url`; *cred NULL for a local
- * path that no location (or one without a credential) covers. */
-static uc_error_t *credential_for(uc_call_t *call, const char *url,
-                                  int write, uc_credential_t **cred)
+uc_error_t *uc_vend_credential(uc_call_t *call, const char *url, int write,
+                               uc_credential_t **cred)
 {
     int is_file = strncmp(url, "file:", 5) == 0;
     uc_securable_t *loc;
@@ -122,7 +120,7 @@ uc_error_t *uc_vend_for_credential(uc_call_t *call, const char *url,
     if (!*path || !strcmp(path, "/"))
         return uc_error_invalid(call->pool, "No credentials are vended for "
                                 "a bucket root: '%s'.", url);
-    if ((err = credential_for(call, url, write, &cred)))
+    if ((err = uc_vend_credential(call, url, write, &cred)))
         return err;
     *found = cred;
     if (!cred) {

@@ -8,6 +8,7 @@
 
 #include "uc_credentials.h"
 #include "../cloud/uc_sts.h"
+#include "../cloud/uc_azure_delegation.h"
 #include "../cloud/uc_vend_cache.h"
 
 /* What a vendor of one credential type is asked for. */
@@ -47,6 +48,24 @@ uc_error_t *uc_vend_for(uc_call_t *call, const char *url, int write,
 uc_error_t *uc_vend_for_credential(uc_call_t *call, const char *url,
                                    int write, uc_vended_t *out,
                                    const uc_credential_t **cred);
+
+/* The credential of the external location covering `url`, with the
+ * refusals of uc_vend_for; *cred NULL for a local path that no location
+ * (or one without a credential) covers. */
+uc_error_t *uc_vend_credential(uc_call_t *call, const char *url, int write,
+                               uc_credential_t **cred);
+
+/* What signs Azure SAS for `url` (abfss:// or wasbs://) with the
+ * credential `cred` of the location covering it, until `expiry` at
+ * least: the storage account's key (*account_key), or a user delegation
+ * key that the service principal obtains (*delegation, from `pool`).
+ * The other one is NULL. A key of another account is a 400, a managed
+ * identity a 400 FAILED_PRECONDITION; Azure AD or the storage account
+ * failing a 502 or 503. */
+uc_error_t *uc_vend_azure_key(uc_call_t *call, apr_pool_t *pool,
+                              const uc_credential_t *cred, const char *url,
+                              apr_time_t expiry, const char **account_key,
+                              uc_azure_delegation_key_t **delegation);
 
 /* "bucket" and "key/prefix" of s3://bucket/key/prefix (or gs://), from
  * `pool`. */

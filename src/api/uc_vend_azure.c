@@ -50,22 +50,22 @@ static const char *blob_endpoint(uc_call_t *call, apr_pool_t *pool,
 }
 
 /* A user delegation key, from the service principal's token. */
-static uc_error_t *delegation(const uc_vend_request_t *req, apr_pool_t *pool,
+static uc_error_t *delegation(uc_call_t *call, apr_pool_t *pool,
+                              const uc_credential_t *cred,
                               const azure_place_t *place, apr_time_t expiry,
                               uc_azure_delegation_key_t *key)
 {
-    uc_call_t *call = req->call;
     uc_azure_ad_request_t ask;
     uc_azure_token_t token;
     uc_error_t *err;
 
     memset(&ask, 0, sizeof(ask));
     ask.authority = call->cloud->azure_authority;
-    ask.tenant_id = uc_credential_field(req->cred, "directory_id");
-    ask.client_id = uc_credential_field(req->cred, "application_id");
+    ask.tenant_id = uc_credential_field(cred, "directory_id");
+    ask.client_id = uc_credential_field(cred, "application_id");
     ask.timeout_ms = call->cloud->timeout_ms;
     ask.ca_file = call->cloud->ca_file;
-    if ((err = uc_credential_secret(call, req->cred, "client_secret",
+    if ((err = uc_credential_secret(call, cred, "client_secret",
                                     &ask.client_secret)) ||
         (err = uc_azure_ad_token(pool, &ask, &token)))
         return err;
@@ -76,12 +76,53 @@ static uc_error_t *delegation(const uc_vend_request_t *req, apr_pool_t *pool,
                                    call->cloud->ca_file, key);
 }
 
+static uc_error_t *signing_key(uc_call_t *call, apr_pool_t *pool,
+                               const uc_credential_t *cred,
+                               const azure_place_t *place, apr_time_t expiry,
+                               const char **account_key,
+                               uc_azure_delegation_key_t **key)
+{
+    *account_key = NULL;
+    *key = NULL;
+    if (!strcmp(cred->type, "azure_storage_key")) {
+        if (strcmp(uc_credential_field(cred, "account_name"),
+                   place->account) != 0)
+            return uc_error_invalid(pool, "Credential '%s' holds the key of "
+                                    "storage account '%s', not of '%s'.",
+                                    cred->sec->name,
+                                    uc_credential_field(cred, "account_name"),
+                                    place->account);
+        return uc_credential_secret(call, cred, "account_key", account_key);
+    }
+    if (!strcmp(cred->type, "azure_service_principal")) {
+        *key = apr_pcalloc(pool, sizeof(**key));
+        return delegation(call, pool, cred, place, expiry, *key);
+    }
+    return uc_error_make(pool, UC_E_FAILED_PRECONDITION, "Credential '%s' is "
+                         "a managed identity, which only Azure's own hosts "
+                         "can use: give the location a service principal or "
+                         "a storage key.", cred->sec->name);
+}
+
+uc_error_t *uc_vend_azure_key(uc_call_t *call, apr_pool_t *pool,
+                              const uc_credential_t *cred, const char *url,
+                              apr_time_t expiry, const char **account_key,
+                              uc_azure_delegation_key_t **delegation)
+{
+    azure_place_t place = { NULL, NULL };
+    uc_error_t *err;
+
+    if ((err = place_of(pool, url, &place)))
+        return err;
+    return signing_key(call, pool, cred, &place, expiry, account_key,
+                       delegation);
+}
+
 uc_error_t *uc_vend_azure(const uc_vend_request_t *req, apr_pool_t *pool,
                           uc_vended_t *out)
 {
     uc_call_t *call = req->call;
-    const uc_credential_t *cred = req->cred;
-    uc_azure_delegation_key_t key;
+    uc_azure_delegation_key_t *key;
     azure_place_t place = { NULL, NULL };
     uc_azure_sas_t sas;
     const char *token;
@@ -97,29 +138,10 @@ uc_error_t *uc_vend_azure(const uc_vend_request_t *req, apr_pool_t *pool,
      * expire then does not expire before the SAS it signs. */
     sas.expiry = apr_time_from_sec(apr_time_sec(call->now) +
                                    call->cloud->lifetime_s);
-    if (!strcmp(cred->type, "azure_storage_key")) {
-        if (strcmp(uc_credential_field(cred, "account_name"),
-                   place.account) != 0)
-            return uc_error_invalid(pool, "Credential '%s' holds the key of "
-                                    "storage account '%s', not of '%s'.",
-                                    cred->sec->name,
-                                    uc_credential_field(cred, "account_name"),
-                                    place.account);
-        if ((err = uc_credential_secret(call, cred, "account_key",
-                                        &sas.account_key)))
-            return err;
-    }
-    else if (!strcmp(cred->type, "azure_service_principal")) {
-        if ((err = delegation(req, pool, &place, sas.expiry, &key)))
-            return err;
-        sas.delegation = &key;
-    }
-    else
-        return uc_error_make(pool, UC_E_FAILED_PRECONDITION, "Credential "
-                             "'%s' is a managed identity, which only Azure's "
-                             "own hosts can use: give the location a "
-                             "service principal or a storage key.",
-                             cred->sec->name);
+    if ((err = signing_key(call, pool, req->cred, &place, sas.expiry,
+                           &sas.account_key, &key)))
+        return err;
+    sas.delegation = key;
     if ((err = uc_azure_sas_sign(pool, &sas, &token)))
         return err;
     out->kind = "azure_user_delegation_sas";

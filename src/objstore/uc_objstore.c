@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_objstore_provider.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <apr_lib.h>
 #include <apr_strings.h>
 
 #include "../core/uc_percent.h"
 
-/* Every provider, each serving the schemes it names. abfss://, wasbs://
- * and gs:// go here once they have one. */
+/* Every provider, each serving the schemes it names. gs:// goes here
+ * once it has one. */
 static const uc_objstore_provider_t *const providers[] = {
     &uc_objstore_file_provider,
     &uc_objstore_s3_provider,
+    &uc_objstore_azure_provider,
     NULL
 };
 
@@ -108,6 +110,30 @@ uc_error_t *uc_objstore_list(uc_objstore_t *store, apr_pool_t *pool,
     if (!uc_objstore_key_is_safe(dir))
         return uc_error_invalid(pool, "Invalid directory '%s'.", dir);
     return store->provider->list(store, pool, dir, start_after, objects);
+}
+
+static int compare_objects(const void *a, const void *b)
+{
+    return strcmp(((const uc_object_t *)a)->name,
+                  ((const uc_object_t *)b)->name);
+}
+
+void uc_objstore_order_after(apr_array_header_t *objects,
+                             const char *start_after)
+{
+    int i, kept;
+
+    qsort(objects->elts, objects->nelts, sizeof(uc_object_t),
+          compare_objects);
+    for (i = 0, kept = 0; i < objects->nelts; i++) {
+        uc_object_t *o = &APR_ARRAY_IDX(objects, i, uc_object_t);
+
+        if (start_after && strcmp(o->name, start_after) <= 0)
+            continue;
+        APR_ARRAY_IDX(objects, kept, uc_object_t) = *o;
+        kept++;
+    }
+    objects->nelts = kept;
 }
 
 static uc_error_t *check_key(apr_pool_t *pool, const char *key)

@@ -16,8 +16,10 @@
 
 #include "../core/uc_error.h"
 
-/* Credentials and addressing for s3:// locations. Every member may be NULL
- * or 0; file:// ignores them all. */
+struct uc_azure_delegation_key;
+
+/* Credentials and addressing for cloud locations. Every member may be
+ * NULL or 0; file:// ignores them all. */
 typedef struct uc_objstore_config {
     const char *region;             /* default us-east-1 */
     const char *access_key_id;
@@ -29,6 +31,14 @@ typedef struct uc_objstore_config {
     long timeout_ms;                /* per request; 0 = 30 s */
     const char *ca_file;            /* authorities of https stores; NULL:
                                        the system's */
+    /* abfss:// and wasbs://: the storage account's blob endpoint,
+     * "{account}" standing for its name (NULL: Azure's, https://{account}
+     * .blob.core.windows.net), and what signs the SAS the store reads
+     * with and hands out: the account key (base64), or a user delegation
+     * key. With neither, the container is read anonymously. */
+    const char *azure_blob_endpoint;
+    const char *azure_account_key;
+    const struct uc_azure_delegation_key *azure_delegation;
 } uc_objstore_config_t;
 
 /* One listed object. */
@@ -93,6 +103,9 @@ uc_error_t *uc_objstore_map(uc_objstore_t *store, apr_pool_t *pool,
  *   -SignedHeaders=host, -Security-Token with a session token,
  *   -Signature). A store without credentials reads a public bucket: its
  *   URL is the object's plain URL, as the store itself reads it.
+ * - abfss:// and wasbs://: the blob's URL with a SAS (sr=b, sp=r) of
+ *   the store's key, that reads this one blob and lists nothing; capped
+ *   at the expiry of a user delegation key. Without a key, the plain URL.
  * - file://: 400 UNSUPPORTED_OPERATION. Local files have no URL
  *   anyone else can fetch; such tables need a route of the server's own
  *   that checks a signature it made.

@@ -59,11 +59,18 @@ struct uc_objstore_provider {
                            apr_time_t now, const char **url);
 };
 
-/* The provider serving URLs of `scheme` ("s3"), or NULL. abfss://,
- * wasbs:// and gs:// have none yet. */
+/* The provider serving URLs of `scheme` ("s3"), or NULL. gs:// has none
+ * yet. */
 const uc_objstore_provider_t *uc_objstore_lookup_provider(const char *scheme);
+
+/* What a listing promises, for stores whose pages come in their own
+ * order and whose idea of "after" differs: `objects` (uc_object_t) sorted
+ * by name, without those not after `start_after` (NULL: none dropped). */
+void uc_objstore_order_after(apr_array_header_t *objects,
+                             const char *start_after);
 
 extern const uc_objstore_provider_t uc_objstore_file_provider;
 extern const uc_objstore_provider_t uc_objstore_s3_provider;
+extern const uc_objstore_provider_t uc_objstore_azure_provider;
 
 #endif

@@ -198,12 +198,6 @@ static uc_error_t *status_error(apr_pool_t *pool, long status,
 
 /* --- operations ---------------------------------------------------------- */
 
-static int compare_objects(const void *a, const void *b)
-{
-    return strcmp(((const uc_object_t *)a)->name,
-                  ((const uc_object_t *)b)->name);
-}
-
 /* One ListObjectsV2 page: appends its objects to `out`, sets *next to the
  * continuation token when there are more pages. */
 static uc_error_t *list_page(s3_store_t *s3, apr_pool_t *pool,
@@ -303,7 +297,6 @@ static uc_error_t *s3_list(uc_objstore_t *store, apr_pool_t *pool,
     const char *prefix, *token = NULL, *what;
     apr_pool_t *page_pool;
     uc_error_t *err = NULL;
-    int i, kept;
 
     if (*dir && dir[strlen(dir) - 1] != '/')
         dir = apr_pstrcat(pool, dir, "/", NULL);
@@ -328,17 +321,9 @@ static uc_error_t *s3_list(uc_objstore_t *store, apr_pool_t *pool,
     if (err)
         return err;
 
-    qsort(out->elts, out->nelts, sizeof(uc_object_t), compare_objects);
-    /* Servers differ in how they treat start-after; the contract does not. */
-    for (i = 0, kept = 0; i < out->nelts; i++) {
-        uc_object_t *o = &APR_ARRAY_IDX(out, i, uc_object_t);
-
-        if (start_after && strcmp(o->name, start_after) <= 0)
-            continue;
-        APR_ARRAY_IDX(out, kept, uc_object_t) = *o;
-        kept++;
-    }
-    out->nelts = kept;
+    /* Servers differ in how they treat start-after; the contract does
+     * not. */
+    uc_objstore_order_after(out, start_after);
     *objects = out;
     return NULL;
 }

@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-# The Delta Sharing server over tables on S3: the server reads their logs
-# with read-only credentials vended for the external location covering
-# them, and hands recipients SigV4 pre-signed URLs of UnicatS3Endpoint
-# (path style), which the SigV4-checking proxy of t/s3/with-s3.sh in
-# front of s3rver accepts: the bytes are the fixture's, ranges are 206,
-# a tampered URL is refused, the URLs expire when the answer says. A
-# table no location covers is refused without telling the recipient the
-# provider's set-up. Skipped without the harness. No secret that was sent
-# shows in an answer.
+# The Delta Sharing server over tables in the clouds' stores. On S3: the
+# server reads their logs with read-only credentials vended for the
+# external location covering them, and hands recipients SigV4 pre-signed
+# URLs of UnicatS3Endpoint (path style), which the SigV4-checking proxy of
+# t/s3/with-s3.sh in front of s3rver accepts: the bytes are the fixture's,
+# ranges are 206, a tampered URL is refused, the URLs expire when the
+# answer says. A table no location covers is refused without telling the
+# recipient the provider's set-up. On Azure (azurite, which checks every
+# SAS): the server signs its own SAS with the location's storage key or a
+# user delegation key of its service principal, and hands out per-blob
+# read SAS that open one blob and list nothing. Each part is skipped
+# without its harness. No secret that was sent shows in an answer.
 use strict;
 use warnings FATAL => 'all';
 
@@ -15,23 +18,24 @@ use FindBin ();
 use lib "$FindBin::Bin/../lib";
 
 use JSON::PP ();
+use Time::Local ();
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 20;
+plan tests => 32;
 
 my $p = "s68_$$";
 my ($cat, $share, $recipient) = ("cat_$p", "shr_$p", "rcp_$p");
 my $fixtures = "$FindBin::Bin/../delta/fixtures";
-my (@answers, @sent, $cred, $loc);
+my (@answers, @sent, @creds, @locs);
 END {
     api(DELETE => "/shares/$share");
     api(DELETE => "/recipients/$recipient");
     drop_catalog($cat);
-    api(DELETE => "/external-locations/$loc", query => { force => 'true' })
-        if $loc;
-    api(DELETE => "/credentials/$cred", query => { force => 'true' })
-        if $cred;
+    api(DELETE => "/external-locations/$_", query => { force => 'true' })
+        for @locs;
+    api(DELETE => "/credentials/$_", query => { force => 'true' })
+        for @creds;
 }
 
 sub curl {     # status and body of a GET of `url`
@@ -65,15 +69,35 @@ sub lines {     # the answer's lines, decoded; [] when one is no JSON
         || [];
 }
 
+sub share_tables {     # the answer of adding [name, options...] as $schema.name
+    my ($schema, @tables) = @_;
+    return api(PATCH => "/shares/$share", body => { updates => [ map {
+        { action => 'ADD', data_object => { name => "$cat.sch.$_->[0]",
+                                            shared_as => "$schema.$_->[0]",
+                                            @$_[1 .. $#$_] } } } @tables ] });
+}
+my %ext = (catalog_name => $cat, schema_name => 'sch',
+           table_type => 'EXTERNAL', data_source_format => 'DELTA',
+           columns => []);
+
+create_catalog($cat);
+create_schema($cat, 'sch');
+create_object('/shares', { name => $share });
+create_object('/recipients', { name => $recipient,
+                               authentication_type => 'TOKEN' });
+api(PATCH => "/shares/$share/permissions", body => { changes => [
+    { principal => $recipient, add => ['SELECT'] } ] });
+my $token = token_of_recipient($recipient);
+push @sent, $token;
+
 SKIP: {
-    skip 'no S3 store nor STS stand-in (t/s3/with-s3.sh)', 20
+    skip 'no S3 store nor STS stand-in (t/s3/with-s3.sh)', 17
         unless $ENV{UNICAT_S3_ENDPOINT} && $ENV{UNICAT_STS_ENDPOINT};
     my $bucket = $ENV{UNICAT_S3_BUCKET};
     my $fx = "s3://$bucket/fixtures";
     push @sent, $ENV{UNICAT_S3_SECRET};
-    create_catalog($cat);
-    create_schema($cat, 'sch');
-    $cred = "aws_$p";
+    my $cred = "aws_$p";
+    push @creds, $cred;
     my $c = create_object('/credentials', { name => $cred, aws_iam_role => {
         role_arn => $ENV{UNICAT_STS_ROLE_ARN},
         region => $ENV{UNICAT_S3_REGION},
@@ -84,37 +108,21 @@ SKIP: {
         '--user', "$ENV{UNICAT_S3_KEY}:$ENV{UNICAT_S3_SECRET}",
         '--data', "Action=TrustExternalId&RoleArn=$ENV{UNICAT_STS_ROLE_ARN}"
         . "&ExternalId=$c->{aws_iam_role}{external_id}");
-    $loc = "s3_$p";
+    my $loc = "s3_$p";
+    push @locs, $loc;
     create_object('/external-locations', { name => $loc, url => $fx,
                                            credential_name => $cred });
-    my %ext = (catalog_name => $cat, schema_name => 'sch',
-               table_type => 'EXTERNAL', data_source_format => 'DELTA',
-               columns => []);
     create_object('/tables', { %ext, name => $_->[0],
                                storage_location => $_->[1] })
         for [simple => "$fx/simple_table"], [cdf => "$fx/cdf-table"],
             [outside => "s3://$bucket/outside-$p/t"];
-    create_object('/shares', { name => $share });
-    my $res = api(PATCH => "/shares/$share", body => { updates => [ map {
-        { action => 'ADD', data_object => { name => "$cat.sch.$_->[0]",
-                                            shared_as => "cloud.$_->[0]",
-                                            @$_[1 .. $#$_] } } }
-        [ 'simple' ],
-        [ 'cdf', enable_cdf => \1, history_data_sharing_status => 'ENABLED' ],
-    ] });
+    my $res = share_tables('cloud', [ 'simple' ],
+        [ 'cdf', enable_cdf => \1, history_data_sharing_status => 'ENABLED' ]);
     is($res->code . $trust, '200200',
        'a provider shares two tables on S3, its role trusting the credential')
         or diag $res->content;
     # Not checked when added: nothing about the table needs its log.
-    api(PATCH => "/shares/$share", body => { updates => [ { action => 'ADD',
-        data_object => { name => "$cat.sch.outside",
-                         shared_as => 'cloud.outside' } } ] });
-    create_object('/recipients', { name => $recipient,
-                                   authentication_type => 'TOKEN' });
-    api(PATCH => "/shares/$share/permissions", body => { changes => [
-        { principal => $recipient, add => ['SELECT'] } ] });
-    my $token = token_of_recipient($recipient);
-    push @sent, $token;
+    share_tables('cloud', [ 'outside' ]);
     my $T = "/shares/$share/schemas/cloud/tables";
 
     # --- a snapshot's files --------------------------------------------------
@@ -218,5 +226,113 @@ SKIP: {
         or diag $res->code . ' ' . substr($res->content, 0, 300);
     $res = ds(POST => "$T/simple/query", token => "x$token", body => {});
     is($res->code, 401, 'a bad token is a 401 before any storage is read');
-    secrets_kept(\@answers, [ grep { defined && length > 8 } @sent ]);
 }
+
+# --- Azure ---------------------------------------------------------------------
+# The module's blob endpoint is azurite's HTTPS instance: it checks every
+# SAS, of the account key and of user delegation keys alike.
+SKIP: {
+    skip 'no azurite (t/azure/with-azurite.sh)', 12
+        unless $ENV{UNICAT_AZURE_OAUTH_ENDPOINT};
+    my ($acct, $ctr) = @ENV{qw(UNICAT_AZURE_ACCOUNT UNICAT_AZURE_CONTAINER)};
+    my $fx = "abfss://$ctr\@$acct.dfs.core.windows.net/fixtures";
+    my @ca = ('--cacert', $ENV{UNICAT_AZURE_CA_FILE});
+    push @sent, $ENV{UNICAT_AZURE_KEY}, $ENV{UNICAT_AZURE_CLIENT_SECRET};
+    push @creds, "azkey_$p", "azsp_$p";
+    push @locs, "az_$p";
+    create_object('/credentials', { name => "azkey_$p", azure_storage_key => {
+        account_name => $acct, account_key => $ENV{UNICAT_AZURE_KEY} } });
+    create_object('/credentials', { name => "azsp_$p",
+        azure_service_principal => {
+            directory_id => $ENV{UNICAT_AZURE_TENANT_ID},
+            application_id => $ENV{UNICAT_AZURE_CLIENT_ID},
+            client_secret => $ENV{UNICAT_AZURE_CLIENT_SECRET} } });
+    create_object('/external-locations', { name => "az_$p", url => $fx,
+                                           credential_name => "azkey_$p" });
+    create_object('/tables', { %ext, name => $_->[0],
+                               storage_location => $_->[1] })
+        for [azsimple => "$fx/simple_table"], [azcdf => "$fx/cdf-table"];
+    # The change data feed makes the share check the table's log.
+    my $res = share_tables('azure', [ 'azsimple' ],
+        [ 'azcdf', enable_cdf => \1, history_data_sharing_status => 'ENABLED' ]);
+    is($res->code, 200, 'a provider shares two tables on Azure, the log of '
+       . 'one read with the storage key') or diag $res->content;
+    my $T = "/shares/$share/schemas/azure/tables";
+    $res = ds(HEAD => "$T/azsimple/version", token => $token);
+    is($res->header('Delta-Table-Version'), '4',
+       'the version of a table on Azure');
+
+    my $files_of = sub {
+        my ($r) = @_;
+        return [ map { $_->{file} } grep { $_->{file} } @{ lines($r) } ];
+    };
+    $res = ds(POST => "$T/azsimple/query", token => $token, body => {});
+    my $files = $files_of->($res);
+    my $blobs = "$ENV{UNICAT_AZURE_OAUTH_ENDPOINT}/$ctr/fixtures/simple_table/";
+    my @signed = grep { index($_->{url}, $blobs) == 0
+                        && $_->{url} =~ /[?&]sr=b(&|$)/
+                        && $_->{url} =~ /[?&]sp=r(&|$)/
+                        && $_->{url} =~ /[?&]sig=/ } @$files;
+    ok($res->code == 200 && @$files && @signed == @$files,
+       'every URL is the blob\'s own, with a SAS that reads that blob only')
+        or diag $res->code . ' ' . substr($res->content, 0, 400);
+    my $same = 0;
+    for my $f (@$files) {
+        my ($code, $body) = curl($f->{url}, @ca);
+        my $want = slurp("$fixtures/simple_table/"
+                         . ($f->{url} =~ m{/simple_table/([^?]+)})[0]);
+        $same++ if $code eq '200' && defined $want && $body eq $want
+                   && length($body) == $f->{size};
+    }
+    is($same, scalar @$files, 'azurite serves every URL: the fixture\'s bytes, '
+       . 'of the size the line says');
+    my $url = $files->[0]{url} // '';
+    my ($code, $body) = curl($url, @ca, '-r', '0-3');
+    is("$code $body", '206 PAR1', 'a Range read of a SAS URL is a 206');
+    (my $tampered = $url) =~ s/sig=([^&])/'sig=' . ($1 eq 'A' ? 'B' : 'A')/e;
+    is((curl($tampered, @ca, '-o', '/dev/null'))[0], '403',
+       'azurite refuses a tampered SAS');
+    (my $other = $url) =~ s{/simple_table/[^?]+}
+        {/simple_table/_delta_log/00000000000000000000.json};
+    is((curl($other, @ca, '-o', '/dev/null'))[0], '403',
+       'the SAS of one blob opens no other');
+    my ($sas) = $url =~ /\?(.*)\z/;
+    is((curl("$ENV{UNICAT_AZURE_OAUTH_ENDPOINT}/$ctr?restype=container"
+             . "&comp=list&$sas", @ca, '-o', '/dev/null'))[0], '403',
+       'nor lists the container');
+    my ($se) = $url =~ /[?&]se=([^&]+)/;
+    (my $until = $se // '') =~ s/%3A/:/gi;
+    my $expiry = $files->[0]{expirationTimestamp} // 0;
+    ok($until =~ /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)Z$/
+       && abs($expiry / 1000 - Time::Local::timegm($6, $5, $4, $3, $2 - 1, $1))
+          < 2, 'expirationTimestamp: when the SAS expires')
+        or diag "$se $expiry";
+
+    $res = ds(GET => "$T/azcdf/changes", token => $token,
+              query => { startingVersion => 0 });
+    my @changes = map { $_->{cdf} || $_->{add} || $_->{remove} }
+                  grep { $_->{cdf} || $_->{add} || $_->{remove} }
+                  @{ lines($res) };
+    my @read = grep { (curl($_->{url}, @ca, '-o', '/dev/null', '-r', '0-3'))[0]
+                      eq '206' } @changes;
+    ok(@changes && @read == @changes, 'changes: every add, cdf and remove '
+       . 'URL reads from azurite') or diag $res->code . ' ' . $res->content;
+
+    # A service principal: user delegation keys sign the store's SAS.
+    $res = api(PATCH => "/external-locations/az_$p",
+               body => { credential_name => "azsp_$p" });
+    diag $res->content if $res->code != 200;
+    my $before = time;
+    $res = ds(POST => "$T/azsimple/query", token => $token, body => {});
+    $files = $files_of->($res);
+    my @delegated = grep { $_->{url} =~ /[?&]skoid=\Q$ENV{UNICAT_AZURE_OBJECT_ID}\E(&|$)/
+                           && (curl($_->{url}, @ca, '-o', '/dev/null'))[0]
+                              eq '200' } @$files;
+    ok($res->code == 200 && @$files && @delegated == @$files,
+       'with a service principal: user delegation SAS that azurite accepts')
+        or diag $res->code . ' ' . substr($res->content, 0, 400);
+    $expiry = $files->[0]{expirationTimestamp} // 0;
+    ok($expiry > ($before + 60) * 1000 && $expiry <= (time + 3600 + 5) * 1000,
+       'their expiry is within the delegation key\'s lifetime') or diag $expiry;
+}
+secrets_kept(\@answers, [ grep { defined && length > 8 } @sent ]);

@@ -18,7 +18,8 @@
 #   UNICAT_AZURE_ENDPOINT    http://127.0.0.1:PORT/ACCOUNT
 #   UNICAT_AZURE_ACCOUNT / _KEY   azurite's well-known development account
 #   UNICAT_AZURE_CONTAINER / _BLOB / _TEXT   the blob and what it holds, in
-#                            both instances
+#                            both instances, where the Delta fixtures are
+#                            too, under fixtures/ (fixtures/simple_table/...)
 #   UNICAT_AZURE_OAUTH_ENDPOINT   https://127.0.0.1:PORT/ACCOUNT, the
 #                            instance with OAuth
 #   UNICAT_AZURE_CA_FILE     the authority both HTTPS servers are signed by
@@ -33,6 +34,7 @@
 #
 # Environment read:
 #   UNICAT_AZURE_NODE_DIR    npm prefix for azurite, default build/node-azure
+#   UNICAT_DELTA_FIXTURES    the Delta fixtures, default t/delta/fixtures
 set -eu
 
 if [ $# -eq 0 ]; then
@@ -42,6 +44,7 @@ fi
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 node_dir=${UNICAT_AZURE_NODE_DIR:-$root/build/node-azure}
+fixtures=${UNICAT_DELTA_FIXTURES:-$root/t/delta/fixtures}
 account=devstoreaccount1
 key='Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=='
 tenant=72f988bf-86f1-41af-91ab-2d7cd011db47
@@ -146,8 +149,8 @@ text="the bytes of a Parquet file"
 cp "$here/setup.mjs" "$node_dir/setup.mjs"
 for e in "$endpoint" "$oauth_endpoint"; do
     NODE_EXTRA_CA_CERTS="$work/ca.pem" node "$node_dir/setup.mjs" "$e" \
-        "$account" "$key" "$container" "$blob" "$text" \
-        || fail "cannot fill azurite at $e"
+        "$account" "$key" "$container" "$blob" "$text" fixtures \
+        "$fixtures" || fail "cannot fill azurite at $e"
 done
 
 export UNICAT_AZURE_ENDPOINT="$endpoint" UNICAT_AZURE_ACCOUNT="$account" \

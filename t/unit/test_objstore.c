@@ -9,6 +9,7 @@
 
 #include <apr_file_io.h>
 
+#include "../../src/cloud/uc_azure_delegation.h"
 #include "../../src/objstore/uc_objstore_provider.h"
 #include "../../src/objstore/uc_sigv4.h"
 
@@ -53,8 +54,7 @@ static const char *location_of(apr_pool_t *pool, const char *url)
 static void test_providers_by_scheme(void **state)
 {
     static const char *const unsupported[] = {
-        "abfss://c@acct.dfs.core.windows.net/t",
-        "wasbs://c@acct.blob.core.windows.net/t", "gs://bucket/t",
+        "gs://bucket/t",
         "http://host/t", "S3://bucket/t", "/abs/path", "relative/path",
         "://x", "1x://y", "", NULL
     };
@@ -68,7 +68,10 @@ static void test_providers_by_scheme(void **state)
                      &uc_objstore_s3_provider);
     assert_ptr_equal(uc_objstore_lookup_provider("s3a"),
                      &uc_objstore_s3_provider);
-    assert_null(uc_objstore_lookup_provider("abfss"));
+    assert_ptr_equal(uc_objstore_lookup_provider("abfss"),
+                     &uc_objstore_azure_provider);
+    assert_ptr_equal(uc_objstore_lookup_provider("wasbs"),
+                     &uc_objstore_azure_provider);
     assert_null(uc_objstore_lookup_provider("gs"));
     assert_null(uc_objstore_lookup_provider(""));
 
@@ -80,6 +83,60 @@ static void test_providers_by_scheme(void **state)
                                               "scheme" : "is required");
     }
     assert_invalid(uc_objstore_open(pool, NULL, NULL, &store));
+}
+
+/* Azure locations name a container and an account; the URLs handed out
+ * are the blob's own with a SAS that reads it alone, and a delegation
+ * key's expiry caps theirs. */
+static void test_azure_locations_and_urls(void **state)
+{
+    static const char *const bad[] = {
+        "abfss://acct.dfs.core.windows.net/t", "abfss://c@/t",
+        "abfss://C@acct.dfs.core.windows.net/t", "abfss://c@acct/t",
+        "wasbs://c@a.blob.core.windows.net/t", "abfss://ctr@acct.x/../t", NULL
+    };
+    apr_pool_t *pool = *state;
+    uc_objstore_config_t config;
+    uc_azure_delegation_key_t key = {
+        "oid", "tid", "2026-01-01T00:00:00Z", "2099-01-01T00:00:00Z", "b",
+        "2022-11-02", "c2VjcmV0"
+    };
+    const char *const *loc;
+    apr_time_t now = apr_time_from_sec(1767225600);   /* 2026-01-01 */
+    uc_objstore_t *store;
+    const char *url;
+
+    memset(&config, 0, sizeof(config));
+    for (loc = bad; *loc; loc++)
+        assert_invalid(uc_objstore_open(pool, *loc, &config, &store));
+    assert_ok(uc_objstore_open(pool, "wasbs://ctr@acct.blob.core.windows.net"
+                               "/t/", &config, &store));
+    assert_string_equal(uc_objstore_location(store),
+                        "wasbs://ctr@acct.blob.core.windows.net/t");
+    assert_ok(uc_objstore_presign(store, pool, "a b/p.parquet", 60, now,
+                                  &url));
+    assert_string_equal(url, "https://acct.blob.core.windows.net/ctr/t/"
+                             "a%20b/p.parquet");
+
+    config.azure_account_key = "c2VjcmV0";
+    config.azure_blob_endpoint = "http://127.0.0.1:1/{account}";
+    assert_ok(uc_objstore_open(pool, "abfss://ctr@acct.dfs.core.windows.net"
+                               "/t", &config, &store));
+    assert_ok(uc_objstore_presign(store, pool, "p.parquet", 60, now, &url));
+    assert_true(!strncmp(url, "http://127.0.0.1:1/acct/ctr/t/p.parquet?sv=",
+                         42));
+    assert_contains(url, "&se=2026-01-01T00%3A01%3A00Z&sr=b&sp=r&");
+    assert_contains(url, "&spr=https%2Chttp&sig=");
+
+    config.azure_delegation = &key;
+    assert_ok(uc_objstore_open(pool, "abfss://ctr@acct.dfs.core.windows.net"
+                               "/t", &config, &store));
+    assert_ok(uc_objstore_presign(store, pool, "p.parquet", 86400,
+                                  apr_time_from_sec(4070905200), &url));
+    assert_contains(url, "&se=2099-01-01T00%3A00%3A00Z&sr=b&sp=r&skoid=oid");
+    assert_err(uc_objstore_presign(store, pool, "p.parquet", 60,
+                                   apr_time_from_sec(4070908800), &url),
+               502, "STORAGE_ERROR");
 }
 
 /* The path of a location is decoded once, whichever provider reads it. */
@@ -309,6 +366,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         UC_POOL_TEST(test_providers_by_scheme),
+        UC_POOL_TEST(test_azure_locations_and_urls),
         UC_POOL_TEST(test_locations_decoded_once),
         UC_POOL_TEST(test_file_presign_refused),
         UC_POOL_TEST(test_presign_arguments),
