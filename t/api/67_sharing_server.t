@@ -106,11 +106,8 @@ ok(length($token // '') >= 43 && length($token2 // '') >= 43,
 # --- the recipient's client ------------------------------------------------------
 sub ds {
     my ($method, $path, %opt) = @_;
-    my $tok = exists $opt{token} ? delete $opt{token} : $token;
-    my @h = defined $tok ? (Authorization => "Bearer $tok") : ();
-    push @h, @{ delete $opt{headers} || [] };
-    my $r = api($method, $path, base => delete $opt{base} // '/delta-sharing',
-                user => undef, headers => \@h, %opt);
+    my $r = sharing_api(exists $opt{token} ? delete $opt{token} : $token,
+                        $method, $path, %opt);
     push @answers, $r->content;
     return $r;
 }

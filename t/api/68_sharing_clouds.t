@@ -56,19 +56,10 @@ sub slurp {
 }
 sub ds {
     my ($method, $path, %opt) = @_;
-    my $tok = delete $opt{token};
-    my @h = (Authorization => "Bearer $tok", @{ delete $opt{headers} || [] });
-    my $r = api($method, $path, base => '/delta-sharing', user => undef,
-                headers => \@h, %opt);
+    my $r = sharing_api(delete $opt{token}, $method, $path, %opt);
     push @answers, $r->content;
     return $r;
 }
-sub lines {     # the answer's lines, decoded; [] when one is no JSON
-    my ($r) = @_;
-    return eval { [ map { JSON::PP::decode_json($_) } split /\n/, $r->content ] }
-        || [];
-}
-
 sub share_tables {     # the answer of adding [name, options...] as $schema.name
     my ($schema, @tables) = @_;
     return api(PATCH => "/shares/$share", body => { updates => [ map {
@@ -131,7 +122,7 @@ SKIP: {
        'the version of a table on S3, read with vended keys');
     my $before = time;
     $res = ds(POST => "$T/simple/query", token => $token, body => {});
-    my $l = lines($res);
+    my $l = answer_lines($res);
     my @files = map { $_->{file} } grep { $_->{file} } @$l;
     ok($res->code == 200 && $l->[0]{protocol} && $l->[1]{metaData}
        && @files, 'query: protocol, metaData and the files')
@@ -173,7 +164,7 @@ SKIP: {
     is($code, '403', 'the signature of one file opens no other');
     $res = ds(POST => "$T/simple/query", token => $token, body => {});
     my @again = map { $_->{file} } grep { $_->{file} }
-                @{ lines($res) };
+                @{ answer_lines($res) };
     is(join(',', sort map { $_->{id} } @again),
        join(',', sort map { $_->{id} } @files), 'ids stable across queries');
 
@@ -182,14 +173,14 @@ SKIP: {
               headers => [ 'delta-sharing-capabilities'
                            => 'responseformat=delta' ]);
     my @delta = map { $_->{file}{deltaSingleAction}{add} } grep { $_->{file} }
-                @{ lines($res) };
+                @{ answer_lines($res) };
     ok(@delta && !(grep { index($_->{path} // '', $endpoint) } @delta),
        'the delta format: the actions\' paths are pre-signed URLs')
         or diag substr($res->content, 0, 300);
     $res = ds(GET => "$T/cdf/changes", token => $token,
               query => { startingVersion => 0 });
     my @changes = grep { $_->{cdf} || $_->{add} || $_->{remove} }
-                  @{ lines($res) };
+                  @{ answer_lines($res) };
     my @ok = grep { my ($c) = curl($_->{url}, '-o', '/dev/null',
                                    '-r', '0-3'); $c eq '206' }
              map { $_->{cdf} || $_->{add} || $_->{remove} } @changes;
@@ -198,7 +189,7 @@ SKIP: {
        'changes: every add, cdf and remove URL reads from the store')
         or diag $res->code . ' ' . scalar(@ok) . ' of ' . scalar(@changes);
     $res = ds(GET => "$T/cdf/metadata", token => $token);
-    $l = lines($res);
+    $l = answer_lines($res);
     is($l->[1]{metaData}{configuration}{enableChangeDataFeed}, 'true',
        'metadata of a table on S3');
 
@@ -264,7 +255,7 @@ SKIP: {
 
     my $files_of = sub {
         my ($r) = @_;
-        return [ map { $_->{file} } grep { $_->{file} } @{ lines($r) } ];
+        return [ map { $_->{file} } grep { $_->{file} } @{ answer_lines($r) } ];
     };
     $res = ds(POST => "$T/azsimple/query", token => $token, body => {});
     my $files = $files_of->($res);
@@ -312,7 +303,7 @@ SKIP: {
               query => { startingVersion => 0 });
     my @changes = map { $_->{cdf} || $_->{add} || $_->{remove} }
                   grep { $_->{cdf} || $_->{add} || $_->{remove} }
-                  @{ lines($res) };
+                  @{ answer_lines($res) };
     my @read = grep { (curl($_->{url}, @ca, '-o', '/dev/null', '-r', '0-3'))[0]
                       eq '206' } @changes;
     ok(@changes && @read == @changes, 'changes: every add, cdf and remove '

@@ -87,13 +87,10 @@ my $T = "/shares/$share/schemas/pub/tables";
 my $DELTA = 'responseformat=delta;readerfeatures=deletionvectors';
 sub query {
     my ($table, $body, $caps) = @_;
-    return api(POST => "$T/$table/query", body => $body,
-               base => '/delta-sharing', user => undef,
-               headers => [ Authorization => "Bearer $token",
-                            $caps ? ('delta-sharing-capabilities' => $caps)
-                                  : () ]);
+    return sharing_api($token, POST => "$T/$table/query", body => $body,
+                       headers => [ $caps ? ('delta-sharing-capabilities'
+                                             => $caps) : () ]);
 }
-sub lines_of { [ map { JSON::PP::decode_json($_) } split /\n/, $_[0]->content ] }
 sub values_of { (values %{ $_[0] })[0] }
 
 # A line after the first two, as "kind:id@version:timestamp" (metaData:
@@ -107,7 +104,7 @@ sub change_of {
     return "$kind:$v->{id}\@$v->{version}:$v->{timestamp}";
 }
 sub changes_of {
-    my @l = @{ lines_of($_[0]) };
+    my @l = @{ answer_lines($_[0]) };
     return [ map { change_of($_) } grep { !$_->{endStreamAction} }
              @l[2 .. $#l] ];
 }
@@ -141,7 +138,7 @@ sub same_changes {
 
 # --- streaming, parquet format ------------------------------------------------
 $res = query('cdf', { startingVersion => 1 });
-my $l = lines_of($res);
+my $l = answer_lines($res);
 ok($res->code == 200 && $res->header('Delta-Table-Version') eq '1'
    && $res->header('delta-sharing-capabilities') eq 'responseformat=parquet'
    && $l->[0]{protocol} && ($l->[1]{metaData} || {})->{version} == 1,
@@ -191,7 +188,7 @@ sub paged {
     do {
         my $r = query($table, { %$body, maxFiles => 1,
                                 $next ? (pageToken => $next) : () }, $caps);
-        my $l = lines_of($r);
+        my $l = answer_lines($r);
         my $end = $l->[-1]{endStreamAction};
         return ([ 'page ' . ($pages // 0) . ': ' . $r->content ], 0, 0)
             unless $end;
@@ -211,7 +208,7 @@ ok($pages == 4 && $differ == 0, 'four pages, each with the same protocol, '
 ($all) = paged('cdf', { startingVersion => 1 });
 same_changes($all, expected('cdf', 1, 3), 'pages of adds and removes');
 $res = query('cdf', { startingVersion => 1, maxFiles => 2 });
-my $next = lines_of($res)->[-1]{endStreamAction}{nextPageToken};
+my $next = answer_lines($res)->[-1]{endStreamAction}{nextPageToken};
 ds_error(query('cdf', { startingVersion => 2, maxFiles => 2,
                         pageToken => $next }), 400,
          'INVALID_PARAMETER_VALUE', 'a page token of another start');
@@ -237,7 +234,7 @@ ds_error(query('dvp', { startingVersion => 1 }), 400,
          'UNSUPPORTED_OPERATION',
          'deletion vectors in the parquet format');
 $res = query('dvp', { startingVersion => 1, endingVersion => 4 }, $DELTA);
-$l = lines_of($res);
+$l = answer_lines($res);
 ok($res->code == 200 && $res->header('delta-sharing-capabilities')
    =~ /^responseformat=delta/ && $l->[0]{protocol}{deltaProtocol}
    && $l->[1]{metaData}{deltaMetadata} && $l->[1]{metaData}{version} == 1,
@@ -286,7 +283,7 @@ ds_error(query('cdf', { startingVersion => 'one' }), 400,
 
 # --- refresh tokens -----------------------------------------------------------
 $res = query('fresh', { includeRefreshToken => JSON::PP::true });
-$l = lines_of($res);
+$l = answer_lines($res);
 my $end = $l->[-1]{endStreamAction} || {};
 my @files = grep { $_->{file} } @$l;
 my $min = (sort { $a <=> $b } map { $_->{file}{expirationTimestamp} } @files)[0];
@@ -320,7 +317,7 @@ is(query('fresh', {})->header('Delta-Table-Version'), '4',
    'a new commit: the latest version is 4');
 $res = query('fresh', { refreshToken => $refresh,
                         includeRefreshToken => JSON::PP::true });
-$l = lines_of($res);
+$l = answer_lines($res);
 @files = grep { $_->{file} } @$l;
 $end = $l->[-1]{endStreamAction} || {};
 ok($res->code == 200 && $res->header('Delta-Table-Version') eq '3'

@@ -181,6 +181,27 @@ sub ds_error {
 }
 push @EXPORT, 'ds_error';
 
+# sharing_api($token, @api_args): api() as a Delta Sharing client calls
+# the sharing mount: its bearer token (none when undef), no user, the
+# base /delta-sharing unless `base` says otherwise.
+sub sharing_api {
+    my ($token, $method, $path, %opt) = @_;
+    my @h = defined $token ? (Authorization => "Bearer $token") : ();
+    push @h, @{ delete $opt{headers} || [] };
+    return api($method, $path, base => delete $opt{base} // '/delta-sharing',
+               user => undef, headers => \@h, %opt);
+}
+push @EXPORT, 'sharing_api';
+
+# answer_lines($res): the NDJSON lines of an answer, decoded; [] when one
+# is no JSON.
+sub answer_lines {
+    my ($r) = @_;
+    return eval { [ map { JSON::PP::decode_json($_) } split /\n/, $r->content ] }
+        || [];
+}
+push @EXPORT, 'answer_lines';
+
 # curl_status(@curl_args): the HTTP status curl gets for a request to a
 # server outside httpd (the S3, Azure and GCS stand-ins), '000' when none.
 sub curl_status {
