@@ -177,6 +177,7 @@ typedef struct uc_delta_changes {
     uc_delta_features_t features;
     apr_array_header_t *changes;    /* uc_delta_change_t, in version order */
     apr_array_header_t *metadata_versions; /* apr_int64_t: metaData in range */
+    apr_array_header_t *protocol_versions; /* apr_int64_t: protocol in range */
 } uc_delta_changes_t;
 
 /* The change data feed of versions [start, end] (end UC_DELTA_LATEST = the
@@ -189,7 +190,7 @@ uc_error_t *uc_delta_changes(uc_delta_table_t *table, apr_pool_t *pool,
 /* The data changes of versions [start, end] as a streaming reader replays
  * them, with or without the change data feed: the add and remove actions
  * with dataChange of each commit (never its cdc files), and the versions
- * that changed the metaData. A protocol in the range this reader cannot
+ * after the start that changed the metaData or the protocol. A protocol in the range this reader cannot
  * read is a 400 UNSUPPORTED_OPERATION. */
 uc_error_t *uc_delta_data_changes(uc_delta_table_t *table, apr_pool_t *pool,
                                   apr_int64_t start, apr_int64_t end,

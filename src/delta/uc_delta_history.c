@@ -304,6 +304,8 @@ static uc_error_t *walk_changes(uc_delta_table_t *table, apr_pool_t *pool,
     changes->changes = apr_array_make(pool, 16, sizeof(uc_delta_change_t));
     changes->metadata_versions = apr_array_make(pool, 2,
                                                 sizeof(apr_int64_t));
+    changes->protocol_versions = apr_array_make(pool, 1,
+                                                sizeof(apr_int64_t));
     for (v = start; v <= end; v++) {
         apr_array_header_t *actions;
         json_t *new_protocol = protocol, *new_metadata = metadata;
@@ -317,6 +319,8 @@ static uc_error_t *walk_changes(uc_delta_table_t *table, apr_pool_t *pool,
                 return err;
             if (new_metadata != metadata && v > start)
                 APR_ARRAY_PUSH(changes->metadata_versions, apr_int64_t) = v;
+            if (new_protocol != protocol && v > start)
+                APR_ARRAY_PUSH(changes->protocol_versions, apr_int64_t) = v;
             protocol = new_protocol;
             metadata = new_metadata;
         }

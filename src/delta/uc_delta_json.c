@@ -160,6 +160,11 @@ void uc_delta_write_changes(uc_jw_t *w, const uc_delta_changes_t *c)
     for (i = 0; i < c->metadata_versions->nelts; i++)
         uc_jw_int(w, APR_ARRAY_IDX(c->metadata_versions, i, apr_int64_t));
     uc_jw_end_array(w);
+    uc_jw_key(w, "protocolVersions");
+    uc_jw_begin_array(w);
+    for (i = 0; i < c->protocol_versions->nelts; i++)
+        uc_jw_int(w, APR_ARRAY_IDX(c->protocol_versions, i, apr_int64_t));
+    uc_jw_end_array(w);
     uc_jw_key(w, "changes");
     uc_jw_begin_array(w);
     for (i = 0; i < c->changes->nelts; i++) {

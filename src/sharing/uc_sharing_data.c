@@ -340,21 +340,34 @@ static int cdf_shared(const shared_t *s)
 }
 
 /* The two lines every answer starts with. */
-static uc_error_t *write_head(shared_t *s, uc_sharing_format_t format,
-                              const char *protocol, const char *metadata,
-                              apr_int64_t version)
+/* The protocol and metaData lines an answer starts with; `version` goes
+ * on the metaData line, `protocol_version` on the protocol line (both
+ * UC_DELTA_NONE: none). */
+static uc_error_t *write_head_at(shared_t *s, uc_sharing_format_t format,
+                                 const char *protocol, const char *metadata,
+                                 apr_int64_t version,
+                                 apr_int64_t protocol_version)
 {
     uc_call_t *call = s->call;
     uc_error_t *err;
 
-    if ((err = uc_sharing_write_protocol(call->out->jw, call->pool, format,
-                                         protocol)) ||
+    if ((err = uc_sharing_write_protocol_at(call->out->jw, call->pool,
+                                            format, protocol,
+                                            protocol_version)) ||
         (err = uc_out_end_line(call->out)) ||
         (err = uc_sharing_write_metadata(call->out->jw, call->pool, format,
                                          metadata, version, cdf_shared(s),
                                          UC_DELTA_NONE, UC_DELTA_NONE)))
         return err;
     return uc_out_end_line(call->out);
+}
+
+static uc_error_t *write_head(shared_t *s, uc_sharing_format_t format,
+                              const char *protocol, const char *metadata,
+                              apr_int64_t version)
+{
+    return write_head_at(s, format, protocol, metadata, version,
+                         UC_DELTA_NONE);
 }
 
 uc_error_t *uc_sharing_table_metadata(uc_call_t *call, uc_jw_t *out)
@@ -582,7 +595,7 @@ static int passes(const filter_t *f, apr_pool_t *pool,
  * and not applied: the protocol makes both best effort. */
 typedef struct query {
     int has_version, has_limit, has_max_files, has_starting, has_ending;
-    int include_refresh;
+    int include_refresh, include_protocol;
     apr_int64_t version, limit, max_files, starting, ending;
     const char *timestamp;
     const char *page_token;
@@ -762,6 +775,8 @@ static uc_error_t *read_query(uc_call_t *call, query_t *q)
         (err = body_string(call, "jsonPredicateHints", &q->hints)) ||
         (err = body_type(call, "predicateHints", is_array, "an array")) ||
         (err = body_bool(call, "includeRefreshToken", &q->include_refresh)) ||
+        (err = body_bool(call, "includeHistoricalProtocol",
+                         &q->include_protocol)) ||
         (err = check_versions(call, q)) ||
         (err = check_refresh(call, q)))
         return err;
@@ -1064,39 +1079,64 @@ static uc_error_t *need_cdf(shared_t *s)
                             s->label);
 }
 
-/* The metaData lines of the versions of the range that changed it, up to
- * `version` (all of them with APR_INT64_MAX), from *next on: each before
- * the changes of its version. */
-static uc_error_t *write_metadata_until(shared_t *s,
-                                        uc_sharing_format_t format,
-                                        const uc_delta_changes_t *changes,
-                                        apr_int64_t version, int *next)
+/* Which actions of a range that changed the table go out before the
+ * changes of their version (includeHistoricalMetadata, and in the delta
+ * format includeHistoricalProtocol), and the next of each to write. */
+typedef struct history {
+    int metadata, protocol;
+    int next_metadata, next_protocol;
+} history_t;
+
+static apr_int64_t next_of(const apr_array_header_t *versions, int wanted,
+                           int next)
 {
-    const apr_array_header_t *versions = changes->metadata_versions;
+    return wanted && next < versions->nelts
+           ? APR_ARRAY_IDX(versions, next, apr_int64_t) : APR_INT64_MAX;
+}
+
+/* The protocol and metaData lines of the versions of the range that
+ * changed them, up to `version` (all of them with APR_INT64_MAX), each
+ * with its version. */
+static uc_error_t *write_history_until(shared_t *s,
+                                       uc_sharing_format_t format,
+                                       const uc_delta_changes_t *changes,
+                                       apr_int64_t version, history_t *h)
+{
+    uc_jw_t *jw = s->call->out->jw;
     uc_delta_snapshot_t *snap;
     uc_error_t *err;
 
-    for (; *next < versions->nelts &&
-           APR_ARRAY_IDX(versions, *next, apr_int64_t) <= version; ++*next) {
-        apr_int64_t v = APR_ARRAY_IDX(versions, *next, apr_int64_t);
+    for (;;) {
+        apr_int64_t pv = next_of(changes->protocol_versions, h->protocol,
+                                 h->next_protocol);
+        apr_int64_t mv = next_of(changes->metadata_versions, h->metadata,
+                                 h->next_metadata);
+        apr_int64_t v = pv < mv ? pv : mv;
 
-        if ((err = snapshot_at(s, v, &snap)) ||
-            (err = uc_sharing_write_metadata(s->call->out->jw, s->call->pool,
-                                             format, snap->metadata, v,
-                                             cdf_shared(s), UC_DELTA_NONE,
-                                             UC_DELTA_NONE)) ||
-            (err = uc_out_end_line(s->call->out)))
+        if (v == APR_INT64_MAX || v > version)
+            return NULL;
+        if ((err = snapshot_at(s, v, &snap)))
             return err;
+        if (pv == v && ((err = uc_sharing_write_protocol_at(
+                             jw, s->call->pool, format, snap->protocol, v)) ||
+                        (err = uc_out_end_line(s->call->out))))
+            return err;
+        h->next_protocol += pv == v;
+        if (mv == v && ((err = uc_sharing_write_metadata(
+                             jw, s->call->pool, format, snap->metadata, v,
+                             cdf_shared(s), UC_DELTA_NONE, UC_DELTA_NONE)) ||
+                        (err = uc_out_end_line(s->call->out))))
+            return err;
+        h->next_metadata += mv == v;
     }
-    return NULL;
 }
 
-/* The first metaData version a page from change `first` on has yet to
- * write: each went out before the changes of its version. */
-static int metadata_after(const uc_delta_changes_t *changes,
-                          apr_size_t first)
+/* How many of `versions` a page from change `first` on has already
+ * written: each went out before the changes of its version. */
+static int versions_before(const uc_delta_changes_t *changes,
+                           const apr_array_header_t *versions,
+                           apr_size_t first)
 {
-    const apr_array_header_t *versions = changes->metadata_versions;
     apr_int64_t done;
     int i;
 
@@ -1110,21 +1150,34 @@ static int metadata_after(const uc_delta_changes_t *changes,
     return i;
 }
 
+static history_t history_of(const uc_delta_changes_t *changes,
+                            uc_sharing_format_t format, int metadata,
+                            int protocol, apr_size_t first)
+{
+    history_t h;
+
+    h.metadata = metadata;
+    h.protocol = protocol && format == UC_SHARING_DELTA;
+    h.next_metadata = versions_before(changes, changes->metadata_versions,
+                                      first);
+    h.next_protocol = versions_before(changes, changes->protocol_versions,
+                                      first);
+    return h;
+}
+
 /* The changes of the span that the share object's partitions and the
  * query's hints keep (`q` NULL: the changes route, no hints, no pages),
- * with the metaData lines of the range when `historical`. */
+ * with the protocol and metaData lines of the range `h` asks for. */
 static uc_error_t *write_changes(shared_t *s, uc_sharing_format_t format,
                                  const uc_sharing_caps_t *caps,
                                  const uc_delta_changes_t *changes,
-                                 int historical, const query_t *q,
+                                 history_t *h, const query_t *q,
                                  const uc_sharing_signer_t *signer,
                                  span_t *span)
 {
     uc_call_t *call = s->call;
     apr_pool_t *lines;
     filter_t filter;
-    int next_metadata = historical ? metadata_after(changes, span->first)
-                                   : changes->metadata_versions->nelts;
     apr_size_t i;
     uc_error_t *err;
 
@@ -1140,8 +1193,7 @@ static uc_error_t *write_changes(shared_t *s, uc_sharing_format_t format,
         }
         if (i % LINES_PER_POOL == 0)
             apr_pool_clear(lines);
-        if ((err = write_metadata_until(s, format, changes, c->version,
-                                        &next_metadata)))
+        if ((err = write_history_until(s, format, changes, c->version, h)))
             return err;
         if (!keeps(&filter, q, lines, c->partition_values))
             continue;
@@ -1151,8 +1203,7 @@ static uc_error_t *write_changes(shared_t *s, uc_sharing_format_t format,
             return table_error(s, err);
         ++span->written;
     }
-    return write_metadata_until(s, format, changes, APR_INT64_MAX,
-                                &next_metadata);
+    return write_history_until(s, format, changes, APR_INT64_MAX, h);
 }
 
 uc_error_t *uc_sharing_table_changes(uc_call_t *call, uc_jw_t *out)
@@ -1164,7 +1215,8 @@ uc_error_t *uc_sharing_table_changes(uc_call_t *call, uc_jw_t *out)
     uc_delta_changes_t *changes;
     apr_int64_t start, end;
     span_t span = { 0, 0, 0 };
-    int historical;
+    int historical, with_protocol;
+    history_t h;
     shared_t s;
     uc_error_t *err;
 
@@ -1176,6 +1228,12 @@ uc_error_t *uc_sharing_table_changes(uc_call_t *call, uc_jw_t *out)
                                           call->query,
                                           "includeHistoricalMetadata"),
                                       0, &historical)) ||
+        (err = uc_validate_query_bool(call->pool,
+                                      "includeHistoricalProtocol",
+                                      apr_table_get(
+                                          call->query,
+                                          "includeHistoricalProtocol"),
+                                      0, &with_protocol)) ||
         (err = open_shared(call, &s)) ||
         (err = need_cdf(&s)) ||
         (err = change_range(&s, &start, &end)) ||
@@ -1188,12 +1246,15 @@ uc_error_t *uc_sharing_table_changes(uc_call_t *call, uc_jw_t *out)
     if ((err = make_signer(&s, &signer)))
         return err;
     set_answer_headers(call, start, format, &caps, 1);
-    if ((err = write_head(&s, format,
-                          historical ? changes->protocol : last->protocol,
-                          historical ? changes->metadata : last->metadata,
-                          historical ? start : last->version)) ||
-        (err = write_changes(&s, format, &caps, changes, historical, NULL,
-                             &signer, &span)))
+    h = history_of(changes, format, historical, with_protocol, 0);
+    if ((err = write_head_at(&s, format,
+                             h.protocol || historical ? changes->protocol
+                                                      : last->protocol,
+                             historical ? changes->metadata : last->metadata,
+                             historical ? start : last->version,
+                             h.protocol ? start : UC_DELTA_NONE)) ||
+        (err = write_changes(&s, format, &caps, changes, &h, NULL, &signer,
+                             &span)))
         return err;
     if (!caps.include_end_stream)
         return NULL;
@@ -1243,6 +1304,7 @@ static uc_error_t *query_changes(shared_t *s, query_t *q,
     uc_delta_changes_t *changes;
     span_t span = { 0, 0, 0 };
     apr_int64_t end;
+    history_t h;
     uc_error_t *err;
 
     if ((err = stream_end(s, q, &end, &span.first)))
@@ -1258,9 +1320,11 @@ static uc_error_t *query_changes(shared_t *s, query_t *q,
         (err = make_signer(s, &signer)))
         return err;
     set_answer_headers(call, q->starting, format, caps, 1);
-    if ((err = write_head(s, format, changes->protocol, changes->metadata,
-                          q->starting)) ||
-        (err = write_changes(s, format, caps, changes, 1, q, &signer,
+    h = history_of(changes, format, 1, q->include_protocol, span.first);
+    if ((err = write_head_at(s, format, changes->protocol, changes->metadata,
+                             q->starting,
+                             h.protocol ? q->starting : UC_DELTA_NONE)) ||
+        (err = write_changes(s, format, caps, changes, &h, q, &signer,
                              &span)))
         return err;
     if (!q->has_max_files && !caps->include_end_stream)

@@ -31,7 +31,7 @@ my @fixtures = qw(
     checkpoint-v2-table multi-part-checkpoint delta-1.2.1-only-struct-stats
     with_checkpoint_no_last_checkpoint table_failed_last_checkpoint_update
 );
-plan tests => @fixtures + 2;
+plan tests => @fixtures + 3;
 
 my $p = "fx67_$$";
 my ($cat, $share, $recipient) = ("cat_$p", "shr_$p", "rcp_$p");
@@ -286,6 +286,18 @@ for my $name (@fixtures) {
     ok(!@bad, "$name: " . @$states . ' versions in both formats, by '
        . 'timestamp, and its changes') or diag join "\n", @bad[0 .. ($#bad < 9 ? $#bad : 9)];
 }
+# includeHistoricalProtocol: in the delta format, a streaming query tells
+# each protocol of the range with its version (v2-checkpoint-json
+# upgrades its protocol at version 1); without it, only the first.
+my @protocols = map {
+    my $lines = answer_lines(query('v2-checkpoint-json',
+        { startingVersion => 0, $_ ? (includeHistoricalProtocol => \1) : () },
+        $DELTA));
+    join ',', map { $_->{protocol}{version} // 'none' }
+              grep { $_->{protocol} } @$lines;
+} 1, 0;
+is("@protocols", '0,1 none', 'includeHistoricalProtocol: the protocols of '
+   . 'the range, each with its version');
 ok($urls_read > 100 && !$urls_failed,
    "every file URL answered a Range read ($urls_read reads)")
     or diag "$urls_failed failed";
