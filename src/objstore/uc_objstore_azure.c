@@ -154,26 +154,11 @@ static uc_error_t *sign(apr_pool_t *pool, const azure_store_t *az,
 
 /* --- answers ------------------------------------------------------------- */
 
-/* Azure's error code, or "HTTP <status>": its Message can quote the
- * string to sign, so only the code is kept. */
-static const char *error_code(apr_pool_t *pool, long status,
-                              const char *body, apr_size_t len)
-{
-    apr_xml_doc *doc = len ? uc_xml_parse(pool, body, len) : NULL;
-    const apr_xml_elem *code;
-
-    if (doc && doc->root && strcmp(doc->root->name, "Error") == 0
-        && (code = uc_xml_child(doc->root, "Code")) != NULL
-        && *uc_xml_text(pool, code))
-        return uc_xml_text(pool, code);
-    return apr_psprintf(pool, "HTTP %ld", status);
-}
-
 static uc_error_t *status_error(apr_pool_t *pool, long status,
                                 const char *body, apr_size_t len,
                                 const char *what)
 {
-    const char *code = error_code(pool, status, body, len);
+    const char *code = uc_objstore_http_error_code(pool, status, body, len);
 
     if (status == 404)
         return uc_error_make(pool, UC_E_NOT_FOUND,

@@ -6,6 +6,7 @@
 #include <curl/curl.h>
 
 #include "../cloud/uc_cloud_http.h"
+#include "../cloud/uc_xml.h"
 
 /* A Delta object is never this large; a bigger body is a corrupt length or
  * the wrong object, and buffering it would exhaust the process. */
@@ -189,6 +190,19 @@ uc_error_t *uc_objstore_http_get(uc_objstore_http_t *h, apr_pool_t *pool,
     *body = b.buf;
     *len = b.len;
     return NULL;
+}
+
+const char *uc_objstore_http_error_code(apr_pool_t *pool, long status,
+                                        const char *body, apr_size_t len)
+{
+    apr_xml_doc *doc = len ? uc_xml_parse(pool, body, len) : NULL;
+    const apr_xml_elem *code;
+
+    if (doc && doc->root && strcmp(doc->root->name, "Error") == 0
+        && (code = uc_xml_child(doc->root, "Code")) != NULL
+        && *uc_xml_text(pool, code))
+        return uc_xml_text(pool, code);
+    return apr_psprintf(pool, "HTTP %ld", status);
 }
 
 static void nothing(apr_pool_t *pool, long *status, char **data,

@@ -56,4 +56,11 @@ uc_error_t *uc_objstore_http_read(uc_objstore_http_t *http, apr_pool_t *pool,
                                   apr_off_t length, const char *what,
                                   long *status, char **data, apr_size_t *len);
 
+/* The Code of the XML error document S3 and Azure answer with
+ * (<Error><Code>...</Code>...</Error>), or "HTTP <status>" when the body
+ * is no such document (HEAD answers, proxies' HTML pages). Only the code
+ * is kept: the other fields can echo the string to sign. */
+const char *uc_objstore_http_error_code(apr_pool_t *pool, long status,
+                                        const char *body, apr_size_t len);
+
 #endif

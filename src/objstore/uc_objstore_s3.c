@@ -161,31 +161,13 @@ static const char *full_key(apr_pool_t *pool, const s3_store_t *s3,
     return *s3->root ? apr_pstrcat(pool, s3->root, "/", key, NULL) : key;
 }
 
-/* --- XML ----------------------------------------------------------------- */
-
-/* The Code of an S3 error document, or "HTTP <status>" when the body is no
- * such document (HEAD answers, proxies' HTML pages). Only the code is kept:
- * S3's other fields can echo the string to sign and the signature. */
-static const char *error_code(apr_pool_t *pool, long status,
-                              const char *body, apr_size_t len)
-{
-    apr_xml_doc *doc = len ? uc_xml_parse(pool, body, len) : NULL;
-    const apr_xml_elem *code;
-
-    if (doc && doc->root && strcmp(doc->root->name, "Error") == 0
-        && (code = uc_xml_child(doc->root, "Code")) != NULL
-        && *uc_xml_text(pool, code))
-        return uc_xml_text(pool, code);
-    return apr_psprintf(pool, "HTTP %ld", status);
-}
-
 /* --- requests ------------------------------------------------------------ */
 
 static uc_error_t *status_error(apr_pool_t *pool, long status,
                                 const char *body, apr_size_t len,
                                 const char *what)
 {
-    const char *code = error_code(pool, status, body, len);
+    const char *code = uc_objstore_http_error_code(pool, status, body, len);
 
     if (status == 404)
         return uc_error_make(pool, UC_E_NOT_FOUND,
