@@ -38,27 +38,29 @@ uc_error_t *uc_cloud_init(apr_pool_t *pool)
     return NULL;
 }
 
-typedef struct answer_buffer {
-    apr_pool_t *pool;
-    char *buf;
-    apr_size_t len, cap;
-    int too_large;
-} answer_buffer_t;
-
-static size_t on_answer(char *ptr, size_t size, size_t nmemb, void *baton)
+size_t uc_cloud_on_body(char *ptr, size_t size, size_t nmemb, void *body)
 {
-    answer_buffer_t *b = baton;
+    uc_cloud_body_t *b = body;
     size_t n = size * nmemb;
 
-    if (n > UC_CLOUD_MAX_ANSWER - b->len) {
+    if (n > b->max - b->len) {
         b->too_large = 1;
         return 0;
     }
     if (b->len + n + 1 > b->cap) {
-        apr_size_t cap = b->cap ? b->cap * 2 : 8192;
+        apr_size_t cap = b->cap ? b->cap : 8192;
+        curl_off_t cl = -1;
         char *buf;
+
+        /* The announced length sizes the buffer once: doubling in a pool
+         * would leave every smaller copy allocated until the pool dies. */
+        if (b->cap == 0 && b->curl
+            && curl_easy_getinfo(b->curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T,
+                                 &cl) == CURLE_OK
+            && cl > 0 && (curl_off_t)cl <= (curl_off_t)b->max)
+            cap = (apr_size_t)cl + 1;
         while (cap < b->len + n + 1)
-            cap *= 2;
+            cap = cap > b->max / 2 ? b->max + 1 : cap * 2;
         buf = apr_palloc(b->pool, cap);
         if (b->len)
             memcpy(buf, b->buf, b->len);
@@ -109,7 +111,7 @@ static uc_error_t *unreachable(apr_pool_t *pool, const uc_cloud_request_t *req,
 }
 
 static uc_error_t *set_up(apr_pool_t *pool, const uc_cloud_request_t *req,
-                          call_state_t *st, answer_buffer_t *answer,
+                          call_state_t *st, uc_cloud_body_t *answer,
                           long timeout_ms)
 {
     CURL *c = st->curl;
@@ -128,7 +130,7 @@ static uc_error_t *set_up(apr_pool_t *pool, const uc_cloud_request_t *req,
     curl_easy_setopt(c, CURLOPT_USERAGENT, "mod_unicat");
     curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_answer);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, uc_cloud_on_body);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, answer);
     if (req->ca_file)
         curl_easy_setopt(c, CURLOPT_CAINFO, req->ca_file);
@@ -154,7 +156,8 @@ uc_error_t *uc_cloud_call(apr_pool_t *pool, const uc_cloud_request_t *req,
 {
     long timeout_ms = req->timeout_ms > 0 ? req->timeout_ms
                                           : DEFAULT_TIMEOUT_MS;
-    answer_buffer_t answer = { pool, NULL, 0, 0, 0 };
+    uc_cloud_body_t answer = { NULL, pool, UC_CLOUD_MAX_ANSWER, NULL, 0, 0,
+                               0 };
     call_state_t *st = apr_pcalloc(pool, sizeof(*st));
     CURLcode rc;
     uc_error_t *err;

@@ -39,6 +39,22 @@ typedef struct uc_cloud_answer {
     apr_size_t len;
 } uc_cloud_answer_t;
 
+/* An answer collected from libcurl into a pool, at most `max` bytes,
+ * always NUL-terminated: the write callback (uc_cloud_on_body) of every
+ * call the server makes to a cloud. Set `pool`, `max` and, for a buffer
+ * sized once by the announced Content-Length, `curl` (a CURL *); the
+ * rest starts at zero. */
+typedef struct uc_cloud_body {
+    void *curl;
+    apr_pool_t *pool;
+    apr_size_t max;
+    char *buf;                   /* NULL until a byte came */
+    apr_size_t len, cap;
+    int too_large;               /* the answer was cut off at `max` */
+} uc_cloud_body_t;
+
+size_t uc_cloud_on_body(char *ptr, size_t size, size_t nmemb, void *body);
+
 /* libcurl's process-wide start-up, before any thread runs; undone when
  * `pool` is cleared. Nested set-ups are counted. */
 uc_error_t *uc_cloud_init(apr_pool_t *pool);

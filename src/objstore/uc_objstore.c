@@ -118,8 +118,8 @@ static int compare_objects(const void *a, const void *b)
                   ((const uc_object_t *)b)->name);
 }
 
-void uc_objstore_order_after(apr_array_header_t *objects,
-                             const char *start_after)
+static void order_after(apr_array_header_t *objects,
+                        const char *start_after)
 {
     int i, kept;
 
@@ -134,6 +134,40 @@ void uc_objstore_order_after(apr_array_header_t *objects,
         kept++;
     }
     objects->nelts = kept;
+}
+
+uc_error_t *uc_objstore_list_pages(apr_pool_t *pool, const char *root,
+                                   const char *dir, const char *start_after,
+                                   uc_objstore_page_fn page, void *backend,
+                                   apr_array_header_t **objects)
+{
+    apr_array_header_t *out = apr_array_make(pool, 32, sizeof(uc_object_t));
+    const char *prefix, *marker = NULL;
+    apr_pool_t *page_pool;
+    uc_error_t *err;
+
+    if (*dir && dir[strlen(dir) - 1] != '/')
+        dir = apr_pstrcat(pool, dir, "/", NULL);
+    prefix = *root ? apr_pstrcat(pool, root, "/", dir, NULL) : dir;
+    if (start_after && !*start_after)
+        start_after = NULL;
+    apr_pool_create(&page_pool, pool);
+    do {
+        const char *next = NULL;
+
+        apr_pool_clear(page_pool);
+        err = page(backend, pool, page_pool, prefix,
+                   start_after ? apr_pstrcat(page_pool, prefix, start_after,
+                                             NULL) : NULL,
+                   marker, out, &next);
+        marker = next;
+    } while (!err && marker);
+    apr_pool_destroy(page_pool);
+    if (err)
+        return err;
+    order_after(out, start_after);
+    *objects = out;
+    return NULL;
 }
 
 static uc_error_t *check_key(apr_pool_t *pool, const char *key)

@@ -220,13 +220,15 @@ static uc_error_t *add_blob(apr_pool_t *pool, apr_pool_t *page_pool,
     return NULL;
 }
 
-/* One page of List Blobs: its blobs into `out`, *next the marker of the
- * next page or NULL. */
-static uc_error_t *list_page(azure_store_t *az, apr_pool_t *pool,
+/* One page of List Blobs (uc_objstore_page_fn). Its markers are opaque and
+ * it takes no name to start after: the listing drops what comes before. */
+static uc_error_t *list_page(void *backend, apr_pool_t *pool,
                              apr_pool_t *page_pool, const char *prefix,
-                             const char *marker, const char *what,
+                             const char *start_after, const char *marker,
                              apr_array_header_t *out, const char **next)
 {
+    azure_store_t *az = backend;
+    const char *what = what_of(page_pool, az, prefix);
     const apr_xml_elem *blobs, *e;
     const char *url, *following;
     apr_xml_doc *doc;
@@ -234,6 +236,8 @@ static uc_error_t *list_page(azure_store_t *az, apr_pool_t *pool,
     apr_size_t len;
     char *body;
     uc_error_t *err;
+
+    (void)start_after;
 
     url = apr_pstrcat(page_pool, az->base_url,
                       "?restype=container&comp=list&delimiter=%2F&prefix=",
@@ -275,31 +279,9 @@ static uc_error_t *azure_list(uc_objstore_t *store, apr_pool_t *pool,
                               apr_array_header_t **objects)
 {
     azure_store_t *az = store->backend;
-    apr_array_header_t *out = apr_array_make(pool, 32, sizeof(uc_object_t));
-    const char *prefix, *marker = NULL, *what;
-    apr_pool_t *page_pool;
-    uc_error_t *err;
 
-    if (*dir && dir[strlen(dir) - 1] != '/')
-        dir = apr_pstrcat(pool, dir, "/", NULL);
-    prefix = *az->root ? apr_pstrcat(pool, az->root, "/", dir, NULL) : dir;
-    what = what_of(pool, az, prefix);
-    apr_pool_create(&page_pool, pool);
-    do {
-        const char *next = NULL;
-
-        apr_pool_clear(page_pool);
-        err = list_page(az, pool, page_pool, prefix, marker, what, out,
-                        &next);
-        marker = next;
-    } while (!err && marker);
-    apr_pool_destroy(page_pool);
-    if (err)
-        return err;
-    uc_objstore_order_after(out, start_after && *start_after ? start_after
-                                                              : NULL);
-    *objects = out;
-    return NULL;
+    return uc_objstore_list_pages(pool, az->root, dir, start_after,
+                                  list_page, az, objects);
 }
 
 /* --- reading and signing ------------------------------------------------- */

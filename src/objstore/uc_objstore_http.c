@@ -21,15 +21,6 @@ struct uc_objstore_http {
     char errbuf[CURL_ERROR_SIZE];
 };
 
-typedef struct body {
-    CURL *curl;
-    apr_pool_t *pool;
-    char *buf;
-    apr_size_t len;
-    apr_size_t cap;
-    int too_large;
-} body_t;
-
 static int http_ready;
 
 static apr_status_t http_global_cleanup(void *data)
@@ -93,47 +84,13 @@ uc_error_t *uc_objstore_http_open(apr_pool_t *pool,
     return NULL;
 }
 
-static size_t on_body(char *ptr, size_t size, size_t nmemb, void *userdata)
-{
-    body_t *b = userdata;
-    size_t n = size * nmemb;
-
-    if (n > MAX_BODY - b->len) {
-        b->too_large = 1;
-        return 0;
-    }
-    if (b->len + n + 1 > b->cap) {
-        apr_size_t cap = b->cap ? b->cap : 16384;
-        curl_off_t cl = -1;
-        char *buf;
-
-        /* The announced length sizes the buffer once: doubling in a pool
-         * would leave every smaller copy allocated until the pool dies. */
-        if (b->cap == 0
-            && curl_easy_getinfo(b->curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T,
-                                 &cl) == CURLE_OK
-            && cl > 0 && (curl_off_t)(cl) <= (curl_off_t)MAX_BODY)
-            cap = (apr_size_t)cl + 1;
-        while (cap < b->len + n + 1)
-            cap = cap > MAX_BODY / 2 ? MAX_BODY + 1 : cap * 2;
-        buf = apr_palloc(b->pool, cap);
-        if (b->len)
-            memcpy(buf, b->buf, b->len);
-        b->buf = buf;
-        b->cap = cap;
-    }
-    memcpy(b->buf + b->len, ptr, n);
-    b->len += n;
-    return n;
-}
-
 uc_error_t *uc_objstore_http_get(uc_objstore_http_t *h, apr_pool_t *pool,
                                  const char *url, const char *range,
                                  const char *what, long *status, char **body,
                                  apr_size_t *len)
 {
     CURL *c = h->curl;
-    body_t b = { c, pool, NULL, 0, 0, 0 };
+    uc_cloud_body_t b = { c, pool, MAX_BODY, NULL, 0, 0, 0 };
     CURLcode rc;
 
     /* A reset keeps the connection cache, so requests still reuse TLS
@@ -153,7 +110,7 @@ uc_error_t *uc_objstore_http_get(uc_objstore_http_t *h, apr_pool_t *pool,
                      (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
     curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)MAX_BODY);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, uc_cloud_on_body);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
     if (h->opt.ca_file)
         curl_easy_setopt(c, CURLOPT_CAINFO, h->opt.ca_file);
@@ -184,10 +141,7 @@ uc_error_t *uc_objstore_http_get(uc_objstore_http_t *h, apr_pool_t *pool,
         return err;
     }
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
-    if (b.buf == NULL)
-        b.buf = apr_palloc(pool, 1);
-    b.buf[b.len] = '\0';
-    *body = b.buf;
+    *body = b.buf ? b.buf : apr_pcalloc(pool, 1);
     *len = b.len;
     return NULL;
 }

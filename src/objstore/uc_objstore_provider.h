@@ -63,11 +63,30 @@ struct uc_objstore_provider {
  * yet. */
 const uc_objstore_provider_t *uc_objstore_lookup_provider(const char *scheme);
 
-/* What a listing promises, for stores whose pages come in their own
- * order and whose idea of "after" differs: `objects` (uc_object_t) sorted
- * by name, without those not after `start_after` (NULL: none dropped). */
-void uc_objstore_order_after(apr_array_header_t *objects,
-                             const char *start_after);
+/* One page of a listing of the objects whose full names start with
+ * `prefix` (a directory: "" or ending in '/'), after `start_after` (a full
+ * name, NULL for all; a hint: the listing drops what should not be
+ * there), from `marker` on (NULL: the first page): its objects, named
+ * relative to the prefix, pushed to `out` from `pool`; *next the marker
+ * of the page after it, NULL after the last. `page_pool` is the page's
+ * scratch memory. */
+typedef uc_error_t *(*uc_objstore_page_fn)(void *backend, apr_pool_t *pool,
+                                           apr_pool_t *page_pool,
+                                           const char *prefix,
+                                           const char *start_after,
+                                           const char *marker,
+                                           apr_array_header_t *out,
+                                           const char **next);
+
+/* The list operation of a store that answers page by page: the objects
+ * directly in `dir` of the store rooted at `root` (a name prefix without
+ * '/' at its ends, "" for none), every page of them, sorted and after
+ * `start_after` as uc_objstore_list promises, whatever the store made of
+ * the hint. */
+uc_error_t *uc_objstore_list_pages(apr_pool_t *pool, const char *root,
+                                   const char *dir, const char *start_after,
+                                   uc_objstore_page_fn page, void *backend,
+                                   apr_array_header_t **objects);
 
 extern const uc_objstore_provider_t uc_objstore_file_provider;
 extern const uc_objstore_provider_t uc_objstore_s3_provider;

@@ -180,14 +180,17 @@ static uc_error_t *status_error(apr_pool_t *pool, long status,
 
 /* --- operations ---------------------------------------------------------- */
 
-/* One ListObjectsV2 page: appends its objects to `out`, sets *next to the
- * continuation token when there are more pages. */
-static uc_error_t *list_page(s3_store_t *s3, apr_pool_t *pool,
+/* One ListObjectsV2 page (uc_objstore_page_fn): appends its objects to
+ * `out`, sets *next to the continuation token when there are more pages.
+ * Servers differ in how they treat start-after; the listing does not. */
+static uc_error_t *list_page(void *backend, apr_pool_t *pool,
                              apr_pool_t *page_pool, const char *prefix,
                              const char *start_after, const char *token,
-                             const char *what, apr_array_header_t *out,
-                             const char **next)
+                             apr_array_header_t *out, const char **next)
 {
+    s3_store_t *s3 = backend;
+    const char *what = apr_psprintf(page_pool, "'%s' in s3://%s", prefix,
+                                    s3->bucket);
     const char *url, *query, *truncated;
     apr_size_t prefix_len = strlen(prefix), len;
     const apr_xml_elem *e, *t;
@@ -275,39 +278,9 @@ static uc_error_t *s3_list(uc_objstore_t *store, apr_pool_t *pool,
                            apr_array_header_t **objects)
 {
     s3_store_t *s3 = store->backend;
-    apr_array_header_t *out = apr_array_make(pool, 32, sizeof(uc_object_t));
-    const char *prefix, *token = NULL, *what;
-    apr_pool_t *page_pool;
-    uc_error_t *err = NULL;
 
-    if (*dir && dir[strlen(dir) - 1] != '/')
-        dir = apr_pstrcat(pool, dir, "/", NULL);
-    prefix = *s3->root ? apr_pstrcat(pool, s3->root, "/", dir, NULL) : dir;
-    what = apr_psprintf(pool, "'%s' in s3://%s", prefix, s3->bucket);
-    if (start_after && *start_after == '\0')
-        start_after = NULL;
-
-    apr_pool_create(&page_pool, pool);
-    do {
-        const char *next = NULL;
-
-        apr_pool_clear(page_pool);
-        err = list_page(s3, pool, page_pool, prefix,
-                        start_after ? apr_pstrcat(page_pool, prefix,
-                                                  start_after, NULL)
-                                    : NULL,
-                        token, what, out, &next);
-        token = next;
-    } while (err == NULL && token != NULL);
-    apr_pool_destroy(page_pool);
-    if (err)
-        return err;
-
-    /* Servers differ in how they treat start-after; the contract does
-     * not. */
-    uc_objstore_order_after(out, start_after);
-    *objects = out;
-    return NULL;
+    return uc_objstore_list_pages(pool, s3->root, dir, start_after,
+                                  list_page, s3, objects);
 }
 
 static uc_error_t *s3_read(uc_objstore_t *store, apr_pool_t *pool,
