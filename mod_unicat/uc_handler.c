@@ -32,7 +32,7 @@ typedef struct api {
     const uc_route_t *const *routes;
     json_t *(*render_error)(apr_pool_t *pool, const uc_error_t *err);
     /* Its callers are Delta Sharing recipients (AuthType UnicatBearer),
-     * not principals. */
+     * and principals only where another authentication names them. */
     int recipients;
 } api_t;
 
@@ -348,16 +348,23 @@ static uc_error_t *identify(request_rec *r, const uc_dir_config_t *conf,
     return NULL;
 }
 
-/* A recipient, whom UnicatBearer authentication found: a mount of the
- * sharing API elsewhere has no caller it could name. */
-static uc_error_t *identify_recipient(request_rec *r, uc_call_t *call)
+/* The caller of the sharing API: a recipient, whom UnicatBearer
+ * authentication found, or a catalog principal that another httpd
+ * authentication named (the API's share management is theirs). A mount
+ * with neither has no caller it could name. */
+static uc_error_t *identify_sharing_caller(request_rec *r,
+                                           const uc_dir_config_t *conf,
+                                           uc_call_t *call)
 {
     const uc_glue_recipient_t *rec = uc_glue_recipient(r);
 
+    if (!rec && r->user)
+        return identify(r, conf, call);
     if (!rec) {
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "UC0108: %s is served "
-                      "without a recipient: its <Location> needs AuthType "
-                      "UnicatBearer and Require valid-user", r->uri);
+                      "without a caller: its <Location> needs AuthType "
+                      "UnicatBearer (recipients) or another authentication "
+                      "(share management), and Require valid-user", r->uri);
         return uc_error_make(r->pool, UC_E_UNAUTHENTICATED, "A recipient's "
                              "bearer token is required.");
     }
@@ -452,7 +459,7 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
                              "No such endpoint: %s", r->uri);
     call->path = *rel ? rel : "/";
     /* Refused after the route is known: an open one needs no caller. */
-    unidentified = api->recipients ? identify_recipient(r, call)
+    unidentified = api->recipients ? identify_sharing_caller(r, conf, call)
                                    : identify(r, conf, call);
 
     uc_router_match(r->pool, api->routes, method, call->path, match);

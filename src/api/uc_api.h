@@ -32,6 +32,13 @@ int uc_recipient_admits(apr_pool_t *pool, const uc_securable_t *recipient,
 extern const uc_route_t uc_external_location_routes[];
 extern const uc_route_t uc_temporary_credential_routes[];
 extern const uc_route_t uc_share_routes[];
+/* What every share is (its rules among it), for the routes of other
+ * families that act on a share. */
+extern const uc_api_family_t uc_share_family;
+/* The share management of the Delta Sharing API (CreateShare,
+ * DeleteShare, CreateSchema, DeleteSchema), for catalog principals. */
+extern const uc_route_t uc_share_info_routes[];
+extern const uc_route_t uc_share_schema_routes[];
 extern const uc_route_t uc_share_permission_routes[];
 extern const uc_route_t uc_provider_routes[];
 extern const uc_route_t *const uc_catalog_api[];

@@ -141,6 +141,19 @@ static uc_error_t *insert_securable(uc_call_t *call,
     return uc_audit_add(call->store, &entry);
 }
 
+/* A change of an audited family's object: who, what, when. */
+static uc_error_t *audit_change(uc_call_t *call, const uc_api_family_t *f,
+                                const uc_securable_t *sec,
+                                const char *action)
+{
+    uc_audit_t entry = {
+        uc_epoch_ms_text(call->pool, call->now), call->principal, action,
+        kind_of(f), sec->id, sec->name, sec->owner, NULL
+    };
+
+    return f->audited ? uc_audit_add(call->store, &entry) : NULL;
+}
+
 uc_error_t *uc_family_create(uc_call_t *call, uc_jw_t *out)
 {
     const uc_api_family_t *f = call->family;
@@ -153,6 +166,8 @@ uc_error_t *uc_family_create(uc_call_t *call, uc_jw_t *out)
         (f->prepare_create && (err = f->prepare_create(call, sec))))
         return err;
     err = insert_securable(call, sec);
+    if (!err)
+        err = audit_change(call, f, sec, "CREATE");
     if (!err && f->created)
         err = f->created(call, sec);
     return written(call, out, f, sec, context, err);
@@ -290,7 +305,9 @@ static uc_error_t *update_securable(uc_call_t *call,
         (!old_owner || strcmp(sec->owner, old_owner) != 0) &&
         (err = transfer_owner(call, sec)))
         return err;
-    return uc_securable_update(call->store, sec);
+    if ((err = uc_securable_update(call->store, sec)))
+        return err;
+    return audit_change(call, f, sec, "UPDATE");
 }
 
 uc_error_t *uc_family_update(uc_call_t *call, uc_jw_t *out)
@@ -337,9 +354,13 @@ uc_error_t *uc_family_delete(uc_call_t *call, uc_jw_t *out)
 
     if ((f->storage_segment && (err = check_empty(call, f))) ||
         (f->check_delete && (err = f->check_delete(call))) ||
-        (err = uc_securable_delete(call->store, UC_TARGET_OF(call)->id)))
+        (err = uc_securable_delete(call->store, UC_TARGET_OF(call)->id)) ||
+        (err = audit_change(call, f, UC_TARGET_OF(call), "DELETE")))
         return err;
-    uc_jw_raw(out, "{}");
+    if (f->answers_deleted)
+        f->render(call, out, UC_TARGET_OF(call), NULL);
+    else
+        uc_jw_raw(out, "{}");
     return NULL;
 }
 

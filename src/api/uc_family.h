@@ -38,6 +38,12 @@ typedef struct uc_api_family {
     /* Members of `details` that are stored and never answered (NULL-ended,
      * NULL for none): uc_api_write_details leaves them out. */
     const char *const *secret_details;
+    /* Its creates, updates and deletes go to the audit (CREATE, UPDATE,
+     * DELETE, the owner as principal), beside ownership transfers. */
+    int audited;
+    /* A delete answers the object as it was, not {} (the Delta Sharing
+     * API's DeleteShare). */
+    int answers_deleted;
     uc_api_render_fn render;
 
     /* Hooks for what the family does besides the generic operation; NULL

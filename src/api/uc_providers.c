@@ -337,7 +337,7 @@ static const uc_api_family_t providers = {
                                    UC_PRIV_CREATE_PROVIDER, READ, 0),
     .read = READ,
     .label = "Provider", .plural = "providers",
-    .exists = UC_E_RESOURCE_ALREADY_EXISTS,
+    .exists = UC_E_RESOURCE_ALREADY_EXISTS, .audited = 1,
     .create_fields = UC_FIELD_COMMENT | UC_FIELD_PROPERTIES | UC_FIELD_OWNER,
     .update_fields = UC_FIELDS_ALL,
     .secret_details = secret_details,

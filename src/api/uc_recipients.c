@@ -384,7 +384,7 @@ static const uc_api_family_t recipients = {
                                              0, UC_TARGET_METASTORE),
     .read = READ,
     .label = "Recipient", .plural = "recipients",
-    .exists = UC_E_RESOURCE_ALREADY_EXISTS,
+    .exists = UC_E_RESOURCE_ALREADY_EXISTS, .audited = 1,
     .create_fields = UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_PROPERTIES,
     .update_fields = UC_FIELDS_ALL,
     .render = render, .prepare_create = prepare_create, .created = created,

@@ -604,14 +604,19 @@ static uc_visibility_t *visible_shares(uc_call_t *call, int include_browse)
                              P(UC_PRIV_MANAGE));
 }
 
-static const uc_api_family_t shares = {
-    .type = UC_TYPE_SHARE, .level = UC_LEVEL_CATALOG,
-    .rules = UC_RULES_ON_METASTORE_LISTED_AT(UC_TYPE_SHARE,
-                                             UC_PRIV_CREATE_SHARE, SEE_SHARE,
-                                             0, UC_TARGET_METASTORE),
-    .read = SEE_SHARE,
-    .label = "Share", .plural = "shares",
-    .exists = UC_E_RESOURCE_ALREADY_EXISTS,
+/* What shares are, whichever API serves them. */
+#define SHARE_FAMILY \
+    .type = UC_TYPE_SHARE, .level = UC_LEVEL_CATALOG, \
+    .rules = UC_RULES_ON_METASTORE_LISTED_AT(UC_TYPE_SHARE, \
+                                             UC_PRIV_CREATE_SHARE, SEE_SHARE, \
+                                             0, UC_TARGET_METASTORE), \
+    .read = SEE_SHARE, \
+    .label = "Share", .plural = "shares", \
+    .exists = UC_E_RESOURCE_ALREADY_EXISTS, \
+    .audited = 1
+
+const uc_api_family_t uc_share_family = {
+    SHARE_FAMILY,
     .create_fields = UC_FIELD_COMMENT | UC_FIELD_OWNER,
     .update_fields = UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_NEW_NAME,
     .render = render, .context = read_context,
@@ -619,11 +624,61 @@ static const uc_api_family_t shares = {
 };
 
 const uc_route_t uc_share_routes[] = {
-    UC_ROUTE_CREATE(shares, "/shares"),
-    UC_ROUTE_LIST(shares, "/shares"),
-    UC_ROUTE_GET(shares, "/shares/{name}"),
+    UC_ROUTE_CREATE(uc_share_family, "/shares"),
+    UC_ROUTE_LIST(uc_share_family, "/shares"),
+    UC_ROUTE_GET(uc_share_family, "/shares/{name}"),
     { UC_PATCH, "/shares/{name}", update_share, UC_ROUTE_BODY | UC_ROUTE_TXN,
-      &shares.rules.manage, NULL, &shares },
-    UC_ROUTE_DELETE(shares, "/shares/{name}"),
+      &uc_share_family.rules.manage, NULL, &uc_share_family },
+    UC_ROUTE_DELETE(uc_share_family, "/shares/{name}"),
+    { 0, NULL, NULL, 0, NULL }
+};
+
+/* --- the Delta Sharing API's CreateShare and DeleteShare ----------------- */
+
+/* A share as that API's ShareInfo has it: its comment is the
+ * description. */
+static void render_share_info(uc_call_t *call, uc_jw_t *out,
+                              const uc_securable_t *sec, const void *context)
+{
+    (void)call;
+    (void)context;
+    uc_jw_begin_object(out);
+    uc_jw_field_string(out, "id", sec->id);
+    uc_jw_field_string(out, "name", sec->name);
+    uc_jw_field_string(out, "description", sec->comment);
+    uc_jw_field_raw(out, "properties",
+                    sec->properties && *sec->properties ? sec->properties
+                                                        : "{}");
+    uc_jw_end_object(out);
+}
+
+static const uc_api_family_t share_infos = {
+    SHARE_FAMILY,
+    .create_fields = UC_FIELD_COMMENT | UC_FIELD_PROPERTIES,
+    .answers_deleted = 1,
+    .render = render_share_info
+};
+
+/* A ShareInfo body ({name, description, properties}) creates the share a
+ * catalog create would: its description is the comment. */
+static uc_error_t *create_share_info(uc_call_t *call, uc_jw_t *out)
+{
+    json_t *description = json_object_get(call->body, "description");
+
+    if (description && !json_is_null(description) &&
+        !json_is_string(description))
+        return uc_error_invalid(call->pool, "Field 'description' must be a "
+                                "string.");
+    if (description && !json_is_null(description))
+        json_object_set(call->body, "comment", description);
+    else
+        json_object_del(call->body, "comment");
+    return uc_family_create(call, out);
+}
+
+const uc_route_t uc_share_info_routes[] = {
+    { UC_POST, "/shares", create_share_info, UC_ROUTE_BODY | UC_ROUTE_TXN,
+      &share_infos.rules.create, NULL, &share_infos },
+    UC_ROUTE_DELETE(share_infos, "/shares/{name}"),
     { 0, NULL, NULL, 0, NULL }
 };

@@ -614,6 +614,13 @@ uc_error_t *uc_authz_enforce(uc_call_t *call, const uc_rule_t *rule)
     if (rule->target == UC_TARGET_RECIPIENT ||
         rule->target == UC_TARGET_RECIPIENT_SHARE)
         return resolve_recipient(call, rule);
+    if (!call->who)
+        return call->recipient_id
+               ? uc_error_make(call->pool, UC_E_PERMISSION_DENIED, "A "
+                               "recipient reads the shares granted to it; "
+                               "managing shares needs a catalog principal.")
+               : uc_error_make(call->pool, UC_E_UNAUTHENTICATED,
+                               "Authentication is required.");
     if ((err = resolve_target(call, rule)))
         return err;
     memset(&call->access, 0, sizeof(call->access));

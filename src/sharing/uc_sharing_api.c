@@ -12,6 +12,7 @@
 #include <apr_strings.h>
 
 #include "uc_sharing_tables.h"
+#include "../api/uc_api.h"
 #include "../authz/uc_rules.h"
 #include "../core/uc_page.h"
 #include "../store/uc_share_recipients.h"
@@ -321,4 +322,9 @@ const uc_route_t uc_sharing_routes[] = {
     { 0, NULL, NULL, 0, NULL }
 };
 
-const uc_route_t *const uc_sharing_api[] = { uc_sharing_routes, NULL };
+/* Beside what recipients read, the share management of the spec's
+ * CatalogService, for catalog principals where the API is mounted behind
+ * their authentication. */
+const uc_route_t *const uc_sharing_api[] = {
+    uc_sharing_routes, uc_share_info_routes, uc_share_schema_routes, NULL
+};

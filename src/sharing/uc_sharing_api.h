@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The Delta Sharing protocol server: what a recipient, identified by its
- * bearer token, reads of the shares granted to it. */
+ * bearer token, reads of the shares granted to it; and the spec's share
+ * management, for catalog principals. */
 #ifndef UC_SHARING_API_H
 #define UC_SHARING_API_H
 

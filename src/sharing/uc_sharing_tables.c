@@ -8,6 +8,7 @@
 #include <apr_strings.h>
 
 #include "../core/uc_page.h"
+#include "../store/uc_share_schemas.h"
 
 static int is_type(const uc_share_object_t *o, const char *type)
 {
@@ -156,11 +157,20 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+static void add_schema(apr_array_header_t *names, apr_hash_t *seen,
+                       const char *schema)
+{
+    if (!schema || apr_hash_get(seen, schema, APR_HASH_KEY_STRING))
+        return;
+    apr_hash_set(seen, schema, APR_HASH_KEY_STRING, schema);
+    APR_ARRAY_PUSH(names, const char *) = schema;
+}
+
 uc_error_t *uc_sharing_schemas_of(uc_call_t *call,
                                   const uc_securable_t *share,
                                   apr_array_header_t **out)
 {
-    apr_array_header_t *objects, *names;
+    apr_array_header_t *objects, *declared, *names;
     apr_hash_t *seen = apr_hash_make(call->pool);
     uc_error_t *err;
     int i;
@@ -168,23 +178,20 @@ uc_error_t *uc_sharing_schemas_of(uc_call_t *call,
     if ((err = uc_share_objects_of(call->store, call->pool, share->id,
                                    &objects)))
         return err;
-    names = apr_array_make(call->pool, objects->nelts + 1,
+    if ((err = uc_share_schemas_of(call->store, call->pool, share->id,
+                                   &declared)))
+        return err;
+    names = apr_array_make(call->pool, objects->nelts + declared->nelts + 1,
                            sizeof(const char *));
+    for (i = 0; i < declared->nelts; i++)
+        add_schema(names, seen, APR_ARRAY_IDX(declared, i,
+                                              uc_share_schema_t *)->name);
     for (i = 0; i < objects->nelts; i++) {
         const uc_share_object_t *o = APR_ARRAY_IDX(objects, i,
                                                    uc_share_object_t *);
-        const char *dot = strchr(o->shared_as, '.');
-        const char *schema = NULL;
 
-        if (is_type(o, "SCHEMA"))
-            schema = o->shared_as;
-        else if (is_type(o, "TABLE") && dot)
-            schema = apr_pstrndup(call->pool, o->shared_as,
-                                  (apr_size_t)(dot - o->shared_as));
-        if (!schema || apr_hash_get(seen, schema, APR_HASH_KEY_STRING))
-            continue;
-        apr_hash_set(seen, schema, APR_HASH_KEY_STRING, schema);
-        APR_ARRAY_PUSH(names, const char *) = schema;
+        if (is_type(o, "SCHEMA") || is_type(o, "TABLE"))
+            add_schema(names, seen, uc_share_object_schema(call->pool, o));
     }
     qsort(names->elts, (size_t)names->nelts, sizeof(const char *), by_name);
     *out = names;

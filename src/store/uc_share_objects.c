@@ -2,6 +2,9 @@
 /* Reads and writes of share_objects (uc_share_objects.h). */
 #include "uc_share_objects.h"
 
+#include <string.h>
+#include <apr_strings.h>
+
 #define READ_COLUMN(c) o->c = r[UC_SHARE_OBJECT_COL_##c];
 #define WRITE_COLUMN(c) args[UC_SHARE_OBJECT_COL_##c] = o->c;
 
@@ -72,4 +75,15 @@ uc_error_t *uc_share_object_delete(uc_store_t *store, const char *id)
 {
     const char *args[] = { id };
     return uc_store_exec(store, UC_STMT_SHARE_OBJECT_DELETE, args, NULL);
+}
+
+const char *uc_share_object_schema(apr_pool_t *pool,
+                                   const uc_share_object_t *o)
+{
+    const char *dot = strchr(o->shared_as, '.');
+
+    if (!strcmp(o->data_object_type, "SCHEMA"))
+        return o->shared_as;
+    return dot ? apr_pstrndup(pool, o->shared_as,
+                              (apr_size_t)(dot - o->shared_as)) : NULL;
 }

@@ -43,4 +43,9 @@ uc_error_t *uc_share_object_update(uc_store_t *store,
                                    const uc_share_object_t *o);
 uc_error_t *uc_share_object_delete(uc_store_t *store, const char *id);
 
+/* The schema of the share that `o` is shown under: a SCHEMA object's
+ * shared_as, the part of another's before its dot (NULL without one). */
+const char *uc_share_object_schema(apr_pool_t *pool,
+                                   const uc_share_object_t *o);
+
 #endif

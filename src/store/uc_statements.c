@@ -43,6 +43,7 @@
 #define MODEL_VERSIONS COLUMNS(UC_MODEL_VERSION_COLUMNS)
 #define GRANTS COLUMNS(UC_GRANT_COLUMNS)
 #define SHARE_OBJECTS COLUMNS(UC_SHARE_OBJECT_COLUMNS)
+#define SHARE_SCHEMAS COLUMNS(UC_SHARE_SCHEMA_COLUMNS)
 #define RECIPIENT_TOKENS COLUMNS(UC_RECIPIENT_TOKEN_COLUMNS)
 
 const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
@@ -392,6 +393,14 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "start_version = %s WHERE id = %s", NULL },
     [UC_STMT_SHARE_OBJECT_DELETE] = {
         "DELETE FROM share_objects WHERE id = %s", NULL },
+    [UC_STMT_SHARE_SCHEMA_INSERT] = {
+        "INSERT INTO share_schemas (" SHARE_SCHEMAS ") VALUES ("
+        MARKERS(UC_SHARE_SCHEMA_COLUMNS) ")", NULL },
+    [UC_STMT_SHARE_SCHEMAS_OF] = {
+        "SELECT " SHARE_SCHEMAS " FROM share_schemas WHERE share_id = %s "
+        "ORDER BY name", NULL },
+    [UC_STMT_SHARE_SCHEMA_DELETE] = {
+        "DELETE FROM share_schemas WHERE id = %s", NULL },
     [UC_STMT_RECIPIENT_TOKEN_INSERT] = {
         "INSERT INTO recipient_tokens (" RECIPIENT_TOKENS ") VALUES ("
         MARKERS(UC_RECIPIENT_TOKEN_COLUMNS) ")", NULL },

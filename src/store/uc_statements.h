@@ -93,6 +93,16 @@ enum {
     UC_SHARE_OBJECT_COL_current_name = UC_SHARE_OBJECT_NCOLS
 };
 
+/* A schema a share declares (uc_share_schemas.h). */
+#define UC_SHARE_SCHEMA_COLUMNS(COL, BIG, SEP) \
+    COL(id) SEP COL(share_id) SEP COL(name) SEP COL(comment) SEP \
+    COL(properties) SEP COL(created_at) SEP COL(created_by)
+#define UC_SHARE_SCHEMA_COL(c) UC_SHARE_SCHEMA_COL_##c,
+enum {
+    UC_SHARE_SCHEMA_COLUMNS(UC_SHARE_SCHEMA_COL, UC_SHARE_SCHEMA_COL, )
+    UC_SHARE_SCHEMA_NCOLS
+};
+
 /* A recipient's bearer token (uc_recipient_tokens.h). */
 #define UC_RECIPIENT_TOKEN_COLUMNS(COL, BIG, SEP) \
     COL(id) SEP COL(recipient_id) SEP COL(key_id) SEP COL(token_hash) SEP \
@@ -153,6 +163,9 @@ typedef enum uc_stmt {
     UC_STMT_SHARE_OBJECT_OF,
     UC_STMT_SHARE_OBJECT_UPDATE,
     UC_STMT_SHARE_OBJECT_DELETE,
+    UC_STMT_SHARE_SCHEMA_INSERT,
+    UC_STMT_SHARE_SCHEMAS_OF,
+    UC_STMT_SHARE_SCHEMA_DELETE,
     UC_STMT_RECIPIENT_TOKEN_INSERT,
     UC_STMT_RECIPIENT_TOKENS_OF,
     UC_STMT_RECIPIENT_TOKEN_BY_ACTIVATION,

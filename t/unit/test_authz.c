@@ -883,7 +883,7 @@ static void test_sharing_routes(void **state)
     const uc_route_t *const *t;
     const uc_route_t *r;
     static const char *const params[] = { "shr", "sch", "tbl", NULL };
-    int routes = 0;
+    int routes = 0, management = 0;
 
     for (t = uc_sharing_api; *t; t++)
         for (r = *t; r->pattern; r++) {
@@ -894,16 +894,72 @@ static void test_sharing_routes(void **state)
             if (!r->rule)
                 fail_msg("%s %s has no authorization rule",
                          uc_method_name(r->method), r->pattern);
-            assert_true(r->rule->target == UC_TARGET_RECIPIENT ||
-                        r->rule->target == UC_TARGET_RECIPIENT_SHARE);
             assert_true(strncmp(r->pattern, "/shares", 7) == 0);
             call.pool = fx->pool;
             call.params = params;
             err = uc_authz_enforce(&call, r->rule);
             assert_non_null(err);
             assert_int_equal(err->status, 401);
+            if (r->rule->target == UC_TARGET_RECIPIENT ||
+                r->rule->target == UC_TARGET_RECIPIENT_SHARE)
+                continue;
+            /* Share management: catalog principals only. */
+            management++;
+            call.recipient_id = "r";
+            err = uc_authz_enforce(&call, r->rule);
+            assert_non_null(err);
+            assert_int_equal(err->status, 403);
         }
-    assert_int_equal(routes, 10);
+    assert_int_equal(routes, 14);
+    assert_int_equal(management, 4);
+}
+
+/* The Delta Sharing API's share management acts on the catalog's shares,
+ * audited as the catalog API's changes are. */
+static void test_share_management(void **state)
+{
+    afx_t *fx = *state;
+    json_t *out;
+
+    reset_world(fx);
+    fx->routes = uc_sharing_api;
+    out = admin_ok(fx, UC_POST, "/shares", "{\"name\":\"mgd\","
+                   "\"description\":\"d\",\"properties\":{\"k\":\"v\"}}");
+    assert_jstr(out, "description", "d");
+    out = admin_ok(fx, UC_POST, "/shares/mgd/schemas", "{\"name\":\"grp\"}");
+    assert_jstr(out, "share", "mgd");
+    as(fx, "alice", NULL);
+    api_err(fx, UC_POST, "/shares", "{\"name\":\"nope\"}", 403,
+            "PERMISSION_DENIED");
+    api_err(fx, UC_DELETE, "/shares/mgd/schemas/grp", NULL, 404,
+            "NOT_FOUND");
+    admin_ok(fx, UC_DELETE, "/shares/mgd/schemas/grp", NULL);
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit WHERE "
+                               "actor = 'admin' AND securable_type = "
+                               "'share' AND securable_name = 'mgd' AND "
+                               "principal = 'grp' AND action IN "
+                               "('SHARE_CREATE_SCHEMA', "
+                               "'SHARE_DELETE_SCHEMA')"), 2);
+    out = admin_ok(fx, UC_DELETE, "/shares/mgd", NULL);
+    assert_jstr(out, "name", "mgd");
+    fx->routes = NULL;
+    admin_ok(fx, UC_PATCH, "/shares/shr", "{\"new_name\":\"shr2\"}");
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit WHERE "
+                               "actor = 'admin' AND securable_type = "
+                               "'share' AND principal = 'admin' AND "
+                               "((action = 'CREATE' AND securable_name = "
+                               "'mgd') OR (action = 'DELETE' AND "
+                               "securable_name = 'mgd') OR (action = "
+                               "'UPDATE' AND securable_name = 'shr2'))"), 3);
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM share_schemas"), 0);
+    /* Recipients and providers are audited the same way. */
+    admin_ok(fx, UC_DELETE, "/recipients/rcp", NULL);
+    admin_ok(fx, UC_DELETE, "/providers/prv", NULL);
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM authz_audit WHERE "
+                               "action = 'DELETE' AND ((securable_type = "
+                               "'recipient' AND securable_name = 'rcp') OR "
+                               "(securable_type = 'provider' AND "
+                               "securable_name = 'prv'))"), 2);
 }
 
 /* A caller that holds nothing on a catalog learns nothing about what is in
@@ -1484,6 +1540,7 @@ int main(void)
         AUTHZ_TEST(test_effective_permissions),
         AUTHZ_TEST(test_list_filtering),
         AUTHZ_TEST(test_sharing_routes),
+        AUTHZ_TEST(test_share_management),
     };
     int rc;
 
