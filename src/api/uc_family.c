@@ -42,7 +42,7 @@ static uc_error_t *context_of(uc_call_t *call, const uc_api_family_t *f,
 {
     if (f->context)
         return f->context(call, listing, out);
-    *out = parents_in(call, f);
+    *out = f->page_context ? NULL : parents_in(call, f);
     return NULL;
 }
 
@@ -237,6 +237,8 @@ uc_error_t *uc_family_list(uc_call_t *call, uc_jw_t *out)
     /* Let through on BROWSE alone: nothing inside can be used. */
     for (i = 0; call->browse_only && i < rows->nelts; i++)
         APR_ARRAY_IDX(rows, i, uc_securable_t *)->browse_only = 1;
+    if (f->page_context && (err = f->page_context(call, rows, &context)))
+        return err;
     uc_api_write_page(call, out, f->plural, rows, more,
                       f->shown ? render_shown : f->render, context);
     return NULL;

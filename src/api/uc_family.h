@@ -51,6 +51,12 @@ typedef struct uc_api_family {
     /* What the renderer needs besides the row, from the query of a get,
      * create or update, or of a list when `listing`. */
     uc_error_t *(*context)(uc_call_t *call, int listing, const void **out);
+    /* For a list, in place of `context`: what the renderer needs for the
+     * rows of one page, read once for all of them (elsewhere the renderer
+     * gets NULL, unless `context` says otherwise). */
+    uc_error_t *(*page_context)(uc_call_t *call,
+                                const apr_array_header_t *rows,
+                                const void **out);
     /* The family's own fields of a create body, into the new row. */
     uc_error_t *(*prepare_create)(uc_call_t *call, uc_securable_t *sec);
     /* What the family writes once a new row is stored: rows of its own

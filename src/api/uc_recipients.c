@@ -322,16 +322,21 @@ static void write_token(uc_call_t *call, uc_jw_t *out,
     uc_jw_end_object(out);
 }
 
-/* tokens[], oldest first. A failed read leaves them out (the log says
- * why): the rest of the answer still holds. */
+/* tokens[], oldest first, from those of a page (`of_page`: recipient id
+ * -> tokens) or read for the one recipient (NULL). A failed read leaves
+ * them out (the log says why): the rest of the answer still holds. */
 static void write_tokens(uc_call_t *call, uc_jw_t *out,
-                         const uc_securable_t *sec)
+                         const uc_securable_t *sec, apr_hash_t *of_page)
 {
-    apr_array_header_t *tokens;
-    uc_error_t *err = uc_recipient_tokens_of(call->store, call->pool,
-                                             sec->id, &tokens);
+    apr_array_header_t *tokens = NULL;
+    uc_error_t *err = NULL;
     int i;
 
+    if (of_page)
+        tokens = apr_hash_get(of_page, sec->id, APR_HASH_KEY_STRING);
+    else
+        err = uc_recipient_tokens_of(call->store, call->pool, sec->id,
+                                     &tokens);
     if (err) {
         uc_log(&call->log, UC_LOG_ERROR, 0, "UC0702: the tokens of "
                "recipient %s cannot be read: %s", sec->name,
@@ -340,16 +345,16 @@ static void write_tokens(uc_call_t *call, uc_jw_t *out,
     }
     uc_jw_key(out, "tokens");
     uc_jw_begin_array(out);
-    for (i = 0; i < tokens->nelts; i++)
+    for (i = 0; tokens && i < tokens->nelts; i++)
         write_token(call, out, APR_ARRAY_IDX(tokens, i,
                                              uc_recipient_token_t *));
     uc_jw_end_array(out);
 }
 
+/* `context` is the tokens of a page of a list, NULL elsewhere. */
 static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
                    const void *context)
 {
-    (void)context;
     uc_jw_begin_object(out);
     uc_jw_field_string(out, "name", sec->name);
     uc_jw_field_string(out, "id", sec->id);
@@ -359,8 +364,26 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
                     sec->properties && *sec->properties ? sec->properties
                                                         : "{}");
     if (handed_over_kind(call, sec))
-        write_tokens(call, out, sec);
+        write_tokens(call, out, sec, (apr_hash_t *)context);
     uc_api_write_tail(call, out, sec, NULL, 0);
+}
+
+/* The tokens of a page of recipients, in one read. */
+static uc_error_t *page_tokens(uc_call_t *call,
+                               const apr_array_header_t *rows,
+                               const void **out)
+{
+    apr_hash_t *tokens = NULL;
+    uc_error_t *err = NULL;
+
+    if (rows->nelts)
+        err = uc_recipient_tokens_in_range(
+            call->store, call->pool, uc_store_metastore_id(call->store),
+            APR_ARRAY_IDX(rows, 0, uc_securable_t *)->name,
+            APR_ARRAY_IDX(rows, rows->nelts - 1, uc_securable_t *)->name,
+            &tokens);
+    *out = tokens ? tokens : apr_hash_make(call->pool);
+    return err;
 }
 
 /* USE RECIPIENT (on the metastore: it reaches every recipient) or MANAGE
@@ -387,7 +410,8 @@ static const uc_api_family_t recipients = {
     .exists = UC_E_RESOURCE_ALREADY_EXISTS, .audited = 1,
     .create_fields = UC_FIELD_COMMENT | UC_FIELD_OWNER | UC_FIELD_PROPERTIES,
     .update_fields = UC_FIELDS_ALL,
-    .render = render, .prepare_create = prepare_create, .created = created,
+    .render = render, .page_context = page_tokens,
+    .prepare_create = prepare_create, .created = created,
     .prepare_update = prepare_update, .visibility = visible_recipients
 };
 

@@ -46,6 +46,33 @@ uc_error_t *uc_recipient_tokens_of(uc_store_t *store, apr_pool_t *pool,
     return NULL;
 }
 
+uc_error_t *uc_recipient_tokens_in_range(uc_store_t *store, apr_pool_t *pool,
+                                         const char *parent_id,
+                                         const char *first, const char *last,
+                                         apr_hash_t **out)
+{
+    const char *args[] = { parent_id, first, last };
+    uc_rows_t rows;
+    int i;
+    uc_error_t *err = uc_store_select(store, pool,
+                                      UC_STMT_RECIPIENT_TOKENS_IN_RANGE, args,
+                                      &rows);
+    if (err)
+        return err;
+    *out = apr_hash_make(pool);
+    for (i = 0; i < rows.nrows; i++) {
+        uc_recipient_token_t *t = from_row(pool, rows.rows[i]);
+        apr_array_header_t *of = apr_hash_get(*out, t->recipient_id,
+                                              APR_HASH_KEY_STRING);
+        if (!of) {
+            of = apr_array_make(pool, 2, sizeof(uc_recipient_token_t *));
+            apr_hash_set(*out, t->recipient_id, APR_HASH_KEY_STRING, of);
+        }
+        APR_ARRAY_PUSH(of, uc_recipient_token_t *) = t;
+    }
+    return NULL;
+}
+
 /* The row of `stmt` (key id, hash) whose hash of `secret` under one of
  * the keys matches; *out NULL when none does. */
 static uc_error_t *find_by_hash(uc_store_t *store, apr_pool_t *pool,

@@ -6,6 +6,7 @@
 #ifndef UC_RECIPIENT_TOKENS_H
 #define UC_RECIPIENT_TOKENS_H
 
+#include <apr_hash.h>
 #include <apr_tables.h>
 
 #include "uc_store.h"
@@ -49,6 +50,14 @@ uc_error_t *uc_recipient_token_insert(uc_store_t *store,
 uc_error_t *uc_recipient_tokens_of(uc_store_t *store, apr_pool_t *pool,
                                    const char *recipient_id,
                                    apr_array_header_t **out);
+
+/* The same for every recipient under `parent_id` whose name lies in
+ * [first, last] (a page of a list), in one read: recipient id -> array,
+ * recipients without tokens absent. */
+uc_error_t *uc_recipient_tokens_in_range(uc_store_t *store, apr_pool_t *pool,
+                                         const char *parent_id,
+                                         const char *first, const char *last,
+                                         apr_hash_t **out);
 
 /* The token whose activation link carries `nonce`, under any of the keys;
  * *out NULL when none (unknown, or used). In a transaction the row stays

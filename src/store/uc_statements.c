@@ -32,6 +32,7 @@
 #define OF_O(c) "o." #c
 #define OF_M(c) "m." #c
 #define OF_X(c) "x." #c
+#define OF_T(c) "t." #c
 #define BUDGETED_S(c) WITHIN_BUDGET("s." #c)
 #define BUDGETED_M(c) WITHIN_BUDGET("m." #c)
 #define BUDGETED_X(c) WITHIN_BUDGET("x." #c)
@@ -413,6 +414,19 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "SELECT " RECIPIENT_TOKENS " FROM recipient_tokens "
         "WHERE recipient_id = %s AND kind <> 'access' "
         "ORDER BY created_at, seq" },
+    /* The same for every recipient named first to last (a page of a
+     * list), by recipient. */
+    [UC_STMT_RECIPIENT_TOKENS_IN_RANGE] = {
+        "SELECT " COLUMNS_OF(UC_RECIPIENT_TOKEN_COLUMNS, OF_T) " "
+        "FROM recipient_tokens t JOIN securables s ON s.id = t.recipient_id "
+        "WHERE s.parent_id = %s AND s.kind = 'recipient' AND s.name >= %s "
+        "AND s.name <= %s AND t.kind <> 'access' "
+        "ORDER BY t.recipient_id, t.created_at, t.rowid",
+        "SELECT " COLUMNS_OF(UC_RECIPIENT_TOKEN_COLUMNS, OF_T) " "
+        "FROM recipient_tokens t JOIN securables s ON s.id = t.recipient_id "
+        "WHERE s.parent_id = %s AND s.kind = 'recipient' AND s.name >= %s "
+        "AND s.name <= %s AND t.kind <> 'access' "
+        "ORDER BY t.recipient_id, t.created_at, t.seq" },
     /* The row an activation link names, held until the activation ends. */
     [UC_STMT_RECIPIENT_TOKEN_BY_ACTIVATION] = {
         "SELECT " RECIPIENT_TOKENS " FROM recipient_tokens "

@@ -14,7 +14,7 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 59;
+plan tests => 60;
 
 my $p = "r64_$$";
 my @answers;      # every body but the activation's, for the token scan
@@ -76,6 +76,10 @@ my $list = json_of(call(GET => '/recipients',
 my %listed = map { $_->{name} => 1 } @{ $list->{recipients} || [] };
 ok($listed{"one_$p"} && $listed{"two_$p"}, 'GET /recipients lists them')
     or diag explain $list;
+my ($in_list) = grep { $_->{name} eq "two_$p" } @{ $list->{recipients} || [] };
+is_deeply($in_list->{tokens}, (json_of(call(GET => "/recipients/two_$p"))
+                               || {})->{tokens},
+          '... with the tokens their get shows');
 $list = json_of(call(GET => '/recipients', query => { max_results => 1 }))
       || {};
 ok(@{ $list->{recipients} || [] } == 1 && $list->{next_page_token},

@@ -164,6 +164,46 @@ static void test_rate_limit(void **state)
     assert_int_equal(uc_ratelimit_hit(rl, "192.0.2.1", t0 + minute), 60);
 }
 
+/* A list shows each recipient's tokens as its get does, a page of them
+ * read at once: recipients with several tokens, one with none (an OAuth
+ * one's secrets are its tokens; a deleted one's are gone) across pages. */
+static void test_list_tokens(void **state)
+{
+    afx_t *fx = *state;
+    static const char *const names[] = { "rca", "rcb", "rcc", "rcd", "rce" };
+    const char *token, *page = NULL;
+    json_t *list, *r;
+    size_t i, seen = 0;
+
+    for (i = 0; i < 5; i++)
+        create(fx, names[i], &token);
+    api_ok(fx, UC_POST, "/recipients/rcb/rotate-token",
+           "{\"existing_token_expire_in_seconds\":3600}");
+    api_ok(fx, UC_POST, "/recipients/rcb/rotate-token",
+           "{\"existing_token_expire_in_seconds\":60}");
+    api_ok(fx, UC_POST, "/recipients/rcd/rotate-token",
+           "{\"existing_token_expire_in_seconds\":0}");
+    api_ok(fx, UC_DELETE, "/recipients/rce", NULL);
+    do {
+        list = api_ok(fx, UC_GET, page ? apr_pstrcat(
+            fx->pool, "/recipients?max_results=2&page_token=", page, NULL)
+            : "/recipients?max_results=2", NULL);
+        json_array_foreach(json_object_get(list, "recipients"), i, r) {
+            json_t *one = api_ok(fx, UC_GET, apr_pstrcat(
+                fx->pool, "/recipients/", jstr(r, "name"), NULL), NULL);
+            assert_true(json_equal(json_object_get(r, "tokens"),
+                                   json_object_get(one, "tokens")));
+            assert_int_equal(json_array_size(json_object_get(r, "tokens")),
+                             !strcmp(jstr(r, "name"), "rcb") ? 3
+                             : !strcmp(jstr(r, "name"), "rcd") ? 2 : 1);
+            seen++;
+        }
+        page = jstr(list, "next_page_token");
+        page = page ? apr_pstrdup(fx->pool, page) : NULL;
+    } while (page);
+    assert_int_equal(seen, 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -173,6 +213,7 @@ int main(void)
         API_TEST(test_key_rotation),
         API_TEST(test_delete),
         API_TEST(test_rate_limit),
+        API_TEST(test_list_tokens),
     };
     int rc;
 
