@@ -108,50 +108,95 @@ static const unsigned char plain[256] = {
     [0x20 ... '"' - 1] = 1, ['"' + 1 ... '\\' - 1] = 1, ['\\' + 1 ... 0x7f] = 1,
 };
 
+#define BYTES_OF(b) (0x0101010101010101ULL * (b))
+
+/* Whether one of the eight bytes of `v` is not plain: below 0x20, '"',
+ * '\\' or above 0x7f (the tests for a zero or a small byte are exact as
+ * to whether there is one). */
+static int word_needs_care(apr_uint64_t v)
+{
+    apr_uint64_t quote = v ^ BYTES_OF('"'), slash = v ^ BYTES_OF('\\');
+
+    return (((quote - BYTES_OF(1)) & ~quote) |
+            ((slash - BYTES_OF(1)) & ~slash) |
+            ((v - BYTES_OF(0x20)) & ~v) | v) & BYTES_OF(0x80) ? 1 : 0;
+}
+
+/* Input escaped per reservation: room for the worst case (six bytes out
+ * for one in) is taken once for the lot, not per run. */
+#define ESCAPE_CHUNK 4096
+
+/* Escapes [p, stop) into the buffer; a UTF-8 sequence that starts before
+ * `stop` is read whole (up to `end`). Returns where it stopped. */
+static const unsigned char *escape_some(uc_jw_t *w, const unsigned char *p,
+                                        const unsigned char *stop,
+                                        const unsigned char *end)
+{
+    static const char hex[] = "0123456789abcdef";
+    char *o;
+    apr_size_t n;
+
+    reserve(w, 6 * (apr_size_t)(stop - p) + 8);
+    o = w->buf + w->len;
+    while (p < stop) {
+        apr_uint64_t v;
+
+        /* Plain ASCII runs are copied eight bytes at a time (the inner
+         * loop of every long answer). */
+        if (stop - p >= 8) {
+            memcpy(&v, p, 8);
+            if (!word_needs_care(v)) {
+                memcpy(o, p, 8);
+                o += 8;
+                p += 8;
+                continue;
+            }
+        }
+        while (p < stop && plain[*p])
+            *o++ = (char)*p++;
+        if (p == stop)
+            break;
+        if (*p == '"' || *p == '\\' || *p == '\n' || *p == '\t' ||
+            *p == '\r') {
+            o[0] = '\\';
+            o[1] = *p == '\n' ? 'n' : *p == '\t' ? 't' : *p == '\r' ? 'r'
+                 : (char)*p;
+            o += 2;
+            p++;
+        }
+        else if (*p < 0x20) {
+            memcpy(o, "\\u00", 4);
+            o[4] = hex[*p >> 4];
+            o[5] = hex[*p & 15];
+            o += 6;
+            p++;
+        }
+        else if ((n = utf8_sequence_before(p, end)) > 0) {
+            memcpy(o, p, n);
+            o += n;
+            p += n;
+        }
+        else {
+            memcpy(o, "\xef\xbf\xbd", 3);
+            o += 3;
+            p++;
+        }
+    }
+    w->len = (apr_size_t)(o - w->buf);
+    return p;
+}
+
 /* Escapes `len` bytes: text from the log or from Parquet is not
  * NUL-terminated and may hold NUL itself. */
 static void put_escaped(uc_jw_t *w, const char *s, apr_size_t len)
 {
-    static const char hex[] = "0123456789abcdef";
     const unsigned char *p = (const unsigned char *)s;
     const unsigned char *end = p + len;
 
     put_char(w, '"');
-    while (p < end) {
-        const unsigned char *run = p;
-        apr_size_t n;
-
-        /* Plain ASCII runs are copied in one go. */
-        while (p < end && plain[*p])
-            p++;
-        if (p > run)
-            put(w, (const char *)run, (apr_size_t)(p - run));
-        if (p == end)
-            break;
-        if (*p == '"' || *p == '\\') {
-            char esc[2] = { '\\', (char)*p };
-            put(w, esc, 2);
-            p++;
-        }
-        else if (*p == '\n' || *p == '\t' || *p == '\r') {
-            char esc[2] = { '\\', *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r' };
-            put(w, esc, 2);
-            p++;
-        }
-        else if (*p < 0x20) {
-            char esc[6] = { '\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15] };
-            put(w, esc, 6);
-            p++;
-        }
-        else if ((n = utf8_sequence_before(p, end)) > 0) {
-            put(w, (const char *)p, n);
-            p += n;
-        }
-        else {
-            put(w, "\xef\xbf\xbd", 3);
-            p++;
-        }
-    }
+    while (p < end)
+        p = escape_some(w, p, end - p > ESCAPE_CHUNK ? p + ESCAPE_CHUNK : end,
+                        end);
     put_char(w, '"');
 }
 
@@ -224,13 +269,22 @@ void uc_jw_bool(uc_jw_t *w, int value)
         put(w, "false", 5);
 }
 
+/* Digits written from the end: every line of a long answer has a few
+ * numbers, and the formatter's generality costs more than they do. */
 void uc_jw_int(uc_jw_t *w, apr_int64_t value)
 {
-    char digits[24];
-    int n = apr_snprintf(digits, sizeof(digits), "%" APR_INT64_T_FMT, value);
+    char digits[24], *p = digits + sizeof(digits);
+    apr_uint64_t magnitude = value < 0 ? 0 - (apr_uint64_t)value
+                                       : (apr_uint64_t)value;
 
+    do {
+        *--p = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude);
+    if (value < 0)
+        *--p = '-';
     before_value(w);
-    put(w, digits, (apr_size_t)n);
+    put(w, p, (apr_size_t)(digits + sizeof(digits) - p));
 }
 
 void uc_jw_int_text(uc_jw_t *w, const char *text)

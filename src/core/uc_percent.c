@@ -2,6 +2,7 @@
 #include "uc_percent.h"
 
 #include <string.h>
+#include <apr_strings.h>
 
 int uc_hex_digit(char c)
 {
@@ -24,7 +25,12 @@ int uc_is_unreserved(unsigned char c)
 
 char *uc_percent_decode(apr_pool_t *pool, const char *s)
 {
-    char *out = apr_palloc(pool, strlen(s) + 1), *w = out;
+    char *out, *w;
+
+    /* Most paths hold no escape: a copy is all they need. */
+    if (!strchr(s, '%'))
+        return apr_pstrdup(pool, s);
+    out = w = apr_palloc(pool, strlen(s) + 1);
 
     for (; *s; s++) {
         int hi, lo;

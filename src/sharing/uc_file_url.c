@@ -52,20 +52,6 @@ static const char *signed_text(apr_pool_t *pool, const char *table_id,
 
 /* Each segment encoded on its own, so that a '/' inside one could never
  * be read as a separator. */
-static const char *encode_key(apr_pool_t *pool, const char *key)
-{
-    const char *p = key, *out = "";
-
-    for (;;) {
-        apr_size_t n = strcspn(p, "/");
-
-        out = apr_pstrcat(pool, out, p != key ? "/" : "",
-                          uc_percent_encode(pool, p, n, ""), NULL);
-        if (!p[n])
-            return out;
-        p += n + 1;
-    }
-}
 
 struct uc_file_url_signer {
     uc_secret_hasher_t *hasher;
@@ -73,6 +59,7 @@ struct uc_file_url_signer {
     const char *kid;
     const char *exp;
     const char *prefix;            /* <files base>/<table id>/ */
+    const char *query;             /* ?exp=<exp>&kid=<kid>&sig= */
 };
 
 uc_error_t *uc_file_url_signer_make(apr_pool_t *pool,
@@ -97,6 +84,8 @@ uc_error_t *uc_file_url_signer_make(apr_pool_t *pool,
     s->kid = keys->keys[0].id;
     s->exp = apr_psprintf(pool, "%" APR_INT64_T_FMT, expires);
     s->prefix = apr_pstrcat(pool, files_base, "/", table_id, "/", NULL);
+    s->query = apr_pstrcat(pool, "?exp=", s->exp, "&kid=", s->kid, "&sig=",
+                           NULL);
     *out = s;
     return NULL;
 }
@@ -114,8 +103,10 @@ uc_error_t *uc_file_url_sign(uc_file_url_signer_t *s, apr_pool_t *pool,
     if (!uc_secret_hasher_hash(s->hasher, text, strlen(text), sig))
         return uc_error_because(pool, uc_error_internal(pool),
                                 "HMAC-SHA256 failed");
-    *url = apr_pstrcat(pool, s->prefix, encode_key(pool, key), "?exp=",
-                       s->exp, "&kid=", s->kid, "&sig=", sig, NULL);
+    /* Each segment encoded, the slashes between them kept. */
+    *url = apr_pstrcat(pool, s->prefix,
+                       uc_percent_encode(pool, key, strlen(key), "/"),
+                       s->query, sig, NULL);
     return NULL;
 }
 

@@ -59,6 +59,52 @@ static void test_escaping(void **state)
     assert_parses(w);
 }
 
+/* Every byte at every offset of a long plain run (the eight-byte scan's
+ * words and the tail after them) is escaped as it is alone. */
+static void test_escaping_in_runs(void **state)
+{
+    uc_jw_t *w = uc_jw_make(*state, 64), *alone = uc_jw_make(*state, 64);
+    char s[24];
+    int b, at;
+
+    for (b = 0; b < 256; b++)
+        for (at = 0; at < (int)sizeof(s); at++) {
+            memset(s, 'a', sizeof(s));
+            s[at] = (char)b;
+            uc_jw_reset(w);
+            uc_jw_string_n(w, s, sizeof(s));
+            uc_jw_reset(alone);
+            uc_jw_string_n(alone, s + at, 1);
+            /* The run around the byte, then the byte as it is escaped
+             * alone (without the quotes of its own string). */
+            assert_int_equal(w->len, alone->len + sizeof(s) - 1);
+            assert_memory_equal(w->buf + 1 + at, alone->buf + 1,
+                                alone->len - 2);
+            assert_memory_equal(w->buf + 1, s, (size_t)at);
+        }
+}
+
+/* A long string is escaped in pieces: a UTF-8 sequence across the edge
+ * of one stays whole, and so does every escape. */
+static void test_escaping_long_text(void **state)
+{
+    uc_jw_t *w = uc_jw_make(*state, 64);
+    char s[10001];
+    int i;
+
+    s[0] = 'x';
+    for (i = 1; i + 1 < (int)sizeof(s); i += 2)
+        memcpy(s + i, "\xc3\xa9", 2);
+    uc_jw_string_n(w, s, sizeof(s));
+    assert_int_equal(w->len, sizeof(s) + 2);
+    assert_memory_equal(w->buf + 1, s, sizeof(s));
+    memset(s, '"', sizeof(s));
+    uc_jw_reset(w);
+    uc_jw_string_n(w, s, sizeof(s));
+    assert_int_equal(w->len, 2 * sizeof(s) + 2);
+    assert_parses(w);
+}
+
 static void test_invalid_utf8_replaced(void **state)
 {
     uc_jw_t *w = uc_jw_make(*state, 64);
@@ -194,6 +240,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         UC_POOL_TEST(test_nesting_and_separators),
         UC_POOL_TEST(test_escaping),
+        UC_POOL_TEST(test_escaping_in_runs),
+        UC_POOL_TEST(test_escaping_long_text),
         UC_POOL_TEST(test_invalid_utf8_replaced),
         UC_POOL_TEST(test_int_text),
         UC_POOL_TEST(test_embedded_jansson),
