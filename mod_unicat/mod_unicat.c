@@ -496,6 +496,11 @@ static const command_rec unicat_directives[] = {
     AP_INIT_TAKE1("UnicatGcpStsUri", set_cloud_url,
                   CLOUD_MEMBER(gcp_sts_uri), RSRC_CONF,
                   "Google STS endpoint that downscopes tokens"),
+    AP_INIT_TAKE1("UnicatGcsEndpoint", set_cloud_url,
+                  CLOUD_MEMBER(gcs_endpoint), RSRC_CONF,
+                  "Cloud Storage endpoint the server reads gs:// tables "
+                  "from and signs their URLs for (default "
+                  "https://storage.googleapis.com)"),
     AP_INIT_TAKE1("UnicatCloudflareApiBase", set_cloud_url,
                   CLOUD_MEMBER(cloudflare_api_base), RSRC_CONF,
                   "Cloudflare's API, where R2 temporary credentials are made"),

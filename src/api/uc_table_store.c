@@ -34,7 +34,7 @@ static int is_azure(const char *location)
 int uc_table_store_reads(const char *location)
 {
     return has_scheme(location, "file") || is_s3(location) ||
-           is_azure(location);
+           is_azure(location) || has_scheme(location, "gs");
 }
 
 /* The member `name` of vended credentials, NULL when they have none. */
@@ -57,8 +57,8 @@ static uc_error_t *unsupported(uc_call_t *call, const char *location)
 
     return uc_error_make(call->pool, UC_E_UNSUPPORTED_OPERATION, "The "
                          "server does not read tables on %s:// storage "
-                         "itself: only file://, s3://, s3a://, abfss:// and "
-                         "wasbs://.", scheme);
+                         "itself: only file://, s3://, s3a://, abfss://, "
+                         "wasbs:// and gs://.", scheme);
 }
 
 /* Azure: the store signs its own SAS, with the account key or a user
@@ -82,6 +82,31 @@ static uc_error_t *azure_config(uc_call_t *call, const char *location,
     c->ca_file = call->cloud->ca_file;
     c->timeout_ms = call->cloud->timeout_ms;
     *valid_until = delegation ? expiry : 0;
+    return NULL;
+}
+
+/* Cloud Storage: the store reads with the location's service account's
+ * token, downscoped to the table for reading, and signs V4 URLs with its
+ * key. The URLs outlive the token: nothing caps them. */
+static uc_error_t *gcs_config(uc_call_t *call, const char *location,
+                              uc_objstore_config_t *c)
+{
+    const uc_credential_t *cred;
+    uc_vended_t v;
+    uc_error_t *err;
+
+    if ((err = uc_vend_for_credential(call, location, 0, &v, &cred)))
+        return err;
+    c->gcs_token = vended_value(&v, "oauth_token");
+    if (cred && !strcmp(cred->type, "databricks_gcp_service_account")) {
+        if ((err = uc_credential_secret(call, cred, "private_key",
+                                        &c->gcs_private_key)))
+            return err;
+        c->gcs_client_email = uc_credential_field(cred, "email");
+    }
+    c->gcs_endpoint = call->cloud->gcs_endpoint;
+    c->ca_file = call->cloud->ca_file;
+    c->timeout_ms = call->cloud->timeout_ms;
     return NULL;
 }
 
@@ -109,6 +134,13 @@ uc_error_t *uc_table_store_config(uc_call_t *call, const char *location,
         *config = c;
         if (valid_until)
             *valid_until = until;
+        return NULL;
+    }
+    if (has_scheme(location, "gs")) {
+        c = apr_pcalloc(call->pool, sizeof(*c));
+        if ((err = gcs_config(call, location, c)))
+            return err;
+        *config = c;
         return NULL;
     }
     if (!is_s3(location))

@@ -22,6 +22,9 @@ typedef struct uc_cloud_settings {
      * UnicatGcpStsUri), NULL: Google's own. */
     const char *gcp_token_uri;
     const char *gcp_sts_uri;
+    /* Cloud Storage's JSON API and signed URLs (UnicatGcsEndpoint),
+     * NULL: https://storage.googleapis.com. */
+    const char *gcs_endpoint;
     /* Cloudflare's API (UnicatCloudflareApiBase), NULL: its own. */
     const char *cloudflare_api_base;
     /* The S3-compatible store the server reads s3:// tables from

@@ -8,12 +8,12 @@
 
 #include "../core/uc_percent.h"
 
-/* Every provider, each serving the schemes it names. gs:// goes here
- * once it has one. */
+/* Every provider, each serving the schemes it names. */
 static const uc_objstore_provider_t *const providers[] = {
     &uc_objstore_file_provider,
     &uc_objstore_s3_provider,
     &uc_objstore_azure_provider,
+    &uc_objstore_gcs_provider,
     NULL
 };
 

@@ -39,6 +39,14 @@ typedef struct uc_objstore_config {
     const char *azure_blob_endpoint;
     const char *azure_account_key;
     const struct uc_azure_delegation_key *azure_delegation;
+    /* gs://: Cloud Storage's endpoint (NULL: https://storage.googleapis
+     * .com), the OAuth token the store reads with (NULL: anonymously),
+     * and the service account whose key signs the V4 URLs it hands out
+     * (without one it hands out none). */
+    const char *gcs_endpoint;
+    const char *gcs_token;
+    const char *gcs_client_email;
+    const char *gcs_private_key;
 } uc_objstore_config_t;
 
 /* One listed object. */
@@ -106,6 +114,9 @@ uc_error_t *uc_objstore_map(uc_objstore_t *store, apr_pool_t *pool,
  * - abfss:// and wasbs://: the blob's URL with a SAS (sr=b, sp=r) of
  *   the store's key, that reads this one blob and lists nothing; capped
  *   at the expiry of a user delegation key. Without a key, the plain URL.
+ * - gs://: a V4 signed URL (GOOG4-RSA-SHA256, path style) of a GET of the
+ *   object by the service account whose key the store holds, for at most
+ *   7 days; without a key, 400 FAILED_PRECONDITION.
  * - file://: 400 UNSUPPORTED_OPERATION. Local files have no URL
  *   anyone else can fetch; such tables need a route of the server's own
  *   that checks a signature it made.

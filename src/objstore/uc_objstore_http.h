@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The HTTP half of the cloud providers (s3://, abfss://): one libcurl
+/* The HTTP half of the cloud providers (s3://, abfss://, gs://): one libcurl
  * handle per store, reused by its requests so that connections and TLS
  * sessions are too; GETs into memory with a deadline and a bound; and the
  * read of a byte range as uc_objstore_read promises it, whatever the

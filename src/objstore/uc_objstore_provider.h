@@ -59,8 +59,7 @@ struct uc_objstore_provider {
                            apr_time_t now, const char **url);
 };
 
-/* The provider serving URLs of `scheme` ("s3"), or NULL. gs:// has none
- * yet. */
+/* The provider serving URLs of `scheme` ("s3"), or NULL. */
 const uc_objstore_provider_t *uc_objstore_lookup_provider(const char *scheme);
 
 /* One page of a listing of the objects whose full names start with
@@ -91,5 +90,6 @@ uc_error_t *uc_objstore_list_pages(apr_pool_t *pool, const char *root,
 extern const uc_objstore_provider_t uc_objstore_file_provider;
 extern const uc_objstore_provider_t uc_objstore_s3_provider;
 extern const uc_objstore_provider_t uc_objstore_azure_provider;
+extern const uc_objstore_provider_t uc_objstore_gcs_provider;
 
 #endif

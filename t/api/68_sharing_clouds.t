@@ -9,8 +9,11 @@
 # recipient the provider's set-up. On Azure (azurite, which checks every
 # SAS): the server signs its own SAS with the location's storage key or a
 # user delegation key of its service principal, and hands out per-blob
-# read SAS that open one blob and list nothing. Each part is skipped
-# without its harness. No secret that was sent shows in an answer.
+# read SAS that open one blob and list nothing. On Cloud Storage (a
+# stand-in that checks tokens and V4 signatures): the server reads with
+# its service account's downscoped token and hands out V4 signed URLs.
+# Each part is skipped without its harness. No secret that was sent shows
+# in an answer.
 use strict;
 use warnings FATAL => 'all';
 
@@ -22,7 +25,7 @@ use Time::Local ();
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 32;
+plan tests => 42;
 
 my $p = "s68_$$";
 my ($cat, $share, $recipient) = ("cat_$p", "shr_$p", "rcp_$p");
@@ -325,5 +328,102 @@ SKIP: {
     $expiry = $files->[0]{expirationTimestamp} // 0;
     ok($expiry > ($before + 60) * 1000 && $expiry <= (time + 3600 + 5) * 1000,
        'their expiry is within the delegation key\'s lifetime') or diag $expiry;
+}
+# --- Google Cloud Storage --------------------------------------------------------
+# The stand-in of t/gcp/with-gcp.sh serves the fixtures from a bucket to
+# the tokens it minted (the server's, downscoped to the table) and to V4
+# URLs whose RSA signature it checks with the service account's public
+# key.
+SKIP: {
+    skip 'no Google stand-in (t/gcp/with-gcp.sh)', 10
+        unless $ENV{UNICAT_GCS_ENDPOINT};
+    my $bucket = $ENV{UNICAT_GCS_BUCKET};
+    my $fx = "gs://$bucket/fixtures";
+    my $key = slurp($ENV{UNICAT_GCP_PRIVATE_KEY_FILE});
+    push @sent, $key;
+    push @creds, "gcp_$p";
+    push @locs, "gs_$p";
+    create_object('/credentials', { name => "gcp_$p",
+        databricks_gcp_service_account => {
+            email => $ENV{UNICAT_GCP_CLIENT_EMAIL},
+            private_key_id => $ENV{UNICAT_GCP_PRIVATE_KEY_ID},
+            private_key => $key } });
+    create_object('/external-locations', { name => "gs_$p", url => $fx,
+                                           credential_name => "gcp_$p" });
+    create_object('/tables', { %ext, name => $_->[0],
+                               storage_location => $_->[1] })
+        for [gssimple => "$fx/simple_table"], [gscdf => "$fx/cdf-table"];
+    my $res = share_tables('gcs', [ 'gssimple' ],
+        [ 'gscdf', enable_cdf => \1, history_data_sharing_status => 'ENABLED' ]);
+    is($res->code, 200, 'a provider shares two tables on Cloud Storage, the '
+       . 'log of one read with the service account\'s token')
+        or diag $res->content;
+    my $T = "/shares/$share/schemas/gcs/tables";
+    $res = ds(HEAD => "$T/gssimple/version", token => $token);
+    is($res->header('Delta-Table-Version'), '4',
+       'the version of a table on Cloud Storage (its log listed page by page)');
+
+    my $before = time;
+    $res = ds(POST => "$T/gssimple/query", token => $token, body => {});
+    my $files = [ map { $_->{file} } grep { $_->{file} }
+                  @{ answer_lines($res) } ];
+    my $objects = "$ENV{UNICAT_GCS_ENDPOINT}/$bucket/fixtures/simple_table/";
+    my @signed = grep { index($_->{url}, $objects) == 0
+                        && $_->{url} =~ /[?&]X-Goog-Algorithm=GOOG4-RSA-SHA256(&|$)/
+                        && $_->{url} =~ /[?&]X-Goog-Signature=[0-9a-f]+(&|$)/ }
+                 @$files;
+    ok($res->code == 200 && @$files && @signed == @$files,
+       'every URL is a V4 signed URL of its object')
+        or diag $res->code . ' ' . substr($res->content, 0, 400);
+    my $same = 0;
+    for my $f (@$files) {
+        my ($code, $body) = curl($f->{url});
+        my $want = slurp("$fixtures/simple_table/"
+                         . ($f->{url} =~ m{/simple_table/([^?]+)})[0]);
+        $same++ if $code eq '200' && defined $want && $body eq $want
+                   && length($body) == $f->{size};
+    }
+    is($same, scalar @$files, 'the stand-in serves every URL, its signature '
+       . 'checked: the fixture\'s bytes, of the size the line says');
+    my $url = $files->[0]{url} // '';
+    my ($code, $body) = curl($url, '-r', '0-3');
+    is("$code $body", '206 PAR1', 'a Range read of a signed URL is a 206');
+    (my $tampered = $url) =~ s/(X-Goog-Signature=)(.)/$1 . ($2 eq 'a' ? 'b' : 'a')/e;
+    is((curl($tampered, '-o', '/dev/null'))[0], '403',
+       'a tampered signature is refused');
+    (my $other = $url) =~ s{/simple_table/[^?]+}
+        {/simple_table/_delta_log/00000000000000000000.json};
+    is((curl($other, '-o', '/dev/null'))[0], '403',
+       'the URL of one object opens no other');
+    my ($expires) = $url =~ /[?&]X-Goog-Expires=(\d+)/;
+    my $expiry = $files->[0]{expirationTimestamp} // 0;
+    ok(defined $expires && $expires <= 604800
+       && abs($expiry / 1000 - ($before + $expires)) < 5,
+       'expirationTimestamp: when the signed URL expires')
+        or diag "$url $expiry";
+    $res = ds(GET => "$T/gscdf/changes", token => $token,
+              query => { startingVersion => 0 });
+    my @changes = map { $_->{cdf} || $_->{add} || $_->{remove} }
+                  grep { $_->{cdf} || $_->{add} || $_->{remove} }
+                  @{ answer_lines($res) };
+    my @read = grep { (curl($_->{url}, '-o', '/dev/null', '-r', '0-3'))[0]
+                      eq '206' } @changes;
+    ok(@changes && @read == @changes, 'changes: every add, cdf and remove '
+       . 'URL reads from the stand-in') or diag $res->code . ' ' . $res->content;
+    # Deletion vectors: the delta format signs their files too.
+    create_object('/tables', { %ext, name => 'gsdv',
+                               storage_location => "$fx/table-with-dv-small" });
+    share_tables('gcs', [ 'gsdv' ]);
+    $res = ds(POST => "$T/gsdv/query", token => $token, body => {},
+              headers => [ 'delta-sharing-capabilities' =>
+                           'responseformat=delta;readerfeatures=deletionvectors' ]);
+    my @dv = map { $_->{file}{deltaSingleAction}{add}{deletionVector} }
+             grep { $_->{file} } @{ answer_lines($res) };
+    my @dv_read = grep { ($_->{storageType} // '') eq 'p'
+        && (curl($_->{pathOrInlineDv}, '-o', '/dev/null'))[0] eq '200' }
+        grep { defined } @dv;
+    ok(@dv_read && @dv_read == grep({ defined } @dv),
+       'delta format: the deletion vectors\' signed URLs read too')
+        or diag $res->code . ' ' . substr($res->content, 0, 600);
 }
 secrets_kept(\@answers, [ grep { defined && length > 8 } @sent ]);

@@ -18,13 +18,29 @@
 //                   200 when T may do that to object N (list: with prefix
 //                   N), 403 when not, 401 for a token it did not make.
 //
+//
+// And for Cloud Storage, the buckets under GCS_ROOT (a directory whose
+// subdirectories, or links to directories, are buckets, read-only):
+//   GET /storage/v1/b/B/o?prefix=P&delimiter=/&pageToken=T   the JSON API's
+//                   listing, GCS_PAGE (default 7) names a page, for a
+//                   token of this stand-in that may list P;
+//   GET /storage/v1/b/B/o/NAME?alt=media   an object (Range: 206), for a
+//                   token that may read it;
+//   GET /B/NAME?X-Goog-Algorithm=...   a V4 signed URL (GOOG4-RSA-SHA256,
+//                   SignedHeaders host), its signature checked with the
+//                   account's public key: the object, or 403
+//                   SignatureDoesNotMatch / ExpiredToken as Google says.
+//
 // Usage: node token.mjs PUBLIC_OR_PRIVATE_KEY.pem CLIENT_EMAIL KEY_ID
+//        [GCS_ROOT]
 // Prints "listening PORT" once it listens on a free loopback port.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 
-const [keyFile, email, kid] = process.argv.slice(2);
+const [keyFile, email, kid, gcsRoot] = process.argv.slice(2);
+const GCS_PAGE = Number(process.env.GCS_PAGE || 7);
 if (!kid) {
     console.error('usage: node token.mjs KEY.pem CLIENT_EMAIL KEY_ID');
     process.exit(2);
@@ -283,6 +299,175 @@ function serveExchange(form, query, res) {
     answer(res, 200, body);
 }
 
+// --- Cloud Storage -----------------------------------------------------------
+
+// The file of object `name` of `bucket`, inside GCS_ROOT, or null.
+function objectFile(bucket, name) {
+    if (!gcsRoot || !/^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/.test(bucket) ||
+        !name || name.split('/').some((s) => s === '' || s === '.' ||
+                                       s === '..'))
+        return null;
+    let root, file;
+    try {
+        root = fs.realpathSync(path.join(gcsRoot, bucket));
+        file = fs.realpathSync(path.join(root, name));
+    } catch {
+        return null;
+    }
+    return file.startsWith(`${root}${path.sep}`) && fs.statSync(file).isFile()
+        ? file : null;
+}
+
+// A token of this stand-in that may do `action` to `name`: a downscoped
+// one by its rules, a plain one by its scope.
+function tokenAllows(req, bucket, name, action) {
+    const m = /^Bearer (\S+)$/.exec(req.headers.authorization || '');
+    const entry = m && tokens.get(m[1]);
+    if (!entry || entry.expires <= now())
+        return 401;
+    if (!entry.rules)
+        return entry.scope ? 200 : 403;
+    return entry.rules.some((r) => ruleAllows(r, bucket, name, action))
+        ? 200 : 403;
+}
+
+function gcsError(res, status, message) {
+    answer(res, status, { error: { code: status, message,
+                                   errors: [{ message, reason: 'x' }] } });
+}
+
+// Every object under `prefix` of `bucket` not below another '/', with
+// the subdirectories as prefixes, in name order.
+function listing(bucket, prefix) {
+    const dir = path.join(gcsRoot, bucket, prefix.slice(0, prefix.lastIndexOf('/') + 1));
+    const base = prefix.slice(0, prefix.lastIndexOf('/') + 1);
+    let names;
+    try {
+        names = fs.readdirSync(dir);
+    } catch {
+        return [];
+    }
+    return names.map((n) => base + n).filter((n) => n.startsWith(prefix))
+        .sort().map((n) => {
+            const st = fs.statSync(path.join(gcsRoot, bucket, n));
+            return st.isDirectory() ? { prefix: `${n}/` }
+                : { name: n, size: String(st.size),
+                    updated: st.mtime.toISOString() };
+        });
+}
+
+function serveList(req, res, bucket, query) {
+    const prefix = query.get('prefix') || '';
+    const status = tokenAllows(req, bucket, prefix, 'list');
+    if (status !== 200)
+        return gcsError(res, status, 'not allowed to list');
+    if (query.get('delimiter') !== '/')
+        return gcsError(res, 400, 'this stand-in lists with delimiter /');
+    const all = listing(bucket, prefix);
+    const from = Number(query.get('pageToken') || 0);
+    const page = all.slice(from, from + GCS_PAGE);
+    const body = { kind: 'storage#objects',
+                   items: page.filter((e) => e.name),
+                   prefixes: page.filter((e) => e.prefix).map((e) => e.prefix) };
+    if (from + GCS_PAGE < all.length)
+        body.nextPageToken = String(from + GCS_PAGE);
+    answer(res, 200, body);
+}
+
+function serveBytes(req, res, file) {
+    const size = fs.statSync(file).size;
+    const m = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range || '');
+    if (!m) {
+        res.writeHead(200, { 'Content-Length': size });
+        return fs.createReadStream(file).pipe(res);
+    }
+    const first = Number(m[1]);
+    const last = Math.min(m[2] ? Number(m[2]) : size - 1, size - 1);
+    if (first >= size) {
+        res.writeHead(416, { 'Content-Range': `bytes */${size}` });
+        return res.end();
+    }
+    res.writeHead(206, { 'Content-Length': last - first + 1,
+                         'Content-Range': `bytes ${first}-${last}/${size}` });
+    return fs.createReadStream(file, { start: first, end: last }).pipe(res);
+}
+
+function serveMedia(req, res, bucket, name) {
+    const status = tokenAllows(req, bucket, name, 'read');
+    if (status !== 200)
+        return gcsError(res, status, 'not allowed to read');
+    const file = objectFile(bucket, name);
+    return file ? serveBytes(req, res, file)
+        : gcsError(res, 404, `No such object: ${bucket}/${name}`);
+}
+
+function xmlError(res, status, code) {
+    res.writeHead(status, { 'Content-Type': 'application/xml' });
+    res.end(`<?xml version='1.0' encoding='UTF-8'?><Error><Code>${code}` +
+            '</Code></Error>');
+}
+
+// RFC 3986 encoding as V4 canonical requests spell it.
+const encode = (s, keepSlash) => encodeURIComponent(s)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%2F/g, keepSlash ? '/' : '%2F');
+
+function serveSigned(req, res, url, bucket, name) {
+    const q = url.searchParams;
+    const credential = q.get('X-Goog-Credential') || '';
+    const date = q.get('X-Goog-Date') || '';
+    const expires = Number(q.get('X-Goog-Expires'));
+    const scope = credential.split('/').slice(1).join('/');
+    if (q.get('X-Goog-Algorithm') !== 'GOOG4-RSA-SHA256' ||
+        credential.split('/')[0] !== email ||
+        q.get('X-Goog-SignedHeaders') !== 'host' ||
+        scope !== `${date.slice(0, 8)}/auto/storage/goog4_request` ||
+        !/^\d{8}T\d{6}Z$/.test(date) || !(expires >= 1 && expires <= 604800))
+        return xmlError(res, 400, 'AuthorizationQueryParametersError');
+    const query = [...q.entries()].filter(([k]) => k !== 'X-Goog-Signature')
+        .map(([k, v]) => [encode(k), encode(v)])
+        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+        .map(([k, v]) => `${k}=${v}`).join('&');
+    const canonical = ['GET', `/${bucket}/${encode(name, true)}`, query,
+                       `host:${req.headers.host.replace(/:\d+$/, '')}\n`,
+                       'host', 'UNSIGNED-PAYLOAD'].join('\n');
+    const toSign = ['GOOG4-RSA-SHA256', date, scope,
+                    crypto.createHash('sha256').update(canonical)
+                        .digest('hex')].join('\n');
+    const signature = Buffer.from(q.get('X-Goog-Signature') || '', 'hex');
+    if (!crypto.verify('sha256', Buffer.from(toSign), publicKey, signature))
+        return xmlError(res, 403, 'SignatureDoesNotMatch');
+    const start = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(4, 6)) - 1,
+                           Number(date.slice(6, 8)), Number(date.slice(9, 11)),
+                           Number(date.slice(11, 13)), Number(date.slice(13, 15)));
+    if (Date.now() > start + expires * 1000)
+        return xmlError(res, 400, 'ExpiredToken');
+    const file = objectFile(bucket, name);
+    return file ? serveBytes(req, res, file) : xmlError(res, 404, 'NoSuchKey');
+}
+
+// The Cloud Storage requests; false when `url` is none.
+function serveStorage(req, res, url) {
+    let m;
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+        return false;
+    if ((m = /^\/storage\/v1\/b\/([^/]+)\/o$/.exec(url.pathname))) {
+        serveList(req, res, decodeURIComponent(m[1]), url.searchParams);
+        return true;
+    }
+    if ((m = /^\/storage\/v1\/b\/([^/]+)\/o\/([^/]+)$/.exec(url.pathname)) &&
+        url.searchParams.get('alt') === 'media') {
+        serveMedia(req, res, decodeURIComponent(m[1]), decodeURIComponent(m[2]));
+        return true;
+    }
+    if ((m = /^\/([a-z0-9][a-z0-9._-]+)\/(.+)$/.exec(url.pathname)) &&
+        url.searchParams.has('X-Goog-Signature')) {
+        serveSigned(req, res, url, m[1], decodeURIComponent(m[2]));
+        return true;
+    }
+    return false;
+}
+
 const server = http.createServer((req, res) => {
     const url = new URL(req.url, tokenUrl);
     const chunks = [];
@@ -303,6 +488,8 @@ const server = http.createServer((req, res) => {
                 serveExchange(form, url.searchParams, res);
             else if (req.method === 'GET' && url.pathname === '/check')
                 answer(res, check(url.searchParams), {});
+            else if (serveStorage(req, res, url))
+                return;
             else
                 answer(res, 404, { error: 'not_found' });
         } catch (e) {

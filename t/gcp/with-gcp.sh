@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Runs CMD against a stand-in for Google's OAuth token endpoint and STS
-# (t/gcp/token.mjs, plain node) on loopback, which verifies the JWTs it is
-# sent with the public half of a throw-away service account key made here,
-# checks Credential Access Boundaries, and answers whether a downscoped
-# token may read, write or list a name. Exits with CMD's status, or
+# Runs CMD against a stand-in for Google's OAuth token endpoint, STS and
+# Cloud Storage (t/gcp/token.mjs, plain node) on loopback, which verifies
+# the JWTs it is sent with the public half of a throw-away service account
+# key made here, checks Credential Access Boundaries, answers whether a
+# downscoped token may read, write or list a name, and serves a bucket of
+# the Delta fixtures to its tokens and to V4 URLs signed with that key. Exits with CMD's status, or
 # non-zero when the stand-in cannot be brought up.
 #
 # Usage: sh t/gcp/with-gcp.sh CMD [ARG...]
@@ -16,6 +17,10 @@
 #   UNICAT_GCP_CLIENT_EMAIL      the service account
 #   UNICAT_GCP_PRIVATE_KEY_ID    its key's id (the JWT's kid)
 #   UNICAT_GCP_PRIVATE_KEY_FILE  its private key, PKCS#8 PEM
+#   UNICAT_GCS_ENDPOINT          http://127.0.0.1:PORT, Cloud Storage's JSON
+#                                API and V4 signed URLs (path style)
+#   UNICAT_GCS_BUCKET            unicat-test, a bucket holding t/delta: the
+#                                Delta fixtures are under fixtures/
 set -eu
 
 if [ $# -eq 0 ]; then
@@ -50,7 +55,11 @@ key="$work/service-account.pem"
     || fail "cannot make a key"
 kid=$(openssl rand -hex 20)
 
-node "$here/token.mjs" "$key" "$email" "$kid" >"$work/token.out" 2>&1 &
+# Cloud Storage: the bucket unicat-test holds t/delta (its fixtures/).
+mkdir "$work/gcs" && ln -s "$(cd "$here/../delta" && pwd)" "$work/gcs/unicat-test" \
+    || fail "cannot make the bucket"
+# Pages of two names: every listing of a log takes several.
+GCS_PAGE=2 node "$here/token.mjs" "$key" "$email" "$kid" "$work/gcs" >"$work/token.out" 2>&1 &
 pid=$!
 i=0
 until grep -q "^listening " "$work/token.out" 2>/dev/null; do
@@ -66,7 +75,8 @@ base="http://127.0.0.1:$(sed -n 's/^listening //p' "$work/token.out")"
 export UNICAT_GCP_TOKEN_URI="$base/token" \
     UNICAT_GCP_STS_URI="$base/v1/token" UNICAT_GCP_CHECK_URI="$base/check" \
     UNICAT_GCP_CLIENT_EMAIL="$email" UNICAT_GCP_PRIVATE_KEY_ID="$kid" \
-    UNICAT_GCP_PRIVATE_KEY_FILE="$key"
+    UNICAT_GCP_PRIVATE_KEY_FILE="$key" UNICAT_GCS_ENDPOINT="$base" \
+    UNICAT_GCS_BUCKET=unicat-test
 status=0
 "$@" || status=$?
 exit $status

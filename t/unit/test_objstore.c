@@ -54,7 +54,6 @@ static const char *location_of(apr_pool_t *pool, const char *url)
 static void test_providers_by_scheme(void **state)
 {
     static const char *const unsupported[] = {
-        "gs://bucket/t",
         "http://host/t", "S3://bucket/t", "/abs/path", "relative/path",
         "://x", "1x://y", "", NULL
     };
@@ -72,7 +71,8 @@ static void test_providers_by_scheme(void **state)
                      &uc_objstore_azure_provider);
     assert_ptr_equal(uc_objstore_lookup_provider("wasbs"),
                      &uc_objstore_azure_provider);
-    assert_null(uc_objstore_lookup_provider("gs"));
+    assert_ptr_equal(uc_objstore_lookup_provider("gs"),
+                     &uc_objstore_gcs_provider);
     assert_null(uc_objstore_lookup_provider(""));
 
     for (loc = unsupported; *loc; loc++) {
@@ -88,6 +88,37 @@ static void test_providers_by_scheme(void **state)
 /* Azure locations name a container and an account; the URLs handed out
  * are the blob's own with a SAS that reads it alone, and a delegation
  * key's expiry caps theirs. */
+/* gs://: the bucket named by Google's rules, the path made safe, and no
+ * URL without the service account's key to sign it. */
+static void test_gcs_locations(void **state)
+{
+    static const char *const bad[] = {
+        "gs:///t", "gs://ab/t", "gs://-bucket/t", "gs://Bucket/t",
+        "gs://buck et/t", "gs://bucket/../t", "gs:t", NULL
+    };
+    apr_pool_t *pool = *state;
+    uc_objstore_config_t config;
+    const char *const *loc;
+    uc_objstore_t *store;
+    const char *url;
+    uc_error_t *err;
+
+    memset(&config, 0, sizeof(config));
+    for (loc = bad; *loc; loc++)
+        assert_invalid(uc_objstore_open(pool, *loc, &config, &store));
+    assert_ok(uc_objstore_open(pool, "gs://my_bucket.example/a%20b/t/",
+                               &config, &store));
+    assert_string_equal(uc_objstore_location(store),
+                        "gs://my_bucket.example/a b/t");
+    err = uc_objstore_presign(store, pool, "p.parquet", 60, apr_time_now(),
+                              &url);
+    assert_non_null(err);
+    assert_int_equal(err->status, 400);
+    assert_string_equal(err->code, "FAILED_PRECONDITION");
+    config.gcs_endpoint = "ftp://127.0.0.1:1";
+    assert_invalid(uc_objstore_open(pool, "gs://bucket/t", &config, &store));
+}
+
 static void test_azure_locations_and_urls(void **state)
 {
     static const char *const bad[] = {
@@ -367,6 +398,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         UC_POOL_TEST(test_providers_by_scheme),
         UC_POOL_TEST(test_azure_locations_and_urls),
+        UC_POOL_TEST(test_gcs_locations),
         UC_POOL_TEST(test_locations_decoded_once),
         UC_POOL_TEST(test_file_presign_refused),
         UC_POOL_TEST(test_presign_arguments),
