@@ -198,10 +198,14 @@ uc_error_t *uc_delta_data_changes(uc_delta_table_t *table, apr_pool_t *pool,
 
 /* Reads the stats of files for one thread, with memory from `pool`; it
  * keeps the checkpoint page it decoded last, so that files read in the
- * order of the snapshot decode each page once. */
+ * order of the snapshot decode each page once. With the process's
+ * snapshot cache (NULL: none), the pages it decodes stay decoded with the
+ * snapshot for later readers, within the cache's budget for them. */
 typedef struct uc_delta_stats_reader uc_delta_stats_reader_t;
+struct uc_delta_cache;
 
-uc_delta_stats_reader_t *uc_delta_stats_reader_make(apr_pool_t *pool);
+uc_delta_stats_reader_t *uc_delta_stats_reader_make(
+    apr_pool_t *pool, struct uc_delta_cache *cache);
 /* The stats text of `file`, or NULL; valid until the reader's next call.
  * A damaged checkpoint page is a 400 error here. */
 uc_error_t *uc_delta_file_stats(uc_delta_stats_reader_t *reader,
@@ -214,6 +218,9 @@ typedef struct uc_delta_cache uc_delta_cache_t;
 
 uc_error_t *uc_delta_cache_create(apr_pool_t *pool, apr_size_t budget,
                                   uc_delta_cache_t **out);
+/* What decoded stats pages may take beside the cached snapshots: a
+ * quarter of the cache's budget. */
+struct uc_pq_page_budget *uc_delta_cache_pages(uc_delta_cache_t *cache);
 /* The latest snapshot of the table: the cached one when the log has no
  * newer commit, else the cached one advanced by the new commits (a cold
  * build when nothing usable is cached). The caller releases it. */
@@ -228,6 +235,7 @@ typedef struct uc_delta_cache_stats {
     apr_uint64_t advances;          /* advanced by new commits */
     apr_uint64_t builds;            /* built from the checkpoint */
     apr_uint64_t evictions;
+    apr_size_t decoded_bytes;       /* stats pages kept decoded */
 } uc_delta_cache_stats_t;
 
 void uc_delta_cache_stats(uc_delta_cache_t *cache,

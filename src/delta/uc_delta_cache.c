@@ -6,6 +6,7 @@
  * checkpoint. The lock is held only to look up and to store, never while
  * the log is read. */
 #include "uc_delta_internal.h"
+#include "../parquet/uc_parquet.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ struct uc_delta_cache {
     apr_size_t budget;
     apr_size_t bytes;
     uc_delta_cache_stats_t stats;
+    uc_pq_page_budget_t *pages;
 };
 
 static void unlink_entry(uc_delta_cache_t *c, entry_t *e)
@@ -84,6 +86,7 @@ uc_error_t *uc_delta_cache_create(apr_pool_t *pool, apr_size_t budget,
         return uc_error_internal(pool);
     c->entries = apr_hash_make(pool);
     c->budget = budget;
+    c->pages = uc_pq_page_budget_make(pool, budget / 4);
     apr_pool_cleanup_register(pool, c, cache_cleanup, apr_pool_cleanup_null);
     *out = c;
     return NULL;
@@ -227,4 +230,10 @@ void uc_delta_cache_stats(uc_delta_cache_t *c, uc_delta_cache_stats_t *stats)
     stats->entries = apr_hash_count(c->entries);
     stats->bytes = c->bytes;
     apr_thread_mutex_unlock(c->lock);
+    stats->decoded_bytes = uc_pq_page_budget_used(c->pages);
+}
+
+uc_pq_page_budget_t *uc_delta_cache_pages(uc_delta_cache_t *cache)
+{
+    return cache->pages;
 }

@@ -50,11 +50,14 @@ void uc_replay_release_arenas(uc_replay_t *r)
     r->sources->nelts = 0;
 }
 
-uc_delta_stats_reader_t *uc_delta_stats_reader_make(apr_pool_t *pool)
+uc_delta_stats_reader_t *uc_delta_stats_reader_make(apr_pool_t *pool,
+                                                    uc_delta_cache_t *cache)
 {
     uc_delta_stats_reader_t *reader = apr_palloc(pool, sizeof(*reader));
 
-    reader->lazy = uc_pq_lazy_reader_make(pool);
+    reader->lazy = uc_pq_lazy_reader_make(pool, cache
+                                          ? uc_delta_cache_pages(cache)
+                                          : NULL);
     return reader;
 }
 

@@ -220,11 +220,26 @@ uc_error_t *uc_pq_lazy_open(const uc_pq_file_t *file, apr_pool_t *keep,
                             const uc_pq_node_t *leaf, uc_pq_lazy_t **out);
 apr_size_t uc_pq_lazy_kept_bytes(const uc_pq_lazy_t *lazy);
 
+/* What a process lets decoded pages of lazy leaves take: a page decoded
+ * within it is kept with its leaf, shared by every later reader (threads
+ * included) until the leaf's pool goes, so that reading a few rows of a
+ * warm leaf costs those rows, not their pages. Safe to share between
+ * threads. */
+typedef struct uc_pq_page_budget uc_pq_page_budget_t;
+
+uc_pq_page_budget_t *uc_pq_page_budget_make(apr_pool_t *pool,
+                                            apr_size_t limit);
+/* The bytes kept pages take now. */
+apr_size_t uc_pq_page_budget_used(const uc_pq_page_budget_t *budget);
+
 /* Reads lazy leaves for one thread, keeping the page it decoded last (in
- * subpools of `pool`): rows read in order decode each page once. */
+ * subpools of `pool`): rows read in order decode each page once. With a
+ * budget (NULL: none), the pages it decodes are kept for later readers
+ * while the budget has room. */
 typedef struct uc_pq_lazy_reader uc_pq_lazy_reader_t;
 
-uc_pq_lazy_reader_t *uc_pq_lazy_reader_make(apr_pool_t *pool);
+uc_pq_lazy_reader_t *uc_pq_lazy_reader_make(apr_pool_t *pool,
+                                            uc_pq_page_budget_t *budget);
 /* The value of `row` of the row group, a C string valid until the reader
  * decodes another page; ptr NULL when the value is null. */
 uc_error_t *uc_pq_lazy_value(uc_pq_lazy_reader_t *reader,

@@ -12,6 +12,19 @@
 #define MAGIC "PAR1"
 #define MAGIC_LEN 4
 
+/* A page decoded once and kept with its leaf for every later reader, in
+ * a pool of its own, its values copied out of the reader's pools. */
+typedef struct kept_page {
+    apr_pool_t *pool;          /* unmanaged: freed with the leaf */
+    uc_pq_column_t column;
+    apr_size_t bytes;          /* counted against the budget */
+} kept_page_t;
+
+struct uc_pq_page_budget {
+    apr_size_t limit;
+    apr_size_t used;           /* atomically */
+};
+
 struct uc_pq_lazy {
     uc_pq_file_t file;         /* the copied chunk */
     uc_pq_row_group_t row_group;
@@ -21,13 +34,18 @@ struct uc_pq_lazy {
     int *pages;                /* the page index of each of those */
     int num_pages;             /* data pages */
     apr_size_t kept;
+    /* Each data page once decoded (NULL until then), published atomically;
+     * the budget their bytes count against (set by the first). */
+    kept_page_t **decoded;
+    uc_pq_page_budget_t *budget;
 };
 
 struct uc_pq_lazy_reader {
     apr_pool_t *pool;          /* the reader's, for errors */
     apr_pool_t *chunk_pool;    /* the chunk being read */
     apr_pool_t *page_pool;     /* its page decoded last */
-    const uc_pq_lazy_t *lazy;
+    const uc_pq_lazy_t *lazy;  /* whose chunk `decode` reads */
+    const uc_pq_lazy_t *page_lazy;     /* whose page `column` is */
     uc_pq_chunk_decode_t *decode;
     uc_pq_column_t levels;     /* of the chunk, filled a page at a time */
     uc_pq_column_t column;     /* the page decoded last */
@@ -35,7 +53,41 @@ struct uc_pq_lazy_reader {
     apr_size_t first_row;
     apr_size_t row;            /* of the page, where `value` is */
     apr_size_t value;
+    uc_pq_page_budget_t *budget;   /* NULL: it keeps no page */
 };
+
+uc_pq_page_budget_t *uc_pq_page_budget_make(apr_pool_t *pool,
+                                            apr_size_t limit)
+{
+    uc_pq_page_budget_t *b = apr_pcalloc(pool, sizeof(*b));
+
+    b->limit = limit;
+    return b;
+}
+
+apr_size_t uc_pq_page_budget_used(const uc_pq_page_budget_t *b)
+{
+    return __atomic_load_n(&b->used, __ATOMIC_RELAXED);
+}
+
+/* Frees the pages kept with a leaf and gives their bytes back: its pool
+ * goes when no reader of the leaf is left. */
+static apr_status_t free_decoded(void *data)
+{
+    uc_pq_lazy_t *lazy = data;
+    int i;
+
+    for (i = 0; i < lazy->num_pages; i++) {
+        kept_page_t *k = lazy->decoded[i];
+
+        if (!k)
+            continue;
+        __atomic_sub_fetch(&lazy->budget->used, k->bytes, __ATOMIC_RELAXED);
+        apr_pool_destroy(k->pool);
+        lazy->decoded[i] = NULL;
+    }
+    return APR_SUCCESS;
+}
 
 uc_error_t *uc_pq_lazy_open(const uc_pq_file_t *file, apr_pool_t *keep,
                             apr_pool_t *scratch, int row_group,
@@ -114,6 +166,10 @@ uc_error_t *uc_pq_lazy_open(const uc_pq_file_t *file, apr_pool_t *keep,
     }
     lazy->kept += sizeof(apr_size_t) * (apr_size_t)(n + 1)
                   + sizeof(int) * (apr_size_t)(n + 1) + sizeof(*lazy);
+    lazy->decoded = apr_pcalloc(keep, sizeof(kept_page_t *)
+                                      * (apr_size_t)(lazy->num_pages + 1));
+    apr_pool_cleanup_register(keep, lazy, free_decoded,
+                              apr_pool_cleanup_null);
     *out = lazy;
     return NULL;
 }
@@ -123,11 +179,13 @@ apr_size_t uc_pq_lazy_kept_bytes(const uc_pq_lazy_t *lazy)
     return lazy->kept;
 }
 
-uc_pq_lazy_reader_t *uc_pq_lazy_reader_make(apr_pool_t *pool)
+uc_pq_lazy_reader_t *uc_pq_lazy_reader_make(apr_pool_t *pool,
+                                            uc_pq_page_budget_t *budget)
 {
     uc_pq_lazy_reader_t *rd = apr_pcalloc(pool, sizeof(*rd));
 
     rd->pool = pool;
+    rd->budget = budget;
     apr_pool_create(&rd->chunk_pool, pool);
     apr_pool_create(&rd->page_pool, rd->chunk_pool);
     rd->page = -1;
@@ -150,12 +208,89 @@ static int page_of(const uc_pq_lazy_t *lazy, apr_size_t row)
     return lo;
 }
 
-/* Decodes a page; an error is copied out of the pools the next page
- * clears. */
+/* A copy of the decoded page `col` in a pool of its own, its values in
+ * one block (C strings, as decoded); NULL when it has no room left in the
+ * budget. */
+static kept_page_t *copy_page(uc_pq_page_budget_t *budget,
+                              const uc_pq_column_t *col)
+{
+    apr_size_t text = 0, i, bytes;
+    apr_pool_t *pool;
+    kept_page_t *k;
+    char *at;
+
+    for (i = 0; i < col->num_values; i++)
+        text += col->bytes[i].len + 1;
+    bytes = sizeof(*k) + text + col->num_values * sizeof(uc_pq_bytes_t)
+            + (col->def ? col->num_levels : 0);
+    if (__atomic_add_fetch(&budget->used, bytes, __ATOMIC_RELAXED)
+        > budget->limit ||
+        apr_pool_create_unmanaged_ex(&pool, NULL, NULL) != APR_SUCCESS) {
+        __atomic_sub_fetch(&budget->used, bytes, __ATOMIC_RELAXED);
+        return NULL;
+    }
+    k = apr_pcalloc(pool, sizeof(*k));
+    k->pool = pool;
+    k->bytes = bytes;
+    k->column = *col;
+    if (col->def)
+        k->column.def = apr_pmemdup(pool, col->def, col->num_levels);
+    k->column.rep = NULL;
+    k->column.bytes = apr_palloc(pool, (col->num_values + 1)
+                                       * sizeof(uc_pq_bytes_t));
+    at = apr_palloc(pool, text + 1);
+    for (i = 0; i < col->num_values; i++) {
+        memcpy(at, col->bytes[i].ptr, col->bytes[i].len);
+        at[col->bytes[i].len] = '\0';
+        k->column.bytes[i].ptr = at;
+        k->column.bytes[i].len = col->bytes[i].len;
+        at += col->bytes[i].len + 1;
+    }
+    k->column.terminated = 1;
+    return k;
+}
+
+/* Offers the page the reader decoded to every later reader of the leaf;
+ * a page another reader kept first stays. */
+static void keep_page(uc_pq_lazy_reader_t *rd, const uc_pq_lazy_t *lazy,
+                      int page)
+{
+    uc_pq_lazy_t *shared = (uc_pq_lazy_t *)lazy;
+    kept_page_t *k, *none = NULL;
+    uc_pq_page_budget_t *counted = NULL;
+
+    if (!rd->column.terminated || !(k = copy_page(rd->budget, &rd->column)))
+        return;
+    /* The pages of a leaf count against one budget: its first keeper's. */
+    if (__atomic_compare_exchange_n(&shared->budget, &counted, rd->budget, 0,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        counted = rd->budget;
+    if (counted != rd->budget ||
+        !__atomic_compare_exchange_n(&shared->decoded[page], &none, k, 0,
+                                     __ATOMIC_RELEASE, __ATOMIC_ACQUIRE)) {
+        __atomic_sub_fetch(&rd->budget->used, k->bytes, __ATOMIC_RELAXED);
+        apr_pool_destroy(k->pool);
+    }
+}
+
+/* Decodes a page, or takes the one kept decoded; an error is copied out
+ * of the pools the next page clears. */
 static uc_error_t *load_page(uc_pq_lazy_reader_t *rd,
                              const uc_pq_lazy_t *lazy, int page)
 {
+    const kept_page_t *kept = __atomic_load_n(&lazy->decoded[page],
+                                              __ATOMIC_ACQUIRE);
     uc_error_t *err = NULL;
+
+    if (kept) {
+        rd->column = kept->column;
+        rd->page_lazy = lazy;
+        rd->page = page;
+        rd->first_row = lazy->page_rows[page];
+        rd->row = 0;
+        rd->value = 0;
+        return NULL;
+    }
 
     if (rd->lazy != lazy) {
         apr_pool_clear(rd->chunk_pool);
@@ -173,12 +308,17 @@ static uc_error_t *load_page(uc_pq_lazy_reader_t *rd,
         err = uc_pq_chunk_page_alone(rd->decode, lazy->pages[page],
                                      rd->page_pool, &rd->column);
     }
-    if (err)
+    if (err) {
+        rd->page_lazy = NULL;
         return uc_error_copy(rd->pool, err);
+    }
+    rd->page_lazy = lazy;
     rd->page = page;
     rd->first_row = lazy->page_rows[page];
     rd->row = 0;
     rd->value = 0;
+    if (rd->budget)
+        keep_page(rd, lazy, page);
     return NULL;
 }
 
@@ -198,7 +338,7 @@ uc_error_t *uc_pq_lazy_value(uc_pq_lazy_reader_t *rd,
         return uc_error_make(rd->pool, UC_E_INTERNAL,
                              "No such row in a Parquet column.");
     r = (apr_size_t)row;
-    if (rd->lazy != lazy || rd->page < 0 || r < rd->first_row
+    if (rd->page_lazy != lazy || rd->page < 0 || r < rd->first_row
         || r >= lazy->page_rows[rd->page + 1]) {
         if ((err = load_page(rd, lazy, page_of(lazy, r))))
             return err;

@@ -937,7 +937,8 @@ static uc_error_t *write_files(shared_t *s, const query_t *q,
                                span_t *span)
 {
     uc_call_t *call = s->call;
-    uc_delta_stats_reader_t *reader = uc_delta_stats_reader_make(call->pool);
+    uc_delta_stats_reader_t *reader =
+        uc_delta_stats_reader_make(call->pool, call->snapshots);
     apr_int64_t version = travelled ? snap->version : UC_DELTA_NONE;
     apr_int64_t timestamp = travelled ? snap->timestamp : UC_DELTA_NONE;
     apr_int64_t records = 0;

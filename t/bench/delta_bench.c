@@ -62,7 +62,7 @@ static long rss_kb(void)
 /* Every file's stats read back: the bytes of their text. */
 static apr_size_t read_all_stats(apr_pool_t *p, const uc_delta_snapshot_t *s)
 {
-    uc_delta_stats_reader_t *reader = uc_delta_stats_reader_make(p);
+    uc_delta_stats_reader_t *reader = uc_delta_stats_reader_make(p, NULL);
     apr_size_t i, bytes = 0;
     uc_error_t *err;
 

@@ -273,7 +273,7 @@ static void assert_matches(apr_pool_t *pool, const uc_delta_snapshot_t *s,
 {
     apr_size_t i;
     json_t *pv, *want_pv;
-    uc_delta_stats_reader_t *reader = uc_delta_stats_reader_make(pool);
+    uc_delta_stats_reader_t *reader = uc_delta_stats_reader_make(pool, NULL);
 
     if (apr_hash_count(e->files) != s->num_files)
         fail_msg("%s v%" APR_INT64_T_FMT ": %zu files, expected %u", label,
@@ -1192,6 +1192,97 @@ static void test_cache_under_threads(void **state)
     }
 }
 
+/* Threads read every file's stats of one cached snapshot through readers
+ * that keep the pages they decode: each sees the stats a reader of its
+ * own decodes, whoever kept a page first. */
+typedef struct stats_args {
+    uc_delta_cache_t *cache;
+    const char *dir;
+    apr_array_header_t *want;      /* stats text by file, NULL for none */
+    int failures;
+} stats_args_t;
+
+static void *APR_THREAD_FUNC stats_reader(apr_thread_t *thread, void *data)
+{
+    stats_args_t *args = data;
+    apr_pool_t *pool;
+    int round;
+
+    apr_pool_create_unmanaged_ex(&pool, NULL, NULL);
+    for (round = 0; round < 20; round++) {
+        uc_delta_stats_reader_t *reader;
+        uc_delta_table_t *table;
+        uc_delta_snapshot_t *s;
+        apr_size_t i;
+
+        apr_pool_clear(pool);
+        reader = uc_delta_stats_reader_make(pool, args->cache);
+        if (uc_delta_table_open(pool, file_url(pool, args->dir), NULL, &table)
+            || uc_delta_cache_latest(args->cache, table, &s)) {
+            args->failures++;
+            continue;
+        }
+        for (i = 0; i < s->num_files; i++) {
+            const char *got = NULL;
+            const char *want = APR_ARRAY_IDX(args->want, i, const char *);
+
+            if (uc_delta_file_stats(reader, &s->files[i], &got) ||
+                (!got != !want) || (got && strcmp(got, want) != 0))
+                args->failures++;
+        }
+        uc_delta_snapshot_release(s);
+    }
+    apr_pool_destroy(pool);
+    (void)thread;
+    return NULL;
+}
+
+static void test_kept_stats_under_threads(void **state)
+{
+    apr_pool_t *pool = test_pool(state);
+    const char *dir = fixture_dir(pool, "simple_table_with_checkpoint");
+    uc_delta_stats_reader_t *own = uc_delta_stats_reader_make(pool, NULL);
+    uc_delta_cache_stats_t stats;
+    uc_delta_cache_t *cache;
+    uc_delta_table_t *table;
+    uc_delta_snapshot_t *s;
+    apr_thread_t *threads[4];
+    stats_args_t args[4];
+    apr_array_header_t *want;
+    apr_size_t i, kept = 0;
+    int t;
+
+    assert_ok(uc_delta_cache_create(pool, 64 << 20, &cache));
+    assert_ok(uc_delta_table_open(pool, file_url(pool, dir), NULL, &table));
+    assert_ok(uc_delta_cache_latest(cache, table, &s));
+    want = apr_array_make(pool, (int)s->num_files, sizeof(const char *));
+    for (i = 0; i < s->num_files; i++) {
+        const char *text;
+
+        assert_ok(uc_delta_file_stats(own, &s->files[i], &text));
+        APR_ARRAY_PUSH(want, const char *) = text ? apr_pstrdup(pool, text)
+                                                  : NULL;
+        kept += s->files[i].stats_source != NULL;
+    }
+    assert_true(kept > 0);
+    uc_delta_cache_stats(cache, &stats);
+    assert_int_equal(stats.decoded_bytes, 0);
+    for (t = 0; t < 4; t++) {
+        args[t] = (stats_args_t){ cache, dir, want, 0 };
+        assert_int_equal(apr_thread_create(&threads[t], NULL, stats_reader,
+                                           &args[t], pool), APR_SUCCESS);
+    }
+    for (t = 0; t < 4; t++) {
+        apr_status_t rv;
+
+        apr_thread_join(&rv, threads[t]);
+        assert_int_equal(args[t].failures, 0);
+    }
+    uc_delta_cache_stats(cache, &stats);
+    assert_true(stats.decoded_bytes > 0);
+    uc_delta_snapshot_release(s);
+}
+
 /* --- synthetic tables ------------------------------------------------------ */
 
 static int by_string(const void *a, const void *b)
@@ -1507,6 +1598,7 @@ static const struct CMUnitTest tests[] = {
     UC_POOL_TEST(test_cache_advances_by_new_commits),
     UC_POOL_TEST(test_cache_budget),
     UC_POOL_TEST(test_cache_under_threads),
+    UC_POOL_TEST(test_kept_stats_under_threads),
     UC_POOL_TEST(test_synthetic_tables),
     UC_POOL_TEST(test_decode_threads_agree),
     UC_POOL_TEST(test_request_threads_bound),

@@ -2753,6 +2753,7 @@ static void check_lazy(apr_pool_t *pool, const char *name,
     apr_pool_t *sub;
     uc_pq_lazy_t *lazy;
     uc_pq_lazy_reader_t *reader;
+    uc_pq_page_budget_t *budget;
     uc_pq_bytes_t past;
     apr_size_t *value_of, k, v = 0;
     uc_error_t *err;
@@ -2769,10 +2770,18 @@ static void check_lazy(apr_pool_t *pool, const char *name,
         fail_msg("%s: %s lazily: %s", name, leaf->path, err->message);
     if (col->num_levels && uc_pq_lazy_kept_bytes(lazy) == 0)
         fail_msg("%s: %s: nothing kept lazily", name, leaf->path);
-    reader = uc_pq_lazy_reader_make(sub);
-    for (pass = 0; pass < 2; pass++)
+    /* Passes 0 and 1 decode the pages; pass 1 keeps them within a
+     * budget, and pass 2, with a reader of its own, reads them kept. */
+    budget = uc_pq_page_budget_make(pool, (apr_size_t)64 << 20);
+    reader = uc_pq_lazy_reader_make(sub, NULL);
+    for (pass = 0; pass < 3; pass++) {
+        if (pass)
+            reader = uc_pq_lazy_reader_make(sub, budget);
+        if (pass == 2 && col->num_values &&
+            uc_pq_page_budget_used(budget) == 0)
+            fail_msg("%s: %s: no page kept", name, leaf->path);
         for (k = 0; k < col->num_levels; k++) {
-            apr_size_t row = pass ? col->num_levels - 1 - k : k;
+            apr_size_t row = pass == 1 ? col->num_levels - 1 - k : k;
             uc_pq_bytes_t got;
 
             if ((err = uc_pq_lazy_value(reader, lazy, (apr_int64_t)row,
@@ -2792,9 +2801,13 @@ static void check_lazy(apr_pool_t *pool, const char *name,
                 fail_msg("%s: %s row %zu: another value lazily", name,
                          leaf->path, row);
         }
+    }
     if (!uc_pq_lazy_value(reader, lazy, (apr_int64_t)col->num_levels, &past))
         fail_msg("%s: %s: a row past the last was read", name, leaf->path);
+    /* The kept pages go with the leaf's pool, and their bytes with them. */
     apr_pool_destroy(sub);
+    if (uc_pq_page_budget_used(budget) != 0)
+        fail_msg("%s: %s: kept pages outlive their leaf", name, leaf->path);
 }
 
 /* Every leaf of every row group decodes, and what it holds is consistent:
