@@ -110,16 +110,27 @@ static const unsigned char plain[256] = {
 
 #define BYTES_OF(b) (0x0101010101010101ULL * (b))
 
-/* Whether one of the eight bytes of `v` is not plain: below 0x20, '"',
- * '\\' or above 0x7f (the tests for a zero or a small byte are exact as
- * to whether there is one). */
-static int word_needs_care(apr_uint64_t v)
+/* The high bit of every byte of `v` (eight bytes as they lie in memory)
+ * that is not plain: below 0x20, '"', '\\' or above 0x7f. Borrows can mark
+ * bytes after a marked one falsely, never one before: the first mark is
+ * exact, and so is whether there is one. */
+static apr_uint64_t care_marks(apr_uint64_t v)
 {
     apr_uint64_t quote = v ^ BYTES_OF('"'), slash = v ^ BYTES_OF('\\');
 
     return (((quote - BYTES_OF(1)) & ~quote) |
             ((slash - BYTES_OF(1)) & ~slash) |
-            ((v - BYTES_OF(0x20)) & ~v) | v) & BYTES_OF(0x80) ? 1 : 0;
+            ((v - BYTES_OF(0x20)) & ~v) | v) & BYTES_OF(0x80);
+}
+
+/* How many bytes come before the first marked one (marks not 0). */
+static apr_size_t plain_before(apr_uint64_t marks)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return (apr_size_t)__builtin_clzll(marks) >> 3;
+#else
+    return (apr_size_t)__builtin_ctzll(marks) >> 3;
+#endif
 }
 
 /* Input escaped per reservation: room for the worst case (six bytes out
@@ -141,21 +152,30 @@ static const unsigned char *escape_some(uc_jw_t *w, const unsigned char *p,
     while (p < stop) {
         apr_uint64_t v;
 
-        /* Plain ASCII runs are copied eight bytes at a time (the inner
-         * loop of every long answer). */
+        /* Plain ASCII is copied eight bytes at a time (the inner loop of
+         * every long answer): the whole word, of which the bytes before
+         * the first one that is not plain count. The reservation has room
+         * for the word's rest. */
         if (stop - p >= 8) {
+            apr_uint64_t marks;
+
             memcpy(&v, p, 8);
-            if (!word_needs_care(v)) {
-                memcpy(o, p, 8);
+            memcpy(o, p, 8);
+            if (!(marks = care_marks(v))) {
                 o += 8;
                 p += 8;
                 continue;
             }
+            n = plain_before(marks);
+            o += n;
+            p += n;
         }
-        while (p < stop && plain[*p])
-            *o++ = (char)*p++;
-        if (p == stop)
-            break;
+        else {
+            while (p < stop && plain[*p])
+                *o++ = (char)*p++;
+            if (p == stop)
+                break;
+        }
         if (*p == '"' || *p == '\\' || *p == '\n' || *p == '\t' ||
             *p == '\r') {
             o[0] = '\\';

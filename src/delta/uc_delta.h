@@ -117,6 +117,13 @@ struct uc_delta_snapshot {
     apr_size_t bytes;               /* memory held, for the cache budget */
 };
 
+/* The MD5 of the path of file `i` as the log spells it (UC_MD5_BYTES),
+ * the id Delta Sharing gives files: computed for a block of files when
+ * one of them is first asked for, then kept with the snapshot (its bytes
+ * are counted). NULL when memory runs out. Safe between threads. */
+const unsigned char *uc_delta_file_path_md5(
+    const uc_delta_snapshot_t *snapshot, apr_size_t i);
+
 /* Reference counting: a snapshot is freed when its last holder lets go. */
 void uc_delta_snapshot_retain(uc_delta_snapshot_t *snapshot);
 void uc_delta_snapshot_release(uc_delta_snapshot_t *snapshot);

@@ -128,7 +128,8 @@ uc_error_t *uc_delta_write_snapshot(uc_jw_t *w, const uc_delta_snapshot_t *s,
     }
     uc_jw_end_object(w);
     if (with_files) {
-        uc_delta_stats_reader_t *reader = uc_delta_stats_reader_make(w->pool, NULL);
+        uc_delta_stats_reader_t *reader =
+            uc_delta_stats_reader_make(w->pool, NULL);
         uc_error_t *err;
 
         uc_jw_key(w, "files");

@@ -10,6 +10,7 @@
 #include "../core/uc_refcount.h"
 #include <apr_strings.h>
 
+#include "../core/uc_digest.h"
 #include "../core/uc_json.h"
 #include "../core/uc_memory.h"
 
@@ -17,21 +18,65 @@
  * copied into one again (the removed files' strings are dropped then). */
 #define MAX_ARENAS 8
 
+/* Files whose path digests are computed together (16 KiB of them). */
+#define MD5_BLOCK 1024
+
 typedef struct snapshot_impl {
     uc_delta_snapshot_t pub;        /* first: the public view */
     apr_pool_t *pool;
     volatile apr_uint32_t refs;
     uc_arena_t **arenas;
     int num_arenas;
+    /* Block b holds the MD5 of the paths of files b * MD5_BLOCK on, once
+     * a reader asked (malloc'd, published atomically). */
+    unsigned char **path_md5;
 } snapshot_impl_t;
+
+static apr_size_t md5_blocks(const snapshot_impl_t *s)
+{
+    return (s->pub.num_files + MD5_BLOCK - 1) / MD5_BLOCK;
+}
 
 static void destroy(snapshot_impl_t *s)
 {
+    apr_size_t b;
     int i;
 
+    for (b = 0; s->path_md5 && b < md5_blocks(s); b++)
+        free(s->path_md5[b]);
     for (i = 0; i < s->num_arenas; i++)
         uc_arena_release(s->arenas[i]);
     apr_pool_destroy(s->pool);
+}
+
+/* The digests are a cache of what the files are: a snapshot that holds
+ * them is still the same snapshot. */
+const unsigned char *uc_delta_file_path_md5(
+    const uc_delta_snapshot_t *snapshot, apr_size_t i)
+{
+    snapshot_impl_t *s = (snapshot_impl_t *)snapshot;
+    apr_size_t b = i / MD5_BLOCK, first = b * MD5_BLOCK, k, n;
+    unsigned char *block = __atomic_load_n(&s->path_md5[b], __ATOMIC_ACQUIRE);
+    unsigned char *none = NULL;
+
+    if (block)
+        return block + (i - first) * UC_MD5_BYTES;
+    n = snapshot->num_files - first < MD5_BLOCK ? snapshot->num_files - first
+                                                : MD5_BLOCK;
+    if (!(block = malloc(n * UC_MD5_BYTES)))
+        return NULL;
+    for (k = 0; k < n; k++) {
+        const char *path = snapshot->files[first + k].path;
+
+        uc_digest_md5(path, strlen(path), block + k * UC_MD5_BYTES);
+    }
+    /* A block another reader published first is the one kept. */
+    if (!__atomic_compare_exchange_n(&s->path_md5[b], &none, block, 0,
+                                     __ATOMIC_RELEASE, __ATOMIC_ACQUIRE)) {
+        free(block);
+        block = none;
+    }
+    return block + (i - first) * UC_MD5_BYTES;
 }
 
 void uc_delta_snapshot_retain(uc_delta_snapshot_t *snapshot)
@@ -184,9 +229,12 @@ static uc_error_t *finish(uc_replay_t *r, apr_pool_t *err_pool,
     s->pub.metadata = uc_json_dump(pool, r->metadata);
     s->pub.files = files;
     s->pub.num_files = n;
+    s->path_md5 = apr_pcalloc(pool, sizeof(unsigned char *)
+                                    * (md5_blocks(s) + 1));
     s->pub.app_versions = copy_hash(pool, r->apps, copy_version);
     s->pub.domains = copy_hash(pool, r->domains, copy_configuration);
-    s->pub.bytes = sizeof(uc_delta_file_t) * n + strlen(s->pub.metadata)
+    s->pub.bytes = (sizeof(uc_delta_file_t) + UC_MD5_BYTES) * n
+                   + strlen(s->pub.metadata)
                    + strlen(s->pub.protocol) + 1024;
     for (i = 0; i < s->num_arenas; i++)
         s->pub.bytes += s->arenas[i]->bytes;

@@ -46,7 +46,8 @@ static int is_bucket(const char *s)
     if (n < 3 || n > 222)
         return 0;
     for (i = 0; i < n; i++) {
-        int alnum = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9');
+        int alnum = (s[i] >= 'a' && s[i] <= 'z') ||
+                    (s[i] >= '0' && s[i] <= '9');
         if (!alnum && ((i == 0 || i == n - 1) ||
                        (s[i] != '-' && s[i] != '_' && s[i] != '.')))
             return 0;

@@ -966,9 +966,10 @@ static uc_error_t *write_files(shared_t *s, const query_t *q,
             continue;
         if ((!stats && file->stats_source &&
              (err = uc_delta_file_stats(reader, file, &stats))) ||
-            (err = uc_sharing_write_file(call->out->jw, lines, format, caps,
-                                         file, stats, signer, version,
-                                         timestamp)) ||
+            (err = uc_sharing_write_snapshot_file(call->out->jw, lines,
+                                                  format, caps, snap, i,
+                                                  stats, signer, version,
+                                                  timestamp)) ||
             (err = uc_out_end_line(call->out)))
             return table_error(s, err);
         if (q->has_limit)

@@ -483,7 +483,7 @@ static uc_error_t *sign(apr_pool_t *pool, const uc_sharing_signer_t *signer,
  * delta, unless the client's fileidhash picks one. Hashing the path, not
  * the URL, keeps them stable across requests and re-signing. */
 static void file_id(uc_sharing_format_t format, const uc_sharing_caps_t *caps,
-                    const char *path, char *out)
+                    const char *path, const unsigned char *md5, char *out)
 {
     const char *scheme = caps && caps->file_id_hash ? caps->file_id_hash
         : format == UC_SHARING_DELTA ? "delta" : "parquet";
@@ -494,8 +494,9 @@ static void file_id(uc_sharing_format_t format, const uc_sharing_caps_t *caps,
         uc_hex_encode(digest, UC_SHA256_BYTES, out);
     }
     else {
-        uc_digest_md5(path, strlen(path), digest);
-        uc_hex_encode(digest, UC_MD5_BYTES, out);
+        if (!md5)
+            uc_digest_md5(path, strlen(path), digest);
+        uc_hex_encode(md5 ? md5 : digest, UC_MD5_BYTES, out);
     }
 }
 
@@ -554,15 +555,16 @@ static uc_error_t *share_dv(apr_pool_t *pool, uc_sharing_format_t format,
         return err;
     if ((err = sign(pool, signer, path, &out->dv_url)))
         return err;
-    file_id(format, caps, path, out->dv_id);
+    file_id(format, caps, path, NULL, out->dv_id);
     return NULL;
 }
 
+/* `md5`, when known, is the digest of `path`. */
 static uc_error_t *share_file(apr_pool_t *pool, uc_sharing_format_t format,
                               const uc_sharing_caps_t *caps,
                               const uc_sharing_signer_t *signer,
-                              const char *path, const char *dv,
-                              shared_file_t *out)
+                              const char *path, const unsigned char *md5,
+                              const char *dv, shared_file_t *out)
 {
     uc_error_t *err;
 
@@ -573,7 +575,7 @@ static uc_error_t *share_file(apr_pool_t *pool, uc_sharing_format_t format,
                              "A file action of the table has no path.");
     if ((err = sign(pool, signer, path, &out->url)))
         return err;
-    file_id(format, caps, path, out->id);
+    file_id(format, caps, path, md5, out->id);
     return dv ? share_dv(pool, format, caps, signer, out) : NULL;
 }
 
@@ -666,19 +668,19 @@ static void write_parquet_file(uc_jw_t *jw, const char *kind,
     uc_jw_end_object(jw);
 }
 
-uc_error_t *uc_sharing_write_file(uc_jw_t *jw, apr_pool_t *pool,
-                                  uc_sharing_format_t format,
-                                  const uc_sharing_caps_t *caps,
-                                  const uc_delta_file_t *file,
-                                  const char *stats,
-                                  const uc_sharing_signer_t *signer,
-                                  apr_int64_t version, apr_int64_t timestamp)
+static uc_error_t *write_file(uc_jw_t *jw, apr_pool_t *pool,
+                              uc_sharing_format_t format,
+                              const uc_sharing_caps_t *caps,
+                              const uc_delta_file_t *file,
+                              const unsigned char *md5, const char *stats,
+                              const uc_sharing_signer_t *signer,
+                              apr_int64_t version, apr_int64_t timestamp)
 {
     const uc_delta_file_extras_t *x = file->extras;
     shared_file_t sf;
     uc_error_t *err;
 
-    if ((err = share_file(pool, format, caps, signer, file->path,
+    if ((err = share_file(pool, format, caps, signer, file->path, md5,
                           x ? x->deletion_vector : NULL, &sf)))
         return err;
     if (format == UC_SHARING_PARQUET) {
@@ -706,6 +708,32 @@ uc_error_t *uc_sharing_write_file(uc_jw_t *jw, apr_pool_t *pool,
     }
     end_delta_file(jw);
     return NULL;
+}
+
+uc_error_t *uc_sharing_write_file(uc_jw_t *jw, apr_pool_t *pool,
+                                  uc_sharing_format_t format,
+                                  const uc_sharing_caps_t *caps,
+                                  const uc_delta_file_t *file,
+                                  const char *stats,
+                                  const uc_sharing_signer_t *signer,
+                                  apr_int64_t version, apr_int64_t timestamp)
+{
+    return write_file(jw, pool, format, caps, file, NULL, stats, signer,
+                      version, timestamp);
+}
+
+uc_error_t *uc_sharing_write_snapshot_file(uc_jw_t *jw, apr_pool_t *pool,
+                                           uc_sharing_format_t format,
+                                           const uc_sharing_caps_t *caps,
+                                           const uc_delta_snapshot_t *snapshot,
+                                           apr_size_t i, const char *stats,
+                                           const uc_sharing_signer_t *signer,
+                                           apr_int64_t version,
+                                           apr_int64_t timestamp)
+{
+    return write_file(jw, pool, format, caps, &snapshot->files[i],
+                      uc_delta_file_path_md5(snapshot, i), stats, signer,
+                      version, timestamp);
 }
 
 /* --- changes ------------------------------------------------------------------ */
@@ -769,7 +797,7 @@ uc_error_t *uc_sharing_write_change(uc_jw_t *jw, apr_pool_t *pool,
                              change_key(change->kind, delta),
                              change->path ? change->path : "",
                              change->version);
-    if ((err = share_file(pool, format, caps, signer, change->path,
+    if ((err = share_file(pool, format, caps, signer, change->path, NULL,
                           change->kind == UC_DELTA_CHANGE_CDC ? NULL
                               : change->deletion_vector, &sf)))
         return err;

@@ -122,6 +122,17 @@ uc_error_t *uc_sharing_write_file(uc_jw_t *jw, apr_pool_t *pool,
                                   const uc_sharing_signer_t *signer,
                                   apr_int64_t version, apr_int64_t timestamp);
 
+/* The same for file `i` of `snapshot`, whose MD5 id the snapshot keeps
+ * (uc_delta_file_path_md5). */
+uc_error_t *uc_sharing_write_snapshot_file(uc_jw_t *jw, apr_pool_t *pool,
+                                           uc_sharing_format_t format,
+                                           const uc_sharing_caps_t *caps,
+                                           const uc_delta_snapshot_t *snapshot,
+                                           apr_size_t i, const char *stats,
+                                           const uc_sharing_signer_t *signer,
+                                           apr_int64_t version,
+                                           apr_int64_t timestamp);
+
 /* A change of the change data feed or of startingVersion mode: parquet
  * "add" / "cdf" / "remove" lines with url, id, partitionValues, size,
  * version, timestamp, expirationTimestamp (+stats for add); delta "file"

@@ -16,6 +16,7 @@
 #include <apr_thread_proc.h>
 #include <openssl/evp.h>
 
+#include "../../src/core/uc_digest.h"
 #include "../../src/core/uc_json.h"
 #include "../../src/delta/uc_delta.h"
 #include "../../src/delta/uc_delta_json.h"
@@ -1283,6 +1284,30 @@ static void test_kept_stats_under_threads(void **state)
     uc_delta_snapshot_release(s);
 }
 
+/* The path digests a snapshot keeps are each file's, computed once. */
+static void test_path_md5_kept(void **state)
+{
+    apr_pool_t *pool = test_pool(state);
+    const char *dir = fixture_dir(pool, "simple_table_with_checkpoint");
+    uc_delta_table_t *table;
+    uc_delta_snapshot_t *s;
+    apr_size_t i;
+
+    assert_ok(uc_delta_table_open(pool, file_url(pool, dir), NULL, &table));
+    assert_ok(uc_delta_snapshot(table, UC_DELTA_LATEST, &s));
+    assert_true(s->num_files > 1);
+    for (i = s->num_files; i-- > 0;) {
+        unsigned char want[UC_MD5_BYTES];
+        const unsigned char *got = uc_delta_file_path_md5(s, i);
+
+        uc_digest_md5(s->files[i].path, strlen(s->files[i].path), want);
+        assert_non_null(got);
+        assert_memory_equal(got, want, UC_MD5_BYTES);
+        assert_ptr_equal(uc_delta_file_path_md5(s, i), got);
+    }
+    uc_delta_snapshot_release(s);
+}
+
 /* --- synthetic tables ------------------------------------------------------ */
 
 static int by_string(const void *a, const void *b)
@@ -1599,6 +1624,7 @@ static const struct CMUnitTest tests[] = {
     UC_POOL_TEST(test_cache_budget),
     UC_POOL_TEST(test_cache_under_threads),
     UC_POOL_TEST(test_kept_stats_under_threads),
+    UC_POOL_TEST(test_path_md5_kept),
     UC_POOL_TEST(test_synthetic_tables),
     UC_POOL_TEST(test_decode_threads_agree),
     UC_POOL_TEST(test_request_threads_bound),
