@@ -22,7 +22,7 @@ use Apache::Test qw(-withtestmore);
 use Apache::TestRequest ();
 use Unicat::Test;
 
-plan tests => 95;
+plan tests => 96;
 
 my $p = "ds67_$$";
 my ($cat, $share, $other) = ("cat_$p", "shr_$p", "oth_$p");
@@ -378,6 +378,28 @@ ds_error(ds(GET => "$T/cdf/changes", query => { startingVersion => 2,
 ds_error(ds(GET => "$T/simple/changes", query => { startingVersion => 1 }),
          400, 'INVALID_PARAMETER_VALUE', 'changes of a table shared without cdf',
          qr/cdf is not enabled/);
+# A writer upgrades the protocol at version 4: in the delta format, the
+# changes tell each protocol of the range with its version when asked.
+{
+    open my $fh, '>', "$tmp/cdf/_delta_log/00000000000000000004.json"
+        or die "cannot commit: $!";
+    print $fh '{"commitInfo":{"timestamp":' . (time * 1000) . ',"operation":'
+        . '"SET TBLPROPERTIES"}}' . "\n"
+        . '{"protocol":{"minReaderVersion":1,"minWriterVersion":7,'
+        . '"writerFeatures":["changeDataFeed","appendOnly"]}}' . "\n";
+    close $fh;
+}
+my @protocols = map {
+    my $r = ds(GET => "$T/cdf/changes", query => { startingVersion => 0,
+                   $_ ? (includeHistoricalProtocol => 'true') : () },
+               headers => [ 'delta-sharing-capabilities' =>
+                            'responseformat=delta' ]);
+    join ',', map { $_->{protocol}{version} // 'none' }
+              grep { $_->{protocol} } map { JSON::PP::decode_json($_) }
+              @{ lines_of($r) };
+} 1, 0;
+is("@protocols", '0,4 none', 'changes with includeHistoricalProtocol: the '
+   . 'protocols of the range, each with its version');
 
 # --- the data files ------------------------------------------------------------------------
 $files = files_of(query('simple', {}));
