@@ -810,6 +810,12 @@ static uc_error_t *read_query(uc_call_t *call, query_t *q)
     if (q->has_limit && q->limit < 0)
         return uc_error_invalid(call->pool, "limitHint must be "
                                 "non-negative.");
+    /* With a filter the rows a file holds are not the rows the client
+     * keeps: the limit would cut the answer short of them (the reference
+     * ignores it then too). */
+    if (q->hints || json_array_size(json_object_get(call->body,
+                                                    "predicateHints")))
+        q->has_limit = 0;
     if (q->has_max_files && (q->max_files <= 0 ||
                              q->max_files > APR_INT32_MAX))
         return uc_error_invalid(call->pool, "maxFiles must be positive.");
@@ -918,12 +924,17 @@ static uc_error_t *query_snapshot(shared_t *s, const query_t *q,
     return NULL;
 }
 
-/* numRecords of a file's stats, 0 when they do not say. */
-static apr_int64_t records_of(apr_pool_t *pool, const char *stats)
+/* The rows a file holds for limitHint: numRecords of its stats (0 when
+ * they do not say) less those its deletion vector deletes. */
+static apr_int64_t records_of(apr_pool_t *pool, const uc_delta_file_t *file,
+                              const char *stats)
 {
     json_t *j = stats ? uc_json_own(pool, json_loads(stats, 0, NULL)) : NULL;
+    const char *dv = file->extras ? file->extras->deletion_vector : NULL;
+    json_t *d = dv ? uc_json_own(pool, json_loads(dv, 0, NULL)) : NULL;
 
-    return json_integer_value(json_object_get(j, "numRecords"));
+    return json_integer_value(json_object_get(j, "numRecords")) -
+           json_integer_value(json_object_get(d, "cardinality"));
 }
 
 /* Writes the files of `snap` of the span that pass the filter: all, or
@@ -973,7 +984,7 @@ static uc_error_t *write_files(shared_t *s, const query_t *q,
             (err = uc_out_end_line(call->out)))
             return table_error(s, err);
         if (q->has_limit)
-            records += records_of(lines, stats);
+            records += records_of(lines, file, stats);
         ++span->written;
     }
     return NULL;

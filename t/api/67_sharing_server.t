@@ -22,7 +22,7 @@ use Apache::Test qw(-withtestmore);
 use Apache::TestRequest ();
 use Unicat::Test;
 
-plan tests => 96;
+plan tests => 97;
 
 my $p = "ds67_$$";
 my ($cat, $share, $other) = ("cat_$p", "shr_$p", "oth_$p");
@@ -276,6 +276,12 @@ ds_error(ds(POST => "$T/simple/query", raw => 'x=1',
 ok(@{ files_of(query('cdf', {})) } > 1
    && @{ files_of(query('cdf', { limitHint => 1 })) } == 1,
    'limitHint 1: one file of rows is enough');
+is(scalar @{ files_of(query('cdf', { limitHint => 1,
+      jsonPredicateHints => '{"op":"isNull","children":[{"op":"column",'
+                            . '"name":"name","valueType":"string"}]}' })) },
+   scalar @{ files_of(query('cdf', {})) },
+   'limitHint with a filter: every file the filter keeps (the limit would '
+   . 'count rows the client drops)');
 $res = query('simple', {}, headers => [ 'delta-sharing-capabilities' =>
                                         'responseformat=parquet;'
                                         . 'includeendstreamaction=true' ]);
