@@ -12,6 +12,8 @@
 #include "../cloud/uc_azure_ad.h"
 #include "../cloud/uc_azure_delegation.h"
 #include "../cloud/uc_cloud_settings.h"
+#include "../cloud/uc_vend_cache.h"
+#include "../core/uc_time.h"
 #include "../objstore/uc_azure_sas.h"
 
 typedef struct azure_place {
@@ -76,6 +78,91 @@ static uc_error_t *delegation(uc_call_t *call, apr_pool_t *pool,
                                    call->cloud->ca_file, key);
 }
 
+/* Delegation keys are kept by the process's vend cache, per credential
+ * (and its update) and account, so that answers do not each ask Azure AD
+ * and the storage account anew: a key is asked for twice the span it is
+ * wanted for (within Azure's 7 days), and reused while the span is left
+ * of it, so that what it signs still lasts as long as asked. */
+#define MAX_KEY_SECONDS (7 * 24 * 3600)
+
+typedef struct delegation_fetch {
+    uc_call_t *call;
+    const uc_credential_t *cred;
+    const azure_place_t *place;
+    apr_time_t expiry;
+} delegation_fetch_t;
+
+/* The key's fields in one cached value, newline-separated (none of them
+ * holds one: ids, times, a version, base64). */
+static uc_error_t *fetch_delegation(apr_pool_t *pool, void *baton,
+                                    uc_vended_t *out)
+{
+    const delegation_fetch_t *f = baton;
+    uc_azure_delegation_key_t key;
+    apr_int64_t ms;
+    uc_error_t *err = delegation(f->call, pool, f->cred, f->place, f->expiry,
+                                 &key);
+
+    if (err)
+        return err;
+    if (!key.signed_expiry || !uc_time_parse_iso8601(key.signed_expiry, &ms))
+        return uc_error_make(pool, UC_E_STORAGE, "The user delegation key of "
+                             "%s has no valid expiry.", f->place->account);
+    out->kind = "azure_user_delegation_key";
+    out->names[0] = "key";
+    out->values[0] = apr_pstrcat(pool, key.signed_oid, "\n", key.signed_tid,
+                                 "\n", key.signed_start, "\n",
+                                 key.signed_expiry, "\n", key.signed_service,
+                                 "\n", key.signed_version, "\n", key.value,
+                                 NULL);
+    out->expires = apr_time_from_msec(ms);
+    return NULL;
+}
+
+static void read_key(apr_pool_t *pool, const char *text,
+                     uc_azure_delegation_key_t *key)
+{
+    const char **fields[] = {
+        &key->signed_oid, &key->signed_tid, &key->signed_start,
+        &key->signed_expiry, &key->signed_service, &key->signed_version,
+        &key->value
+    };
+    char *copy = apr_pstrdup(pool, text), *last = NULL, *field;
+    apr_size_t i;
+
+    memset(key, 0, sizeof(*key));
+    for (i = 0, field = apr_strtok(copy, "\n", &last);
+         field && i < sizeof(fields) / sizeof(fields[0]);
+         i++, field = apr_strtok(NULL, "\n", &last))
+        *fields[i] = field;
+}
+
+static uc_error_t *cached_delegation(uc_call_t *call, apr_pool_t *pool,
+                                     const uc_credential_t *cred,
+                                     const azure_place_t *place,
+                                     apr_time_t expiry,
+                                     uc_azure_delegation_key_t *key)
+{
+    apr_interval_time_t span = expiry > call->now ? expiry - call->now : 0;
+    apr_time_t longest = call->now + apr_time_from_sec(MAX_KEY_SECONDS);
+    delegation_fetch_t f = { call, cred, place, expiry + span };
+    const char *id = apr_pstrcat(pool, "azure delegation key ", cred->sec->id,
+                                 "@", cred->sec->updated_at, " ",
+                                 place->account, NULL);
+    uc_vended_t v;
+    int hit;
+    uc_error_t *err;
+
+    if (f.expiry > longest)
+        f.expiry = longest;
+    if ((err = uc_vend_cache_get(call->cloud->cache, pool, id, expiry,
+                                 call->cloud->timeout_ms * 1000,
+                                 fetch_delegation, &f, &v, &hit)))
+        return err;
+    read_key(pool, v.values[0], key);
+    return NULL;
+}
+
 static uc_error_t *signing_key(uc_call_t *call, apr_pool_t *pool,
                                const uc_credential_t *cred,
                                const azure_place_t *place, apr_time_t expiry,
@@ -96,7 +183,7 @@ static uc_error_t *signing_key(uc_call_t *call, apr_pool_t *pool,
     }
     if (!strcmp(cred->type, "azure_service_principal")) {
         *key = apr_pcalloc(pool, sizeof(**key));
-        return delegation(call, pool, cred, place, expiry, *key);
+        return cached_delegation(call, pool, cred, place, expiry, *key);
     }
     return uc_error_make(pool, UC_E_FAILED_PRECONDITION, "Credential '%s' is "
                          "a managed identity, which only Azure's own hosts "

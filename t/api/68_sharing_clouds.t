@@ -25,7 +25,7 @@ use Time::Local ();
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 42;
+plan tests => 43;
 
 my $p = "s68_$$";
 my ($cat, $share, $recipient) = ("cat_$p", "shr_$p", "rcp_$p");
@@ -226,7 +226,7 @@ SKIP: {
 # The module's blob endpoint is azurite's HTTPS instance: it checks every
 # SAS, of the account key and of user delegation keys alike.
 SKIP: {
-    skip 'no azurite (t/azure/with-azurite.sh)', 12
+    skip 'no azurite (t/azure/with-azurite.sh)', 13
         unless $ENV{UNICAT_AZURE_OAUTH_ENDPOINT};
     my ($acct, $ctr) = @ENV{qw(UNICAT_AZURE_ACCOUNT UNICAT_AZURE_CONTAINER)};
     my $fx = "abfss://$ctr\@$acct.dfs.core.windows.net/fixtures";
@@ -328,6 +328,17 @@ SKIP: {
     $expiry = $files->[0]{expirationTimestamp} // 0;
     ok($expiry > ($before + 60) * 1000 && $expiry <= (time + 3600 + 5) * 1000,
        'their expiry is within the delegation key\'s lifetime') or diag $expiry;
+    # The key is kept: the next answer's SAS are signed with the same one
+    # (its start and expiry in skt and ske), and still last their span.
+    my $key_of = sub { join ' ', map { ($_[0] =~ /[?&]$_=([^&]+)/)[0] // '' }
+                                 qw(skt ske) };
+    my $first = $key_of->($files->[0]{url} // '');
+    sleep 1;    # a new key would start a second later
+    $res = ds(POST => "$T/azsimple/query", token => $token, body => {});
+    my $again = $files_of->($res);
+    ok($first =~ /\S \S/ && $key_of->($again->[0]{url} // '') eq $first
+       && ($again->[0]{expirationTimestamp} // 0) >= $expiry,
+       'the next answer reuses the delegation key') or diag "$first";
 }
 # --- Google Cloud Storage --------------------------------------------------------
 # The stand-in of t/gcp/with-gcp.sh serves the fixtures from a bucket to
