@@ -160,13 +160,34 @@ uc_error_t *uc_objstore_list_pages(apr_pool_t *pool, const char *root,
                    start_after ? apr_pstrcat(page_pool, prefix, start_after,
                                              NULL) : NULL,
                    marker, out, &next);
-        marker = next;
+        /* A store that hands back the token it was given would be listed
+         * for ever. */
+        if (!err && next && marker && !strcmp(next, marker))
+            err = uc_error_make(pool, UC_E_STORAGE, "The store repeated the "
+                                "page token of its listing of '%s'.", prefix);
+        marker = next && *next ? next : NULL;
     } while (!err && marker);
     apr_pool_destroy(page_pool);
     if (err)
         return err;
     order_after(out, start_after);
     *objects = out;
+    return NULL;
+}
+
+uc_error_t *uc_objstore_url_root(apr_pool_t *pool, const char *location,
+                                  const uc_objstore_url_t *url,
+                                  const char **root)
+{
+    char *r = *url->path == '/' ? url->path + 1 : url->path;
+    apr_size_t n = strlen(r);
+
+    while (n > 0 && r[n - 1] == '/')
+        r[--n] = '\0';
+    if (!uc_objstore_key_is_safe(r))
+        return uc_error_invalid(pool, "The location '%s' has an invalid "
+                                "path.", location);
+    *root = r;
     return NULL;
 }
 

@@ -264,13 +264,7 @@ static uc_error_t *list_page(void *backend, apr_pool_t *pool,
             && (err = add_blob(pool, page_pool, e, prefix, out)))
             return err;
     following = child_text(page_pool, doc->root, "NextMarker");
-    *next = NULL;
-    if (following && *following) {
-        if (marker && !strcmp(following, marker))
-            return uc_error_make(pool, UC_E_STORAGE, SERVICE " repeated the "
-                                 "marker of the listing of %s.", what);
-        *next = apr_pstrdup(pool, following);
-    }
+    *next = following ? apr_pstrdup(pool, following) : NULL;
     return NULL;
 }
 
@@ -359,22 +353,14 @@ static uc_error_t *azure_open(apr_pool_t *pool, const char *location,
     azure_store_t *az = apr_pcalloc(pool, sizeof(*az));
     uc_objstore_http_options_t http;
     apr_time_t now = apr_time_now();
-    apr_size_t n;
-    char *root;
     uc_error_t *err;
 
     if ((err = parse_authority(pool, location, url->authority, az)) ||
         (err = build_base_url(pool, config->azure_blob_endpoint, az)) ||
         (err = set_key(pool, config, az)))
         return err;
-    root = *url->path == '/' ? url->path + 1 : url->path;
-    n = strlen(root);
-    while (n > 0 && root[n - 1] == '/')
-        root[--n] = '\0';
-    if (!uc_objstore_key_is_safe(root))
-        return uc_error_invalid(pool, "The location '%s' has an invalid "
-                                "path.", location);
-    az->root = root;
+    if ((err = uc_objstore_url_root(pool, location, url, &az->root)))
+        return err;
     az->own_sas = "";
     if ((az->account_key || az->delegation) &&
         (err = sign(pool, az, NULL, "rl", now,
@@ -388,7 +374,7 @@ static uc_error_t *azure_open(apr_pool_t *pool, const char *location,
     if ((err = uc_objstore_http_open(pool, &http, &az->http)))
         return err;
     store->location = apr_pstrcat(pool, url->scheme, "://", url->authority,
-                                  *root ? "/" : "", root, NULL);
+                                  *az->root ? "/" : "", az->root, NULL);
     store->backend = az;
     return NULL;
 }

@@ -167,13 +167,7 @@ static uc_error_t *list_page(void *backend, apr_pool_t *pool,
         if ((err = add_item(pool, item, prefix, out)))
             return err;
     following = json_string_value(json_object_get(doc, "nextPageToken"));
-    *next = NULL;
-    if (following && *following) {
-        if (marker && !strcmp(following, marker))
-            return uc_error_make(pool, UC_E_STORAGE, SERVICE " repeated the "
-                                 "page token of the listing of %s.", what);
-        *next = apr_pstrdup(pool, following);
-    }
+    *next = following ? apr_pstrdup(pool, following) : NULL;
     return NULL;
 }
 
@@ -268,24 +262,15 @@ static uc_error_t *gcs_open(apr_pool_t *pool, const char *location,
     gcs_store_t *gs = apr_pcalloc(pool, sizeof(*gs));
     const char *headers[2] = { NULL, NULL };
     uc_objstore_http_options_t http;
-    apr_size_t n;
-    char *root;
     uc_error_t *err;
 
     if (!url->authority || !is_bucket(url->authority))
         return uc_error_invalid(pool, "The location '%s' does not name a "
                                 "bucket (gs://bucket/...).", location);
     gs->bucket = url->authority;
-    if ((err = read_endpoint(pool, config->gcs_endpoint, gs)))
+    if ((err = read_endpoint(pool, config->gcs_endpoint, gs)) ||
+        (err = uc_objstore_url_root(pool, location, url, &gs->root)))
         return err;
-    root = *url->path == '/' ? url->path + 1 : url->path;
-    n = strlen(root);
-    while (n > 0 && root[n - 1] == '/')
-        root[--n] = '\0';
-    if (!uc_objstore_key_is_safe(root))
-        return uc_error_invalid(pool, "The location '%s' has an invalid "
-                                "path.", location);
-    gs->root = root;
     if (config->gcs_private_key && *config->gcs_private_key &&
         config->gcs_client_email && *config->gcs_client_email) {
         gs->private_key = config->gcs_private_key;
@@ -302,7 +287,7 @@ static uc_error_t *gcs_open(apr_pool_t *pool, const char *location,
     if ((err = uc_objstore_http_open(pool, &http, &gs->http)))
         return err;
     store->location = apr_pstrcat(pool, "gs://", gs->bucket,
-                                  *root ? "/" : "", root, NULL);
+                                  *gs->root ? "/" : "", gs->root, NULL);
     store->backend = gs;
     return NULL;
 }

@@ -67,8 +67,9 @@ const uc_objstore_provider_t *uc_objstore_lookup_provider(const char *scheme);
  * name, NULL for all; a hint: the listing drops what should not be
  * there), from `marker` on (NULL: the first page): its objects, named
  * relative to the prefix, pushed to `out` from `pool`; *next the marker
- * of the page after it, NULL after the last. `page_pool` is the page's
- * scratch memory. */
+ * of the page after it, NULL (or "") after the last; the listing refuses
+ * a marker handed back unchanged. `page_pool` is the page's scratch
+ * memory. */
 typedef uc_error_t *(*uc_objstore_page_fn)(void *backend, apr_pool_t *pool,
                                            apr_pool_t *page_pool,
                                            const char *prefix,
@@ -86,6 +87,13 @@ uc_error_t *uc_objstore_list_pages(apr_pool_t *pool, const char *root,
                                    const char *dir, const char *start_after,
                                    uc_objstore_page_fn page, void *backend,
                                    apr_array_header_t **objects);
+
+/* The object name prefix a cloud location's path names: without '/' at
+ * its ends, "" for a bucket's root; 400 naming `location` when it would
+ * leave the bucket (a "." or ".." segment). */
+uc_error_t *uc_objstore_url_root(apr_pool_t *pool, const char *location,
+                                  const uc_objstore_url_t *url,
+                                  const char **root);
 
 extern const uc_objstore_provider_t uc_objstore_file_provider;
 extern const uc_objstore_provider_t uc_objstore_s3_provider;

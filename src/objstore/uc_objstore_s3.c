@@ -263,11 +263,10 @@ static uc_error_t *list_page(void *backend, apr_pool_t *pool,
     *next = NULL;
     if (strcmp(truncated, "true") == 0) {
         t = uc_xml_child(doc->root, "NextContinuationToken");
-        if (t == NULL || *uc_xml_text(page_pool, t) == '\0'
-            || (token && strcmp(uc_xml_text(page_pool, t), token) == 0))
+        if (t == NULL || *uc_xml_text(page_pool, t) == '\0')
             return uc_error_make(pool, UC_E_STORAGE,
                                  "S3 truncated the listing of %s without a "
-                                 "new continuation token.", what);
+                                 "continuation token.", what);
         *next = apr_pstrdup(pool, uc_xml_text(page_pool, t));
     }
     return NULL;
@@ -384,23 +383,15 @@ static uc_error_t *s3_open(apr_pool_t *pool, const char *location,
     const char *headers[3] = { NULL, NULL, NULL };
     uc_objstore_http_options_t http;
     const char *region;
-    apr_size_t rlen;
     uc_error_t *err;
-    char *root;
 
     if (url->authority == NULL
         || !valid_bucket(url->authority, strlen(url->authority)))
         return uc_error_invalid(pool, "The location '%s' does not name a "
                                 "valid S3 bucket.", location);
     s3->bucket = url->authority;
-    root = *url->path == '/' ? url->path + 1 : url->path;
-    rlen = strlen(root);
-    while (rlen > 0 && root[rlen - 1] == '/')
-        root[--rlen] = '\0';
-    if (!uc_objstore_key_is_safe(root))
-        return uc_error_invalid(pool, "The location '%s' has an invalid "
-                                "path.", location);
-    s3->root = root;
+    if ((err = uc_objstore_url_root(pool, location, url, &s3->root)))
+        return err;
 
     region = config->region && *config->region ? config->region
                                                : "us-east-1";
@@ -448,10 +439,8 @@ static uc_error_t *s3_open(apr_pool_t *pool, const char *location,
     if ((err = uc_objstore_http_open(pool, &http, &s3->http)))
         return err;
 
-    store->location = *root ? apr_pstrcat(pool, url->scheme, "://",
-                                          s3->bucket, "/", root, NULL)
-                            : apr_pstrcat(pool, url->scheme, "://",
-                                          s3->bucket, NULL);
+    store->location = apr_pstrcat(pool, url->scheme, "://", s3->bucket,
+                                  *s3->root ? "/" : "", s3->root, NULL);
     store->backend = s3;
     return NULL;
 }

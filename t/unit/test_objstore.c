@@ -7,6 +7,7 @@
  * test_objstore_s3.c. */
 #include "uc_test_reader.h"
 
+#include <stdlib.h>
 #include <apr_file_io.h>
 
 #include "../../src/cloud/uc_azure_delegation.h"
@@ -88,6 +89,63 @@ static void test_providers_by_scheme(void **state)
 /* Azure locations name a container and an account; the URLs handed out
  * are the blob's own with a SAS that reads it alone, and a delegation
  * key's expiry caps theirs. */
+/* A store of pages of two names that hands out its markers as told. */
+typedef struct paged {
+    const char *const *names;      /* full names, in any order */
+    int repeat_at;                 /* the page that hands back its marker */
+    int pages;
+} paged_t;
+
+static uc_error_t *page_of_two(void *backend, apr_pool_t *pool,
+                               apr_pool_t *page_pool, const char *prefix,
+                               const char *start_after, const char *marker,
+                               apr_array_header_t *out, const char **next)
+{
+    paged_t *p = backend;
+    int from = marker ? atoi(marker) : 0, i;
+
+    (void)page_pool;
+    (void)start_after;
+    for (i = from; i < from + 2 && p->names[i]; i++) {
+        uc_object_t *o = apr_array_push(out);
+
+        o->name = apr_pstrdup(pool, p->names[i] + strlen(prefix));
+        o->size = i;
+        o->mtime_ms = 0;
+    }
+    *next = !p->names[i] ? NULL : p->pages == p->repeat_at ? marker
+          : apr_itoa(pool, i);
+    p->pages++;
+    return NULL;
+}
+
+/* The page loop of the cloud stores: every page, in name order, after the
+ * name asked for; a marker handed back unchanged ends it with a 502. */
+static void test_list_pages(void **state)
+{
+    static const char *const names[] = {
+        "t/d/e", "t/d/a", "t/d/c", "t/d/b", "t/d/f", NULL
+    };
+    apr_pool_t *pool = *state;
+    paged_t p = { names, -1, 0 };
+    apr_array_header_t *objects;
+    uc_error_t *err;
+
+    assert_ok(uc_objstore_list_pages(pool, "t", "d", "b", page_of_two, &p,
+                                     &objects));
+    assert_int_equal(p.pages, 3);
+    assert_int_equal(objects->nelts, 3);
+    assert_string_equal(APR_ARRAY_IDX(objects, 0, uc_object_t).name, "c");
+    assert_string_equal(APR_ARRAY_IDX(objects, 1, uc_object_t).name, "e");
+    assert_string_equal(APR_ARRAY_IDX(objects, 2, uc_object_t).name, "f");
+    p = (paged_t){ names, 1, 0 };
+    err = uc_objstore_list_pages(pool, "t", "d/", NULL, page_of_two, &p,
+                                 &objects);
+    assert_non_null(err);
+    assert_int_equal(err->status, 502);
+    assert_contains(err->message, "repeated the page token");
+}
+
 /* gs://: the bucket named by Google's rules, the path made safe, and no
  * URL without the service account's key to sign it. */
 static void test_gcs_locations(void **state)
@@ -399,6 +457,7 @@ int main(void)
         UC_POOL_TEST(test_providers_by_scheme),
         UC_POOL_TEST(test_azure_locations_and_urls),
         UC_POOL_TEST(test_gcs_locations),
+        UC_POOL_TEST(test_list_pages),
         UC_POOL_TEST(test_locations_decoded_once),
         UC_POOL_TEST(test_file_presign_refused),
         UC_POOL_TEST(test_presign_arguments),
