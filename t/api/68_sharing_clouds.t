@@ -70,6 +70,31 @@ sub share_tables {     # the answer of adding [name, options...] as $schema.name
                                             shared_as => "$schema.$_->[0]",
                                             @$_[1 .. $#$_] } } } @tables ] });
 }
+# How many of the file lines' URLs GET the bytes of the fixture `table`,
+# of the size the line says (curl given @args too).
+sub fixture_bytes {
+    my ($files, $table, @args) = @_;
+    my $same = 0;
+    for my $f (@$files) {
+        my ($code, $body) = curl($f->{url}, @args);
+        my $want = slurp("$fixtures/$table/"
+                         . ($f->{url} =~ m{/\Q$table\E/([^?]+)})[0]);
+        $same++ if $code eq '200' && defined $want && $body eq $want
+                   && length($body) == $f->{size};
+    }
+    return $same;
+}
+# The add, cdf and remove actions of a changes answer, and those of them
+# whose URL answers a Range read with 206.
+sub changes_read {
+    my ($res, @args) = @_;
+    my @changes = map { $_->{cdf} || $_->{add} || $_->{remove} }
+                  grep { $_->{cdf} || $_->{add} || $_->{remove} }
+                  @{ answer_lines($res) };
+    return (scalar @changes, scalar grep {
+        (curl($_->{url}, @args, '-o', '/dev/null', '-r', '0-3'))[0] eq '206'
+    } @changes);
+}
 my %ext = (catalog_name => $cat, schema_name => 'sch',
            table_type => 'EXTERNAL', data_source_format => 'DELTA',
            columns => []);
@@ -145,16 +170,8 @@ SKIP: {
        && !(grep { ($_->{expirationTimestamp} // 0) != $expiry } @files),
        'expirationTimestamp: what X-Amz-Expires says, within the lifetime')
         or diag "$expiry $expires_in";
-    my $same = 0;
-    for my $f (@files) {
-        my ($code, $body) = curl($f->{url});
-        my $want = slurp("$fixtures/simple_table/"
-                         . ($f->{url} =~ m{/simple_table/([^?]+)})[0]);
-        $same++ if $code eq '200' && defined $want && $body eq $want
-                   && length($body) == $f->{size};
-    }
-    is($same, scalar @files, 'every URL GETs the fixture\'s bytes, of the '
-       . 'size the line says');
+    is(fixture_bytes(\@files, 'simple_table'), scalar @files, 'every URL '
+       . 'GETs the fixture\'s bytes, of the size the line says');
     my ($code, $body) = curl($files[0]{url}, '-r', '0-3');
     is("$code $body", '206 PAR1', 'a Range read of a URL is a 206');
     (my $tampered = $files[0]{url}) =~ s/(X-Amz-Signature=)(.)/
@@ -182,15 +199,11 @@ SKIP: {
         or diag substr($res->content, 0, 300);
     $res = ds(GET => "$T/cdf/changes", token => $token,
               query => { startingVersion => 0 });
-    my @changes = grep { $_->{cdf} || $_->{add} || $_->{remove} }
-                  @{ answer_lines($res) };
-    my @ok = grep { my ($c) = curl($_->{url}, '-o', '/dev/null',
-                                   '-r', '0-3'); $c eq '206' }
-             map { $_->{cdf} || $_->{add} || $_->{remove} } @changes;
-    ok(@changes && @ok == @changes
+    my ($changes, $read) = changes_read($res);
+    ok($changes && $read == $changes
        && ($res->header('Delta-Table-Version') // '') eq '0',
        'changes: every add, cdf and remove URL reads from the store')
-        or diag $res->code . ' ' . scalar(@ok) . ' of ' . scalar(@changes);
+        or diag $res->code . " $read of $changes";
     $res = ds(GET => "$T/cdf/metadata", token => $token);
     $l = answer_lines($res);
     is($l->[1]{metaData}{configuration}{enableChangeDataFeed}, 'true',
@@ -270,16 +283,8 @@ SKIP: {
     ok($res->code == 200 && @$files && @signed == @$files,
        'every URL is the blob\'s own, with a SAS that reads that blob only')
         or diag $res->code . ' ' . substr($res->content, 0, 400);
-    my $same = 0;
-    for my $f (@$files) {
-        my ($code, $body) = curl($f->{url}, @ca);
-        my $want = slurp("$fixtures/simple_table/"
-                         . ($f->{url} =~ m{/simple_table/([^?]+)})[0]);
-        $same++ if $code eq '200' && defined $want && $body eq $want
-                   && length($body) == $f->{size};
-    }
-    is($same, scalar @$files, 'azurite serves every URL: the fixture\'s bytes, '
-       . 'of the size the line says');
+    is(fixture_bytes($files, 'simple_table', @ca), scalar @$files, 'azurite '
+       . 'serves every URL: the fixture\'s bytes, of the size the line says');
     my $url = $files->[0]{url} // '';
     my ($code, $body) = curl($url, @ca, '-r', '0-3');
     is("$code $body", '206 PAR1', 'a Range read of a SAS URL is a 206');
@@ -304,12 +309,8 @@ SKIP: {
 
     $res = ds(GET => "$T/azcdf/changes", token => $token,
               query => { startingVersion => 0 });
-    my @changes = map { $_->{cdf} || $_->{add} || $_->{remove} }
-                  grep { $_->{cdf} || $_->{add} || $_->{remove} }
-                  @{ answer_lines($res) };
-    my @read = grep { (curl($_->{url}, @ca, '-o', '/dev/null', '-r', '0-3'))[0]
-                      eq '206' } @changes;
-    ok(@changes && @read == @changes, 'changes: every add, cdf and remove '
+    my ($changes, $read) = changes_read($res, @ca);
+    ok($changes && $read == $changes, 'changes: every add, cdf and remove '
        . 'URL reads from azurite') or diag $res->code . ' ' . $res->content;
 
     # A service principal: user delegation keys sign the store's SAS.
@@ -386,16 +387,9 @@ SKIP: {
     ok($res->code == 200 && @$files && @signed == @$files,
        'every URL is a V4 signed URL of its object')
         or diag $res->code . ' ' . substr($res->content, 0, 400);
-    my $same = 0;
-    for my $f (@$files) {
-        my ($code, $body) = curl($f->{url});
-        my $want = slurp("$fixtures/simple_table/"
-                         . ($f->{url} =~ m{/simple_table/([^?]+)})[0]);
-        $same++ if $code eq '200' && defined $want && $body eq $want
-                   && length($body) == $f->{size};
-    }
-    is($same, scalar @$files, 'the stand-in serves every URL, its signature '
-       . 'checked: the fixture\'s bytes, of the size the line says');
+    is(fixture_bytes($files, 'simple_table'), scalar @$files, 'the stand-in '
+       . 'serves every URL, its signature checked: the fixture\'s bytes, of '
+       . 'the size the line says');
     my $url = $files->[0]{url} // '';
     my ($code, $body) = curl($url, '-r', '0-3');
     is("$code $body", '206 PAR1', 'a Range read of a signed URL is a 206');
@@ -414,12 +408,8 @@ SKIP: {
         or diag "$url $expiry";
     $res = ds(GET => "$T/gscdf/changes", token => $token,
               query => { startingVersion => 0 });
-    my @changes = map { $_->{cdf} || $_->{add} || $_->{remove} }
-                  grep { $_->{cdf} || $_->{add} || $_->{remove} }
-                  @{ answer_lines($res) };
-    my @read = grep { (curl($_->{url}, '-o', '/dev/null', '-r', '0-3'))[0]
-                      eq '206' } @changes;
-    ok(@changes && @read == @changes, 'changes: every add, cdf and remove '
+    my ($changes, $read) = changes_read($res);
+    ok($changes && $read == $changes, 'changes: every add, cdf and remove '
        . 'URL reads from the stand-in') or diag $res->code . ' ' . $res->content;
     # Deletion vectors: the delta format signs their files too.
     create_object('/tables', { %ext, name => 'gsdv',
