@@ -32,6 +32,20 @@ static int has_data(const uc_securable_t *table)
     return table->storage_location && *table->storage_location;
 }
 
+static uc_shared_table_t *shared_table(apr_pool_t *pool, const char *schema,
+                                       const char *name,
+                                       const uc_securable_t *table,
+                                       const uc_share_object_t *o)
+{
+    uc_shared_table_t *t = apr_palloc(pool, sizeof(*t));
+
+    t->schema = schema;
+    t->name = name;
+    t->table = table;
+    t->object = o;
+    return t;
+}
+
 /* The table of a TABLE object, found by id (the share keeps the object
  * when the table is renamed). */
 static uc_error_t *object_table(uc_call_t *call, const uc_share_object_t *o,
@@ -39,7 +53,6 @@ static uc_error_t *object_table(uc_call_t *call, const uc_share_object_t *o,
 {
     const char *dot = strchr(o->shared_as, '.');
     uc_securable_t *sec = NULL;
-    uc_shared_table_t *t;
     uc_error_t *err;
 
     *out = NULL;
@@ -50,13 +63,10 @@ static uc_error_t *object_table(uc_call_t *call, const uc_share_object_t *o,
         return err;
     if (!sec || !has_data(sec))
         return NULL;
-    t = apr_pcalloc(call->pool, sizeof(*t));
-    t->schema = apr_pstrndup(call->pool, o->shared_as,
-                             (apr_size_t)(dot - o->shared_as));
-    t->name = dot + 1;
-    t->table = sec;
-    t->object = o;
-    *out = t;
+    *out = shared_table(call->pool,
+                        apr_pstrndup(call->pool, o->shared_as,
+                                     (apr_size_t)(dot - o->shared_as)),
+                        dot + 1, sec, o);
     return NULL;
 }
 
@@ -87,17 +97,12 @@ static uc_error_t *schema_tables(uc_call_t *call, const uc_share_object_t *o,
             return err;
         for (i = 0; i < rows->nelts; i++) {
             uc_securable_t *sec = APR_ARRAY_IDX(rows, i, uc_securable_t *);
-            uc_shared_table_t *t;
 
             page.after = sec->name;
-            if (!has_data(sec))
-                continue;
-            t = apr_pcalloc(call->pool, sizeof(*t));
-            t->schema = o->shared_as;
-            t->name = sec->name;
-            t->table = sec;
-            t->object = o;
-            push_table(into, seen, call->pool, t);
+            if (has_data(sec))
+                push_table(into, seen, call->pool,
+                           shared_table(call->pool, o->shared_as, sec->name,
+                                        sec, o));
         }
         more = more && rows->nelts > 0;
     }
@@ -211,11 +216,7 @@ static uc_error_t *table_in_schema(uc_call_t *call,
 
     if (err || !sec || !has_data(sec))
         return err;
-    *out = apr_pcalloc(call->pool, sizeof(**out));
-    (*out)->schema = o->shared_as;
-    (*out)->name = sec->name;
-    (*out)->table = sec;
-    (*out)->object = o;
+    *out = shared_table(call->pool, o->shared_as, sec->name, sec, o);
     return NULL;
 }
 
