@@ -124,6 +124,26 @@ struct uc_delta_snapshot {
 const unsigned char *uc_delta_file_path_md5(
     const uc_delta_snapshot_t *snapshot, apr_size_t i);
 
+/* The files of a snapshot by the text of their partition values (which
+ * the reader interns): each distinct text once, with the indexes of its
+ * files in snapshot order, so that a filter on partition values is judged
+ * once per partition and costs the files it keeps. Built when first asked
+ * for, then kept with the snapshot (its bytes are counted). NULL when
+ * memory runs out. Safe between threads. */
+typedef struct uc_delta_partition_group {
+    const char *values;             /* the partitionValues text */
+    apr_size_t count;
+    const apr_uint32_t *files;      /* indexes into the snapshot's files */
+} uc_delta_partition_group_t;
+
+typedef struct uc_delta_partitions {
+    apr_size_t num_groups;
+    const uc_delta_partition_group_t *groups;
+} uc_delta_partitions_t;
+
+const uc_delta_partitions_t *uc_delta_snapshot_partitions(
+    const uc_delta_snapshot_t *snapshot);
+
 /* Reference counting: a snapshot is freed when its last holder lets go. */
 void uc_delta_snapshot_retain(uc_delta_snapshot_t *snapshot);
 void uc_delta_snapshot_release(uc_delta_snapshot_t *snapshot);

@@ -30,6 +30,9 @@ typedef struct snapshot_impl {
     /* Block b holds the MD5 of the paths of files b * MD5_BLOCK on, once
      * a reader asked (malloc'd, published atomically). */
     unsigned char **path_md5;
+    /* The files by partition, once a reader asked (one malloc'd block,
+     * published atomically). */
+    uc_delta_partitions_t *partitions;
 } snapshot_impl_t;
 
 static apr_size_t md5_blocks(const snapshot_impl_t *s)
@@ -44,9 +47,82 @@ static void destroy(snapshot_impl_t *s)
 
     for (b = 0; s->path_md5 && b < md5_blocks(s); b++)
         free(s->path_md5[b]);
+    free(s->partitions);
     for (i = 0; i < s->num_arenas; i++)
         uc_arena_release(s->arenas[i]);
     apr_pool_destroy(s->pool);
+}
+
+/* The groups of `s`'s files in one block: the groups, then the file
+ * indexes they point into. */
+static uc_delta_partitions_t *group_files(const uc_delta_snapshot_t *s)
+{
+    apr_pool_t *scratch;
+    apr_hash_t *index_of;
+    apr_size_t i, n = 0, *count;
+    uc_delta_partitions_t *p = NULL;
+    uc_delta_partition_group_t *g;
+    apr_uint32_t *files;
+
+    if (s->num_files > APR_UINT32_MAX ||
+        apr_pool_create_unmanaged_ex(&scratch, NULL, NULL) != APR_SUCCESS)
+        return NULL;
+    /* The texts are interned: equal ones are the same pointer. */
+    index_of = apr_hash_make(scratch);
+    count = apr_pcalloc(scratch, sizeof(apr_size_t) * (s->num_files + 1));
+    for (i = 0; i < s->num_files; i++) {
+        const char *v = s->files[i].partition_values;
+        apr_size_t *k = apr_hash_get(index_of, &v, sizeof(v));
+
+        if (!k) {
+            k = apr_palloc(scratch, sizeof(*k));
+            *k = n++;
+            apr_hash_set(index_of, apr_pmemdup(scratch, &v, sizeof(v)),
+                         sizeof(v), k);
+        }
+        count[*k]++;
+    }
+    p = malloc(sizeof(*p) + n * sizeof(*g) + s->num_files * sizeof(*files));
+    if (p) {
+        g = (uc_delta_partition_group_t *)(p + 1);
+        files = (apr_uint32_t *)(g + n);
+        p->num_groups = n;
+        p->groups = g;
+        for (i = 0; i < n; i++) {
+            g[i].count = 0;
+            g[i].files = files;
+            files += count[i];
+        }
+        for (i = 0; i < s->num_files; i++) {
+            const char *v = s->files[i].partition_values;
+            uc_delta_partition_group_t *into =
+                &g[*(apr_size_t *)apr_hash_get(index_of, &v, sizeof(v))];
+
+            into->values = v;
+            ((apr_uint32_t *)into->files)[into->count++] = (apr_uint32_t)i;
+        }
+    }
+    apr_pool_destroy(scratch);
+    return p;
+}
+
+const uc_delta_partitions_t *uc_delta_snapshot_partitions(
+    const uc_delta_snapshot_t *snapshot)
+{
+    snapshot_impl_t *s = (snapshot_impl_t *)snapshot;
+    uc_delta_partitions_t *p = __atomic_load_n(&s->partitions,
+                                               __ATOMIC_ACQUIRE);
+    uc_delta_partitions_t *none = NULL;
+
+    if (p || !(p = group_files(snapshot)))
+        return p;
+    /* Groups another reader published first are the ones kept. */
+    if (!__atomic_compare_exchange_n(&s->partitions, &none, p, 0,
+                                     __ATOMIC_RELEASE, __ATOMIC_ACQUIRE)) {
+        free(p);
+        p = none;
+    }
+    return p;
 }
 
 /* The digests are a cache of what the files are: a snapshot that holds
@@ -233,7 +309,8 @@ static uc_error_t *finish(uc_replay_t *r, apr_pool_t *err_pool,
                                     * (md5_blocks(s) + 1));
     s->pub.app_versions = copy_hash(pool, r->apps, copy_version);
     s->pub.domains = copy_hash(pool, r->domains, copy_configuration);
-    s->pub.bytes = (sizeof(uc_delta_file_t) + UC_MD5_BYTES) * n
+    s->pub.bytes = (sizeof(uc_delta_file_t) + UC_MD5_BYTES
+                    + sizeof(apr_uint32_t)) * n
                    + strlen(s->pub.metadata)
                    + strlen(s->pub.protocol) + 1024;
     for (i = 0; i < s->num_arenas; i++)

@@ -208,21 +208,23 @@ static int page_of(const uc_pq_lazy_t *lazy, apr_size_t row)
     return lo;
 }
 
-/* A copy of the decoded page `col` in a pool of its own, its values in
- * one block (C strings, as decoded); NULL when it has no room left in the
- * budget. */
+/* A copy of the decoded page `col` of `leaf` in a pool of its own, its
+ * values in one block (C strings, as decoded), one per row (NULL for a
+ * null row, so that a row's value is found without counting); NULL when
+ * the budget has no room left. */
 static kept_page_t *copy_page(uc_pq_page_budget_t *budget,
+                              const uc_pq_node_t *leaf,
                               const uc_pq_column_t *col)
 {
-    apr_size_t text = 0, i, bytes;
+    unsigned char max = (unsigned char)leaf->max_def;
+    apr_size_t text = 0, i, v = 0, bytes;
     apr_pool_t *pool;
     kept_page_t *k;
     char *at;
 
     for (i = 0; i < col->num_values; i++)
         text += col->bytes[i].len + 1;
-    bytes = sizeof(*k) + text + col->num_values * sizeof(uc_pq_bytes_t)
-            + (col->def ? col->num_levels : 0);
+    bytes = sizeof(*k) + text + col->num_levels * sizeof(uc_pq_bytes_t);
     if (__atomic_add_fetch(&budget->used, bytes, __ATOMIC_RELAXED)
         > budget->limit ||
         apr_pool_create_unmanaged_ex(&pool, NULL, NULL) != APR_SUCCESS) {
@@ -233,18 +235,23 @@ static kept_page_t *copy_page(uc_pq_page_budget_t *budget,
     k->pool = pool;
     k->bytes = bytes;
     k->column = *col;
-    if (col->def)
-        k->column.def = apr_pmemdup(pool, col->def, col->num_levels);
+    k->column.def = NULL;
     k->column.rep = NULL;
-    k->column.bytes = apr_palloc(pool, (col->num_values + 1)
-                                       * sizeof(uc_pq_bytes_t));
+    k->column.bytes = apr_pcalloc(pool, (col->num_levels + 1)
+                                        * sizeof(uc_pq_bytes_t));
+    k->column.num_values = col->num_levels;
     at = apr_palloc(pool, text + 1);
-    for (i = 0; i < col->num_values; i++) {
-        memcpy(at, col->bytes[i].ptr, col->bytes[i].len);
-        at[col->bytes[i].len] = '\0';
+    for (i = 0; i < col->num_levels; i++) {
+        const uc_pq_bytes_t *b;
+
+        if (col->def && col->def[i] != max)
+            continue;
+        b = &col->bytes[v++];
+        memcpy(at, b->ptr, b->len);
+        at[b->len] = '\0';
         k->column.bytes[i].ptr = at;
-        k->column.bytes[i].len = col->bytes[i].len;
-        at += col->bytes[i].len + 1;
+        k->column.bytes[i].len = b->len;
+        at += b->len + 1;
     }
     k->column.terminated = 1;
     return k;
@@ -259,7 +266,8 @@ static void keep_page(uc_pq_lazy_reader_t *rd, const uc_pq_lazy_t *lazy,
     kept_page_t *k, *none = NULL;
     uc_pq_page_budget_t *counted = NULL;
 
-    if (!rd->column.terminated || !(k = copy_page(rd->budget, &rd->column)))
+    if (!rd->column.terminated ||
+        !(k = copy_page(rd->budget, &lazy->leaf, &rd->column)))
         return;
     /* The pages of a leaf count against one budget: its first keeper's. */
     if (__atomic_compare_exchange_n(&shared->budget, &counted, rd->budget, 0,
@@ -344,8 +352,13 @@ uc_error_t *uc_pq_lazy_value(uc_pq_lazy_reader_t *rd,
             return err;
     }
     at = r - rd->first_row;
-    /* Values are counted from the row read last, as rows are mostly read
-     * in order. */
+    /* Without nulls, or in a kept page (a slot per row), the row's value
+     * is at the row; else values are counted from the row read last, as
+     * rows are mostly read in order. */
+    if (!c->def) {
+        *value = c->bytes[at];
+        return NULL;
+    }
     if (at < rd->row) {
         rd->row = 0;
         rd->value = 0;

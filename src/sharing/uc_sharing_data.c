@@ -937,6 +937,53 @@ static apr_int64_t records_of(apr_pool_t *pool, const uc_delta_file_t *file,
            json_integer_value(json_object_get(d, "cardinality"));
 }
 
+/* With a filter, the files it keeps, judged a partition at a time (one
+ * bit per file of the snapshot); NULL when it keeps them all or when the
+ * snapshot's files are not grouped by partition. */
+static apr_uint64_t *kept_files(filter_t *f, const query_t *q,
+                                apr_pool_t *pool,
+                                const uc_delta_snapshot_t *snap)
+{
+    const uc_delta_partitions_t *parts;
+    apr_uint64_t *kept;
+    apr_size_t g, k;
+
+    if ((!f->partitions && !q->predicate) ||
+        !(parts = uc_delta_snapshot_partitions(snap)) ||
+        parts->num_groups < 2)
+        return NULL;
+    kept = apr_pcalloc(pool, sizeof(apr_uint64_t)
+                             * (snap->num_files / 64 + 1));
+    for (g = 0; g < parts->num_groups; g++) {
+        const uc_delta_partition_group_t *group = &parts->groups[g];
+
+        if (!keeps(f, q, pool, group->values))
+            continue;
+        for (k = 0; k < group->count; k++)
+            kept[group->files[k] / 64] |=
+                (apr_uint64_t)1 << (group->files[k] % 64);
+    }
+    return kept;
+}
+
+/* The first file from `i` on that `kept` keeps (every one without it);
+ * `n` when none is left. */
+static apr_size_t next_kept(const apr_uint64_t *kept, apr_size_t n,
+                            apr_size_t i)
+{
+    apr_uint64_t word;
+
+    if (!kept || i >= n)
+        return i;
+    word = kept[i / 64] >> (i % 64);
+    if (word)
+        return i + (apr_size_t)__builtin_ctzll(word);
+    for (i = (i / 64 + 1) * 64; i < n; i += 64)
+        if (kept[i / 64])
+            return i + (apr_size_t)__builtin_ctzll(kept[i / 64]);
+    return n;
+}
+
 /* Writes the files of `snap` of the span that pass the filter: all, or
  * up to maxFiles, or until limitHint rows are reached. */
 static uc_error_t *write_files(shared_t *s, const query_t *q,
@@ -953,15 +1000,18 @@ static uc_error_t *write_files(shared_t *s, const query_t *q,
     apr_int64_t version = travelled ? snap->version : UC_DELTA_NONE;
     apr_int64_t timestamp = travelled ? snap->timestamp : UC_DELTA_NONE;
     apr_int64_t records = 0;
+    apr_uint64_t *kept;
     apr_pool_t *lines;
     filter_t filter;
-    apr_size_t i;
+    apr_size_t i, n = snap->num_files, visited = 0;
     uc_error_t *err;
 
     if ((err = make_filter(s, &filter)))
         return err;
+    kept = kept_files(&filter, q, call->pool, snap);
     apr_pool_create(&lines, call->pool);
-    for (i = span->first; i < snap->num_files; i++) {
+    for (i = next_kept(kept, n, span->first); i < n;
+         i = next_kept(kept, n, i + 1)) {
         const uc_delta_file_t *file = &snap->files[i];
         const char *stats = file->stats;
 
@@ -971,9 +1021,9 @@ static uc_error_t *write_files(shared_t *s, const query_t *q,
         }
         if (q->has_limit && records >= q->limit)
             break;
-        if (i % LINES_PER_POOL == 0)
+        if (++visited % LINES_PER_POOL == 0)
             apr_pool_clear(lines);
-        if (!keeps(&filter, q, lines, file->partition_values))
+        if (!kept && !keeps(&filter, q, lines, file->partition_values))
             continue;
         if ((!stats && file->stats_source &&
              (err = uc_delta_file_stats(reader, file, &stats))) ||

@@ -1308,6 +1308,43 @@ static void test_path_md5_kept(void **state)
     uc_delta_snapshot_release(s);
 }
 
+/* The files by partition: every file once, in snapshot order within its
+ * group, under the text of its own partition values. */
+static void test_partition_groups(void **state)
+{
+    apr_pool_t *pool = test_pool(state);
+    const char *dir = fixture_dir(pool, "dv-partitioned-with-checkpoint");
+    const uc_delta_partitions_t *parts;
+    uc_delta_table_t *table;
+    uc_delta_snapshot_t *s;
+    unsigned char *seen;
+    apr_size_t g, k, total = 0;
+
+    assert_ok(uc_delta_table_open(pool, file_url(pool, dir), NULL, &table));
+    assert_ok(uc_delta_snapshot(table, UC_DELTA_LATEST, &s));
+    parts = uc_delta_snapshot_partitions(s);
+    assert_non_null(parts);
+    assert_ptr_equal(uc_delta_snapshot_partitions(s), parts);
+    assert_true(parts->num_groups > 1 && parts->num_groups < s->num_files);
+    seen = apr_pcalloc(pool, s->num_files);
+    for (g = 0; g < parts->num_groups; g++) {
+        const uc_delta_partition_group_t *grp = &parts->groups[g];
+
+        assert_true(grp->count > 0);
+        for (k = 0; k < grp->count; k++) {
+            apr_uint32_t i = grp->files[k];
+
+            assert_true(i < s->num_files && !seen[i]);
+            assert_true(k == 0 || grp->files[k - 1] < i);
+            assert_string_equal(s->files[i].partition_values, grp->values);
+            seen[i] = 1;
+            total++;
+        }
+    }
+    assert_int_equal(total, s->num_files);
+    uc_delta_snapshot_release(s);
+}
+
 /* --- synthetic tables ------------------------------------------------------ */
 
 static int by_string(const void *a, const void *b)
@@ -1625,6 +1662,7 @@ static const struct CMUnitTest tests[] = {
     UC_POOL_TEST(test_cache_under_threads),
     UC_POOL_TEST(test_kept_stats_under_threads),
     UC_POOL_TEST(test_path_md5_kept),
+    UC_POOL_TEST(test_partition_groups),
     UC_POOL_TEST(test_synthetic_tables),
     UC_POOL_TEST(test_decode_threads_agree),
     UC_POOL_TEST(test_request_threads_bound),
