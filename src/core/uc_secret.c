@@ -304,6 +304,12 @@ int uc_secret_hasher_hash(uc_secret_hasher_t *h, const void *data,
     return ok;
 }
 
+int uc_secret_hasher_absorb(uc_secret_hasher_t *h, const void *data,
+                            apr_size_t len)
+{
+    return SHA256_Update(&h->inner, data, len);
+}
+
 const char *uc_secret_keyed_hash(apr_pool_t *pool,
                                  const uc_secret_key_t *key,
                                  const char *purpose, const void *data,

@@ -96,6 +96,12 @@ uc_secret_hasher_t *uc_secret_hasher_make(apr_pool_t *pool,
  * OpenSSL fails. */
 int uc_secret_hasher_hash(uc_secret_hasher_t *hasher, const void *data,
                           apr_size_t len, char *hex);
+/* Makes every later message of the hasher start with `data` (what all of
+ * them share): uc_secret_hasher_hash(h, m) is then the hash of data || m,
+ * at the cost of m alone when `len` is a multiple of 64 (whole SHA-256
+ * blocks). 0 when OpenSSL fails. */
+int uc_secret_hasher_absorb(uc_secret_hasher_t *hasher, const void *data,
+                            apr_size_t len);
 
 /* `n` random bytes from OpenSSL's CSPRNG as unpadded base64url (writable,
  * so that the caller can wipe it); NULL when the generator fails. */

@@ -42,12 +42,27 @@ static int is_safe_key(const char *key)
 
 /* What the HMAC covers: every part of the URL that says what it opens,
  * for how long, and under which key. */
-static const char *signed_text(apr_pool_t *pool, const char *table_id,
-                               const char *key, const char *exp,
-                               const char *kid)
+/* What a URL's signature covers: its table, expiry and key id, each on a
+ * line (none holds a newline), padded with newlines to whole SHA-256
+ * blocks, so that the signer of an answer hashes it once; then the file's
+ * key. */
+#define SIGNED_BLOCK 64
+
+static const char *signed_fields(apr_pool_t *pool, const char *table_id,
+                                 const char *exp, const char *kid,
+                                 apr_size_t *len)
 {
-    return apr_pstrcat(pool, table_id, "\n", key, "\n", exp, "\n", kid,
-                       NULL);
+    const char *fields = apr_pstrcat(pool, table_id, "\n", exp, "\n", kid,
+                                     "\n", NULL);
+    apr_size_t n = strlen(fields);
+    apr_size_t padded = (n + SIGNED_BLOCK - 1) / SIGNED_BLOCK * SIGNED_BLOCK;
+    char *out = apr_palloc(pool, padded + 1);
+
+    memcpy(out, fields, n);
+    memset(out + n, '\n', padded - n);
+    out[padded] = '\0';
+    *len = padded;
+    return out;
 }
 
 /* Each segment encoded on its own, so that a '/' inside one could never
@@ -69,6 +84,8 @@ uc_error_t *uc_file_url_signer_make(apr_pool_t *pool,
                                     uc_file_url_signer_t **out)
 {
     uc_file_url_signer_t *s;
+    const char *fields;
+    apr_size_t fields_len;
 
     if (!keys || !keys->n)
         return uc_error_make(pool, UC_E_FAILED_PRECONDITION, "Files of "
@@ -83,6 +100,10 @@ uc_error_t *uc_file_url_signer_make(apr_pool_t *pool,
     s->table_id = table_id;
     s->kid = keys->keys[0].id;
     s->exp = apr_psprintf(pool, "%" APR_INT64_T_FMT, expires);
+    fields = signed_fields(pool, table_id, s->exp, s->kid, &fields_len);
+    if (!uc_secret_hasher_absorb(s->hasher, fields, fields_len))
+        return uc_error_because(pool, uc_error_internal(pool),
+                                "HMAC-SHA256 failed");
     s->prefix = apr_pstrcat(pool, files_base, "/", table_id, "/", NULL);
     s->query = apr_pstrcat(pool, "?exp=", s->exp, "&kid=", s->kid, "&sig=",
                            NULL);
@@ -94,13 +115,11 @@ uc_error_t *uc_file_url_sign(uc_file_url_signer_t *s, apr_pool_t *pool,
                              const char *key, const char **url)
 {
     char sig[UC_SECRET_HASH_HEX + 1];
-    const char *text;
 
     if (!is_safe_key(key))
         return uc_error_invalid(pool, "The file '%s' cannot be shared: its "
                                 "path is not inside the table.", key);
-    text = signed_text(pool, s->table_id, key, s->exp, s->kid);
-    if (!uc_secret_hasher_hash(s->hasher, text, strlen(text), sig))
+    if (!uc_secret_hasher_hash(s->hasher, key, strlen(key), sig))
         return uc_error_because(pool, uc_error_internal(pool),
                                 "HMAC-SHA256 failed");
     /* Each segment encoded, the slashes between them kept. */
@@ -163,7 +182,8 @@ uc_error_t *uc_file_url_verify(apr_pool_t *pool,
                                const char **key)
 {
     apr_table_t *query;
-    const char *slash, *exp, *kid, *text;
+    const char *slash, *exp, *kid, *fields, *text;
+    apr_size_t fields_len;
     uc_error_t *err;
 
     if (*path != '/' || !(slash = strchr(path + 1, '/')))
@@ -179,9 +199,10 @@ uc_error_t *uc_file_url_verify(apr_pool_t *pool,
     kid = apr_table_get(query, "kid");
     if (!kid || !exp || !is_decimal(exp))
         return not_signed(pool);
-    text = signed_text(pool, *table_id, *key, exp, kid);
+    fields = signed_fields(pool, *table_id, exp, kid, &fields_len);
+    text = apr_pstrcat(pool, fields, *key, NULL);
     if (!uc_secret_keyed_hash_matches(pool, keys, kid, FILE_URL_PURPOSE,
-                                      text, strlen(text),
+                                      text, fields_len + strlen(*key),
                                       apr_table_get(query, "sig")))
         return not_signed(pool);
     if (apr_atoi64(exp) <= (apr_int64_t)apr_time_sec(now))
