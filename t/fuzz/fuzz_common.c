@@ -655,29 +655,37 @@ void fuzz_parquet_exercise(apr_pool_t *pool, uc_pq_file_t *file)
             apr_pool_destroy(sub);
         }
         /* Text leaves read lazily, as checkpoint stats are: every row,
-         * then the first again (its page decoded anew). */
+         * then the first again (its page decoded anew); the second time
+         * with the pages kept decoded for a third reader. */
         for (i = 0; i < file->num_leaves; i++) {
             const uc_pq_node_t *leaf = file->leaves[i];
             uc_pq_lazy_t *lazy = NULL;
-            uc_pq_lazy_reader_t *reader;
+            uc_pq_page_budget_t *budget;
             uc_pq_bytes_t value;
             apr_int64_t row;
+            int pass;
 
             if (leaf->type != UC_PQ_BYTE_ARRAY || leaf->max_rep > 0)
                 continue;
             apr_pool_create(&sub, pool);
+            budget = uc_pq_page_budget_make(sub, (apr_size_t)1 << 20);
             if ((err = uc_pq_lazy_open(file, sub, sub, rg, leaf, &lazy)))
                 lazy = NULL;
             fuzz_report("lazy", err);
-            reader = uc_pq_lazy_reader_make(sub);
-            for (row = 0; lazy && !err
-                          && row <= file->row_groups[rg].num_rows; row++) {
-                err = uc_pq_lazy_value(reader, lazy, row, &value);
-                fuzz_report(value.ptr ? value.ptr : "null", err);
+            for (pass = 0; pass < 3 && lazy; pass++) {
+                uc_pq_lazy_reader_t *reader =
+                    uc_pq_lazy_reader_make(sub, pass ? budget : NULL);
+
+                err = NULL;
+                for (row = 0; !err && row <= file->row_groups[rg].num_rows;
+                     row++) {
+                    err = uc_pq_lazy_value(reader, lazy, row, &value);
+                    fuzz_report(value.ptr ? value.ptr : "null", err);
+                }
+                if (file->row_groups[rg].num_rows > 0)
+                    fuzz_report("again", uc_pq_lazy_value(reader, lazy, 0,
+                                                          &value));
             }
-            if (lazy && file->row_groups[rg].num_rows > 0)
-                fuzz_report("again", uc_pq_lazy_value(reader, lazy, 0,
-                                                      &value));
             apr_pool_destroy(sub);
         }
         /* Rows of all top-level columns together. */
