@@ -25,7 +25,7 @@ use Time::Local ();
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 43;
+plan tests => 44;
 
 my $p = "s68_$$";
 my ($cat, $share, $recipient) = ("cat_$p", "shr_$p", "rcp_$p");
@@ -347,7 +347,7 @@ SKIP: {
 # URLs whose RSA signature it checks with the service account's public
 # key.
 SKIP: {
-    skip 'no Google stand-in (t/gcp/with-gcp.sh)', 10
+    skip 'no Google stand-in (t/gcp/with-gcp.sh)', 11
         unless $ENV{UNICAT_GCS_ENDPOINT};
     my $bucket = $ENV{UNICAT_GCS_BUCKET};
     my $fx = "gs://$bucket/fixtures";
@@ -426,5 +426,16 @@ SKIP: {
     ok(@dv_read && @dv_read == grep({ defined } @dv),
        'delta format: the deletion vectors\' signed URLs read too')
         or diag $res->code . ' ' . substr($res->content, 0, 600);
+    # A table of the bucket that the location does not cover: no token.
+    create_object('/tables', { %ext, name => 'gsoutside',
+                               storage_location => "gs://$bucket/other-$p/t" });
+    share_tables('gcs', [ 'gsoutside' ]);
+    $res = ds(POST => "$T/gsoutside/query", token => $token, body => {});
+    my $j = json_of($res) || {};
+    ok($res->code == 400 && ($j->{errorCode} // '') eq 'MALFORMED_REQUEST'
+       && ($j->{message} // '') =~ /cannot be reached; please contact your share provider/
+       && $res->content !~ /other-|external location|gs:/,
+       'a table no location covers: a 400 that tells nothing of the set-up')
+        or diag $res->code . ' ' . $res->content;
 }
 secrets_kept(\@answers, [ grep { defined && length > 8 } @sent ]);
