@@ -22,7 +22,7 @@ use Apache::Test qw(-withtestmore);
 use Apache::TestRequest ();
 use Unicat::Test;
 
-plan tests => 97;
+plan tests => 98;
 
 my $p = "ds67_$$";
 my ($cat, $share, $other) = ("cat_$p", "shr_$p", "oth_$p");
@@ -339,6 +339,26 @@ ok(@$files == 2 && !grep({ $_->{file}{partitionValues}{month} ne '12' }
                          @$files),
    'jsonPredicateHints prune by partition (month = 12 of year = 2021)')
     or diag explain $files;
+# Pages of a filtered table: each page visits only the files the filter
+# keeps, and together they are the unpaged answer.
+{
+    my (@ids, $page, $count);
+    do {
+        my $r = query('part', { maxFiles => 1,
+                                $page ? (pageToken => $page) : () });
+        my $lines = lines_of($r);
+        push @ids, map { JSON::PP::decode_json($_)->{file}{id} }
+                   grep { /^\{"file"/ } @$lines;
+        $page = (JSON::PP::decode_json($lines->[-1])->{endStreamAction}
+                 || {})->{nextPageToken};
+    } while ($page && ++$count < 10);
+    my @all = map { $_->{file} ? $_->{file}{id} : () }
+              @{ files_of(query('part', {})) };
+    ok(@ids == 3 && $count == 2
+       && join(',', sort @ids) eq join(',', sort @all),
+       'pages of a table shared with partitions: the files it keeps, once, '
+       . 'a page each') or diag "@ids / @all";
+}
 is(scalar @{ files_of(query('part', { jsonPredicateHints => '{"op":' })) }, 3,
    'a hint that does not parse prunes nothing (best effort)');
 ds_error(query('part', { jsonPredicateHints => { op => 'equal' } }), 400,
