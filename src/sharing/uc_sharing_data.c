@@ -522,8 +522,6 @@ static const char *partition_value(json_t *values, const char *column)
     return NULL;
 }
 
-/* Which files a recipient sees of a table shared with partitions: those
- * whose partition values match every value of one of them. */
 /* Verdicts are kept by the text of the partition values they judged,
  * direct-mapped: the reader interns those texts, so the files of one
  * partition share one and a table of any size is judged once per
@@ -535,6 +533,8 @@ typedef struct verdict {
     int keep;
 } verdict_t;
 
+/* Which files a recipient sees of a table shared with partitions: those
+ * whose partition values match every value of one of them. */
 typedef struct filter {
     json_t *partitions;            /* NULL: every file */
     json_t *recipient_properties;
