@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_secret.h"
+#include "uc_digest.h"
 
 /* For SHA256_Init and friends: see struct uc_secret_hasher. */
 #define OPENSSL_SUPPRESS_DEPRECATED
@@ -58,7 +59,7 @@ uc_error_t *uc_secret_key_parse(apr_pool_t *pool, const char *name,
                                 "64 hex digits (openssl rand -hex 32).",
                                 name);
     }
-    SHA256(out->key, sizeof(out->key), digest);
+    uc_digest_sha256(out->key, sizeof(out->key), digest);
     uc_hex_encode(digest, 4, out->id);
     return NULL;
 }

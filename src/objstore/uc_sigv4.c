@@ -9,13 +9,14 @@
 #include <openssl/sha.h>
 
 #include "../core/uc_bytes.h"
+#include "../core/uc_digest.h"
 
 void uc_sigv4_hash(const void *data, apr_size_t len,
                    char hex[UC_SIGV4_HEX_SIZE])
 {
-    unsigned char digest[SHA256_DIGEST_LENGTH];
+    unsigned char digest[UC_SHA256_BYTES];
 
-    SHA256(data, len, digest);
+    uc_digest_sha256(data, len, digest);
     uc_hex_encode(digest, sizeof(digest), hex);
 }
 
