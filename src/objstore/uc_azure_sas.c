@@ -3,10 +3,9 @@
 
 #include <string.h>
 #include <apr_strings.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 
 #include "../core/uc_bytes.h"
+#include "../core/uc_digest.h"
 #include "../core/uc_percent.h"
 #include "../core/uc_secret.h"
 #include "../core/uc_time.h"
@@ -35,17 +34,15 @@ static int permissions_valid(const char *p)
 static uc_error_t *sign(apr_pool_t *pool, const char *key_b64,
                         const char *what, const char *text, const char **out)
 {
-    unsigned char mac[EVP_MAX_MD_SIZE], *key;
-    unsigned int mac_len = 0;
+    unsigned char mac[UC_SHA256_BYTES], *key;
     apr_size_t key_len;
 
     if (!key_b64 || uc_base64_decode(pool, key_b64, &key, &key_len)
         || !key_len)
         return uc_error_invalid(pool, "The %s is not base64.", what);
-    HMAC(EVP_sha256(), key, (int)key_len, (const unsigned char *)text,
-         strlen(text), mac, &mac_len);
+    uc_digest_hmac_sha256(key, key_len, text, strlen(text), mac);
     uc_secret_wipe(key, key_len);
-    *out = uc_base64_encode(pool, mac, mac_len);
+    *out = uc_base64_encode(pool, mac, sizeof(mac));
     uc_secret_wipe(mac, sizeof(mac));
     return NULL;
 }

@@ -4,9 +4,6 @@
 #include <string.h>
 #include <apr_strings.h>
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/sha.h>
 
 #include "../core/uc_bytes.h"
 #include "../core/uc_digest.h"
@@ -32,14 +29,12 @@ char *uc_sigv4_string_to_sign(apr_pool_t *pool, const char *amz_date,
 }
 
 /* key = HMAC-SHA256(key, text). */
-static void chain(unsigned char key[EVP_MAX_MD_SIZE], unsigned int *key_len,
-                  const char *text)
+static void chain(unsigned char key[UC_SHA256_BYTES], const char *text)
 {
-    unsigned char next[EVP_MAX_MD_SIZE];
+    unsigned char next[UC_SHA256_BYTES];
 
-    HMAC(EVP_sha256(), key, (int)*key_len, (const unsigned char *)text,
-         strlen(text), next, key_len);
-    memcpy(key, next, *key_len);
+    uc_digest_hmac_sha256(key, UC_SHA256_BYTES, text, strlen(text), next);
+    memcpy(key, next, sizeof(next));
     OPENSSL_cleanse(next, sizeof(next));
 }
 
@@ -49,16 +44,14 @@ void uc_sigv4_sign(apr_pool_t *pool, const char *secret, const char *date,
 {
     apr_size_t n = strlen(secret) + 4;
     char *first = apr_pstrcat(pool, "AWS4", secret, NULL);
-    unsigned char key[EVP_MAX_MD_SIZE];
-    unsigned int key_len = 0;
+    unsigned char key[UC_SHA256_BYTES];
 
-    HMAC(EVP_sha256(), first, (int)n, (const unsigned char *)date,
-         strlen(date), key, &key_len);
+    uc_digest_hmac_sha256(first, n, date, strlen(date), key);
     OPENSSL_cleanse(first, n);
-    chain(key, &key_len, region);
-    chain(key, &key_len, service);
-    chain(key, &key_len, "aws4_request");
-    chain(key, &key_len, string_to_sign);
-    uc_hex_encode(key, key_len, hex);
+    chain(key, region);
+    chain(key, service);
+    chain(key, "aws4_request");
+    chain(key, string_to_sign);
+    uc_hex_encode(key, sizeof(key), hex);
     OPENSSL_cleanse(key, sizeof(key));
 }

@@ -7,6 +7,8 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include "../../src/core/uc_bytes.h"
+#include "../../src/core/uc_digest.h"
 #include "../../src/core/uc_secret.h"
 
 #define KEY_A "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
@@ -281,6 +283,48 @@ static void test_opened_secret_is_wiped(void **state)
     apr_pool_destroy(sub);
 }
 
+/* HMAC-SHA256 against RFC 4231's test cases 1, 2 (a key shorter than
+ * the digest), 6 (a key longer than a block) and a key of exactly one
+ * block, which OpenSSL's own HMAC() computes too. */
+static void test_hmac_sha256(void **state)
+{
+    static const struct {
+        const char *key, *data, *mac;
+        apr_size_t key_len;
+    } cases[] = {
+        { "\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b"
+          "\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b", "Hi There",
+          "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7",
+          20 },
+        { "Jefe", "what do ya want for nothing?",
+          "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+          4 },
+        { NULL, "Test Using Larger Than Block-Size Key - Hash Key First",
+          "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54",
+          131 },
+    };
+    unsigned char big[131], mac[UC_SHA256_BYTES], want[EVP_MAX_MD_SIZE];
+    char hex[2 * UC_SHA256_BYTES + 1];
+    unsigned int want_len = 0;
+    size_t i;
+
+    (void)state;
+    memset(big, 0xaa, sizeof(big));
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const void *key = cases[i].key ? (const void *)cases[i].key : big;
+
+        uc_digest_hmac_sha256(key, cases[i].key_len, cases[i].data,
+                              strlen(cases[i].data), mac);
+        uc_hex_encode(mac, sizeof(mac), hex);
+        assert_string_equal(hex, cases[i].mac);
+    }
+    uc_digest_hmac_sha256(big, 64, "one block", 9, mac);
+    HMAC(EVP_sha256(), big, 64, (const unsigned char *)"one block", 9, want,
+         &want_len);
+    assert_int_equal(want_len, UC_SHA256_BYTES);
+    assert_memory_equal(mac, want, UC_SHA256_BYTES);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -293,6 +337,7 @@ int main(void)
         UC_POOL_TEST(test_keyed_hash),
         UC_POOL_TEST(test_keyed_hash_matches),
         UC_POOL_TEST(test_opened_secret_is_wiped),
+        UC_POOL_TEST(test_hmac_sha256),
     };
     int rc;
 
