@@ -191,9 +191,10 @@ uc_error_t *uc_objstore_url_root(apr_pool_t *pool, const char *location,
     return NULL;
 }
 
+/* An object's key: not the root, and below it. */
 static uc_error_t *check_key(apr_pool_t *pool, const char *key)
 {
-    if (key == NULL || !uc_objstore_key_is_safe(key))
+    if (key == NULL || !*key || !uc_objstore_key_is_safe(key))
         return uc_error_invalid(pool, "Invalid object name '%s'.",
                                 key ? key : "");
     return NULL;

@@ -232,7 +232,6 @@ static uc_error_t *list_page(void *backend, apr_pool_t *pool,
     const apr_xml_elem *blobs, *e;
     const char *url, *following;
     apr_xml_doc *doc;
-    long status = 0;
     apr_size_t len;
     char *body;
     uc_error_t *err;
@@ -247,11 +246,8 @@ static uc_error_t *list_page(void *backend, apr_pool_t *pool,
                       marker ? uc_percent_encode(page_pool, marker,
                                                  strlen(marker), "") : "",
                       *az->own_sas ? "&" : "", az->own_sas, NULL);
-    err = uc_objstore_http_get(az->http, page_pool, url, NULL, what, &status,
-                               &body, &len);
-    if (!err && status != 200)
-        err = status_error(page_pool, status, body, len, what);
-    if (err)
+    if ((err = uc_objstore_http_get(az->http, page_pool, url, what, &body,
+                                    &len)))
         return uc_error_copy(pool, err);
     doc = uc_xml_parse(page_pool, body, len);
     if (!doc || !doc->root || strcmp(doc->root->name, "EnumerationResults"))
@@ -285,21 +281,14 @@ static uc_error_t *azure_read(uc_objstore_t *store, apr_pool_t *pool,
                               apr_off_t length, char **data, apr_size_t *len)
 {
     azure_store_t *az = store->backend;
-    const char *name, *what, *url;
-    long status = 0;
-    uc_error_t *err;
+    const char *name = blob_name(pool, az, key);
 
-    if (!*key)
-        return uc_error_invalid(pool, "Invalid object name ''.");
-    name = blob_name(pool, az, key);
-    what = what_of(pool, az, name);
-    url = apr_pstrcat(pool, blob_url(pool, az, name), *az->own_sas ? "?" : "",
-                      az->own_sas, NULL);
-    if ((err = uc_objstore_http_read(az->http, pool, url, offset, length,
-                                     what, &status, data, len)))
-        return err;
-    return status == 200 ? NULL
-                         : status_error(pool, status, *data, *len, what);
+    return uc_objstore_http_read(az->http, pool,
+                                 apr_pstrcat(pool, blob_url(pool, az, name),
+                                             *az->own_sas ? "?" : "",
+                                             az->own_sas, NULL),
+                                 offset, length, what_of(pool, az, name),
+                                 data, len);
 }
 
 static uc_error_t *azure_presign(uc_objstore_t *store, apr_pool_t *pool,
@@ -368,6 +357,7 @@ static uc_error_t *azure_open(apr_pool_t *pool, const char *location,
         return err;
     memset(&http, 0, sizeof(http));
     http.service = SERVICE;
+    http.refused = status_error;
     http.headers = headers;
     http.timeout_ms = config->timeout_ms;
     http.ca_file = config->ca_file;

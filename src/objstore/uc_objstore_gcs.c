@@ -138,7 +138,6 @@ static uc_error_t *list_page(void *backend, apr_pool_t *pool,
     gcs_store_t *gs = backend;
     const char *what = what_of(page_pool, gs, prefix), *url, *following;
     json_t *doc, *item;
-    long status = 0;
     apr_size_t len, i;
     char *body;
     uc_error_t *err;
@@ -152,11 +151,8 @@ static uc_error_t *list_page(void *backend, apr_pool_t *pool,
                       marker ? uc_percent_encode(page_pool, marker,
                                                  strlen(marker), "") : "",
                       NULL);
-    err = uc_objstore_http_get(gs->http, page_pool, url, NULL, what, &status,
-                               &body, &len);
-    if (!err && status != 200)
-        err = status_error(page_pool, status, body, len, what);
-    if (err)
+    if ((err = uc_objstore_http_get(gs->http, page_pool, url, what, &body,
+                                    &len)))
         return uc_error_copy(pool, err);
     doc = uc_json_own(page_pool, json_loadb(body, len, 0, NULL));
     if (!json_is_object(doc))
@@ -188,24 +184,18 @@ static uc_error_t *gcs_read(uc_objstore_t *store, apr_pool_t *pool,
                             apr_off_t length, char **data, apr_size_t *len)
 {
     gcs_store_t *gs = store->backend;
-    const char *name, *what, *url;
-    long status = 0;
-    uc_error_t *err;
+    const char *name = object_name(pool, gs, key);
 
-    if (!*key)
-        return uc_error_invalid(pool, "Invalid object name ''.");
-    name = object_name(pool, gs, key);
-    what = what_of(pool, gs, name);
     /* The JSON API names an object in one path segment: its slashes too
      * are encoded. */
-    url = apr_pstrcat(pool, gs->api_base, "/",
-                      uc_percent_encode(pool, name, strlen(name), ""),
-                      "?alt=media", NULL);
-    if ((err = uc_objstore_http_read(gs->http, pool, url, offset, length,
-                                     what, &status, data, len)))
-        return err;
-    return status == 200 ? NULL
-                         : status_error(pool, status, *data, *len, what);
+    return uc_objstore_http_read(gs->http, pool,
+                                 apr_pstrcat(pool, gs->api_base, "/",
+                                             uc_percent_encode(pool, name,
+                                                               strlen(name),
+                                                               ""),
+                                             "?alt=media", NULL),
+                                 offset, length, what_of(pool, gs, name),
+                                 data, len);
 }
 
 static uc_error_t *gcs_presign(uc_objstore_t *store, apr_pool_t *pool,
@@ -281,6 +271,7 @@ static uc_error_t *gcs_open(apr_pool_t *pool, const char *location,
                                  config->gcs_token, NULL);
     memset(&http, 0, sizeof(http));
     http.service = SERVICE;
+    http.refused = status_error;
     http.headers = headers[0] ? headers : NULL;
     http.timeout_ms = config->timeout_ms;
     http.ca_file = config->ca_file;

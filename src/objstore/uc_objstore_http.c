@@ -84,10 +84,10 @@ uc_error_t *uc_objstore_http_open(apr_pool_t *pool,
     return NULL;
 }
 
-uc_error_t *uc_objstore_http_get(uc_objstore_http_t *h, apr_pool_t *pool,
-                                 const char *url, const char *range,
-                                 const char *what, long *status, char **body,
-                                 apr_size_t *len)
+/* The GET itself: any status is the caller's to judge. */
+static uc_error_t *get(uc_objstore_http_t *h, apr_pool_t *pool,
+                       const char *url, const char *range, const char *what,
+                       long *status, char **body, apr_size_t *len)
 {
     CURL *c = h->curl;
     uc_cloud_body_t b = { c, pool, MAX_BODY, NULL, 0, 0, 0 };
@@ -159,26 +159,47 @@ const char *uc_objstore_http_error_code(apr_pool_t *pool, long status,
     return apr_psprintf(pool, "HTTP %ld", status);
 }
 
-static void nothing(apr_pool_t *pool, long *status, char **data,
-                    apr_size_t *len)
+static void nothing(apr_pool_t *pool, char **data, apr_size_t *len)
 {
-    *status = 200;
     *data = apr_pcalloc(pool, 1);
     *len = 0;
+}
+
+static uc_error_t *refused(uc_objstore_http_t *h, apr_pool_t *pool,
+                           long status, const char *body, apr_size_t len,
+                           const char *what)
+{
+    return h->opt.refused ? h->opt.refused(pool, status, body, len, what)
+                          : uc_error_make(pool, UC_E_STORAGE, "%s answered "
+                                          "%ld for %s.", h->opt.service,
+                                          status, what);
+}
+
+uc_error_t *uc_objstore_http_get(uc_objstore_http_t *h, apr_pool_t *pool,
+                                 const char *url, const char *what,
+                                 char **body, apr_size_t *len)
+{
+    long status = 0;
+    uc_error_t *err = get(h, pool, url, NULL, what, &status, body, len);
+
+    if (err || status == 200)
+        return err;
+    return refused(h, pool, status, *body, *len, what);
 }
 
 uc_error_t *uc_objstore_http_read(uc_objstore_http_t *h, apr_pool_t *pool,
                                   const char *url, apr_off_t offset,
                                   apr_off_t length, const char *what,
-                                  long *status, char **data, apr_size_t *len)
+                                  char **data, apr_size_t *len)
 {
     const char *range = NULL;
     char *body;
     apr_size_t blen;
+    long status = 0;
     uc_error_t *err;
 
     if (length == 0) {
-        nothing(pool, status, data, len);
+        nothing(pool, data, len);
         return NULL;
     }
     if (length > 0 && length - 1 > APR_INT64_MAX - offset)
@@ -191,15 +212,14 @@ uc_error_t *uc_objstore_http_read(uc_objstore_http_t *h, apr_pool_t *pool,
                              offset, offset + length - 1);
     else if (offset > 0)
         range = apr_psprintf(pool, "%" APR_OFF_T_FMT "-", offset);
-    if ((err = uc_objstore_http_get(h, pool, url, range, what, status, &body,
-                                    &blen)))
+    if ((err = get(h, pool, url, range, what, &status, &body, &blen)))
         return err;
-    if (*status == 416) {
-        nothing(pool, status, data, len);
+    if (status == 416) {
+        nothing(pool, data, len);
         return NULL;
     }
     /* A server that ignores Range answers 200 with the whole object. */
-    if (*status == 200 && range) {
+    if (status == 200 && range) {
         apr_size_t skip = (apr_uint64_t)offset < blen ? (apr_size_t)offset
                                                       : blen;
 
@@ -209,8 +229,8 @@ uc_error_t *uc_objstore_http_read(uc_objstore_http_t *h, apr_pool_t *pool,
             blen = (apr_size_t)length;
         body[blen] = '\0';
     }
-    if (*status == 206)
-        *status = 200;
+    if (status != 200 && status != 206)
+        return refused(h, pool, status, body, blen, what);
     *data = body;
     *len = blen;
     return NULL;

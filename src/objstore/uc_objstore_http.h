@@ -24,6 +24,11 @@ typedef struct uc_objstore_http_options {
     const char *aws_secret;
     long timeout_ms;                /* per request; 0: 30 s */
     const char *ca_file;            /* NULL: the system's authorities */
+    /* The store's explanation of an answer it did not serve (a status
+     * other than 200, or 206 for a range): its status and body, `what`
+     * the target. */
+    uc_error_t *(*refused)(apr_pool_t *pool, long status, const char *body,
+                           apr_size_t len, const char *what);
 } uc_objstore_http_options_t;
 
 typedef struct uc_objstore_http uc_objstore_http_t;
@@ -38,23 +43,21 @@ uc_error_t *uc_objstore_http_open(apr_pool_t *pool,
                                   const uc_objstore_http_options_t *opt,
                                   uc_objstore_http_t **out);
 
-/* GETs `url` (with Range `range`, "first-last", unless NULL) into memory
- * from `pool`, NUL-terminated. The store not answering in time is a 503
- * naming the service and `what` (the target, for messages); a body over
- * 2 GiB a 502. Any status is the caller's to judge. */
+/* GETs `url` into memory from `pool`, NUL-terminated: the body of a 200,
+ * else the handle's `refused` error. The store not answering in time is
+ * a 503 naming the service and `what` (the target, for messages); a body
+ * over 2 GiB a 502. */
 uc_error_t *uc_objstore_http_get(uc_objstore_http_t *http, apr_pool_t *pool,
-                                 const char *url, const char *range,
-                                 const char *what, long *status, char **body,
-                                 apr_size_t *len);
+                                 const char *url, const char *what,
+                                 char **body, apr_size_t *len);
 
 /* `length` bytes (length < 0: to the end) from `offset` of the object at
- * `url`: *status 200 when they are in *data (fewer past the end, none
- * beyond it), else the store's status with its answer in *data for the
- * caller to explain. `offset` is not negative. */
+ * `url` into *data (fewer past the end, none beyond it), else the
+ * handle's `refused` error. `offset` is not negative. */
 uc_error_t *uc_objstore_http_read(uc_objstore_http_t *http, apr_pool_t *pool,
                                   const char *url, apr_off_t offset,
                                   apr_off_t length, const char *what,
-                                  long *status, char **data, apr_size_t *len);
+                                  char **data, apr_size_t *len);
 
 /* The Code of the XML error document S3 and Azure answer with
  * (<Error><Code>...</Code>...</Error>), or "HTTP <status>" when the body

@@ -195,7 +195,6 @@ static uc_error_t *list_page(void *backend, apr_pool_t *pool,
     apr_size_t prefix_len = strlen(prefix), len;
     const apr_xml_elem *e, *t;
     apr_xml_doc *doc;
-    long status = 0;
     char *body;
     uc_error_t *err;
 
@@ -212,11 +211,8 @@ static uc_error_t *list_page(void *backend, apr_pool_t *pool,
                         ? s3_uri_encode(page_pool, start_after, 0) : "",
                         NULL);
     url = apr_pstrcat(page_pool, s3->list_url, "?", query, NULL);
-    err = uc_objstore_http_get(s3->http, page_pool, url, NULL, what,
-                               &status, &body, &len);
-    if (err == NULL && status != 200)
-        err = status_error(page_pool, status, body, len, what);
-    if (err)
+    if ((err = uc_objstore_http_get(s3->http, page_pool, url, what, &body,
+                                    &len)))
         return uc_error_copy(pool, err);
     doc = uc_xml_parse(page_pool, body, len);
     if (doc == NULL || doc->root == NULL
@@ -287,21 +283,16 @@ static uc_error_t *s3_read(uc_objstore_t *store, apr_pool_t *pool,
                            apr_off_t length, char **data, apr_size_t *len)
 {
     s3_store_t *s3 = store->backend;
-    const char *fkey, *url, *what;
-    long status = 0;
-    uc_error_t *err;
+    const char *fkey = full_key(pool, s3, key);
 
-    if (*key == '\0')
-        return uc_error_invalid(pool, "Invalid object name ''.");
-    fkey = full_key(pool, s3, key);
-    what = apr_psprintf(pool, "'%s' in s3://%s", fkey, s3->bucket);
-    url = apr_pstrcat(pool, s3->base_url, "/",
-                      s3_uri_encode(pool, fkey, 1), NULL);
-    if ((err = uc_objstore_http_read(s3->http, pool, url, offset, length,
-                                     what, &status, data, len)))
-        return err;
-    return status == 200 ? NULL
-                         : status_error(pool, status, *data, *len, what);
+    return uc_objstore_http_read(s3->http, pool,
+                                 apr_pstrcat(pool, s3->base_url, "/",
+                                             s3_uri_encode(pool, fkey, 1),
+                                             NULL),
+                                 offset, length,
+                                 apr_psprintf(pool, "'%s' in s3://%s", fkey,
+                                              s3->bucket),
+                                 data, len);
 }
 
 /* --- pre-signed URLs ----------------------------------------------------- */
@@ -430,6 +421,7 @@ static uc_error_t *s3_open(apr_pool_t *pool, const char *location,
     }
     memset(&http, 0, sizeof(http));
     http.service = "S3";
+    http.refused = status_error;
     http.headers = headers;
     http.aws_sigv4 = s3->sigv4;
     http.aws_key = s3->access_key_id;
