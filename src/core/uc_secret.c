@@ -10,7 +10,6 @@
 #include <apr_strings.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
@@ -276,14 +275,12 @@ uc_secret_hasher_t *uc_secret_hasher_make(apr_pool_t *pool,
 {
     uc_secret_hasher_t *h = apr_pcalloc(pool, sizeof(*h));
     unsigned char mac_key[SHA256_DIGEST_LENGTH];
-    unsigned int n = 0;
     int ok;
 
     apr_pool_cleanup_register(pool, h, wipe_hasher, apr_pool_cleanup_null);
-    ok = HMAC(EVP_sha256(), key->key, UC_SECRET_KEY_BYTES,
-              (const unsigned char *)purpose, strlen(purpose), mac_key,
-              &n) &&
-         start_pad(&h->inner, mac_key, 0x36) &&
+    uc_digest_hmac_sha256(key->key, UC_SECRET_KEY_BYTES, purpose,
+                          strlen(purpose), mac_key);
+    ok = start_pad(&h->inner, mac_key, 0x36) &&
          start_pad(&h->outer, mac_key, 0x5c);
     uc_secret_wipe(mac_key, sizeof(mac_key));
     return ok ? h : NULL;

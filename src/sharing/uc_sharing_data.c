@@ -522,23 +522,11 @@ static const char *partition_value(json_t *values, const char *column)
     return NULL;
 }
 
-/* Verdicts are kept by the text of the partition values they judged,
- * direct-mapped: the reader interns those texts, so the files of one
- * partition share one and a table of any size is judged once per
- * partition, the rest of its files at the cost of a look-up. */
-#define VERDICTS 1024
-
-typedef struct verdict {
-    const char *values;
-    int keep;
-} verdict_t;
-
 /* Which files a recipient sees of a table shared with partitions: those
  * whose partition values match every value of one of them. */
 typedef struct filter {
     json_t *partitions;            /* NULL: every file */
     json_t *recipient_properties;
-    verdict_t *verdicts;
 } filter_t;
 
 static uc_error_t *make_filter(shared_t *s, filter_t *f)
@@ -548,7 +536,6 @@ static uc_error_t *make_filter(shared_t *s, filter_t *f)
     uc_error_t *err;
 
     memset(f, 0, sizeof(*f));
-    f->verdicts = apr_pcalloc(call->pool, VERDICTS * sizeof(verdict_t));
     if (!s->t->object->partitions)
         return NULL;
     f->partitions = uc_json_own(call->pool,
@@ -617,29 +604,15 @@ typedef struct query {
     uc_sharing_predicate_t *predicate;   /* parsed against the metaData */
 } query_t;
 
-static apr_size_t verdict_slot(const char *values)
-{
-    return (apr_size_t)((((apr_uint64_t)(apr_uintptr_t)values >> 3) *
-                         APR_UINT64_C(0x9e3779b97f4a7c15)) >> 54) %
-           VERDICTS;
-}
-
 /* Whether a file with these partition values goes to the recipient: the
- * share object's partitions and the query's hints (`q` NULL: none; the
- * same for every call with `f`) keep it. */
-static int keeps(filter_t *f, const query_t *q, apr_pool_t *pool,
+ * share object's partitions and the query's hints (`q` NULL: none) keep
+ * it. */
+static int keeps(const filter_t *f, const query_t *q, apr_pool_t *pool,
                  const char *partition_values)
 {
-    verdict_t *v = &f->verdicts[verdict_slot(partition_values)];
-
-    if (!partition_values || v->values != partition_values) {
-        v->values = partition_values;
-        v->keep = passes(f, pool, partition_values) &&
-                  (!q || !q->predicate ||
-                   uc_sharing_predicate_keeps(q->predicate, pool,
-                                              partition_values));
-    }
-    return v->keep;
+    return passes(f, pool, partition_values) &&
+           (!q || !q->predicate ||
+            uc_sharing_predicate_keeps(q->predicate, pool, partition_values));
 }
 
 /* The files or changes of one page: it starts at index `first`; `next`
@@ -938,9 +911,9 @@ static apr_int64_t records_of(apr_pool_t *pool, const uc_delta_file_t *file,
 }
 
 /* With a filter, the files it keeps, judged a partition at a time (one
- * bit per file of the snapshot); NULL when it keeps them all or when the
- * snapshot's files are not grouped by partition. */
-static apr_uint64_t *kept_files(filter_t *f, const query_t *q,
+ * bit per file of the snapshot); NULL without a filter, or when the
+ * snapshot's files cannot be grouped (then each file is judged). */
+static apr_uint64_t *kept_files(const filter_t *f, const query_t *q,
                                 apr_pool_t *pool,
                                 const uc_delta_snapshot_t *snap)
 {
@@ -949,8 +922,7 @@ static apr_uint64_t *kept_files(filter_t *f, const query_t *q,
     apr_size_t g, k;
 
     if ((!f->partitions && !q->predicate) ||
-        !(parts = uc_delta_snapshot_partitions(snap)) ||
-        parts->num_groups < 2)
+        !(parts = uc_delta_snapshot_partitions(snap)))
         return NULL;
     kept = apr_pcalloc(pool, sizeof(apr_uint64_t)
                              * (snap->num_files / 64 + 1));
