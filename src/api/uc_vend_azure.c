@@ -127,14 +127,16 @@ static void read_key(apr_pool_t *pool, const char *text,
         &key->signed_expiry, &key->signed_service, &key->signed_version,
         &key->value
     };
-    char *copy = apr_pstrdup(pool, text), *last = NULL, *field;
+    char *field = apr_pstrdup(pool, text), *end;
     apr_size_t i;
 
     memset(key, 0, sizeof(*key));
-    for (i = 0, field = apr_strtok(copy, "\n", &last);
-         field && i < sizeof(fields) / sizeof(fields[0]);
-         i++, field = apr_strtok(NULL, "\n", &last))
+    for (i = 0; field && i < sizeof(fields) / sizeof(fields[0]); i++) {
+        if ((end = strchr(field, '\n')))
+            *end++ = '\0';
         *fields[i] = field;
+        field = end;
+    }
 }
 
 static uc_error_t *cached_delegation(uc_call_t *call, apr_pool_t *pool,
