@@ -23,6 +23,9 @@ const uc_route_t *const uc_catalog_api[] = {
     uc_share_permission_routes,
     uc_share_routes,
     uc_provider_routes,
+    uc_tag_policy_routes,
+    uc_entity_tag_routes,
+    uc_policy_routes,
     uc_metastore_routes,
     uc_permission_routes,
     NULL

@@ -41,6 +41,16 @@ extern const uc_route_t uc_share_info_routes[];
 extern const uc_route_t uc_share_schema_routes[];
 extern const uc_route_t uc_share_permission_routes[];
 extern const uc_route_t uc_provider_routes[];
+extern const uc_route_t uc_tag_policy_routes[];
+extern const uc_route_t uc_entity_tag_routes[];
+extern const uc_route_t uc_policy_routes[];
+
+/* The tag policy governing `key` (checked as a tag key), NULL when the
+ * key is not governed; and its allowed values (a JSON array of strings,
+ * NULL or empty when any value is allowed). */
+uc_error_t *uc_tag_policy_of(uc_call_t *call, const char *key,
+                             uc_securable_t **out);
+json_t *uc_tag_policy_values(uc_call_t *call, const uc_securable_t *policy);
 extern const uc_route_t *const uc_catalog_api[];
 
 /* max_results / page_token of the call's query string. */

@@ -79,7 +79,8 @@ static uc_error_t *read_name(uc_call_t *call, const uc_api_family_t *f,
 
     if ((err = uc_json_string_field(call->pool, call->body, field, required,
                                     name)) || !*name ||
-        (err = uc_validate_name(call->pool, field, *name, name)))
+        (err = (f->check_name ? f->check_name : uc_validate_name)(
+             call->pool, field, *name, name)))
         return err;
     if (strlen(*name) > max)
         return uc_error_invalid(call->pool, "Invalid %s '%s': at most %lu "
@@ -109,7 +110,8 @@ static uc_error_t *new_object(uc_call_t *call, const uc_api_family_t *f,
     int changed;
     uc_error_t *err;
 
-    if ((err = read_name(call, f, "name", 1, &name)) ||
+    if ((err = read_name(call, f, f->name_field ? f->name_field : "name", 1,
+                         &name)) ||
         (f->storage_segment && (err = read_storage_root(call, &root))) ||
         (err = uc_api_new_securable(call, kind_of(f), parent_id(call, f),
                                     name, out)) ||

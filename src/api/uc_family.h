@@ -29,6 +29,12 @@ typedef struct uc_api_family {
     unsigned create_fields;        /* UC_FIELD_* of create bodies */
     unsigned update_fields;        /* UC_FIELD_* of update bodies */
     apr_size_t max_name;           /* 0: names as long as UC_NAME_MAX */
+    /* The create body's field that names a new object (NULL: "name"),
+     * and how a name is checked and spelled (NULL: uc_validate_name,
+     * which lower-cases identifiers). */
+    const char *name_field;
+    uc_error_t *(*check_name)(apr_pool_t *pool, const char *field,
+                              const char *name, const char **out);
     /* Containers (catalogs, schemas): their create body may name a
      * storage_root, their managed location is
      * <root>/__unitystorage/<segment>/<id>, and without force=true a

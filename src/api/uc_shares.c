@@ -18,6 +18,7 @@
 #include "../core/uc_validate.h"
 #include "../delta/uc_delta.h"
 #include "../store/uc_grants.h"
+#include "../store/uc_abac_policies.h"
 #include "../store/uc_share_objects.h"
 
 #define P UC_PRIV
@@ -209,6 +210,34 @@ static uc_error_t *check_readable(uc_call_t *call, const target_t *t)
                          "and USE SCHEMA.", object_kinds[t->kind].kind,
                          t->name,
                          uc_privilege_name(object_kinds[t->kind].read));
+}
+
+/* Delta Sharing hands out files and cannot filter rows or mask columns:
+ * data that a row-filter or column-mask policy governs (one defined on
+ * the object, above it, or on a table of a shared schema) is not
+ * shared, as Databricks refuses it. */
+static uc_error_t *check_no_policy(uc_call_t *call, const target_t *t)
+{
+    const uc_chain_t *c = &t->chain;
+    const char *ancestors[2] = { c->sec[c->n - 2]->id,
+                                 c->n > 2 ? c->sec[c->n - 3]->id : NULL };
+    const char *policy, *on;
+    uc_securable_t *holder;
+    uc_error_t *err;
+
+    if (!is_table(t) && !is_schema(t))
+        return NULL;
+    if ((err = uc_abac_policy_over(call->store, call->pool, object_of(t)->id,
+                                   is_schema(t), ancestors, &policy, &on)) ||
+        !policy ||
+        (err = uc_securable_by_id(call->store, call->pool, on, &holder)))
+        return err;
+    return uc_error_make(call->pool, UC_E_FAILED_PRECONDITION, "%s '%s' is "
+                         "governed by policy '%s' of %s '%s': Delta Sharing "
+                         "cannot filter rows or mask columns, so it cannot "
+                         "be shared.", is_table(t) ? "Table" : "Schema",
+                         t->name, policy, holder ? holder->kind : "?",
+                         holder ? holder->name : "?");
 }
 
 /* shared_as: schema.name for an object of a schema, a schema name for a
@@ -499,6 +528,7 @@ static uc_error_t *add_object(uc_call_t *call, const target_t *t)
     o->added_at = uc_epoch_ms_text(call->pool, call->now);
     o->added_by = call->principal;
     if ((err = check_readable(call, t)) ||
+        (err = check_no_policy(call, t)) ||
         (err = read_shared_as(call, t, &o->shared_as)) ||
         (err = read_options(call, t, o)) ||
         (err = check_log(call, t, o)))

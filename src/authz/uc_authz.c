@@ -29,6 +29,7 @@ static const struct {
     { UC_TYPE_SHARE, "Share" },
     { UC_TYPE_RECIPIENT, "Recipient" },
     { UC_TYPE_PROVIDER, "Provider" },
+    { UC_TYPE_TAG_POLICY, "Tag policy" },
 };
 
 static const char *top_label(uc_securable_type_t type)
@@ -83,7 +84,12 @@ static uc_error_t *add_top(uc_call_t *call, uc_securable_type_t type,
 
     if (!name || !*name)
         return uc_error_invalid(call->pool, "A %s is required.", label);
-    if ((err = uc_validate_name(call->pool, label, name, &lower)) ||
+    /* A tag policy's name is its tag key, kept as given. */
+    if (type == UC_TYPE_TAG_POLICY)
+        err = uc_validate_tag_text(call->pool, "tag_key", lower = name);
+    else
+        err = uc_validate_name(call->pool, label, name, &lower);
+    if (err ||
         (err = add_metastore(call, chain)) ||
         (err = uc_securable_get(call->store, call->pool,
                                 chain->sec[UC_LEVEL_METASTORE]->id,
@@ -291,6 +297,7 @@ uc_error_t *uc_authz_resolve(uc_call_t *call, const char *type,
     case UC_TYPE_SHARE:
     case UC_TYPE_RECIPIENT:
     case UC_TYPE_PROVIDER:
+    case UC_TYPE_TAG_POLICY:
         return add_top(call, (uc_securable_type_t)t, full_name, lock, out);
     case UC_TYPE_SCHEMA:
         return add_schema(call, full_name, lock, out);
@@ -309,6 +316,73 @@ uc_error_t *uc_authz_resolve(uc_call_t *call, const char *type,
         /* A known type this catalog does not hold objects of yet. */
         return uc_error_make(call->pool, UC_E_NOT_FOUND,
                              "No %s named '%s'.", type, full_name);
+    }
+}
+
+/* The entity types of tag assignments and ABAC policies, as their APIs
+ * spell them; policies are defined on the first three only. */
+static const struct {
+    const char *name;
+    uc_securable_type_t type;
+} entity_types[] = {
+    { "catalogs", UC_TYPE_CATALOG },
+    { "schemas", UC_TYPE_SCHEMA },
+    { "tables", UC_TYPE_TABLE },
+    { "volumes", UC_TYPE_VOLUME },
+    { "columns", UC_TYPE_TABLE },
+};
+#define POLICY_SCOPES 3
+#define COLUMNS_ENTITY 4
+
+/* "main.sales.orders.id": the table's full name and the column, which may
+ * itself hold dots. */
+static uc_error_t *split_column(uc_call_t *call, const char *name,
+                                const char **table)
+{
+    const char *p, *third = NULL;
+    int dots = 0;
+
+    for (p = name; *p && !third; p++)
+        if (*p == '.' && ++dots == 3)
+            third = p;
+    if (!third || !third[1])
+        return uc_error_invalid(call->pool, "Invalid column name '%s': "
+                                "expected catalog.schema.table.column.",
+                                name);
+    *table = apr_pstrndup(call->pool, name, (apr_size_t)(third - name));
+    call->column = third + 1;
+    return NULL;
+}
+
+static uc_error_t *add_entity(uc_call_t *call, const char *type,
+                              const char *name, int scopes,
+                              uc_row_lock_t lock, uc_chain_t *chain)
+{
+    int i;
+    uc_error_t *err;
+
+    for (i = 0; i < scopes; i++)
+        if (type && strcmp(type, entity_types[i].name) == 0)
+            break;
+    if (i == scopes)
+        return uc_error_invalid(call->pool, "Unsupported %s '%s': one of "
+                                "catalogs, schemas, tables%s.",
+                                scopes == POLICY_SCOPES ? "on_securable_type"
+                                                        : "entity_type",
+                                type ? type : "",
+                                scopes == POLICY_SCOPES
+                                ? "" : ", columns, volumes");
+    if (!name || !*name)
+        return uc_error_invalid(call->pool, "An entity name is required.");
+    if (i == COLUMNS_ENTITY && (err = split_column(call, name, &name)))
+        return err;
+    switch (entity_types[i].type) {
+    case UC_TYPE_CATALOG:
+        return add_catalog(call, name, lock, chain);
+    case UC_TYPE_SCHEMA:
+        return add_schema(call, name, lock, chain);
+    default:
+        return add_object(call, name, entity_types[i].type, lock, chain);
     }
 }
 
@@ -453,6 +527,7 @@ static uc_error_t *resolve_target(uc_call_t *call, const uc_rule_t *rule)
     uc_error_t *err;
 
     memset(chain, 0, sizeof(*chain));
+    call->column = NULL;
     switch (rule->target) {
     case UC_TARGET_PUBLIC:
     case UC_TARGET_CALLER:
@@ -511,6 +586,20 @@ static uc_error_t *resolve_target(uc_call_t *call, const uc_rule_t *rule)
     case UC_TARGET_SECURABLE:
         return uc_authz_resolve(call, call->params[0], call->params[1],
                                 lock, chain);
+    case UC_TARGET_TAGGED_ENTITY:
+        return add_entity(call, call->params[0], call->params[1],
+                          sizeof(entity_types) / sizeof(entity_types[0]),
+                          lock, chain);
+    case UC_TARGET_TAGGED_ENTITY_FIELDS:
+        if ((err = body_field(call, "entity_type", &catalog)) ||
+            (err = body_field(call, "entity_name", &name)))
+            return err;
+        return add_entity(call, catalog, name,
+                          sizeof(entity_types) / sizeof(entity_types[0]),
+                          lock, chain);
+    case UC_TARGET_POLICY_SCOPE:
+        return add_entity(call, call->params[0], call->params[1],
+                          POLICY_SCOPES, lock, chain);
     case UC_TARGET_RECIPIENT:
     case UC_TARGET_RECIPIENT_SHARE:
         break;
@@ -636,7 +725,9 @@ uc_error_t *uc_authz_enforce(uc_call_t *call, const uc_rule_t *rule)
     browsing = rule->browse && target >= UC_LEVEL_CATALOG &&
                uc_access_has(&call->access, UC_LEVEL_CATALOG,
                              UC_PRIV(UC_PRIV_BROWSE));
+    /* Every caller reads the tag policies: none is hidden. */
     if (target > UC_LEVEL_METASTORE && !browsing &&
+        call->chain.type[target] != UC_TYPE_TAG_POLICY &&
         !uc_access_has(&call->access, target, UC_ANY_PRIVILEGE))
         return hidden(call);
     for (need = rule->needs; need < rule->needs + 3 && need->any; need++) {

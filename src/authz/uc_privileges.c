@@ -20,7 +20,7 @@ static const char *const names[UC_PRIV_COUNT] = {
 static const char *const type_names[UC_TYPE_COUNT] = {
     "metastore", "catalog", "schema", "table", "volume", "function",
     "registered_model", "external_location", "credential", "share",
-    "recipient", "provider", "agent", "agent_skill"
+    "recipient", "provider", "agent", "agent_skill", "tag_policy"
 };
 
 #define P UC_PRIV
@@ -47,7 +47,8 @@ static const uc_privset_t grantable[UC_TYPE_COUNT] = {
         P(UC_PRIV_CREATE_STORAGE_CREDENTIAL) | P(UC_PRIV_CREATE_SHARE) |
         P(UC_PRIV_CREATE_RECIPIENT) | P(UC_PRIV_CREATE_PROVIDER) |
         P(UC_PRIV_USE_SHARE) | P(UC_PRIV_USE_RECIPIENT) |
-        P(UC_PRIV_USE_PROVIDER) | P(UC_PRIV_SET_SHARE_PERMISSION),
+        P(UC_PRIV_USE_PROVIDER) | P(UC_PRIV_SET_SHARE_PERMISSION) |
+        P(UC_PRIV_CREATE_TAG_POLICY),
     [UC_TYPE_CATALOG] =
         P(UC_PRIV_ALL_PRIVILEGES) | P(UC_PRIV_USE_CATALOG) |
         P(UC_PRIV_BROWSE) | P(UC_PRIV_CREATE_SCHEMA) | P(UC_PRIV_MANAGE) |
@@ -86,6 +87,9 @@ static const uc_privset_t grantable[UC_TYPE_COUNT] = {
     [UC_TYPE_AGENT_SKILL] =
         P(UC_PRIV_ALL_PRIVILEGES) | P(UC_PRIV_READ_VOLUME) |
         P(UC_PRIV_WRITE_VOLUME) | P(UC_PRIV_MANAGE),
+    /* A governed tag: ASSIGN puts its key on entities, MANAGE changes
+     * its definition (and assigns it too). */
+    [UC_TYPE_TAG_POLICY] = P(UC_PRIV_ASSIGN) | P(UC_PRIV_MANAGE),
 };
 
 int uc_privilege_parse(const char *name)

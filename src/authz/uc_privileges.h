@@ -42,7 +42,9 @@ typedef uint64_t uc_privset_t;
     X(USE_SHARE, "USE SHARE") \
     X(USE_RECIPIENT, "USE RECIPIENT") \
     X(USE_PROVIDER, "USE PROVIDER") \
-    X(SET_SHARE_PERMISSION, "SET SHARE PERMISSION")
+    X(SET_SHARE_PERMISSION, "SET SHARE PERMISSION") \
+    X(CREATE_TAG_POLICY, "CREATE TAG POLICY") \
+    X(ASSIGN, "ASSIGN")
 
 typedef enum uc_privilege {
 #define UC_PRIV_ENUM(key, name) UC_PRIV_##key,
@@ -68,6 +70,7 @@ typedef enum uc_securable_type {
     UC_TYPE_PROVIDER,
     UC_TYPE_AGENT,
     UC_TYPE_AGENT_SKILL,
+    UC_TYPE_TAG_POLICY,
     UC_TYPE_COUNT
 } uc_securable_type_t;
 

@@ -33,6 +33,15 @@ typedef enum uc_target {
                                 * open staging reservation too (as a table
                                 * its creator owns) */
     UC_TARGET_SECURABLE,       /* {securable_type}/{full_name} */
+    /* What entity tag assignments are about: a catalog, schema, table,
+     * volume, or a table's column (call->column), named by the path's
+     * {entity_type}/{entity_name} ("catalogs", "main.sales.orders.id")
+     * or, for _FIELDS, by the body's entity_type and entity_name. */
+    UC_TARGET_TAGGED_ENTITY,
+    UC_TARGET_TAGGED_ENTITY_FIELDS,
+    /* What ABAC policies are defined on: a catalog, schema or table named
+     * by the path's {on_securable_type}/{on_securable_fullname}. */
+    UC_TARGET_POLICY_SCOPE,
     /* The Delta Sharing recipient the bearer token identified (no
      * privilege applies: what a recipient reads is what is granted to
      * it). */

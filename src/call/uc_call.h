@@ -87,6 +87,9 @@ typedef struct uc_call {
     const char *const *params;   /* path parameters, in pattern order */
     const struct uc_api_family *family;  /* the route's, NULL for none */
     uc_chain_t chain;            /* what the route's rule resolved */
+    /* The column of the chain's table a tagged entity names (as the
+     * caller spelled it), NULL for any other entity. */
+    const char *column;
     uc_access_t access;          /* the caller's rights on that chain */
     /* The rule let the call through on BROWSE alone: answers show metadata
      * only. */

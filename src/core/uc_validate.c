@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_validate.h"
+#include "uc_json.h"
 
 #include <string.h>
 #include <apr_lib.h>
@@ -84,6 +85,33 @@ uc_error_t *uc_validate_label(apr_pool_t *pool, const char *field,
     }
     if (blank)
         return uc_error_invalid(pool, "Field '%s' must not be blank.", field);
+    return NULL;
+}
+
+uc_error_t *uc_validate_tag_text(apr_pool_t *pool, const char *field,
+                                 const char *text)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    apr_size_t chars = 0, n;
+    uc_error_t *err = uc_validate_label(pool, field, text, 4 * UC_TAG_TEXT_MAX);
+
+    if (err)
+        return err;
+    if (apr_isspace(p[0]) || apr_isspace(p[strlen(text) - 1]))
+        return uc_error_invalid(pool, "Field '%s' must not begin or end with "
+                                "white space.", field);
+    for (; *p; p += n, chars++) {
+        if (!(n = uc_utf8_sequence(p)))
+            return uc_error_invalid(pool, "Field '%s' is not valid UTF-8.",
+                                    field);
+        if (strchr("*./<>%&?\\=", *p))
+            return uc_error_invalid(pool, "Field '%s' must not contain '%c' "
+                                    "(nor any of * . / < > %% & ? \\ =).",
+                                    field, *p);
+    }
+    if (chars > UC_TAG_TEXT_MAX)
+        return uc_error_invalid(pool, "Field '%s' must have at most %d "
+                                "characters.", field, UC_TAG_TEXT_MAX);
     return NULL;
 }
 

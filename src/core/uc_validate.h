@@ -39,6 +39,14 @@ uc_error_t *uc_validate_full_name(apr_pool_t *pool, const char *field,
 uc_error_t *uc_validate_label(apr_pool_t *pool, const char *field,
                               const char *text, apr_size_t max);
 
+/* A tag key or value as Databricks takes them: 1 to UC_TAG_TEXT_MAX
+ * characters of valid UTF-8, kept as given (tags are case-sensitive), no
+ * blank at either end, none of * . / < > % & ? \ = and no control
+ * character. */
+#define UC_TAG_TEXT_MAX 256
+uc_error_t *uc_validate_tag_text(apr_pool_t *pool, const char *field,
+                                 const char *text);
+
 /* Bounded free text (comments). */
 uc_error_t *uc_validate_text(apr_pool_t *pool, const char *field,
                              const char *text, apr_size_t max);

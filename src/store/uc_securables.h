@@ -53,6 +53,7 @@ typedef struct uc_visibility {
 #define UC_KIND_SHARE "share"
 #define UC_KIND_RECIPIENT "recipient"
 #define UC_KIND_PROVIDER "provider"
+#define UC_KIND_TAG_POLICY "tag_policy"
 
 /* Which objects a listing across schemas shows: everything, or what the
  * principals own or hold one of the listed privileges on, at the catalog,

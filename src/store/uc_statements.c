@@ -46,6 +46,8 @@
 #define SHARE_OBJECTS COLUMNS(UC_SHARE_OBJECT_COLUMNS)
 #define SHARE_SCHEMAS COLUMNS(UC_SHARE_SCHEMA_COLUMNS)
 #define RECIPIENT_TOKENS COLUMNS(UC_RECIPIENT_TOKEN_COLUMNS)
+#define ENTITY_TAGS COLUMNS(UC_ENTITY_TAG_COLUMNS)
+#define ABAC_POLICIES COLUMNS(UC_ABAC_POLICY_COLUMNS)
 
 const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
     [UC_STMT_METASTORE_GET] = {
@@ -482,4 +484,78 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "FROM share_recipients g JOIN securables s ON s.id = g.share_id "
         "WHERE g.recipient_id = %s AND s.kind = 'share' AND s.name = %s",
         NULL },
+    [UC_STMT_ENTITY_TAG_INSERT] = {
+        "INSERT INTO entity_tags (" ENTITY_TAGS ") VALUES ("
+        MARKERS(UC_ENTITY_TAG_COLUMNS) ")", NULL },
+    [UC_STMT_ENTITY_TAG_GET] = {
+        "SELECT " ENTITY_TAGS " FROM entity_tags WHERE entity_id = %s AND "
+        "column_name = %s AND tag_key = %s", NULL },
+    /* Keyset by tag key; the first page starts after ''. */
+    [UC_STMT_ENTITY_TAG_PAGE] = {
+        "SELECT " ENTITY_TAGS " FROM entity_tags WHERE entity_id = %s AND "
+        "column_name = %s AND tag_key > %s ORDER BY tag_key LIMIT %s", NULL },
+    [UC_STMT_ENTITY_TAG_UPDATE] = {
+        "UPDATE entity_tags SET tag_value = %s, updated_at = %s, "
+        "updated_by = %s WHERE entity_id = %s AND column_name = %s AND "
+        "tag_key = %s", NULL },
+    [UC_STMT_ENTITY_TAG_DELETE] = {
+        "DELETE FROM entity_tags WHERE entity_id = %s AND column_name = %s "
+        "AND tag_key = %s", NULL },
+    [UC_STMT_ENTITY_TAG_COUNT] = {
+        "SELECT COUNT(*) FROM entity_tags WHERE entity_id = %s AND "
+        "column_name = %s", NULL },
+    /* Entities (columns counted apart) whose tag of the key holds no
+     * value or one outside a JSON array of values. */
+    [UC_STMT_ENTITY_TAGS_OUTSIDE_VALUES] = {
+        "SELECT COUNT(*) FROM entity_tags WHERE tag_key = %s AND "
+        "(tag_value IS NULL OR tag_value NOT IN " SQLITE_LIST("%s") ")",
+        "SELECT COUNT(*) FROM entity_tags WHERE tag_key = %s AND "
+        "(tag_value IS NULL OR tag_value NOT IN " PG_LIST("%s") ")" },
+    [UC_STMT_ABAC_POLICY_INSERT] = {
+        "INSERT INTO abac_policies (" ABAC_POLICIES ") VALUES ("
+        MARKERS(UC_ABAC_POLICY_COLUMNS) ")", NULL },
+    [UC_STMT_ABAC_POLICY_GET] = {
+        "SELECT " ABAC_POLICIES " FROM abac_policies WHERE securable_id = %s "
+        "AND name = %s", NULL },
+    /* The policies of up to three securables (a table, its schema, its
+     * catalog; ids repeated where fewer), ancestors first, keyset by
+     * (depth, name): parameters catalog id, schema id, the three ids,
+     * then the depth and name of the last row of the page before
+     * (-1 and '' for the first) and the limit. */
+#define POLICY_PAGE(CAST_DEPTH) \
+        "SELECT " ABAC_POLICIES ", depth FROM (SELECT " ABAC_POLICIES ", " \
+        "CASE securable_id WHEN %s THEN 0 WHEN %s THEN 1 ELSE 2 END AS " \
+        "depth FROM abac_policies WHERE securable_id IN (%s, %s, %s)) p " \
+        "WHERE depth > " CAST_DEPTH " OR (depth = " CAST_DEPTH " AND " \
+        "name > %s) ORDER BY depth, name LIMIT %s"
+    [UC_STMT_ABAC_POLICY_PAGE] = {
+        POLICY_PAGE("CAST(%s AS INTEGER)"), NULL },
+    [UC_STMT_ABAC_POLICY_UPDATE] = {
+        "UPDATE abac_policies SET name = %s, policy_type = %s, "
+        "document = %s, comment = %s, updated_at = %s, updated_by = %s "
+        "WHERE id = %s", NULL },
+    [UC_STMT_ABAC_POLICY_DELETE] = {
+        "DELETE FROM abac_policies WHERE id = %s", NULL },
+    [UC_STMT_ABAC_POLICY_COUNT] = {
+        "SELECT COUNT(*) FROM abac_policies WHERE securable_id = %s", NULL },
+    /* A policy that would hold over a data object a share is to expose:
+     * one on the object (a table or a schema) or above it (parameters:
+     * the object, its parent, its grandparent), or on a table of it
+     * (parameter: the object again when it is a schema, else ''). */
+    [UC_STMT_ABAC_POLICY_OVER_SHARED] = {
+        "SELECT a.name, a.securable_id FROM abac_policies a WHERE "
+        "a.securable_id IN (%s, %s, %s) OR a.securable_id IN (SELECT id "
+        "FROM securables WHERE parent_id = %s AND kind = 'table') "
+        "ORDER BY a.name LIMIT 1", NULL },
+    /* A share that exposes data a policy on a securable would govern: a
+     * data object that is the securable, lies under it (two levels), or
+     * is the schema holding it (parameters: the securable three times,
+     * then its parent). */
+    [UC_STMT_SHARE_OF_POLICY_SCOPE] = {
+        "SELECT sh.name FROM share_objects o "
+        "JOIN securables sh ON sh.id = o.share_id "
+        "JOIN securables x ON x.id = o.object_id "
+        "LEFT JOIN securables up ON up.id = x.parent_id "
+        "WHERE x.id = %s OR x.parent_id = %s OR up.parent_id = %s OR "
+        "x.id = %s ORDER BY sh.name LIMIT 1", NULL },
 };

@@ -117,6 +117,30 @@ enum {
     UC_RECIPIENT_TOKEN_NCOLS
 };
 
+/* A tag of an entity (uc_entity_tags.h). */
+#define UC_ENTITY_TAG_COLUMNS(COL, BIG, SEP) \
+    COL(entity_id) SEP COL(column_name) SEP COL(tag_key) SEP \
+    COL(tag_value) SEP COL(created_at) SEP COL(created_by) SEP \
+    COL(updated_at) SEP COL(updated_by)
+#define UC_ENTITY_TAG_COL(c) UC_ENTITY_TAG_COL_##c,
+enum {
+    UC_ENTITY_TAG_COLUMNS(UC_ENTITY_TAG_COL, UC_ENTITY_TAG_COL, )
+    UC_ENTITY_TAG_NCOLS
+};
+
+/* An ABAC policy (uc_abac_policies.h); a page adds the depth of the
+ * securable it is defined on (0 catalog, 1 schema, 2 table). */
+#define UC_ABAC_POLICY_COLUMNS(COL, BIG, SEP) \
+    COL(id) SEP COL(securable_id) SEP COL(name) SEP COL(policy_type) SEP \
+    BIG(document) SEP BIG(comment) SEP COL(created_at) SEP \
+    COL(created_by) SEP COL(updated_at) SEP COL(updated_by)
+#define UC_ABAC_POLICY_COL(c) UC_ABAC_POLICY_COL_##c,
+enum {
+    UC_ABAC_POLICY_COLUMNS(UC_ABAC_POLICY_COL, UC_ABAC_POLICY_COL, )
+    UC_ABAC_POLICY_NCOLS,
+    UC_ABAC_POLICY_COL_depth = UC_ABAC_POLICY_NCOLS
+};
+
 typedef enum uc_stmt {
     UC_STMT_METASTORE_GET,
     UC_STMT_SECURABLE_BY_NAME,
@@ -181,6 +205,21 @@ typedef enum uc_stmt {
     UC_STMT_SHARE_RECIPIENT_REMOVE,
     UC_STMT_SHARES_OF_RECIPIENT_PAGE,
     UC_STMT_SHARE_OF_RECIPIENT,
+    UC_STMT_ENTITY_TAG_INSERT,
+    UC_STMT_ENTITY_TAG_GET,
+    UC_STMT_ENTITY_TAG_PAGE,
+    UC_STMT_ENTITY_TAG_UPDATE,
+    UC_STMT_ENTITY_TAG_DELETE,
+    UC_STMT_ENTITY_TAG_COUNT,
+    UC_STMT_ENTITY_TAGS_OUTSIDE_VALUES,
+    UC_STMT_ABAC_POLICY_INSERT,
+    UC_STMT_ABAC_POLICY_GET,
+    UC_STMT_ABAC_POLICY_PAGE,
+    UC_STMT_ABAC_POLICY_UPDATE,
+    UC_STMT_ABAC_POLICY_DELETE,
+    UC_STMT_ABAC_POLICY_COUNT,
+    UC_STMT_ABAC_POLICY_OVER_SHARED,
+    UC_STMT_SHARE_OF_POLICY_SCOPE,
     UC_STMT_COUNT
 } uc_stmt_t;
 

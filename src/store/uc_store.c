@@ -2,6 +2,7 @@
 #include "uc_store_internal.h"
 #include "../core/uc_page.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <apr_strings.h>
 #include <apr_tables.h>
@@ -243,6 +244,19 @@ uc_error_t *uc_store_select(uc_store_t *store, apr_pool_t *pool,
     }
     out->nrows = rows->nelts;
     out->rows = (const char ***)rows->elts;
+    return NULL;
+}
+
+uc_error_t *uc_store_count(uc_store_t *store, apr_pool_t *pool,
+                           uc_stmt_t stmt, const char *const *args,
+                           int *count)
+{
+    uc_rows_t rows;
+    uc_error_t *err = uc_store_select(store, pool, stmt, args, &rows);
+
+    if (err)
+        return err;
+    *count = rows.nrows && rows.rows[0][0] ? atoi(rows.rows[0][0]) : 0;
     return NULL;
 }
 

@@ -73,6 +73,10 @@ const char *uc_store_metastore_id(const uc_store_t *store);
 uc_error_t *uc_store_select(uc_store_t *store, apr_pool_t *pool,
                             uc_stmt_t stmt, const char *const *args,
                             uc_rows_t *out);
+/* The one number a statement selects (a COUNT). */
+uc_error_t *uc_store_count(uc_store_t *store, apr_pool_t *pool,
+                           uc_stmt_t stmt, const char *const *args,
+                           int *count);
 uc_error_t *uc_store_exec(uc_store_t *store, uc_stmt_t stmt,
                           const char *const *args, int *nrows);
 

@@ -310,18 +310,19 @@ static const char *object_named(uc_securable_type_t type)
     case UC_TYPE_SHARE: return "shr";
     case UC_TYPE_PROVIDER: return "prv";
     case UC_TYPE_RECIPIENT: return "rcp";
+    case UC_TYPE_TAG_POLICY: return "tgp";
     default: fail_msg("no object of type %d", type);
     }
     return NULL;
 }
 
-/* Credentials, external locations, shares, recipients and providers hang
- * under the metastore. */
+/* Credentials, external locations, shares, recipients, providers and
+ * tag policies hang under the metastore. */
 static int is_top(uc_securable_type_t t)
 {
     return t == UC_TYPE_CREDENTIAL || t == UC_TYPE_EXTERNAL_LOCATION ||
            t == UC_TYPE_SHARE || t == UC_TYPE_PROVIDER ||
-           t == UC_TYPE_RECIPIENT;
+           t == UC_TYPE_RECIPIENT || t == UC_TYPE_TAG_POLICY;
 }
 
 static const char *object_full_name(apr_pool_t *pool, uc_securable_type_t t)
@@ -335,10 +336,11 @@ static const char *object_full_name(apr_pool_t *pool, uc_securable_type_t t)
 #define TABLE_ID "00000000-0000-4000-8000-00000000ab01"
 #define VOLUME_ID "00000000-0000-4000-8000-00000000ab02"
 
-static const char *substitute(apr_pool_t *pool, const char *pattern,
-                              const char *a, const char *b)
+/* The pattern with its parameters replaced by a, b and c in turn. */
+static const char *substitute3(apr_pool_t *pool, const char *pattern,
+                               const char *a, const char *b, const char *c)
 {
-    const char *out = "", *p = pattern;
+    const char *out = "", *p = pattern, *values[3] = { a, b, c };
     int n = 0;
 
     while (*p) {
@@ -350,10 +352,17 @@ static const char *substitute(apr_pool_t *pool, const char *pattern,
         close = strchr(open, '}');
         out = apr_pstrcat(pool, out, apr_pstrndup(pool, p,
                                                   (apr_size_t)(open - p)),
-                          n++ == 0 ? a : b, NULL);
+                          values[n < 2 ? n : 2], NULL);
+        n++;
         p = close + 1;
     }
     return out;
+}
+
+static const char *substitute(apr_pool_t *pool, const char *pattern,
+                              const char *a, const char *b)
+{
+    return substitute3(pool, pattern, a, b, b);
 }
 
 #define IN_SCH "\"catalog_name\":\"cat\",\"schema_name\":\"sch\""
@@ -390,6 +399,10 @@ static const char *body_for(const uc_route_t *r)
         { "/external-locations", "{\"name\":\"newloc\",\"url\":"
           "\"file:///srv/newloc\"}" },
         { "/shares", "{\"name\":\"newshr\"}" },
+        { "/tag-policies", "{\"tag_policy\":{\"tag_key\":\"newtgp\"}}" },
+        { "/entity-tag-assignments", "{\"tag_assignment\":{\"entity_type\":"
+          "\"tables\",\"entity_name\":\"cat.sch.tbl\",\"tag_key\":"
+          "\"k1\",\"tag_value\":\"v\"}}" },
         /* Without a secret key the profile cannot be sealed: a 400 once
          * authorized. */
         { "/providers", "{\"name\":\"newprv\",\"authentication_type\":"
@@ -479,6 +492,32 @@ static int instances(apr_pool_t *pool, const uc_route_t *r, instance_t *out)
         base.target_level = UC_LEVEL_CATALOG;
         base.object_type = r->rule->type;
         break;
+    case UC_TARGET_TAGGED_ENTITY_FIELDS:
+        base.path = r->pattern;
+        base.target_level = UC_LEVEL_OBJECT;
+        base.object_type = UC_TYPE_TABLE;
+        break;
+    case UC_TARGET_TAGGED_ENTITY:
+    case UC_TARGET_POLICY_SCOPE: {
+        /* reset_world tags each with k0 and gives each policy pol. */
+        const char *key = r->rule->target == UC_TARGET_TAGGED_ENTITY ? "k0"
+                                                                    : "pol";
+        int n = r->rule->target == UC_TARGET_TAGGED_ENTITY ? 4 : 3;
+        out[0] = out[1] = out[2] = out[3] = base;
+        out[0].path = substitute3(pool, r->pattern, "catalogs", "cat", key);
+        out[0].target_level = UC_LEVEL_CATALOG;
+        out[1].path = substitute3(pool, r->pattern, "schemas", "cat.sch", key);
+        out[1].target_level = UC_LEVEL_SCHEMA;
+        out[2].path = substitute3(pool, r->pattern, "tables", "cat.sch.tbl",
+                                  key);
+        out[2].target_level = UC_LEVEL_OBJECT;
+        out[2].object_type = UC_TYPE_TABLE;
+        out[3].path = substitute3(pool, r->pattern, "volumes", "cat.sch.vol",
+                                  key);
+        out[3].target_level = UC_LEVEL_OBJECT;
+        out[3].object_type = UC_TYPE_VOLUME;
+        return n;
+    }
     case UC_TARGET_SECURABLE:
         out[0] = out[1] = out[2] = base;
         out[0].path = substitute(pool, r->pattern, "catalog", "cat");
@@ -525,6 +564,11 @@ static int needs_of(const instance_t *in, need_t *out)
             /* Distinct from the other needs, so dropping those shows. */
             p = level == UC_LEVEL_SCHEMA ? UC_PRIV_USE_SCHEMA
                                          : UC_PRIV_BROWSE;
+        else if (level == UC_LEVEL_OBJECT)
+            /* One of the object's type. */
+            for (p = 0; !(n->any & P(p) &
+                          uc_privileges_grantable(in->object_type)); p++)
+                ;
         else
             for (p = 0; !(n->any & P(p)); p++)
                 ;
@@ -559,10 +603,15 @@ static void insert_provider(afx_t *fx)
            "\\\"t0k3n\\\"}\"}");
 }
 
+/* Whether reset_world defines policy pol on cat, cat.sch and cat.sch.tbl
+ * (for the policy routes only: policies keep data out of shares). */
+static int world_has_policies;
+
 /* A fresh world, owned by admin, without grants: credential crd,
- * external location loc and share shr under the metastore, and catalog cat
- * (with managed storage) holding schema sch, which holds one object of
- * every type (the model with a version). */
+ * external location loc, share shr and tag policy tgp under the
+ * metastore, and catalog cat (with managed storage) holding schema sch,
+ * which holds one object of every type (the model with a version); cat,
+ * cat.sch, its table and its volume carry tag k0. */
 static void reset_world(afx_t *fx)
 {
     json_t *out;
@@ -572,7 +621,7 @@ static void reset_world(afx_t *fx)
     (void)api(fx, UC_DELETE, "/catalogs/newcat?force=true", NULL, &out);
     uc_test_sql_exec(fx->db, fx->conn, "DELETE FROM securables WHERE kind "
                      "IN ('credential', 'external_location', 'share', "
-                     "'provider', 'recipient')");
+                     "'provider', 'recipient', 'tag_policy')");
     insert_provider(fx);
     uc_test_sql_exec(fx->db, fx->conn, "DELETE FROM grants");
     api_ok(fx, UC_POST, "/recipients", "{\"name\":\"rcp\","
@@ -604,6 +653,25 @@ static void reset_world(afx_t *fx)
            "\"https://agent.example/x\"}");
     api_ok(fx, UC_POST, "/agent-skills", "{\"name\":\"skl\"," IN_SCH ","
            "\"agent_skill_type\":\"MANAGED\"}");
+    api_ok(fx, UC_POST, "/tag-policies", "{\"tag_key\":\"tgp\"}");
+    {
+        static const char *const tagged[][2] = {
+            { "catalogs", "cat" }, { "schemas", "cat.sch" },
+            { "tables", "cat.sch.tbl" }, { "volumes", "cat.sch.vol" }
+        };
+        size_t i;
+        for (i = 0; i < sizeof(tagged) / sizeof(tagged[0]); i++) {
+            api_ok(fx, UC_POST, "/entity-tag-assignments", apr_psprintf(
+                fx->pool, "{\"entity_type\":\"%s\",\"entity_name\":"
+                "\"%s\",\"tag_key\":\"k0\"}", tagged[i][0], tagged[i][1]));
+            if (i < 3 && world_has_policies)
+                api_ok(fx, UC_POST, apr_psprintf(fx->pool, "/policies/%s/%s",
+                                                 tagged[i][0], tagged[i][1]),
+                       "{\"name\":\"pol\",\"policy_type\":"
+                       "\"POLICY_TYPE_ROW_FILTER\",\"row_filter\":"
+                       "{\"function_name\":\"cat.sch.fun\"}}");
+        }
+    }
 }
 
 /* Grants the needs (but the one at `skip`); with `lift`, each one level
@@ -710,7 +778,7 @@ static void test_route_matrix(void **state)
 
     for (t = uc_catalog_api; *t; t++)
         for (r = *t; r->pattern; r++) {
-            instance_t ins[3];
+            instance_t ins[4];
             int k, count;
 
             routes++;
@@ -729,17 +797,22 @@ static void test_route_matrix(void **state)
                 int path = !strcmp(r->pattern, "/temporary-path-credentials");
                 reset_world(fx);
                 as(fx, "alice", NULL);
-                assert_int_equal(status_of(fx, r->method, r->pattern,
+                assert_int_equal(status_of(fx, r->method,
+                                           substitute(fx->pool, r->pattern,
+                                                      "tgp", ""),
                                            body_for(r), NULL),
                                  path ? 403 : 200);
                 continue;
             }
             count = instances(fx->pool, r, ins);
+            world_has_policies = r->rule->target == UC_TARGET_POLICY_SCOPE;
             for (k = 0; k < count; k++) {
                 const instance_t *in = &ins[k];
                 need_t needs[3];
                 int n = needs_of(in, needs), i, lower_need = 0;
-                int hidden = in->target_level > UC_LEVEL_METASTORE ? 404 : 403;
+                /* Tag policies are read by all, so never hidden. */
+                int hidden = in->target_level > UC_LEVEL_METASTORE &&
+                             in->object_type != UC_TYPE_TAG_POLICY ? 404 : 403;
 
                 for (i = 0; i < n; i++)
                     lower_need |= needs[i].level >= UC_LEVEL_SCHEMA;
@@ -780,6 +853,9 @@ static void test_route_matrix(void **state)
                 grant_needs(fx, in, needs, n, -1, "team", 0);
                 as(fx, "alice", "team");
                 expect(fx, in, 1, 0, "group grants");
+                /* The call may have deleted its object. */
+                reset_world(fx);
+                grant_needs(fx, in, needs, n, -1, "team", 0);
                 as(fx, "bob", NULL);
                 expect(fx, in, 0, hidden, "outside the group");
 
@@ -870,6 +946,7 @@ static void test_route_matrix(void **state)
             }
         }
     assert_true(routes >= 50);
+    world_has_policies = 0;
     assert_true(checked >= 48);
 }
 
