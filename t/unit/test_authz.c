@@ -1227,6 +1227,31 @@ static void test_create_owner_audit(void **state)
 
 /* Data object changes of a share are audited, and a refused batch of
  * them leaves no row behind (its transaction is undone). */
+/* Tags and policies go with their entity in the delete's transaction,
+ * cascading from a catalog; a deleted tag policy leaves its key's tags
+ * in place, ungoverned. */
+static void test_tags_and_policies_cascade(void **state)
+{
+    afx_t *fx = *state;
+
+    world_has_policies = 1;
+    reset_world(fx);
+    world_has_policies = 0;
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM entity_tags"), 4);
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM abac_policies"), 3);
+    admin_ok(fx, UC_DELETE, "/tables/cat.sch.tbl", NULL);
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM entity_tags"), 3);
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM abac_policies"), 2);
+    admin_ok(fx, UC_POST, "/entity-tag-assignments", "{\"entity_type\":"
+             "\"catalogs\",\"entity_name\":\"cat\",\"tag_key\":\"tgp\"}");
+    admin_ok(fx, UC_DELETE, "/tag-policies/tgp", NULL);
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM entity_tags WHERE "
+                               "tag_key = 'tgp'"), 1);
+    admin_ok(fx, UC_DELETE, "/catalogs/cat?force=true", NULL);
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM entity_tags"), 0);
+    assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM abac_policies"), 0);
+}
+
 static void test_share_audit(void **state)
 {
     afx_t *fx = *state;
@@ -1612,6 +1637,7 @@ int main(void)
         AUTHZ_TEST(test_escalation),
         AUTHZ_TEST(test_create_owner_audit),
         AUTHZ_TEST(test_share_audit),
+        AUTHZ_TEST(test_tags_and_policies_cascade),
         AUTHZ_TEST(test_grant_audit),
         AUTHZ_TEST(test_permissions_api),
         AUTHZ_TEST(test_effective_permissions),

@@ -111,6 +111,36 @@ static void test_name_with(void **state)
     }
 }
 
+/* Tag keys and values: any UTF-8 but a few characters, kept as given. */
+static void test_tag_text(void **state)
+{
+    apr_pool_t *pool = *state;
+    static const char *const good[] = {
+        "pii", "PII Level", "caf\xc3\xa9", "cost-center:eu", "a", "x_1 y",
+        NULL
+    };
+    static const char *const bad[] = {
+        "", " lead", "trail ", "a.b", "a/b", "a*b", "a<b", "a>b", "a%b",
+        "a&b", "a?b", "a\\b", "a=b", "a\tb", "a\x7f", "a\xc2\x85", "\xff",
+        "caf\xc3", NULL
+    };
+    char long_text[258];
+    int i;
+
+    for (i = 0; good[i]; i++)
+        assert_null(uc_validate_tag_text(pool, "tag_key", good[i]));
+    for (i = 0; bad[i]; i++)
+        if (!uc_validate_tag_text(pool, "tag_key", bad[i]))
+            fail_msg("tag text '%s' accepted", bad[i]);
+    memset(long_text, 'k', 256);
+    long_text[256] = '\0';
+    assert_null(uc_validate_tag_text(pool, "tag_key", long_text));
+    long_text[256] = 'k';
+    long_text[257] = '\0';
+    assert_err(uc_validate_tag_text(pool, "tag_key", long_text), 400,
+               "INVALID_PARAMETER_VALUE");
+}
+
 static void test_full_name(void **state)
 {
     apr_pool_t *pool = *state;
@@ -365,6 +395,7 @@ int main(void)
         UC_POOL_TEST(test_name_invalid),
         UC_POOL_TEST(test_name_length),
         UC_POOL_TEST(test_name_with),
+        UC_POOL_TEST(test_tag_text),
         UC_POOL_TEST(test_full_name),
         UC_POOL_TEST(test_full_name_invalid),
         UC_POOL_TEST(test_url_normalise),
