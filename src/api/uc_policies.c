@@ -451,8 +451,6 @@ static uc_error_t *list_policies(uc_call_t *call, uc_jw_t *out)
         scope.schema_id = c->sec[UC_LEVEL_SCHEMA]->id;
     if (c->n > UC_LEVEL_OBJECT)
         scope.table_id = c->sec[UC_LEVEL_OBJECT]->id;
-    if (!scope.catalog_id)
-        scope.catalog_id = scope.schema_id ? scope.schema_id : scope.table_id;
     if ((err = uc_abac_policy_page(call->store, call->pool, &scope, depth,
                                    after, page.limit, &rows, &more)))
         return err;

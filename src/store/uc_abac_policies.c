@@ -49,11 +49,10 @@ uc_error_t *uc_abac_policy_page(uc_store_t *store, apr_pool_t *pool,
                                 int limit, apr_array_header_t **out,
                                 int *more)
 {
-    /* Levels the scope does not reach stand for the deepest it does, so
-     * that the IN list and the depths stay right. */
-    const char *catalog = scope->catalog_id;
-    const char *schema = scope->schema_id ? scope->schema_id : catalog;
-    const char *table = scope->table_id ? scope->table_id : schema;
+    /* A level the scope leaves out is an id no row holds. */
+    const char *catalog = scope->catalog_id ? scope->catalog_id : "";
+    const char *schema = scope->schema_id ? scope->schema_id : "";
+    const char *table = scope->table_id ? scope->table_id : "";
     const char *depth = apr_itoa(pool, after_depth);
     const char *args[] = {
         catalog, schema, catalog, schema, table, depth, depth,

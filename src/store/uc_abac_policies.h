@@ -36,8 +36,8 @@ uc_error_t *uc_abac_policy_get(uc_store_t *store, apr_pool_t *pool,
                                const char *securable_id, const char *name,
                                uc_abac_policy_t **out);
 
-/* The securables whose policies a page shows: a catalog, and below it a
- * schema and a table, NULL below the deepest. */
+/* The securables whose policies a page shows: some of a catalog, a
+ * schema of it and a table of that (NULL for those left out). */
 typedef struct uc_policy_scope {
     const char *catalog_id;
     const char *schema_id;

@@ -518,7 +518,7 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "SELECT " ABAC_POLICIES " FROM abac_policies WHERE securable_id = %s "
         "AND name = %s", NULL },
     /* The policies of up to three securables (a table, its schema, its
-     * catalog; ids repeated where fewer), ancestors first, keyset by
+     * catalog; '' where fewer), ancestors first, keyset by
      * (depth, name): parameters catalog id, schema id, the three ids,
      * then the depth and name of the last row of the page before
      * (-1 and '' for the first) and the limit. */

@@ -12,7 +12,7 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 39;
+plan tests => 40;
 
 my $p = "p97_$$";
 my ($cat, $other, $free, $share) = ("cat_$p", "oth_$p", "free_$p", "shr_$p");
@@ -98,8 +98,11 @@ is_ok_json(api(POST => "/policies/catalogs/$cat", body => policy(name => 'cat_ro
            'a row filter on the catalog');
 
 my $own = json_of(api(GET => $tbl)) || {};
-is_deeply([ map { $_->{name} } @{ $own->{policies} || [] } ], [qw(pii_rows wrapped)],
-          'a table lists its own policies');
+is_deeply([ map { "$_->{on_securable_type}:$_->{name}" } @{ $own->{policies} || [] } ],
+          [qw(tables:pii_rows tables:wrapped)], 'a table lists its own policies');
+is_deeply([ map { "$_->{on_securable_fullname}:$_->{name}" } @{
+              (json_of(api(GET => "/policies/schemas/$cat.sch")) || {})->{policies} || [] } ],
+          [ "$cat.sch:mask_all" ], 'a schema lists its own, not its tables\' ones');
 my $all = json_of(api(GET => $tbl, query => { include_inherited => 'true' })) || {};
 is_deeply([ map { "$_->{on_securable_type}:$_->{on_securable_fullname}:$_->{name}" }
             @{ $all->{policies} || [] } ],
