@@ -27,7 +27,7 @@ OUT=$ROOT/build/fuzz
 FIXTURES=${FIXTURES:-${UNICAT_DELTA_FIXTURES:-$ROOT/t/delta/fixtures}}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-1}
-ALL_TARGETS="parquet thrift pages delta_log checkpoint predicate"
+ALL_TARGETS="parquet thrift pages delta_log checkpoint predicate request"
 
 mode=fuzz
 targets=""
@@ -66,6 +66,7 @@ max_len() {
     thrift) echo 65536 ;;
     delta_log) echo 131072 ;;
     predicate) echo 16384 ;;
+    request) echo 8192 ;;
     esac
 }
 
@@ -198,6 +199,39 @@ equal string k A
 EOF_SEEDS
 }
 
+seed_request() {    # calls of every family: method byte, target, NUL, body
+    n=0
+    while IFS='|' read -r m target body; do
+        n=$((n + 1))
+        { printf "\\$m"; printf '%s' "$target"; printf '\000%s' "$body"; } \
+            > "$1/seed-$n"
+    done <<'EOF_SEEDS'
+001|/catalogs|{"name":"fz_cat","storage_root":"s3://fz/cat"}
+001|/schemas|{"name":"sch","catalog_name":"fz_cat"}
+001|/tables|{"name":"tbl","catalog_name":"fz_cat","schema_name":"sch","table_type":"EXTERNAL","data_source_format":"DELTA","storage_location":"s3://fz/ext/tbl","columns":[{"name":"email","type_text":"string","type_name":"STRING","type_json":"{}","position":0}]}
+001|/volumes|{"name":"vol","catalog_name":"fz_cat","schema_name":"sch","volume_type":"MANAGED"}
+001|/functions|{"function_info":{"name":"fil","catalog_name":"fz_cat","schema_name":"sch","data_type":"BOOLEAN","full_data_type":"boolean","parameter_style":"S","is_deterministic":true,"sql_data_access":"NO_SQL","is_null_call":false,"security_type":"DEFINER","routine_body":"SQL","routine_definition":"true"}}
+000|/catalogs?max_results=1&page_token=x|
+000|/schemas?catalog_name=fz_cat&include_browse=true|
+000|/tables/fz_cat.sch.tbl?omit_columns=true|
+002|/catalogs/fz_cat|{"new_name":"fz_cat2","comment":"c","properties":{"a":"b"}}
+002|/permissions/table/fz_cat.sch.tbl|{"changes":[{"principal":"alice","add":["SELECT","MANAGE"]}]}
+001|/tag-policies|{"tag_policy":{"tag_key":"PII level","description":"d","values":[{"name":"low"},{"name":"high"}]}}
+002|/tag-policies/PII%20level?force=true|{"tag_policy":{"values":[{"name":"low"}]},"update_mask":"values"}
+001|/entity-tag-assignments|{"tag_assignment":{"entity_type":"columns","entity_name":"fz_cat.sch.tbl.EMAIL","tag_key":"PII level","tag_value":"low"}}
+000|/entity-tag-assignments/tables/fz_cat.sch.tbl/tags?max_results=1|
+002|/entity-tag-assignments/catalogs/fz_cat/tags/k|{"tag_assignment":{"tag_value":"v"},"update_mask":"tag_value"}
+001|/policies/tables/fz_cat.sch.tbl|{"name":"pol","policy_type":"POLICY_TYPE_ROW_FILTER","to_principals":["a"],"match_columns":[{"alias":"e","condition":"c"}],"row_filter":{"function_name":"fz_cat.sch.fil","using":[{"alias":"e"},{"constant":"1"}]}}
+000|/policies/tables/fz_cat.sch.tbl?include_inherited=true&max_results=1|
+002|/policies/schemas/fz_cat.sch/pol|{"policy_info":{"comment":"x"},"update_mask":"*"}
+001|/shares|{"name":"fz_shr"}
+002|/shares/fz_shr|{"updates":[{"action":"ADD","data_object":{"name":"fz_cat.sch.tbl"}}]}
+001|/recipients|{"name":"fz_rcp","authentication_type":"TOKEN"}
+003|/catalogs/fz_cat?force=true|
+011|/tables?catalog_name=fz_cat&schema_name=sch|{"name":"x"}
+EOF_SEEDS
+}
+
 # --- fuzzing ----------------------------------------------------------------
 fuzz_one() {
     t=$1
@@ -210,6 +244,7 @@ fuzz_one() {
     thrift) seed_thrift "$corpus" ;;
     delta_log) seed_delta_log "$corpus" ;;
     predicate) seed_predicate "$corpus" ;;
+    request) seed_request "$corpus" ;;
     esac
     dict=""
     [ -f "t/fuzz/$t.dict" ] && dict="-dict=t/fuzz/$t.dict"

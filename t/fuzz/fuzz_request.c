@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The catalog API's request path on fuzzed requests: the router, the
+ * query-string parser, JSON bodies and their envelopes, every
+ * operation's input checks, its rule, its transaction and its store, and
+ * the rendering of its answer or error. Calls run against one SQLite
+ * catalog that lives as long as the process, so that one input's creates
+ * give later inputs something to find.
+ *
+ * Input: a byte choosing the method (low 3 bits) and the caller (an admin
+ * or alice, who holds nothing), then "path?query" up to the first NUL,
+ * then the body (none when empty). Whatever is asked, the call must end
+ * in one JSON document or an error the glue can render, leaving no
+ * output behind an error and no transaction open. */
+#include "fuzz_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <apr_dbd.h>
+#include <apr_strings.h>
+
+#include "api/uc_api.h"
+#include "authz/uc_access.h"
+#include "call/uc_run.h"
+#include "cloud/uc_cloud_settings.h"
+#include "core/uc_json.h"
+#include "core/uc_secret.h"
+#include "http/uc_query.h"
+#include "http/uc_render.h"
+#include "http/uc_router.h"
+#include "store/uc_store.h"
+
+static const apr_dbd_driver_t *driver;
+static apr_dbd_t *handle;
+static apr_pool_t *conn_pool;
+static apr_hash_t *prepared;
+
+static const uc_cloud_settings_t cloud = { .timeout_ms = 1, .lifetime_s = 60 };
+static uc_secret_key_t key = { "f022", { 1, 2, 3, 4, 5, 6, 7, 8 } };
+static const uc_secret_keys_t keys = { 1, &key };
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    const char *error = NULL;
+    apr_pool_t *root = fuzz_root_pool();
+
+    (void)argc;
+    (void)argv;
+    if (apr_pool_create(&conn_pool, root) != APR_SUCCESS ||
+        apr_dbd_init(root) != APR_SUCCESS ||
+        apr_dbd_get_driver(root, "sqlite3", &driver) != APR_SUCCESS ||
+        apr_dbd_open_ex(driver, conn_pool,
+                        apr_pstrcat(root, fuzz_table_dir("request"),
+                                    "/catalog.db", NULL),
+                        &handle, &error) != APR_SUCCESS)
+        abort();
+    prepared = apr_hash_make(conn_pool);
+    return 0;
+}
+
+static const uc_principal_t *caller(apr_pool_t *pool, int admin)
+{
+    apr_array_header_t *admins = apr_array_make(pool, 1, sizeof(char *));
+
+    APR_ARRAY_PUSH(admins, const char *) = "admin";
+    return uc_principal_make(pool, admin ? "admin" : "alice",
+                             apr_array_make(pool, 1, sizeof(char *)),
+                             admins);
+}
+
+static uc_error_t *run(apr_pool_t *pool, uc_method_t method, int admin,
+                       const char *target, const char *body, size_t len)
+{
+    uc_call_t *call = apr_pcalloc(pool, sizeof(*call));
+    uc_route_match_t *match = apr_pcalloc(pool, sizeof(*match));
+    const char *q = strchr(target, '?');
+    uc_jw_t *out = uc_jw_make(pool, 256);
+    json_t *answer;
+    uc_error_t *err;
+
+    call->pool = pool;
+    call->method = method;
+    call->path = q ? apr_pstrndup(pool, target, (apr_size_t)(q - target))
+                   : target;
+    call->who = caller(pool, admin);
+    call->principal = call->who->name;
+    call->now = apr_time_now();
+    call->cloud = &cloud;
+    call->secrets = &keys;
+    call->sharing_endpoint = "https://sharing.test/delta-sharing/";
+    call->api_url = "http://unicat.test/api/2.1/unity-catalog";
+    if ((err = uc_query_parse(pool, q ? q + 1 : NULL, &call->query)) ||
+        (len && (err = uc_json_parse_object(pool, body, len, &call->body))) ||
+        (err = uc_store_attach(pool, driver, handle, conn_pool, prepared,
+                               NULL, NULL, &call->store)))
+        return err;
+    uc_router_match(pool, uc_catalog_api, method, call->path, match);
+    if (!match->route)
+        return uc_error_for_status(pool, match->allowed ? 405 : 404);
+    call->params = match->params;
+    err = uc_call_run(match->route, call, out);
+    if (err && out->len)
+        abort();
+    if (err)
+        return err;
+    answer = json_loadb(out->buf, out->len, 0, NULL);
+    if (!json_is_object(answer))
+        abort();
+    json_decref(answer);
+    return NULL;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const uc_method_t methods[] = { UC_GET, UC_POST, UC_PATCH,
+                                           UC_DELETE, UC_PUT };
+    apr_pool_t *pool;
+    const char *text, *nul;
+    uc_error_t *err;
+
+    if (size < 2)
+        return 0;
+    apr_pool_create(&pool, fuzz_root_pool());
+    text = apr_pstrmemdup(pool, (const char *)data + 1, size - 1);
+    nul = memchr(text, '\0', size - 1);
+    err = run(pool, methods[(data[0] & 7) % 5], !(data[0] & 8), text,
+              nul ? nul + 1 : "", nul ? size - 1 - (size_t)(nul + 1 - text)
+                                      : 0);
+    fuzz_report("request", err);
+    if (err && !uc_render_catalog_error(pool, err))
+        abort();
+    if (err && err->status >= 500 && err->status != 502 &&
+        err->status != 503)
+        abort();
+    apr_pool_destroy(pool);
+    return 0;
+}
