@@ -9,7 +9,6 @@
  * policy governs may be shared, uc_shares.c). */
 #include "uc_api.h"
 
-#include <stdlib.h>
 #include <string.h>
 #include <apr_strings.h>
 
