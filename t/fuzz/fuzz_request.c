@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The catalog API's request path on fuzzed requests: the router, the
+/* The catalog API's request path on fuzzed requests (and the
+ * authorization API's, whose batch-check weighs checks against the same
+ * catalog): the router, the
  * query-string parser, JSON bodies and their envelopes, every
  * operation's input checks, its rule, its transaction and its store, and
  * the rendering of its answer or error. Calls run against one SQLite
  * catalog that lives as long as the process, so that one input's creates
  * give later inputs something to find.
  *
- * Input: a byte choosing the method (low 3 bits) and the caller (an admin
- * or alice, who holds nothing), then "path?query" up to the first NUL,
+ * Input: a byte choosing the method (low 3 bits), the caller (bit 3: an
+ * admin, or alice, who holds nothing) and the API (bit 4: the catalog
+ * API, or the authorization API), then "path?query" up to the first NUL,
  * then the body (none when empty). Whatever is asked, the call must end
  * in one JSON document or an error the glue can render, leaving no
  * output behind an error and no transaction open. */
@@ -20,6 +23,7 @@
 
 #include "api/uc_api.h"
 #include "authz/uc_access.h"
+#include "authz/uc_batch_check.h"
 #include "call/uc_run.h"
 #include "cloud/uc_cloud_settings.h"
 #include "core/uc_json.h"
@@ -38,6 +42,13 @@ static const uc_cloud_settings_t cloud = { .timeout_ms = 1, .lifetime_s = 60 };
 static uc_secret_key_t key = { "f022", { 1, 2, 3, 4, 5, 6, 7, 8 } };
 static const uc_secret_keys_t keys = { 1, &key };
 
+/* At exit the connection closes, so that the leak check sees only what
+ * an input left behind. */
+static void close_db(void)
+{
+    apr_dbd_close(driver, handle);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     const char *error = NULL;
@@ -53,6 +64,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
                                     "/catalog.db", NULL),
                         &handle, &error) != APR_SUCCESS)
         abort();
+    atexit(close_db);
     prepared = apr_hash_make(conn_pool);
     return 0;
 }
@@ -67,8 +79,9 @@ static const uc_principal_t *caller(apr_pool_t *pool, int admin)
                              admins);
 }
 
-static uc_error_t *run(apr_pool_t *pool, uc_method_t method, int admin,
-                       const char *target, const char *body, size_t len)
+static uc_error_t *run(apr_pool_t *pool, const uc_route_t *const *api,
+                       uc_method_t method, int admin, const char *target,
+                       const char *body, size_t len)
 {
     uc_call_t *call = apr_pcalloc(pool, sizeof(*call));
     uc_route_match_t *match = apr_pcalloc(pool, sizeof(*match));
@@ -93,7 +106,7 @@ static uc_error_t *run(apr_pool_t *pool, uc_method_t method, int admin,
         (err = uc_store_attach(pool, driver, handle, conn_pool, prepared,
                                NULL, NULL, &call->store)))
         return err;
-    uc_router_match(pool, uc_catalog_api, method, call->path, match);
+    uc_router_match(pool, api, method, call->path, match);
     if (!match->route)
         return uc_error_for_status(pool, match->allowed ? 405 : 404);
     call->params = match->params;
@@ -115,6 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                            UC_DELETE, UC_PUT };
     apr_pool_t *pool;
     const char *text, *nul;
+    int authz;
     uc_error_t *err;
 
     if (size < 2)
@@ -122,11 +136,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     apr_pool_create(&pool, fuzz_root_pool());
     text = apr_pstrmemdup(pool, (const char *)data + 1, size - 1);
     nul = memchr(text, '\0', size - 1);
-    err = run(pool, methods[(data[0] & 7) % 5], !(data[0] & 8), text,
+    authz = data[0] & 16;
+    err = run(pool, authz ? uc_authz_api : uc_catalog_api,
+              methods[(data[0] & 7) % 5], !(data[0] & 8), text,
               nul ? nul + 1 : "", nul ? size - 1 - (size_t)(nul + 1 - text)
                                       : 0);
     fuzz_report("request", err);
-    if (err && !uc_render_catalog_error(pool, err))
+    if (err && !(authz ? uc_render_lakekeeper_error(pool, err)
+                       : uc_render_catalog_error(pool, err)))
         abort();
     if (err && err->status >= 500 && err->status != 502 &&
         err->status != 503)

@@ -58,6 +58,7 @@ ${MAKE:-make} --no-print-directory $bins build/fuzz/seed_pages || {
 # Sanitizers: leaks are findings; UBSan stops at the first report.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/t/fuzz/lsan.supp}"
 
 max_len() {
     case $1 in
@@ -199,7 +200,7 @@ equal string k A
 EOF_SEEDS
 }
 
-seed_request() {    # calls of every family: method byte, target, NUL, body
+seed_request() {    # calls of every family and batch-checks: mode byte, target, NUL, body
     n=0
     while IFS='|' read -r m target body; do
         n=$((n + 1))
@@ -229,6 +230,8 @@ seed_request() {    # calls of every family: method byte, target, NUL, body
 001|/recipients|{"name":"fz_rcp","authentication_type":"TOKEN"}
 003|/catalogs/fz_cat?force=true|
 011|/tables?catalog_name=fz_cat&schema_name=sch|{"name":"x"}
+021|/action/batch-check|{"checks":[{"operation":{"server":{"action":{"action":"create_project"}}}},{"id":"a","identity":{"user":"alice"},"operation":{"warehouse":{"action":{"action":"use"},"warehouse-id":"00000000-0000-4000-8000-000000000001"}}}]}
+031|/action/batch-check|{"checks":[{"operation":{"namespace":{"action":{"action":"get_metadata"},"warehouse-id":"00000000-0000-4000-8000-000000000001","namespace":["sch"]}}},{"operation":{"table":{"action":{"action":"commit","updated_properties":{"a":1}},"warehouse-id":"00000000-0000-4000-8000-000000000001","namespace":["sch"],"table":"tbl"}}},{"operation":{"project":{"action":{"action":"list_warehouses"}}}}],"error-on-not-found":true}
 EOF_SEEDS
 }
 
