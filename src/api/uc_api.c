@@ -219,6 +219,17 @@ const char *uc_api_full_name(uc_call_t *call, const uc_api_parents_t *parents,
                        ".", name, NULL);
 }
 
+const char *uc_api_chain_name(uc_call_t *call, const uc_chain_t *chain,
+                              int level)
+{
+    const char *name = chain->sec[UC_LEVEL_CATALOG]->name;
+    int i;
+
+    for (i = UC_LEVEL_CATALOG + 1; i <= level; i++)
+        name = apr_pstrcat(call->pool, name, ".", chain->sec[i]->name, NULL);
+    return name;
+}
+
 void uc_api_write_names(uc_call_t *call, uc_jw_t *out,
                         const uc_api_parents_t *parents,
                         const uc_securable_t *sec)

@@ -100,6 +100,11 @@ typedef struct uc_api_parents {
 /* The catalog and schema of the call's chain. */
 const uc_api_parents_t *uc_api_parents_of(uc_call_t *call);
 
+/* The full name of the securable at `level` of a resolved chain: the
+ * names from its catalog (or other top securable) down to it, dotted. */
+const char *uc_api_chain_name(uc_call_t *call, const uc_chain_t *chain,
+                              int level);
+
 /* "name", "catalog_name", "schema_name" and "full_name" of an object. */
 void uc_api_write_names(uc_call_t *call, uc_jw_t *out,
                         const uc_api_parents_t *parents,

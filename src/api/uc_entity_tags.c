@@ -37,13 +37,7 @@ static const char *const plural[UC_TYPE_COUNT] = {
 
 static const char *chain_name(uc_call_t *call)
 {
-    const uc_chain_t *c = &call->chain;
-    const char *name = c->sec[UC_LEVEL_CATALOG]->name;
-    int i;
-
-    for (i = UC_LEVEL_SCHEMA; i < c->n; i++)
-        name = apr_pstrcat(call->pool, name, ".", c->sec[i]->name, NULL);
-    return name;
+    return uc_api_chain_name(call, &call->chain, call->chain.n - 1);
 }
 
 /* The column of the table the call names, as the table spells it (column

@@ -46,13 +46,8 @@ static const char *const scope_types[] = { "catalogs", "schemas", "tables" };
 static void scope_at(uc_call_t *call, int depth, const char **type,
                      const char **name)
 {
-    const uc_chain_t *c = &call->chain;
-    int i;
-
     *type = scope_types[depth];
-    *name = c->sec[UC_LEVEL_CATALOG]->name;
-    for (i = UC_LEVEL_SCHEMA; i <= UC_LEVEL_CATALOG + depth; i++)
-        *name = apr_pstrcat(call->pool, *name, ".", c->sec[i]->name, NULL);
+    *name = uc_api_chain_name(call, &call->chain, UC_LEVEL_CATALOG + depth);
 }
 
 static int target_depth(const uc_call_t *call)
@@ -105,10 +100,10 @@ static uc_error_t *string_member(uc_call_t *call, json_t *obj,
     uc_error_t *err = uc_json_string_field(call->pool, obj, field, required,
                                            &value);
 
-    if (!err && value && required)
-        err = uc_validate_label(call->pool, field, value, max);
+    /* A required member names something; the others are free text. */
     if (!err && value)
-        err = uc_validate_text(call->pool, field, value, max);
+        err = required ? uc_validate_label(call->pool, field, value, max)
+                       : uc_validate_text(call->pool, field, value, max);
     if (!err && value)
         json_object_set_new(into, field, json_string(value));
     return err;

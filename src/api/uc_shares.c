@@ -145,17 +145,6 @@ static int is_schema(const target_t *t)
     return !strcmp(t->type, "SCHEMA");
 }
 
-/* The full name of the chain's object, from the names it resolved. */
-static const char *chain_name(uc_call_t *call, const uc_chain_t *chain)
-{
-    const char *name = chain->sec[UC_LEVEL_CATALOG]->name;
-    int i;
-
-    for (i = UC_LEVEL_CATALOG + 1; i < chain->n; i++)
-        name = apr_pstrcat(call->pool, name, ".", chain->sec[i]->name, NULL);
-    return name;
-}
-
 static int dots_in(const char *name)
 {
     int n = 0;
@@ -184,7 +173,7 @@ static uc_error_t *resolve_object(uc_call_t *call, target_t *t)
     if ((err = uc_authz_resolve(call, object_kinds[t->kind].kind, name,
                                 UC_LOCK_SHARE, &t->chain)))
         return err;
-    t->name = chain_name(call, &t->chain);
+    t->name = uc_api_chain_name(call, &t->chain, t->chain.n - 1);
     return uc_share_object_get(call->store, call->pool,
                                UC_TARGET_OF(call)->id, object_of(t)->id,
                                &t->entry);

@@ -231,7 +231,7 @@ static const uc_api_family_t tag_policies = {
         .read = { UC_TARGET_CALLER, { { 0, 0 } } },
         .manage = { UC_TARGET_TOP_OBJECT,
                     { { UC_LEVEL_TARGET, P(UC_PRIV_MANAGE) } },
-                    UC_TYPE_TAG_POLICY } },
+                    UC_TYPE_TAG_POLICY, .visible = 1 } },
     .label = "Tag policy", .plural = "tag_policies",
     .exists = UC_E_ALREADY_EXISTS,
     .max_name = 4 * UC_TAG_TEXT_MAX,

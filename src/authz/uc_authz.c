@@ -725,9 +725,7 @@ uc_error_t *uc_authz_enforce(uc_call_t *call, const uc_rule_t *rule)
     browsing = rule->browse && target >= UC_LEVEL_CATALOG &&
                uc_access_has(&call->access, UC_LEVEL_CATALOG,
                              UC_PRIV(UC_PRIV_BROWSE));
-    /* Every caller reads the tag policies: none is hidden. */
-    if (target > UC_LEVEL_METASTORE && !browsing &&
-        call->chain.type[target] != UC_TYPE_TAG_POLICY &&
+    if (target > UC_LEVEL_METASTORE && !browsing && !rule->visible &&
         !uc_access_has(&call->access, target, UC_ANY_PRIVILEGE))
         return hidden(call);
     for (need = rule->needs; need < rule->needs + 3 && need->any; need++) {

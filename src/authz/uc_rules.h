@@ -87,6 +87,9 @@ typedef struct uc_rule {
     const char *field;         /* UC_TARGET_OBJECT_FIELDS: the name's field;
                                 * UC_TARGET_OBJECT_ID: the id's */
     int browse;
+    /* Every caller reads the target (a tag policy): one without a
+     * privilege on it is denied, not hidden. */
+    int visible;
 } uc_rule_t;
 
 /* The rules of the objects of a schema: creating one with `priv` on the
