@@ -5,6 +5,7 @@
 #   make test       every test: cmocka unit tests, then Apache::Test on SQLite and PostgreSQL
 #   make bench      benchmarks (wrk), not part of make test
 #   make install    install the module and Debian's unicat.load / unicat.conf
+#   make deb        the Debian package libapache2-mod-unicat, in build/deb
 
 APXS      ?= apxs
 PORT      ?= 8080
@@ -34,11 +35,11 @@ DEB_PKGS  := apache2 apache2-dev apache2-utils libapache2-mod-perl2 libaprutil1-
              libaprutil1-dbd-pgsql libjansson-dev libcurl4-openssl-dev libssl-dev \
              libcmocka-dev libsqlite3-dev sqlite3 postgresql pkg-config gcc make curl \
              libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev libbrotli-dev \
-             clang libclang-rt-14-dev
+             clang libclang-rt-14-dev debhelper fakeroot
 BENCH_PKGS:= wrk
 
 .PHONY: all deps deps-bench run test unit-test http-test deploy-files-test fuzz \
-        fuzz-regressions bench bench-delta install clean
+        fuzz-regressions bench bench-delta install clean deb deb-test
 
 all: $(MODULE) $(CLI)
 
@@ -215,6 +216,16 @@ http-test: $(MODULE) $(NODE_TOOLS)
 deploy-files-test: $(MODULE) $(CLI)
 	@sh t/deploy-files.sh
 
+# The package is built from a copy of the sources, so it does not wait for
+# (or disturb) this tree's build.
+deb: deps
+	@sh conf/debian/build-deb.sh $(BUILD)/deb
+
+# The package, built and installed into a scratch root and a scratch
+# instance of Debian's apache2, then asked for the catalog.
+deb-test:
+	@sh t/deb-smoke.sh $(BUILD)/deb-test
+
 # Everything is built first, JOBS (one per core) at a time. The suites then
 # run side by side (each starts servers of its own on ports it picks, and
 # the HTTP suite works in a copy of the tree), each one's output shown
@@ -227,7 +238,7 @@ test: deps
 	@sh t/check-licenses.sh
 	@$(MAKE) --no-print-directory -j$(JOBS) $(TEST_BUILD)
 	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target \
-	  http-test unit-test fuzz-regressions deploy-files-test
+	  http-test unit-test fuzz-regressions deploy-files-test deb-test
 
 # libFuzzer targets (clang): `make fuzz` fuzzes each for FUZZ_SECONDS (60)
 # after replaying the findings kept in t/fuzz/regressions, which make test

@@ -78,6 +78,7 @@ static void *create_dir_config(apr_pool_t *p, char *dir)
     conf->enabled = UC_UNSET;
     conf->max_body = UC_UNSET;
     conf->url_lifetime = UC_UNSET;
+    conf->metrics = UC_UNSET;
     conf->base = dir;
     return conf;
 }
@@ -102,6 +103,7 @@ static void *merge_dir_config(apr_pool_t *p, void *basev, void *addv)
                                                    : base->sharing_endpoint;
     conf->url_lifetime = add->url_lifetime != UC_UNSET ? add->url_lifetime
                                                        : base->url_lifetime;
+    conf->metrics = add->metrics != UC_UNSET ? add->metrics : base->metrics;
     return conf;
 }
 
@@ -427,7 +429,20 @@ static const char *set_open_routes_limit(cmd_parms *cmd, void *dconf,
     return number_in(cmd, arg, 1, 100000, "requests", &open_routes_limit);
 }
 
+static const char *set_metrics(cmd_parms *cmd, void *dconf, int flag)
+{
+    (void)cmd;
+    ((uc_dir_config_t *)dconf)->metrics = flag;
+    return NULL;
+}
+
 static const command_rec unicat_directives[] = {
+    AP_INIT_FLAG("UnicatMetrics", set_metrics, NULL, ACCESS_CONF,
+                 "Whether the requests of this mount are counted in the "
+                 "server's metrics (unicat-status); On by default"),
+    AP_INIT_TAKE1("UnicatAuditLog", uc_audit_log_set, NULL, RSRC_CONF,
+                  "A file, or a |program, that takes a JSON line for every "
+                  "change made through the APIs"),
     AP_INIT_FLAG("Unicat", set_enabled, NULL, ACCESS_CONF,
                  "On to serve the API of this <Location>'s SetHandler here"),
     AP_INIT_TAKE1("UnicatMaxBodySize", set_max_body, NULL, ACCESS_CONF,
@@ -561,6 +576,8 @@ static void child_init(apr_pool_t *pchild, server_rec *s)
                 != APR_SUCCESS)
         err = uc_error_make(pchild, UC_E_INTERNAL, "no mutex for the rate "
                             "limit of the activation links");
+    if (!err)
+        uc_glue_metrics_child_init(pchild);
     if (err)
         ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, "UC0105: the Delta "
                      "reader, the cloud clients or the rate limit of the "
@@ -586,6 +603,8 @@ static void register_hooks(apr_pool_t *p)
     ap_hook_handler(uc_handler, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(uc_files_handler, NULL, NULL, APR_HOOK_MIDDLE);
     uc_bearer_register_hooks();
+    uc_audit_log_register_hooks();
+    uc_status_register_hooks();
     ap_hook_optional_fn_retrieve(optional_fn_retrieve, NULL, NULL,
                                  APR_HOOK_MIDDLE);
 }

@@ -32,6 +32,7 @@ typedef struct uc_dir_config {
     const char *storage_root;        /* UnicatManagedStorageRoot */
     const char *sharing_endpoint;    /* UnicatSharingEndpoint */
     int url_lifetime;                /* UnicatSharingUrlLifetime, seconds */
+    int metrics;                     /* UnicatMetrics On|Off */
 } uc_dir_config_t;
 
 #define UC_DEFAULT_URL_LIFETIME 3600
@@ -72,6 +73,39 @@ const struct uc_cloud_settings *uc_glue_cloud(void);
 /* The child's limit of requests to the routes open to anyone
  * (UnicatActivationRateLimit); NULL when it could not be made. */
 struct uc_ratelimit *uc_glue_open_routes_limit(void);
+
+struct uc_call;
+struct uc_route;
+/* UnicatAuditLog: the directive, and the hooks that open the log and
+ * write a line when a transaction is logged. */
+const char *uc_audit_log_set(cmd_parms *cmd, void *dconf, const char *arg);
+void uc_audit_log_register_hooks(void);
+/* Keeps what the audit line of a call on `route` of `api` says, when the
+ * route changes something and the log is on; NULL `call` fields (no
+ * caller, no chain) are what a call refused early leaves. */
+void uc_glue_audit(request_rec *r, const char *api,
+                   const struct uc_call *call, const struct uc_route *route,
+                   const struct uc_error *err);
+
+/* The APIs the handler serves, by index: the name metrics and the audit
+ * log give each, and its route tables. */
+int uc_glue_api_count(void);
+const char *uc_glue_api_name(int api);
+const struct uc_route *const *uc_glue_api_routes(int api);
+
+/* The server's metrics (uc_status.c): the handler unicat-status, the
+ * shared block (NULL when it could not be made), the child's slot, and
+ * what a request adds: its API index, route (NULL: none matched), status,
+ * database work (`store` may be NULL), when its answer was streamed its
+ * bytes, and when it read Delta tables the child's cache figures. */
+struct uc_metrics;
+void uc_status_register_hooks(void);
+struct uc_metrics *uc_glue_metrics(void);
+void uc_glue_metrics_child_init(apr_pool_t *pchild);
+void uc_glue_metrics_count(request_rec *r, int api,
+                           const struct uc_route *route, int status,
+                           const struct uc_store *store, int streamed,
+                           int read_tables);
 
 /* Serves every API of the module, by handler name. */
 int uc_handler(request_rec *r);

@@ -29,6 +29,7 @@ static APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *dbd_acquire;
  * of its error bodies. */
 typedef struct api {
     const char *handler;
+    const char *name;              /* as the audit log and metrics say */
     const uc_route_t *const *routes;
     json_t *(*render_error)(apr_pool_t *pool, const uc_error_t *err);
     /* Its callers are Delta Sharing recipients (AuthType UnicatBearer),
@@ -37,10 +38,29 @@ typedef struct api {
 } api_t;
 
 static const api_t apis[] = {
-    { "unicat-catalog", uc_catalog_api, uc_render_catalog_error, 0 },
-    { "unicat-authz", uc_authz_api, uc_render_lakekeeper_error, 0 },
-    { "unicat-sharing", uc_sharing_api, uc_render_sharing_error, 1 },
+    { "unicat-catalog", "catalog", uc_catalog_api, uc_render_catalog_error,
+      0 },
+    { "unicat-authz", "authz", uc_authz_api, uc_render_lakekeeper_error, 0 },
+    { "unicat-sharing", "sharing", uc_sharing_api, uc_render_sharing_error,
+      1 },
 };
+
+#define API_COUNT ((int)(sizeof(apis) / sizeof(apis[0])))
+
+int uc_glue_api_count(void)
+{
+    return API_COUNT;
+}
+
+const char *uc_glue_api_name(int api)
+{
+    return apis[api].name;
+}
+
+const uc_route_t *const *uc_glue_api_routes(int api)
+{
+    return apis[api].routes;
+}
 
 void uc_glue_retrieve_dbd(void)
 {
@@ -539,22 +559,47 @@ static uc_error_t *attach_store(request_rec *r, uc_call_t *call)
     return uc_glue_store(r, &call->log, &call->store);
 }
 
+/* A call of a mounted API, from the request to the answer. */
+static int serve(request_rec *r, const api_t *api,
+                 const uc_dir_config_t *conf, uc_call_t *call,
+                 uc_route_match_t *match)
+{
+    uc_error_t *err;
+
+    if ((err = prepare_call(r, api, conf, call, match)) ||
+        (err = attach_store(r, call))) {
+        uc_glue_audit(r, api->name, call, match->route,
+                      err == &answered_by_httpd ? NULL : err);
+        return err == &answered_by_httpd ? AP_FILTER_ERROR
+                                         : send_error(r, api, err);
+    }
+    call->out = out_for(r, match->route);
+    err = uc_out_finish(call->out, uc_call_run(match->route, call,
+                                                call->out->jw));
+    uc_glue_audit(r, api->name, call, match->route, err);
+    if (err)
+        return send_error(r, api, err);
+    if (uc_out_committed(call->out))
+        return OK;
+    return send_typed_body(r, HTTP_OK, call->out->sink ? NDJSON_TYPE
+                                                      : JSON_TYPE,
+                           call->out->jw);
+}
+
 int uc_handler(request_rec *r)
 {
     const uc_dir_config_t *conf;
-    const api_t *api = NULL;
-    uc_route_match_t match;
+    int a, status;
+    uc_route_match_t match = { 0 };
     uc_call_t call = { 0 };
-    uc_error_t *err;
-    size_t i;
 
-    for (i = 0; r->handler && i < sizeof(apis) / sizeof(apis[0]); i++)
-        if (strcmp(r->handler, apis[i].handler) == 0)
-            api = &apis[i];
-    if (!api)
+    for (a = 0; r->handler && a < API_COUNT; a++)
+        if (strcmp(r->handler, apis[a].handler) == 0)
+            break;
+    if (!r->handler || a == API_COUNT)
         return DECLINED;
     if (r->prev && apr_table_get(r->subprocess_env, "REDIRECT_STATUS"))
-        return error_document(r, api);
+        return error_document(r, &apis[a]);
     conf = ap_get_module_config(r->per_dir_config, &unicat_module);
     if (conf && conf->enabled == 0)
         return DECLINED;
@@ -562,21 +607,20 @@ int uc_handler(request_rec *r)
         /* Also the error location requested directly, not by ErrorDocument. */
         ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "UC0104: no API is "
                       "mounted here: a <Location> with SetHandler %s serves "
-                      "one only with 'Unicat On'", api->handler);
-        return send_error(r, api, uc_error_for_status(r->pool, 404));
+                      "one only with 'Unicat On'", apis[a].handler);
+        return send_error(r, &apis[a], uc_error_for_status(r->pool, 404));
     }
-    if ((err = prepare_call(r, api, conf, &call, &match)) ||
-        (err = attach_store(r, &call)))
-        return err == &answered_by_httpd ? AP_FILTER_ERROR
-                                         : send_error(r, api, err);
-    call.out = out_for(r, match.route);
-    err = uc_out_finish(call.out, uc_call_run(match.route, &call,
-                                                call.out->jw));
-    if (err)
-        return send_error(r, api, err);
-    if (uc_out_committed(call.out))
-        return OK;
-    return send_typed_body(r, HTTP_OK, call.out->sink ? NDJSON_TYPE
-                                                      : JSON_TYPE,
-                           call.out->jw);
+    if (conf->metrics != 0)
+        call.metrics = uc_glue_metrics();
+    status = serve(r, &apis[a], conf, &call, &match);
+    /* httpd answers what the handler leaves to it (AP_FILTER_ERROR: a
+     * body it refused), always a client error. */
+    if (call.metrics)
+        uc_glue_metrics_count(r, a, match.route,
+                              status == OK ? r->status
+                              : ap_is_HTTP_VALID_RESPONSE(status) ? status
+                              : HTTP_BAD_REQUEST,
+                              call.store, call.out && call.out->sink,
+                              apis[a].recipients);
+    return status;
 }

@@ -346,12 +346,13 @@ static const uc_rule_t create_rule =
 
 const uc_route_t uc_entity_tag_routes[] = {
     { UC_POST, "/entity-tag-assignments", create_assignment,
-      UC_ROUTE_BODY | UC_ROUTE_TXN, &create_rule, "tag_assignment" },
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &create_rule, "tag_assignment",
+      .audit = "SET_TAG" },
     { UC_GET, TAGS, list_assignments, 0, &read_rule },
     { UC_GET, TAGS "/{tag_key}", get_assignment, 0, &read_rule },
     { UC_PATCH, TAGS "/{tag_key}", update_assignment,
-      UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule },
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule, .audit = "UPDATE_TAG" },
     { UC_DELETE, TAGS "/{tag_key}", delete_assignment, UC_ROUTE_TXN,
-      &manage_rule },
+      &manage_rule, .audit = "UNSET_TAG" },
     { 0, NULL, NULL, 0, NULL }
 };

@@ -167,6 +167,12 @@ uc_error_t *uc_family_create(uc_call_t *call, uc_jw_t *out)
         (err = new_object(call, f, &sec)) ||
         (f->prepare_create && (err = f->prepare_create(call, sec))))
         return err;
+    call->audit_type = kind_of(f);
+    call->audit_name = call->chain.n > 1
+        ? apr_pstrcat(call->pool, uc_api_chain_name(call, &call->chain,
+                                                    call->chain.n - 1),
+                      ".", sec->name, NULL)
+        : sec->name;
     err = insert_securable(call, sec);
     if (!err)
         err = audit_change(call, f, sec, "CREATE");

@@ -111,7 +111,7 @@ uc_error_t *uc_family_delete(uc_call_t *call, uc_jw_t *out);
  * otherwise fall under ("/models/{full_name}"). */
 #define UC_ROUTE_CREATE_ENVELOPED(f, path, envelope) \
     { UC_POST, (path), uc_family_create, UC_ROUTE_BODY | UC_ROUTE_TXN, \
-      &(f).rules.create, (envelope), &(f) }
+      &(f).rules.create, (envelope), &(f), "CREATE" }
 #define UC_ROUTE_CREATE(f, path) UC_ROUTE_CREATE_ENVELOPED(f, path, NULL)
 #define UC_ROUTE_LIST(f, path) \
     { UC_GET, (path), uc_family_list, 0, &(f).rules.list, NULL, &(f) }
@@ -119,10 +119,10 @@ uc_error_t *uc_family_delete(uc_call_t *call, uc_jw_t *out);
     { UC_GET, (path), uc_family_get, 0, &(f).rules.read, NULL, &(f) }
 #define UC_ROUTE_UPDATE(f, path) \
     { UC_PATCH, (path), uc_family_update, UC_ROUTE_BODY | UC_ROUTE_TXN, \
-      &(f).rules.manage, NULL, &(f) }
+      &(f).rules.manage, NULL, &(f), "UPDATE" }
 #define UC_ROUTE_DELETE(f, path) \
     { UC_DELETE, (path), uc_family_delete, UC_ROUTE_TXN, \
-      &(f).rules.manage, NULL, &(f) }
+      &(f).rules.manage, NULL, &(f), "DELETE" }
 
 /* The five standard routes: create and list on `collection`, get, update
  * and delete on `item`; with an envelope around create bodies. */

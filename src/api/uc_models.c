@@ -337,17 +337,20 @@ static const uc_rule_t create_version_rule = {
 
 const uc_route_t uc_model_routes[] = {
     { UC_POST,   "/models/versions", create_version,
-      UC_ROUTE_BODY | UC_ROUTE_TXN, &create_version_rule },
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &create_version_rule,
+      .audit = "CREATE_MODEL_VERSION" },
     UC_FAMILY_ROUTES(models, "/models", "/models/{full_name}"),
     { UC_GET,    "/models/{full_name}/versions", list_versions, 0,
       &models.rules.read },
     { UC_GET,    "/models/{full_name}/versions/{version}", get_version, 0,
       &models.rules.read },
     { UC_PATCH,  "/models/{full_name}/versions/{version}", update_version,
-      UC_ROUTE_BODY | UC_ROUTE_TXN, &models.rules.manage },
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &models.rules.manage,
+      .audit = "UPDATE_MODEL_VERSION" },
     { UC_DELETE, "/models/{full_name}/versions/{version}", delete_version,
-      UC_ROUTE_TXN, &models.rules.manage },
+      UC_ROUTE_TXN, &models.rules.manage, .audit = "DELETE_MODEL_VERSION" },
     { UC_PATCH,  "/models/{full_name}/versions/{version}/finalize",
-      finalize_version, UC_ROUTE_BODY | UC_ROUTE_TXN, &models.rules.manage },
+      finalize_version, UC_ROUTE_BODY | UC_ROUTE_TXN, &models.rules.manage,
+      .audit = "FINALIZE_MODEL_VERSION" },
     { 0, NULL, NULL, 0, NULL }
 };

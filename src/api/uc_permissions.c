@@ -363,7 +363,8 @@ const uc_route_t uc_permission_routes[] = {
     { UC_GET,   "/permissions/{securable_type}/{full_name}",
       get_permissions, 0, &read_rule },
     { UC_PATCH, "/permissions/{securable_type}/{full_name}",
-      update_permissions, UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule },
+      update_permissions, UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule,
+      .audit = "UPDATE_PERMISSIONS" },
     { UC_GET,   "/effective-permissions/{securable_type}/{full_name}",
       get_effective, 0, &read_rule },
     { 0, NULL, NULL, 0, NULL }

@@ -591,11 +591,11 @@ static const uc_rule_t manage_rule = {
 const uc_route_t uc_policy_routes[] = {
     { UC_GET, POLICIES, list_policies, 0, &read_rule },
     { UC_POST, POLICIES, create_policy, UC_ROUTE_BODY | UC_ROUTE_TXN,
-      &manage_rule, "policy_info" },
+      &manage_rule, "policy_info", .audit = "CREATE_POLICY" },
     { UC_GET, POLICIES "/{name}", get_policy, 0, &read_rule },
     { UC_PATCH, POLICIES "/{name}", update_policy,
-      UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule },
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule, .audit = "UPDATE_POLICY" },
     { UC_DELETE, POLICIES "/{name}", delete_policy, UC_ROUTE_TXN,
-      &manage_rule },
+      &manage_rule, .audit = "DELETE_POLICY" },
     { 0, NULL, NULL, 0, NULL }
 };

@@ -46,6 +46,8 @@ static const char *now_ms(uc_call_t *call)
     return uc_epoch_ms_text(call->pool, call->now);
 }
 
+/* In the audit table, and as the subject of the call's audit line (the
+ * open routes resolve no recipient of their own). */
 static uc_error_t *audit(uc_call_t *call, const char *actor,
                          const char *action, const char *recipient_id,
                          const char *recipient_name, const char *token_id)
@@ -56,6 +58,8 @@ static uc_error_t *audit(uc_call_t *call, const char *actor,
         recipient_name, token_id, NULL
     };
 
+    call->audit_type = entry.securable_type;
+    call->audit_name = recipient_name;
     return uc_audit_add(call->store, &entry);
 }
 
@@ -647,6 +651,7 @@ static uc_error_t *token_request(uc_call_t *call, uc_jw_t *out)
                                    : NULL;
     const char *id, *secret;
     uc_recipient_token_t *client;
+    uc_securable_t *sec;
     apr_int64_t now = (apr_int64_t)apr_time_as_msec(call->now);
     apr_int64_t expires = now + ACCESS_TOKEN_SECONDS * 1000;
     char *token;
@@ -671,8 +676,11 @@ static uc_error_t *token_request(uc_call_t *call, uc_jw_t *out)
     if ((err = uc_recipient_access_purge(call->store, client->recipient_id,
                                          now_ms(call))) ||
         (err = issue_access(call, client, expires, &token)) ||
+        (err = uc_securable_by_id(call->store, call->pool,
+                                  client->recipient_id, &sec)) ||
         (err = audit(call, client->id, "ISSUE_ACCESS_TOKEN",
-                     client->recipient_id, "", client->id)))
+                     client->recipient_id, sec ? sec->name : "",
+                     client->id)))
         return err;
     uc_jw_begin_object(out);
     uc_jw_field_string(out, "access_token", token);
@@ -689,13 +697,13 @@ static const uc_rule_t anyone = { UC_TARGET_PUBLIC, { { 0, 0 } } };
 const uc_route_t uc_recipient_routes[] = {
     { UC_POST, "/recipients/{name}/rotate-token", rotate_token,
       UC_ROUTE_BODY | UC_ROUTE_TXN, &recipients.rules.manage, NULL,
-      &recipients },
+      &recipients, "ROTATE_TOKEN" },
     UC_FAMILY_ROUTES(recipients, "/recipients", "/recipients/{name}"),
     { UC_GET, "/public/data_sharing_activation_info/{nonce}",
       activation_info, 0, &anyone, NULL, NULL },
     { UC_GET, "/public/data_sharing_activation/{nonce}", activate,
-      UC_ROUTE_TXN, &anyone, NULL, NULL },
+      UC_ROUTE_TXN, &anyone, NULL, NULL, "ACTIVATE_TOKEN" },
     { UC_POST, TOKEN_ENDPOINT, token_request, UC_ROUTE_FORM | UC_ROUTE_TXN,
-      &anyone, NULL, NULL },
+      &anyone, NULL, NULL, "ISSUE_ACCESS_TOKEN" },
     { 0, NULL, NULL, 0, NULL }
 };

@@ -211,6 +211,7 @@ const uc_route_t uc_share_permission_routes[] = {
     { UC_GET, "/shares/{name}/permissions", get_permissions, 0,
       &read_rule },
     { UC_PATCH, "/shares/{name}/permissions", update_permissions,
-      UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule },
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &manage_rule,
+      .audit = "UPDATE_SHARE_PERMISSIONS" },
     { 0, NULL, NULL, 0, NULL }
 };

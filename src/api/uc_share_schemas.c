@@ -167,8 +167,10 @@ static uc_error_t *delete_schema(uc_call_t *call, uc_jw_t *out)
 
 const uc_route_t uc_share_schema_routes[] = {
     { UC_POST, "/shares/{share}/schemas", create_schema,
-      UC_ROUTE_BODY | UC_ROUTE_TXN, &uc_share_family.rules.manage },
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &uc_share_family.rules.manage,
+      .audit = "CREATE_SHARE_SCHEMA" },
     { UC_DELETE, "/shares/{share}/schemas/{name}", delete_schema,
-      UC_ROUTE_TXN, &uc_share_family.rules.manage },
+      UC_ROUTE_TXN, &uc_share_family.rules.manage,
+      .audit = "DELETE_SHARE_SCHEMA" },
     { 0, NULL, NULL, 0, NULL }
 };

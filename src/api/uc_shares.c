@@ -647,7 +647,7 @@ const uc_route_t uc_share_routes[] = {
     UC_ROUTE_LIST(uc_share_family, "/shares"),
     UC_ROUTE_GET(uc_share_family, "/shares/{name}"),
     { UC_PATCH, "/shares/{name}", update_share, UC_ROUTE_BODY | UC_ROUTE_TXN,
-      &uc_share_family.rules.manage, NULL, &uc_share_family },
+      &uc_share_family.rules.manage, NULL, &uc_share_family, "UPDATE" },
     UC_ROUTE_DELETE(uc_share_family, "/shares/{name}"),
     { 0, NULL, NULL, 0, NULL }
 };
@@ -697,7 +697,7 @@ static uc_error_t *create_share_info(uc_call_t *call, uc_jw_t *out)
 
 const uc_route_t uc_share_info_routes[] = {
     { UC_POST, "/shares", create_share_info, UC_ROUTE_BODY | UC_ROUTE_TXN,
-      &share_infos.rules.create, NULL, &share_infos },
+      &share_infos.rules.create, NULL, &share_infos, "CREATE" },
     UC_ROUTE_DELETE(share_infos, "/shares/{name}"),
     { 0, NULL, NULL, 0, NULL }
 };

@@ -304,8 +304,12 @@ static uc_error_t *create_staging_table(uc_call_t *call, uc_jw_t *out)
 
     if ((err = uc_json_string_field(call->pool, call->body, "name", 1,
                                     &st.name)) ||
-        (err = uc_validate_name(call->pool, "name", st.name, &st.name)) ||
-        (err = uc_securable_get(call->store, call->pool,
+        (err = uc_validate_name(call->pool, "name", st.name, &st.name)))
+        return err;
+    call->audit_type = UC_KIND_TABLE;
+    call->audit_name = uc_api_full_name(call, uc_api_parents_of(call),
+                                        st.name);
+    if ((err = uc_securable_get(call->store, call->pool,
                                 call->chain.sec[UC_LEVEL_SCHEMA]->id,
                                 UC_KIND_TABLE, st.name, UC_LOCK_SHARE,
                                 &existing)))
@@ -384,7 +388,8 @@ static const uc_rule_t summaries_rule = {
 
 const uc_route_t uc_table_routes[] = {
     { UC_POST,   "/staging-tables", create_staging_table,
-      UC_ROUTE_BODY | UC_ROUTE_TXN, &tables.rules.create },
+      UC_ROUTE_BODY | UC_ROUTE_TXN, &tables.rules.create,
+      .audit = "CREATE_STAGING_TABLE" },
     UC_ROUTE_CREATE(tables, "/tables"),
     UC_ROUTE_LIST(tables, "/tables"),
     UC_ROUTE_GET(tables, "/tables/{full_name}"),

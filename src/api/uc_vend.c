@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_vend.h"
 #include "uc_api.h"
+#include "../core/uc_metrics.h"
 #include "uc_storage.h"
 
 #include <string.h>
@@ -135,7 +136,11 @@ uc_error_t *uc_vend_for_credential(uc_call_t *call, const char *url,
      * key. */
     key = apr_pstrcat(call->pool, cred->sec->id, "@", cred->sec->updated_at,
                       write ? " rw " : " r ", url, NULL);
-    return uc_vend_cache_get(call->cloud->cache, call->pool, key, call->now,
-                             call->cloud->timeout_ms * 1000, fetch, req, out,
-                             &hit);
+    err = uc_vend_cache_get(call->cloud->cache, call->pool, key, call->now,
+                            call->cloud->timeout_ms * 1000, fetch, req, out,
+                            &hit);
+    if (!err)
+        uc_metrics_add(call->metrics, hit ? UC_M_VEND_HITS : UC_M_VEND_MISSES,
+                       1);
+    return err;
 }

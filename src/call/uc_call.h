@@ -24,6 +24,7 @@ struct uc_api_family;
 struct uc_secret_keys;
 struct uc_cloud_settings;
 struct uc_delta_cache;
+struct uc_metrics;
 
 typedef enum uc_method {
     UC_GET = 0, UC_POST, UC_PUT, UC_PATCH, UC_DELETE, UC_METHOD_COUNT
@@ -90,6 +91,10 @@ typedef struct uc_call {
     /* The column of the chain's table a tagged entity names (as the
      * caller spelled it), NULL for any other entity. */
     const char *column;
+    /* What the call changed, as the audit log names it, when that is not
+     * the chain's target (a create names what it made); NULL otherwise. */
+    const char *audit_type;
+    const char *audit_name;
     uc_access_t access;          /* the caller's rights on that chain */
     /* The rule let the call through on BROWSE alone: answers show metadata
      * only. */
@@ -127,6 +132,9 @@ typedef struct uc_call {
     /* Seconds the data-file URLs the sharing server hands out stay
      * valid (UnicatSharingUrlLifetime). */
     int url_lifetime;
+    /* The server's shared counters (core/uc_metrics.h), NULL when they
+     * are off. */
+    struct uc_metrics *metrics;
 } uc_call_t;
 
 /* An operation writes its JSON answer into `out`, or returns an error (and
@@ -160,6 +168,9 @@ typedef struct uc_route {
     /* The resource family whose generic operation the route runs
      * (src/api/uc_family.h); the call sees it. */
     const struct uc_api_family *family;
+    /* The change the audit log names the route's calls by (CREATE,
+     * ROTATE_TOKEN); NULL for a route that changes nothing. */
+    const char *audit;
 } uc_route_t;
 
 

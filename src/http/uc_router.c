@@ -111,3 +111,29 @@ const char *uc_router_allow_header(apr_pool_t *pool, unsigned allowed)
     }
     return out ? out : "";
 }
+
+/* A literal segment of a pattern, or NULL for a {parameter}. */
+static const char *literal(apr_pool_t *pool, const char *seg, apr_size_t n)
+{
+    return *seg == '{' ? NULL : apr_pstrmemdup(pool, seg, n);
+}
+
+const char *uc_route_family(apr_pool_t *pool, const uc_route_t *route)
+{
+    const char *p = route->pattern, *first = NULL, *last = NULL;
+
+    while (*p) {
+        const char *seg = p + (*p == '/'), *end = strchr(seg, '/');
+        apr_size_t n = end ? (apr_size_t)(end - seg) : strlen(seg);
+        const char *lit = n ? literal(pool, seg, n) : NULL;
+
+        if (lit && !first)
+            first = lit;
+        else if (lit)
+            last = lit;
+        p = seg + n;
+    }
+    if (!first)
+        return "/";
+    return last ? apr_pstrcat(pool, first, "/", last, NULL) : first;
+}

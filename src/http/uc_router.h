@@ -25,6 +25,11 @@ void uc_router_match(apr_pool_t *pool, const uc_route_t *const *tables,
 
 const char *uc_method_name(uc_method_t method);
 
+/* The family a route counts under in the server's metrics: its first
+ * literal segment, and its last when there are more ("/catalogs/{name}":
+ * catalogs; "/models/{full_name}/versions/{version}": models/versions). */
+const char *uc_route_family(apr_pool_t *pool, const uc_route_t *route);
+
 /* "GET, HEAD, PATCH" for an Allow header. */
 const char *uc_router_allow_header(apr_pool_t *pool, unsigned allowed);
 

@@ -475,6 +475,7 @@ static uc_error_t *make_signer(shared_t *s, uc_sharing_signer_t *signer)
     uc_error_t *err;
 
     signer->expiration_ms = expires * 1000;
+    signer->metrics = call->metrics;
     if (strncmp(s->t->table->storage_location, "file:", 5))
         return make_cloud_signer(s, expires, signer);
     if ((err = uc_file_url_signer_make(call->pool, call->secrets,

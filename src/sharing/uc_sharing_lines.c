@@ -13,6 +13,7 @@
 #include "../core/uc_bytes.h"
 #include "../core/uc_digest.h"
 #include "../core/uc_json.h"
+#include "../core/uc_metrics.h"
 #include "../delta/uc_delta_dv.h"
 
 /* --- capabilities ---------------------------------------------------------- */
@@ -471,12 +472,17 @@ static int is_absolute(const char *path)
 static uc_error_t *sign(apr_pool_t *pool, const uc_sharing_signer_t *signer,
                         const char *path, const char **url)
 {
+    uc_error_t *err;
+
     if (is_absolute(path))
         return uc_error_make(pool, UC_E_UNSUPPORTED_OPERATION, "The table "
                              "contains the absolute path '%s': a table "
                              "containing absolute paths cannot be shared.",
                              path);
-    return signer->sign(signer->baton, pool, path, url);
+    if ((err = signer->sign(signer->baton, pool, path, url)))
+        return err;
+    uc_metrics_add(signer->metrics, UC_M_SIGNED_URLS, 1);
+    return NULL;
 }
 
 /* The reference's ids: MD5 of the log's path for parquet, SHA-256 for

@@ -73,6 +73,7 @@ typedef struct uc_sharing_signer {
     void *baton;
     apr_int64_t expiration_ms;    /* expirationTimestamp of each file line;
                                    * UC_DELTA_NONE leaves it out */
+    struct uc_metrics *metrics;   /* counts the URLs signed; may be NULL */
 } uc_sharing_signer_t;
 
 /* Each writer writes ONE line's JSON (compact, no newline) into `jw`; the

@@ -21,6 +21,7 @@ uc_error_t *uc_store_db_error(uc_store_t *store, int rc, const char *what)
     int sqlite = !store->conn || store->conn->dialect == UC_DIALECT_SQLITE;
     uc_error_t *err;
 
+    store->stats.errors++;
     if (contains(msg, "UNIQUE constraint failed") ||
         contains(msg, "duplicate key value violates unique constraint"))
         return uc_error_make(store->pool, UC_E_DUPLICATE, "duplicate key");
@@ -177,10 +178,24 @@ const char *uc_store_metastore_id(const uc_store_t *store)
     return store->conn->metastore_id;
 }
 
+/* One statement's worth in the call's stats. */
+static uc_error_t *counted(uc_store_t *store, apr_time_t since,
+                           uc_error_t *err)
+{
+    store->stats.queries++;
+    store->stats.busy += apr_time_now() - since;
+    return err;
+}
+
+static uc_error_t *select_rows(uc_store_t *store, apr_pool_t *pool,
+                               uc_stmt_t stmt, const char *const *args,
+                               uc_rows_t *out);
+
 uc_error_t *uc_store_select_page(uc_store_t *store, apr_pool_t *pool,
                                  uc_stmt_t stmt, const char *const *args,
                                  int limit, uc_rows_t *out, int *more)
 {
+    apr_time_t since = apr_time_now();
     uc_error_t *err;
     int n = 0, last;
 
@@ -189,9 +204,10 @@ uc_error_t *uc_store_select_page(uc_store_t *store, apr_pool_t *pool,
         err = uc_sqlite_select(store, store->conn->sqlite_reads, pool, stmt,
                                args, &page, out);
         *more = page.more;
-        return err;
+        return counted(store, since, err);
     }
-    if ((err = uc_store_select(store, pool, stmt, args, out)))
+    if ((err = counted(store, since,
+                       select_rows(store, pool, stmt, args, out))))
         return err;
     /* PostgreSQL's last column is the size of the rows before each. */
     last = out->ncols - 1;
@@ -206,6 +222,15 @@ uc_error_t *uc_store_select_page(uc_store_t *store, apr_pool_t *pool,
 uc_error_t *uc_store_select(uc_store_t *store, apr_pool_t *pool,
                             uc_stmt_t stmt, const char *const *args,
                             uc_rows_t *out)
+{
+    apr_time_t since = apr_time_now();
+
+    return counted(store, since, select_rows(store, pool, stmt, args, out));
+}
+
+static uc_error_t *select_rows(uc_store_t *store, apr_pool_t *pool,
+                               uc_stmt_t stmt, const char *const *args,
+                               uc_rows_t *out)
 {
     apr_dbd_results_t *res = NULL;
     apr_dbd_row_t *row = NULL;
@@ -263,11 +288,13 @@ uc_error_t *uc_store_count(uc_store_t *store, apr_pool_t *pool,
 uc_error_t *uc_store_exec(uc_store_t *store, uc_stmt_t stmt,
                           const char *const *args, int *nrows)
 {
+    apr_time_t since = apr_time_now();
     int n = 0, rc;
 
     rc = apr_dbd_pquery(store->driver, store->pool, store->handle, &n,
                         store->conn->statements[stmt], 0,
                         (const char **)args);
+    counted(store, since, NULL);
     if (rc != 0)
         return uc_store_db_error(store, rc, "update");
     if (nrows)
@@ -290,8 +317,11 @@ static apr_status_t rollback_abandoned(void *data)
 
 uc_error_t *uc_store_begin(uc_store_t *store)
 {
+    apr_time_t since = apr_time_now();
     int rc = apr_dbd_transaction_start(store->driver, store->pool,
                                        store->handle, &store->txn);
+
+    counted(store, since, NULL);
     if (rc != 0) {
         uc_error_t *err = uc_store_db_error(store, rc, "begin");
         /* A half-started transaction would latch its error onto the
@@ -312,6 +342,7 @@ uc_error_t *uc_store_begin(uc_store_t *store)
 uc_error_t *uc_store_end(uc_store_t *store, uc_error_t *work_error)
 {
     apr_dbd_transaction_t *txn = store->txn;
+    apr_time_t since;
     int rc;
 
     if (!txn)
@@ -321,7 +352,9 @@ uc_error_t *uc_store_end(uc_store_t *store, uc_error_t *work_error)
     if (work_error)
         apr_dbd_transaction_mode_set(store->driver, txn,
                                      APR_DBD_TRANSACTION_ROLLBACK);
+    since = apr_time_now();
     rc = apr_dbd_transaction_end(store->driver, store->pool, txn);
+    counted(store, since, NULL);
     if (work_error)
         return work_error;
     if (rc != 0)

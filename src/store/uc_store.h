@@ -36,6 +36,14 @@ typedef struct uc_store {
     uc_store_conn_t *conn;             /* per-connection state */
     apr_dbd_transaction_t *txn;
     const uc_log_t *log;               /* where diagnostics go, may be NULL */
+    /* What the call asked of the database, for the server's metrics:
+     * statements (and transaction ends) run, the time they took, and the
+     * ones that failed. */
+    struct {
+        unsigned queries;
+        unsigned errors;
+        apr_interval_time_t busy;
+    } stats;
 } uc_store_t;
 
 typedef struct uc_rows {

@@ -18,7 +18,7 @@ use JSON::PP ();
 use MIME::Base64 ();
 use POSIX ();
 
-plan tests => 84;
+plan tests => 89;
 
 my $httpd = Apache::Test::vars('httpd');
 my $conf = Apache::Test::vars('t_conf_file');
@@ -213,6 +213,18 @@ refused('UnicatTemporaryCredentialLifetime 899', "$lifetime, not '899'",
 refused('UnicatTemporaryCredentialLifetime 43201', "$lifetime, not '43201'",
         'UnicatTemporaryCredentialLifetime 43201');
 
+# One audit log for the process (its children inherit it open).
+accepted('UnicatAuditLog a file', 'UnicatAuditLog logs/other-audit.log');
+refused('UnicatAuditLog | (no program)',
+        'UnicatAuditLog takes a file or a |program', 'UnicatAuditLog |');
+refused('UnicatAuditLog in a <VirtualHost>',
+        'UnicatAuditLog cannot occur within <VirtualHost> section',
+        '<VirtualHost 127.0.0.1:1>', 'UnicatAuditLog logs/v.log',
+        '</VirtualHost>');
+refused('UnicatAuditLog in a <Location>',
+        'UnicatAuditLog not allowed in <Location> context',
+        '<Location /x>', 'UnicatAuditLog logs/l.log', '</Location>');
+
 # The clouds are called by the process, whichever host the request is for:
 # these are the main server's, with values accepted above.
 my %cloud = (
@@ -281,6 +293,8 @@ StartServers 1
 TypesConfig /dev/null
 DBDriver sqlite3
 DBDParams "$own/unicat.db"
+# httpd's piped-log convention: |\$ runs the command through the shell.
+UnicatAuditLog "|\$exec cat >> $own/piped-audit.log"
 <Location /api/2.1/unity-catalog>
     SetHandler unicat-catalog
     Unicat On
@@ -370,4 +384,24 @@ answer($ua->post($url, { content =>
         my ($status, $body) = @_;
         $status == 200 && ($body->{name} // '') eq 'c_nokey2';
     });
+
+# The piped logger got the two creates (the read writes nothing), in the
+# order they were made.
+my @piped;
+for (1 .. 100) {
+    @piped = ();
+    if (open(my $pl, '<', "$own/piped-audit.log")) {
+        @piped = map { scalar eval { $json->decode($_) } } <$pl>;
+    }
+    last if @piped >= 2;
+    select(undef, undef, undef, 0.05);
+}
+ok(@piped == 2 && ($piped[0]{operation} // '') eq 'CREATE'
+   && ($piped[0]{outcome} // '') eq 'failure' && $piped[0]{status} == 400
+   && ($piped[1]{full_name} // '') eq 'c_nokey2'
+   && ($piped[1]{securable_type} // '') eq 'credential'
+   && ($piped[1]{outcome} // '') eq 'success',
+   'UnicatAuditLog |program: the piped logger gets a line for each change')
+    or diag scalar(@piped) . ' lines: ' . join ' ', map {
+        $json->encode($_ // {}) } @piped;
 stop_server();

@@ -5,6 +5,8 @@
 #include "../../src/http/uc_router.h"
 #include "../../src/api/uc_api.h"
 #include "../../src/call/uc_run.h"
+#include "../../src/authz/uc_batch_check.h"
+#include "../../src/sharing/uc_sharing_api.h"
 
 #define BIT(m) (1u << (m))
 
@@ -458,6 +460,69 @@ static void test_catalog_api_no_duplicates(void **state)
                                  uc_method_name(a->method), a->pattern);
 }
 
+/* The POST routes that only read: asking, not changing. */
+static int reads_only(const uc_route_t *r)
+{
+    static const char *const reads[] = {
+        "/action/batch-check",
+        "/shares/{share}/schemas/{schema}/tables/{table}/query", NULL
+    };
+    int i;
+
+    for (i = 0; reads[i]; i++)
+        if (strcmp(r->pattern, reads[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Every route that can change something has the name the audit log gives
+ * it, on every API: a new POST, PATCH or DELETE without one fails here. */
+static void test_every_change_is_audited(void **state)
+{
+    const uc_route_t *const *const apis[] = {
+        uc_catalog_api, uc_authz_api, uc_sharing_api
+    };
+    const uc_route_t *const *t;
+    const uc_route_t *r;
+    int n = 0;
+    size_t a;
+
+    (void)state;
+    for (a = 0; a < sizeof(apis) / sizeof(apis[0]); a++)
+        for (t = apis[a]; *t; t++)
+            for (r = *t; r->pattern; r++) {
+                if (r->method != UC_GET && !r->audit && !reads_only(r))
+                    fail_msg("%s %s changes things but has no audit name",
+                             uc_method_name(r->method), r->pattern);
+                n += r->audit != NULL;
+            }
+    assert_true(n >= 60);
+}
+
+static void test_route_family(void **state)
+{
+    static const struct { const char *pattern, *family; } cases[] = {
+        { "/catalogs", "catalogs" },
+        { "/catalogs/{name}", "catalogs" },
+        { "/tables/{full_name}/exists", "tables/exists" },
+        { "/models/{full_name}/versions/{version}", "models/versions" },
+        { "/models/{full_name}/versions/{version}/finalize",
+          "models/finalize" },
+        { "/shares/{share}/schemas/{schema}/tables/{table}/query",
+          "shares/query" },
+        { "/public/data_sharing_activation/{nonce}",
+          "public/data_sharing_activation" },
+        { "/{x}", "/" },
+        { "/", "/" },
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        uc_route_t r = { UC_GET, cases[i].pattern, op_a, 0, &open_rule };
+        assert_string_equal(uc_route_family(*state, &r), cases[i].family);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -478,6 +543,8 @@ int main(void)
         UC_POOL_TEST(test_catalog_api_methods),
         UC_POOL_TEST(test_catalog_api_no_duplicates),
         UC_POOL_TEST(test_catalog_api_every_route_has_rule),
+        UC_POOL_TEST(test_every_change_is_audited),
+        UC_POOL_TEST(test_route_family),
     };
     int rc;
 
