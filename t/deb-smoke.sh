@@ -32,6 +32,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 rm -rf "$work"
 mkdir -p "$work"
+work=$(cd "$work" && pwd)
 deb=$(sh "$top/conf/debian/build-deb.sh" "$work/pkg") || exit 1
 ok "built $(basename "$deb")"
 

@@ -7,10 +7,12 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$top/build/deb}
 version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$top/conf/debian/changelog")
-stage="$out/mod-unicat-$version"
 
 rm -rf "$out"
-mkdir -p "$stage"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+stage="$out/mod-unicat-$version"
+mkdir "$stage"
 # The sources the build reads; nothing built, nothing of a test run.
 tar -C "$top" -cf - Makefile README.md mod_unicat/*.c mod_unicat/*.h src sql \
     conf/unicat.load conf/unicat.conf | tar -C "$stage" -xf -
