@@ -98,12 +98,31 @@ static uc_error_t *create_bookkeeping(uc_store_t *store, uc_dialect_t dialect)
     return err;
 }
 
+static int latest_of(const uc_migration_t *migrations)
+{
+    const uc_migration_t *m;
+    int latest = 0;
+
+    for (m = migrations; m->version; m++)
+        latest = m->version;
+    return latest;
+}
+
+static uc_error_t *newer_than_module(uc_store_t *store, int current,
+                                     int latest)
+{
+    return uc_error_because(store->pool, uc_error_unavailable(store->pool),
+                            "UC0205: the database schema is at version %d, "
+                            "newer than this module's %d; upgrade "
+                            "mod_unicat", current, latest);
+}
+
 static uc_error_t *apply_missing(uc_store_t *store, uc_dialect_t dialect,
                                  const uc_migration_t *migrations,
                                  int *version)
 {
     const uc_migration_t *m;
-    int current = 0, latest = 0;
+    int current = 0, latest = latest_of(migrations);
     uc_error_t *err;
 
     if (dialect == UC_DIALECT_POSTGRES &&
@@ -115,15 +134,8 @@ static uc_error_t *apply_missing(uc_store_t *store, uc_dialect_t dialect,
     if ((err = select_int(store, "SELECT MAX(version) FROM "
                           "unicat_schema_version", &current)))
         return err;
-    for (m = migrations; m->version; m++)
-        latest = m->version;
-    if (current > latest) {
-        return uc_error_because(store->pool,
-                                uc_error_unavailable(store->pool),
-                                "UC0205: the database schema is at version "
-                                "%d, newer than this module's %d; upgrade "
-                                "mod_unicat", current, latest);
-    }
+    if (current > latest)
+        return newer_than_module(store, current, latest);
     for (m = migrations; m->version; m++) {
         if (m->version <= current)
             continue;
@@ -144,11 +156,48 @@ static uc_error_t *apply_missing(uc_store_t *store, uc_dialect_t dialect,
     return NULL;
 }
 
+/* The schema's version as a plain read, without a lock: 0 when the
+ * database has no bookkeeping yet. It is a connection's first statement,
+ * which on SQLite fails once when another connection migrated the file
+ * since this one read its schema (see create_bookkeeping). */
+static uc_error_t *current_version(uc_store_t *store, uc_dialect_t dialect,
+                                   int *current)
+{
+    const char *sql = dialect == UC_DIALECT_SQLITE
+        ? "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND "
+          "name = 'unicat_schema_version'"
+        : "SELECT COUNT(*) FROM pg_catalog.pg_class WHERE oid = "
+          "to_regclass('unicat_schema_version')";
+    int exists = 0;
+    uc_error_t *err = select_int(store, sql, &exists);
+
+    if (err && dialect == UC_DIALECT_SQLITE)
+        err = select_int(store, sql, &exists);
+    *current = 0;
+    if (err || !exists)
+        return err;
+    return select_int(store, "SELECT MAX(version) FROM unicat_schema_version",
+                      current);
+}
+
 uc_error_t *uc_store_migrate(uc_store_t *store, uc_dialect_t dialect,
                              const uc_migration_t *migrations, int *version)
 {
+    int current, latest = latest_of(migrations);
     uc_error_t *err;
 
+    /* A database already at this module's version needs nothing, so the
+     * connections that find it so (all of them but the first, and a whole
+     * generation of children at once after a graceful restart) take no
+     * write lock and wait for no writer. */
+    if ((err = current_version(store, dialect, &current)))
+        return err;
+    if (current == latest) {
+        *version = latest;
+        return NULL;
+    }
+    if (current > latest)
+        return newer_than_module(store, current, latest);
     /* On SQLite the transaction begins IMMEDIATE, which already serialises
      * every process on the file. */
     if ((err = uc_store_begin(store)))

@@ -228,6 +228,15 @@ seed_request() {    # calls of every family and batch-checks: mode byte, target,
 001|/shares|{"name":"fz_shr"}
 002|/shares/fz_shr|{"updates":[{"action":"ADD","data_object":{"name":"fz_cat.sch.tbl"}}]}
 001|/recipients|{"name":"fz_rcp","authentication_type":"TOKEN"}
+002|/shares/fz_shr/permissions|{"changes":[{"principal":"fz_rcp","add":["SELECT"]}]}
+040|/shares?maxResults=1|
+040|/shares/fz_shr/all-tables|
+040|/shares/fz_shr/schemas/sch/tables/tbl/version?startingTimestamp=2024-01-01T00:00:00Z|
+040|/shares/fz_shr/schemas/sch/tables/tbl/metadata|
+041|/shares/fz_shr/schemas/sch/tables/tbl/query|{"predicateHints":["a = 1"],"jsonPredicateHints":"{\"op\":\"equal\",\"children\":[{\"op\":\"column\",\"name\":\"a\",\"valueType\":\"int\"},{\"op\":\"literal\",\"value\":\"1\",\"valueType\":\"int\"}]}","limitHint":1,"version":0}
+041|/shares/fz_shr/schemas/sch/tables/tbl/query|{"startingVersion":0,"endingVersion":1,"includeRefreshToken":true}
+040|/shares/fz_shr/schemas/sch/tables/tbl/changes?startingVersion=0&endingVersion=2|
+100|dapi0123456789abcdef0123456789abcdef|
 003|/catalogs/fz_cat?force=true|
 011|/tables?catalog_name=fz_cat&schema_name=sch|{"name":"x"}
 021|/action/batch-check|{"checks":[{"operation":{"server":{"action":{"action":"create_project"}}}},{"id":"a","identity":{"user":"alice"},"operation":{"warehouse":{"action":{"action":"use"},"warehouse-id":"00000000-0000-4000-8000-000000000001"}}}]}

@@ -1120,11 +1120,30 @@ static void test_busy_begin_leaves_connection_clean(void **state)
     apr_pool_destroy(call2);
 }
 
+/* A new connection to a database already at this module's version takes
+ * no write lock: it attaches while another connection writes (a graceful
+ * restart's new children under load). */
+static void test_attach_while_another_writes(void **state)
+{
+    fx_t *fx = *state;
+    uc_test_conn_t *c = fx_connect(fx);
+    uc_store_t *s = NULL;
+    holder_t h;
+
+    hold_write_lock(fx, &h);
+    assert_ok(fx_attach(fx, c, fx->pool, NULL, &s));
+    release_write_lock(fx, &h);
+    assert_int_equal(s->conn->schema_version, embedded());
+    assert_string_equal(uc_store_metastore_id(s),
+                        uc_store_metastore_id(fx->store));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         FX_TEST(test_attach_migrates),
         FX_ATTACHED_TEST(test_connection_settings),
+        FX_ATTACHED_TEST(test_attach_while_another_writes),
         FX_ATTACHED_TEST(test_attach_again_is_noop),
         FX_ATTACHED_TEST(test_second_connection),
         FX_TEST(test_upgrade_in_place),
