@@ -9,14 +9,16 @@
 use strict;
 use warnings FATAL => 'all';
 
+use FindBin ();
+use lib "$FindBin::Bin/../lib";
+
 use Apache::Test qw(-withtestmore);
 use Apache::TestConfig ();
 use File::Temp ();
 use HTTP::Tiny ();
-use IO::Socket::INET ();
 use JSON::PP ();
 use MIME::Base64 ();
-use POSIX ();
+use Unicat::Test qw(own_httpd);
 
 plan tests => 89;
 
@@ -260,41 +262,14 @@ ok(!@failed && @set_up, 'the children set the Delta reader up as configured')
 
 # --- an httpd without UnicatSecretKeyFile -----------------------------------
 
-# A port nobody listens on now: the kernel's pick, let go.
-sub free_port {
-    my $s = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0,
-                                  Proto => 'tcp', Listen => 1)
-        or die "no free port: $!";
-    my $port = $s->sockport;
-    close($s);
-    return $port;
-}
-
-# The suite's modules (the LoadModule lines t/TEST.PL gives it as
-# -httpd_conf) and users, the catalog API, a database of its own.
-my $own = File::Temp::tempdir('unicat-nokey-XXXXXX', TMPDIR => 1,
-                              CLEANUP => 1);
-my $port = free_port();
-my $top = Apache::Test::vars('top_dir');
+# The suite's modules and users, the catalog API, a database of its own.
 my $t_dir = Apache::Test::vars('t_dir');
-my $modules = Apache::Test::vars('httpd_conf');
-open(my $cf, '>', "$own/httpd.conf") or die "$own/httpd.conf: $!";
-print $cf <<"CONF";
-ServerRoot "$own"
-Include "$modules"
-LoadModule unicat_module "$top/mod_unicat/.libs/mod_unicat.so"
-ServerName 127.0.0.1
-Listen 127.0.0.1:$port
-PidFile "$own/httpd.pid"
-ErrorLog "$own/error_log"
-DefaultRuntimeDir "$own"
+my $own = own_httpd(<<"CONF");
 StartServers 1
-# mod_mime, among the suite's modules, wants a types file; none is needed.
-TypesConfig /dev/null
 DBDriver sqlite3
-DBDParams "$own/unicat.db"
+DBDParams "\@DIR\@/unicat.db"
 # httpd's piped-log convention: |\$ runs the command through the shell.
-UnicatAuditLog "|\$exec cat >> $own/piped-audit.log"
+UnicatAuditLog "|\$exec cat >> \@DIR\@/piped-audit.log"
 <Location /api/2.1/unity-catalog>
     SetHandler unicat-catalog
     Unicat On
@@ -306,54 +281,15 @@ UnicatAuditLog "|\$exec cat >> $own/piped-audit.log"
     Require valid-user
 </Location>
 CONF
-close($cf);
-
-my $server = fork() // die "fork: $!";
-if (!$server) {
-    # A process group of its own: prefork's httpd signals its whole group
-    # as it stops, which would otherwise be this test and its harness.
-    POSIX::setsid();
-    open(STDOUT, '>', "$own/stdout") or POSIX::_exit(127);
-    open(STDERR, '>&', \*STDOUT) or POSIX::_exit(127);
-    exec($httpd, '-f', "$own/httpd.conf", '-DFOREGROUND')
-        or POSIX::_exit(127);
-}
-sub stop_server {
-    return unless $server;
-    kill('TERM', $server);
-    waitpid($server, 0);
-    $server = 0;
-}
-END { stop_server() }
-
+sub own_log { $own->{log}->() }
 my $ua = HTTP::Tiny->new(timeout => 30, default_headers => {
     Authorization => 'Basic ' . MIME::Base64::encode_base64('admin:admin',
                                                              ''),
     'Content-Type' => 'application/json',
 });
-my $url = "http://127.0.0.1:$port/api/2.1/unity-catalog/credentials";
-
-# Up when it answers over HTTP (it listens before it has read all of its
-# configuration), down if it exits first.
-my $up = 0;
-for (1 .. 200) {
-    last if waitpid($server, POSIX::WNOHANG()) == $server;
-    if ($ua->get($url)->{status} != 599) {
-        $up = 1;
-        last;
-    }
-    select(undef, undef, undef, 0.05);
-}
-sub own_log {
-    my $text = '';
-    for my $path ("$own/stdout", "$own/error_log") {
-        open(my $l, '<', $path) or next;
-        local $/;
-        $text .= <$l> // '';
-    }
-    return $text;
-}
-ok($up, 'an httpd without UnicatSecretKeyFile starts') or diag own_log();
+my $url = "$own->{url}/api/2.1/unity-catalog/credentials";
+ok($own->{up} && $ua->get($url)->{status} != 599,
+   'an httpd without UnicatSecretKeyFile starts') or diag own_log();
 
 my $json = JSON::PP->new->utf8(1);
 # One test of an answer: `$good` judges its status and JSON body; when it
@@ -390,7 +326,7 @@ answer($ua->post($url, { content =>
 my @piped;
 for (1 .. 100) {
     @piped = ();
-    if (open(my $pl, '<', "$own/piped-audit.log")) {
+    if (open(my $pl, '<', "$own->{dir}/piped-audit.log")) {
         @piped = map { scalar eval { $json->decode($_) } } <$pl>;
     }
     last if @piped >= 2;
@@ -404,4 +340,4 @@ ok(@piped == 2 && ($piped[0]{operation} // '') eq 'CREATE'
    'UnicatAuditLog |program: the piped logger gets a line for each change')
     or diag scalar(@piped) . ' lines: ' . join ' ', map {
         $json->encode($_ // {}) } @piped;
-stop_server();
+$own->{stop}->();

@@ -15,36 +15,14 @@ use FindBin ();
 use lib "$FindBin::Bin/../lib";
 
 use Apache::Test qw(-withtestmore);
-use File::Temp ();
-use IO::Socket::INET ();
-use POSIX ();
-use Time::HiRes ();
 use Unicat::Test;
 
 my $t_conf = Apache::Test::vars('t_conf');
 plan tests => 14;
 
 # --- node B ---------------------------------------------------------------------
-my $own = File::Temp::tempdir('unicat-nodeb-XXXXXX', TMPDIR => 1, CLEANUP => 1);
-my $port = do {
-    my $s = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0,
-                                  Proto => 'tcp', Listen => 1) or die "no port: $!";
-    $s->sockport;
-};
-my $top = Apache::Test::vars('top_dir');
 my $t_dir = Apache::Test::vars('t_dir');
-my $modules = Apache::Test::vars('httpd_conf');
-open(my $cf, '>', "$own/httpd.conf") or die "$own/httpd.conf: $!";
-print $cf <<"CONF";
-ServerRoot "$own"
-Include "$modules"
-LoadModule unicat_module "$top/mod_unicat/.libs/mod_unicat.so"
-ServerName 127.0.0.1
-Listen 127.0.0.1:$port
-PidFile "$own/httpd.pid"
-ErrorLog "$own/error_log"
-DefaultRuntimeDir "$own"
-TypesConfig /dev/null
+my $node_b = own_httpd(<<"CONF");
 Include "$t_conf/backend.conf"
 DBDMin 1
 DBDKeep 4
@@ -60,25 +38,9 @@ DBDMax 25
     Require valid-user
 </Location>
 CONF
-close($cf);
-my $server = fork() // die "fork: $!";
-if (!$server) {
-    POSIX::setsid();
-    open(STDOUT, '>', "$own/stdout") or POSIX::_exit(127);
-    open(STDERR, '>&', \*STDOUT) or POSIX::_exit(127);
-    exec(Apache::Test::vars('httpd'), '-f', "$own/httpd.conf", '-DFOREGROUND')
-        or POSIX::_exit(127);
-}
-END { if ($server) { kill 'TERM', $server; waitpid $server, 0 } }
-my $B = "http://127.0.0.1:$port/api/2.1/unity-catalog";
-my $up = 0;
-for (1 .. 200) {
-    last if waitpid($server, POSIX::WNOHANG()) == $server;
-    if (api(GET => '/catalogs', base => $B)->code == 200) { $up = 1; last }
-    Time::HiRes::sleep(0.05);
-}
-ok($up, 'node B serves the same catalog')
-    or diag do { local (@ARGV, $/) = ("$own/error_log"); <> // '' };
+my $B = "$node_b->{url}/api/2.1/unity-catalog";
+ok($node_b->{up} && api(GET => '/catalogs', base => $B)->code == 200,
+   'node B serves the same catalog') or diag $node_b->{log}->();
 
 # The job of worker $i: on node A when $i is even, on node B when odd.
 sub on_node { my ($i, @req) = @_; api(@req, $i % 2 ? (base => $B) : ()) }

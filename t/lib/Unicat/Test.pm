@@ -776,4 +776,86 @@ sub secrets_kept {
     }
 }
 
+# own_httpd($config): an httpd of the test's own beside the suite's server,
+# on a free port of 127.0.0.1, with the suite's modules (t/TEST.PL's
+# LoadModule lines), the module, and `$config` after them (mounts, a
+# database; @DIR@ in it names the server's own folder). Returns
+# { url => 'http://127.0.0.1:PORT', dir => its folder, up => whether it
+# listens, log => sub giving its output and error log, stop => sub } once
+# it accepts connections or has exited; it stops at the latest when the
+# test ends.
+my @own_servers;
+END { $_->{stop}->() for @own_servers }
+sub own_httpd {
+    my ($config) = @_;
+    require File::Temp;
+    require POSIX;
+    my $dir = File::Temp::tempdir('unicat-own-XXXXXX', TMPDIR => 1, CLEANUP => 1);
+    my $s = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0,
+                                  Proto => 'tcp', Listen => 1)
+        or die "no free port: $!";
+    my $port = $s->sockport;
+    close $s;
+    my $top = Apache::Test::vars('top_dir');
+    my $modules = Apache::Test::vars('httpd_conf');
+    $config =~ s/\@DIR\@/$dir/g;
+    open(my $cf, '>', "$dir/httpd.conf") or die "$dir/httpd.conf: $!";
+    print $cf <<"CONF";
+ServerRoot "$dir"
+Include "$modules"
+LoadModule unicat_module "$top/mod_unicat/.libs/mod_unicat.so"
+ServerName 127.0.0.1
+Listen 127.0.0.1:$port
+PidFile "$dir/httpd.pid"
+ErrorLog "$dir/error_log"
+DefaultRuntimeDir "$dir"
+# mod_mime, among the suite's modules, wants a types file; none is needed.
+TypesConfig /dev/null
+$config
+CONF
+    close $cf;
+    my $pid = fork() // die "fork: $!";
+    if (!$pid) {
+        # A process group of its own: prefork's httpd signals its whole
+        # group as it stops, which would otherwise be this test.
+        POSIX::setsid();
+        open(STDOUT, '>', "$dir/stdout") or POSIX::_exit(127);
+        open(STDERR, '>&', \*STDOUT) or POSIX::_exit(127);
+        exec(Apache::Test::vars('httpd'), '-f', "$dir/httpd.conf",
+             '-DFOREGROUND') or POSIX::_exit(127);
+    }
+    my $server = { url => "http://127.0.0.1:$port", dir => $dir, up => 0 };
+    $server->{log} = sub {
+        my $text = '';
+        for my $path ("$dir/stdout", "$dir/error_log") {
+            open(my $l, '<', $path) or next;
+            local $/;
+            $text .= <$l> // '';
+        }
+        return $text;
+    };
+    $server->{stop} = sub {
+        return unless $pid;
+        kill 'TERM', $pid;
+        waitpid $pid, 0;
+        $pid = 0;
+    };
+    push @own_servers, $server;
+    require Time::HiRes;
+    for (1 .. 200) {
+        if (waitpid($pid, POSIX::WNOHANG()) == $pid) {
+            $pid = 0;
+            last;
+        }
+        if (IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => $port,
+                                  Proto => 'tcp')) {
+            $server->{up} = 1;
+            last;
+        }
+        Time::HiRes::sleep(0.05);
+    }
+    return $server;
+}
+push @EXPORT, 'own_httpd';
+
 1;
