@@ -40,8 +40,6 @@ static int is_safe_key(const char *key)
     }
 }
 
-/* What the HMAC covers: every part of the URL that says what it opens,
- * for how long, and under which key. */
 /* What a URL's signature covers: its table, expiry and key id, each on a
  * line (none holds a newline), padded with newlines to whole SHA-256
  * blocks, so that the signer of an answer hashes it once; then the file's
@@ -64,9 +62,6 @@ static const char *signed_fields(apr_pool_t *pool, const char *table_id,
     *len = padded;
     return out;
 }
-
-/* Each segment encoded on its own, so that a '/' inside one could never
- * be read as a separator. */
 
 struct uc_file_url_signer {
     uc_secret_hasher_t *hasher;
@@ -122,7 +117,8 @@ uc_error_t *uc_file_url_sign(uc_file_url_signer_t *s, apr_pool_t *pool,
     if (!uc_secret_hasher_hash(s->hasher, key, strlen(key), sig))
         return uc_error_because(pool, uc_error_internal(pool),
                                 "HMAC-SHA256 failed");
-    /* Each segment encoded, the slashes between them kept. */
+    /* Each segment encoded on its own, the slashes between them kept: a
+     * '/' inside a segment could never be read as a separator. */
     *url = apr_pstrcat(pool, s->prefix,
                        uc_percent_encode(pool, key, strlen(key), "/"),
                        s->query, sig, NULL);

@@ -14,7 +14,12 @@
 #   4. a warm query with a partition filter (jsonPredicateHints) that
 #      selects about 1% of the files of a table partitioned 100 ways,
 #      against the full query of that table: the time ratio next to the
-#      files ratio (target: cost proportional to the files returned).
+#      files ratio (target: cost proportional to the files returned). The
+#      cost of any request to the table (connection, bearer token, share
+#      and table lookups, the cached snapshot: its GET .../version, timed
+#      in the same rounds) is in neither the files nor the table, so the
+#      target is judged on both times less that floor; the raw ratio is
+#      shown beside it.
 # Figures are medians over BENCH_ROUNDS (5) alternating rounds. The script
 # reports; it fails only when the harness breaks.
 set -eu
@@ -146,6 +151,7 @@ while [ "$r" -le "$ROUNDS" ]; do
     round static "$static"
     round part "$(query_url part)" '{}'
     round filtered "$(query_url part)" "$filtered_body"
+    round floor "$sharing/shares/bench/schemas/sch/tables/part/version"
     r=$((r + 1))
 done
 
@@ -179,15 +185,19 @@ $1 == "module" { m[++nm] = $2; mt = mt " " $2; mf = mf " " $3; mff = mff " " $3 
 $1 == "static" { s[++ns] = $2; st = st " " $2; sf = sf " " $3 }
 $1 == "part" { p[++np] = $2; pl = pl " " $2 }
 $1 == "filtered" { f[++nf] = $2; fl = fl " " $2 }
+$1 == "floor" { fo[++nfo] = $2; fol = fol " " $2 }
 END {
-    for (i = 1; i <= nm; i++) { ratio = ratio " " s[i] / m[i]; fr = fr " " f[i] / p[i] }
-    r = median(ratio); tm = median(mt); ts = median(st); cost = median(fr)
+    for (i = 1; i <= nm; i++) {
+        ratio = ratio " " s[i] / m[i]; fr = fr " " f[i] / p[i]
+        net = net " " (f[i] - fo[i]) / (p[i] - fo[i])
+    }
+    r = median(ratio); tm = median(mt); ts = median(st); raw = median(fr); cost = median(net)
     share = ff / pf
     print "== Delta Sharing server: " files " files, " sprintf("%.1f MB", bytes / 1e6) " a full answer"
     printf "  1. full query, lines/s          %10.0f (static %.0f)  ratio %.2f (target >= 0.5) %s\n", lines / tm, lines / ts, r, (r >= 0.5 ? "PASS" : "MISS")
     printf "     MB/s                         %10.1f (static %.1f)\n", bytes / tm / 1e6, bytes / ts / 1e6
     printf "  2. time to first byte           %10.1f ms (static %.1f ms), %.1f%% of the answer time\n", median(mf) * 1000, median(sf) * 1000, median(mff) * 100
     printf "  3. child RSS before / after %d queries %d / %d kB (%+d kB), peak %d kB, %d s  %s\n", n, rb, ra, ra - rb, hwm, secs, (ra - rb <= noise ? "PASS" : "MISS")
-    printf "  4. 1%% partition filter: %d of %d files (%.2f%%), time %.1f ms against %.1f ms: %.2f%% (target: about the files share) %s\n", ff, pf, share * 100, median(fl) * 1000, median(pl) * 1000, cost * 100, (cost <= 3 * share + 0.005 ? "PASS" : "MISS")
+    printf "  4. 1%% partition filter: %d of %d files (%.2f%%), time %.1f ms against %.1f ms: %.2f%%; less the %.1f ms of a request to the table %.2f%% (target: about the files share) %s\n", ff, pf, share * 100, median(fl) * 1000, median(pl) * 1000, raw * 100, median(fol) * 1000, cost * 100, (cost <= 3 * share + 0.005 ? "PASS" : "MISS")
     if (crashes + 0 || ucerr + 0) print "error log: " crashes " child crash lines, " ucerr " module error lines"
 }' "$results"
