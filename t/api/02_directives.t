@@ -18,7 +18,7 @@ use File::Temp ();
 use HTTP::Tiny ();
 use JSON::PP ();
 use MIME::Base64 ();
-use Unicat::Test qw(own_httpd);
+use Unicat::Test qw(own_httpd catalog_mount);
 
 plan tests => 89;
 
@@ -263,23 +263,13 @@ ok(!@failed && @set_up, 'the children set the Delta reader up as configured')
 # --- an httpd without UnicatSecretKeyFile -----------------------------------
 
 # The suite's modules and users, the catalog API, a database of its own.
-my $t_dir = Apache::Test::vars('t_dir');
 my $own = own_httpd(<<"CONF");
 StartServers 1
 DBDriver sqlite3
 DBDParams "\@DIR\@/unicat.db"
 # httpd's piped-log convention: |\$ runs the command through the shell.
 UnicatAuditLog "|\$exec cat >> \@DIR\@/piped-audit.log"
-<Location /api/2.1/unity-catalog>
-    SetHandler unicat-catalog
-    Unicat On
-    UnicatMetastoreAdmin admin
-    AuthType Basic
-    AuthName "Unity Catalog"
-    AuthBasicProvider file
-    AuthUserFile "$t_dir/state/htpasswd"
-    Require valid-user
-</Location>
+${\ catalog_mount()}
 CONF
 sub own_log { $own->{log}->() }
 my $ua = HTTP::Tiny->new(timeout => 30, default_headers => {

@@ -21,22 +21,12 @@ my $t_conf = Apache::Test::vars('t_conf');
 plan tests => 14;
 
 # --- node B ---------------------------------------------------------------------
-my $t_dir = Apache::Test::vars('t_dir');
 my $node_b = own_httpd(<<"CONF");
 Include "$t_conf/backend.conf"
 DBDMin 1
 DBDKeep 4
 DBDMax 25
-<Location /api/2.1/unity-catalog>
-    SetHandler unicat-catalog
-    Unicat On
-    UnicatMetastoreAdmin admin
-    AuthType Basic
-    AuthName "Unity Catalog"
-    AuthBasicProvider file
-    AuthUserFile "$t_dir/state/htpasswd"
-    Require valid-user
-</Location>
+${\ catalog_mount()}
 CONF
 my $B = "$node_b->{url}/api/2.1/unity-catalog";
 ok($node_b->{up} && api(GET => '/catalogs', base => $B)->code == 200,

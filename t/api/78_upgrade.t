@@ -20,7 +20,6 @@ use Unicat::Test;
 plan tests => 9;
 
 my $top = Apache::Test::vars('top_dir');
-my $t_dir = Apache::Test::vars('t_dir');
 my $dir = File::Temp::tempdir('unicat-t78-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 chmod 0755, $dir;
 my $db = "$dir/catalog.db";
@@ -60,16 +59,7 @@ system('chmod', '-R', 'a+rw', $dir);
 my $mount = <<"CONF";
 DBDriver sqlite3
 DBDParams "$db"
-<Location /api/2.1/unity-catalog>
-    SetHandler unicat-catalog
-    Unicat On
-    UnicatMetastoreAdmin admin
-    AuthType Basic
-    AuthName "Unity Catalog"
-    AuthBasicProvider file
-    AuthUserFile "$t_dir/state/htpasswd"
-    Require valid-user
-</Location>
+${\ catalog_mount()}
 CONF
 my $old = own_httpd($mount);
 my $base = "$old->{url}$BASE";

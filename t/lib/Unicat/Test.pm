@@ -858,4 +858,23 @@ CONF
 }
 push @EXPORT, 'own_httpd';
 
+# The catalog API mounted as the suite mounts it (admin the metastore
+# admin, the suite's users by Basic authentication), for own_httpd.
+sub catalog_mount {
+    my $t_dir = Apache::Test::vars('t_dir');
+    return <<"CONF";
+<Location /api/2.1/unity-catalog>
+    SetHandler unicat-catalog
+    Unicat On
+    UnicatMetastoreAdmin admin
+    AuthType Basic
+    AuthName "Unity Catalog"
+    AuthBasicProvider file
+    AuthUserFile "$t_dir/state/htpasswd"
+    Require valid-user
+</Location>
+CONF
+}
+push @EXPORT, 'catalog_mount';
+
 1;
