@@ -84,10 +84,17 @@ while [ $i -lt 300 ] && kill -0 "$httpd_pid" 2>/dev/null &&
     sleep 0.1
     i=$((i + 1))
 done
-code=$(curl -s -o /dev/null -w '%{http_code}' -u admin:admin \
-    -H 'Content-Type: application/json' \
-    -d "{\"name\":\"demo_data\",\"url\":\"$var/data\",\"comment\":\"make run's demo data\"}" \
-    "$base/external-locations") || code=none
+# A 503 is the catalog asking to be asked again shortly.
+i=0
+while :; do
+    code=$(curl -s -o /dev/null -w '%{http_code}' -u admin:admin \
+        -H 'Content-Type: application/json' \
+        -d "{\"name\":\"demo_data\",\"url\":\"$var/data\",\"comment\":\"make run's demo data\"}" \
+        "$base/external-locations") || code=none
+    i=$((i + 1))
+    [ "$code" = 503 ] && [ $i -lt 30 ] || break
+    sleep 1
+done
 case $code in
     200) echo "make run: $var/data is the external location demo_data" ;;
     400) ;;    # registered by an earlier run

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <apr_strings.h>
 #include <apr_tables.h>
+#include <apr_time.h>
 
 /* Key of the per-connection state in the connection's `prepared` hash. */
 static const char conn_key[] = "unicat:store";
@@ -45,29 +46,65 @@ int uc_store_is_duplicate(const uc_error_t *err)
     return err && err->kind == UC_E_DUPLICATE;
 }
 
-static uc_error_t *sqlite_connection_settings(uc_store_t *store)
+/* journal_mode is stored in the file; switching needs a moment without
+ * other writers, so a busy database keeps its mode until a later connection
+ * succeeds: `*wal` says whether this one did. */
+static uc_error_t *sqlite_connection_settings(uc_store_t *store, int *wal)
 {
     apr_dbd_results_t *res = NULL;
     apr_dbd_row_t *row = NULL;
     int rc, nrows;
 
-    /* journal_mode is stored in the file; switching needs a moment without
-     * other writers, so a busy database keeps its mode until a later
-     * connection succeeds. */
     rc = apr_dbd_select(store->driver, store->pool, store->handle, &res,
                         "PRAGMA journal_mode = WAL", 1);
     if (rc == 0)
         while (apr_dbd_get_row(store->driver, store->pool, res, &row, -1) != -1)
             ;
-    else
-        uc_log(store->log, UC_LOG_WARNING, 0,
-               "UC0202: could not switch SQLite to WAL mode yet");
+    *wal = rc == 0;
     if ((rc = apr_dbd_query(store->driver, store->handle, &nrows,
                             "PRAGMA foreign_keys = ON")) != 0 ||
         (rc = apr_dbd_query(store->driver, store->handle, &nrows,
                             "PRAGMA synchronous = NORMAL")) != 0)
         return uc_store_db_error(store, rc, "connection setup");
     return NULL;
+}
+
+static uc_error_t *set_up_schema(uc_store_t *store, uc_store_conn_t *conn,
+                                 const uc_migration_t *migrations, int *wal)
+{
+    uc_error_t *err;
+
+    if (conn->dialect == UC_DIALECT_SQLITE &&
+        (err = sqlite_connection_settings(store, wal)))
+        return err;
+    return uc_store_migrate(store, conn->dialect, migrations,
+                            &conn->schema_version);
+}
+
+/* On a new SQLite file every child's first request comes at once, and one
+ * connection creates the schema while the others find the file locked: the
+ * driver waits about 1.6 s for a busy statement and not at all for one it
+ * compiles, so they would answer 503 for as long as the first migration
+ * takes on a loaded machine. This happens once per connection, so those
+ * connections wait for it here, sleeping outside the driver's mutex. */
+#define SETUP_BUSY_TRIES 100
+#define SETUP_BUSY_SLEEP apr_time_from_msec(100)
+
+static uc_error_t *set_up_schema_patiently(uc_store_t *store,
+                                           uc_store_conn_t *conn,
+                                           const uc_migration_t *migrations)
+{
+    uc_error_t *err;
+    int tries = 1, wal = 1;
+
+    while ((err = set_up_schema(store, conn, migrations, &wal)) &&
+           conn->dialect == UC_DIALECT_SQLITE &&
+           err->kind == UC_E_UNAVAILABLE && tries++ < SETUP_BUSY_TRIES)
+        apr_sleep(SETUP_BUSY_SLEEP);
+    if (!err && !wal)
+        uc_log(store->log, UC_LOG_WARNING, 0,
+               "UC0202: could not switch SQLite to WAL mode yet");
+    return err;
 }
 
 static uc_error_t *prepare_all(uc_store_t *store, uc_store_conn_t *conn,
@@ -147,11 +184,7 @@ uc_error_t *uc_store_attach(apr_pool_t *pool, const apr_dbd_driver_t *driver,
     /* Until every step succeeded the connection stays unregistered, so the
      * next call on it starts over. */
     store->conn = conn;
-    if (conn->dialect == UC_DIALECT_SQLITE &&
-        (err = sqlite_connection_settings(store)))
-        goto fail;
-    if ((err = uc_store_migrate(store, conn->dialect, migrations,
-                                &conn->schema_version)))
+    if ((err = set_up_schema_patiently(store, conn, migrations)))
         goto fail;
     if ((err = prepare_all(store, conn, conn_pool)))
         goto fail;

@@ -4,6 +4,7 @@
 #include "uc_test.h"
 
 #include <apr_tables.h>
+#include <apr_thread_proc.h>
 #include <apr_time.h>
 
 #include "../../src/core/uc_id.h"
@@ -1138,6 +1139,52 @@ static void test_attach_while_another_writes(void **state)
                         uc_store_metastore_id(fx->store));
 }
 
+/* --- a new database's first connections ---------------------------------- */
+
+/* The first connection of a new database keeps it locked for longer than
+ * the driver waits for a busy statement, then commits. */
+static void *APR_THREAD_FUNC commit_later(apr_thread_t *thread, void *data)
+{
+    fx_t *fx = data;
+    int nrows;
+
+    apr_sleep(apr_time_from_msec(2500));
+    apr_dbd_query(fx->db->driver, fx->conns[0]->handle, &nrows, "COMMIT");
+    apr_thread_exit(thread, APR_SUCCESS);
+    return NULL;
+}
+
+/* Every child's first request comes at once on a new catalog: the
+ * connections that find it locked by the one creating it wait for it
+ * instead of answering 503. */
+static void test_attach_waits_for_first_writer(void **state)
+{
+    fx_t *fx = *state;
+    uc_test_conn_t *first = fx_connect(fx), *c = fx_connect(fx);
+    apr_thread_t *thread;
+    apr_status_t rv;
+    apr_time_t t0, elapsed;
+    uc_store_t *s = NULL;
+    uc_error_t *err;
+    int nrows;
+
+    assert_int_equal(apr_dbd_query(fx->db->driver, first->handle, &nrows,
+                                   "BEGIN EXCLUSIVE"), 0);
+    assert_int_equal(apr_dbd_query(fx->db->driver, first->handle, &nrows,
+                                   "CREATE TABLE first_writer (x INTEGER)"),
+                     0);
+    assert_int_equal(apr_thread_create(&thread, NULL, commit_later, fx,
+                                       fx->pool), APR_SUCCESS);
+    t0 = apr_time_now();
+    err = fx_attach(fx, c, fx->pool, NULL, &s);
+    elapsed = apr_time_now() - t0;
+    apr_thread_join(&rv, thread);
+    assert_ok(err);
+    assert_true(elapsed >= apr_time_from_msec(2000));
+    assert_int_equal(s->conn->schema_version, embedded());
+    assert_int_equal(sql_int(fx, c, "SELECT COUNT(*) FROM first_writer"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1166,6 +1213,7 @@ int main(void)
         FX_ATTACHED_TEST(test_busy_begin),
         FX_ATTACHED_TEST(test_busy_write_without_transaction),
         FX_ATTACHED_TEST(test_busy_begin_leaves_connection_clean),
+        FX_TEST(test_attach_waits_for_first_writer),
     };
     int rc;
 
