@@ -256,8 +256,9 @@ run_suite() {
         pg_stop
     fi
     if [ "$failed" -gt 0 ]; then
-        echo "---- $name FAILED (exit status $rc); tail of t/logs/error_log:"
-        tail -n 60 t/logs/error_log 2>/dev/null
+        echo "---- $name FAILED (exit status $rc); t/logs/error_log's last lines above debug:"
+        grep -Ev '\[[a-z_0-9]+:(debug|trace[1-8])\]' t/logs/error_log 2>/dev/null |
+            tail -n 60
         if [ "$backend" = pgsql ]; then
             echo "---- tail of the PostgreSQL log:"
             tail -n 20 "$logs/$name.postgres.log" 2>/dev/null

@@ -18,7 +18,7 @@ use Apache::Test qw(-withtestmore);
 use Time::HiRes ();
 use Unicat::Test;
 
-plan tests => 8;
+plan tests => 9;
 
 my $log = Apache::Test::vars('serverroot') . '/logs/audit.log';
 my $p = "t99_$$";
@@ -199,3 +199,16 @@ my @secrets = grep { defined && length } $bearer, $nonce,
     map { m{/([A-Za-z0-9_-]{43})$} ? $1 : () } @links;
 ok(@secrets >= 3 && !grep({ index($text, $_) >= 0 } @secrets),
    'no bearer token or activation link of this test is in it');
+
+# Nor any secret the rest of the suite sent: every recipient's bearer token
+# and activation nonce (43 characters of base64url with capitals, which no
+# stored name has), the credentials' and providers' secrets of 58 and 65 by
+# the marks they carry, and the keys of the cloud stand-ins.
+my @marks = ('aws-SECRET-', 'aws-TOKEN-', 'azure-CLIENT-SECRET-',
+             'PRIVATE KEY', 'QVpVUkUtS0VZ', 'bearer-TOKEN-', 'client-SECRET-',
+             grep { defined && length } @ENV{qw(UNICAT_S3_SECRET
+                 UNICAT_R2_API_TOKEN UNICAT_AZURE_CLIENT_SECRET)});
+my @found = grep { index($text, $_) >= 0 } @marks;
+push @found, $text =~ /(?<![A-Za-z0-9_-])((?=[a-z0-9_-]*[A-Z])[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])/g;
+ok(length($text) && !@found, 'no secret that any test of the suite sent')
+    or diag "found: @found[0 .. ($#found < 4 ? $#found : 4)]";

@@ -13,7 +13,8 @@ package Unicat::Test;
 use strict;
 use warnings;
 
-use Exporter 'import';
+use Exporter ();
+our @ISA = ('Exporter');
 use Apache::Test ();
 use Apache::TestRequest ();
 use HTTP::Request ();
@@ -31,6 +32,26 @@ our @EXPORT = qw(
     race one_winner has_keys secrets_kept
     $BASE $UUID_RE
 );
+
+# Apache::Test sends Test::More's failure diagnostics to STDOUT, where the
+# harness shows them only when verbose: a test file's plan (Apache::Test's,
+# imported before this module) sends them back to STDERR, so a suite that
+# fails says why in its output.
+sub import {
+    my $caller = caller;
+    no strict 'refs';
+    no warnings 'redefine';
+    if (defined &{"${caller}::plan"}) {
+        my $plan = \&{"${caller}::plan"};
+        # Compiled in the caller's package: Apache::Test's plan registers
+        # the package it is called from.
+        *{"${caller}::plan"} = eval "package $caller; sub {
+            \$plan->(\@_);
+            Test::More->builder->failure_output(\\*STDERR);
+        }" or die $@;
+    }
+    __PACKAGE__->export_to_level(1, @_);
+}
 
 our $BASE = '/api/2.1/unity-catalog';
 our $UUID_RE = qr/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
