@@ -11,6 +11,7 @@
 #include <apr_optional.h>
 #include <apr_strings.h>
 #include <util_filter.h>
+#include <malloc.h>
 
 #include "../src/api/uc_api.h"
 #include "../src/call/uc_run.h"
@@ -269,6 +270,21 @@ static uc_error_t *body_unreadable(request_rec *r, int status)
     }
 }
 
+/* A body this large is parsed into megabytes from malloc, in the arena of
+ * the thread that serves it. Under a threaded MPM each thread's arena
+ * keeps what it freed, so a few such bodies spread over a child's threads
+ * would hold that much again per thread for the child's life; the memory
+ * goes back to the system when the request ends instead. Such bodies are
+ * rare (a catalog's are a few kB), so the trim's cost is too. */
+#define LARGE_BODY (64 * 1024)
+
+static apr_status_t trim_heap(void *unused)
+{
+    (void)unused;
+    malloc_trim(0);
+    return APR_SUCCESS;
+}
+
 /* Reads the whole body, refusing more than `limit` bytes whether it comes
  * with a Content-Length or chunked. */
 static uc_error_t *read_body(request_rec *r, apr_off_t limit, char **data,
@@ -308,6 +324,11 @@ static uc_error_t *read_body(request_rec *r, apr_off_t limit, char **data,
     }
     if (apr_brigade_pflatten(all, data, len, r->pool) != APR_SUCCESS)
         return uc_error_for_status(r->pool, 400);
+    /* Registered before the body's JSON is, so it runs after that is
+     * freed. */
+    if (*len >= LARGE_BODY)
+        apr_pool_cleanup_register(r->pool, NULL, trim_heap,
+                                  apr_pool_cleanup_null);
     return NULL;
 }
 
