@@ -201,14 +201,15 @@ ok(@secrets >= 3 && !grep({ index($text, $_) >= 0 } @secrets),
    'no bearer token or activation link of this test is in it');
 
 # Nor any secret the rest of the suite sent: every recipient's bearer token
-# and activation nonce (43 characters of base64url with capitals, which no
-# stored name has), the credentials' and providers' secrets of 58 and 65 by
+# and activation nonce (43 characters of base64url mixing capitals and
+# small letters, as no stored name, all small, nor operation, all capitals,
+# does), the credentials' and providers' secrets of 58 and 65 by
 # the marks they carry, and the keys of the cloud stand-ins.
 my @marks = ('aws-SECRET-', 'aws-TOKEN-', 'azure-CLIENT-SECRET-',
              'PRIVATE KEY', 'QVpVUkUtS0VZ', 'bearer-TOKEN-', 'client-SECRET-',
              grep { defined && length } @ENV{qw(UNICAT_S3_SECRET
                  UNICAT_R2_API_TOKEN UNICAT_AZURE_CLIENT_SECRET)});
 my @found = grep { index($text, $_) >= 0 } @marks;
-push @found, $text =~ /(?<![A-Za-z0-9_-])((?=[a-z0-9_-]*[A-Z])[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])/g;
+push @found, $text =~ /(?<![A-Za-z0-9_-])((?=[A-Za-z0-9_-]*[A-Z])(?=[A-Za-z0-9_-]*[a-z])[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])/g;
 ok(length($text) && !@found, 'no secret that any test of the suite sent')
     or diag "found: @found[0 .. ($#found < 4 ? $#found : 4)]";
