@@ -20,6 +20,8 @@ uc_error_t *uc_store_db_error(uc_store_t *store, int rc, const char *what)
 {
     const char *msg = apr_dbd_error(store->driver, store->handle, rc);
     int sqlite = !store->conn || store->conn->dialect == UC_DIALECT_SQLITE;
+    int locked = (sqlite && (rc == 5 || rc == 6))
+                 || contains(msg, "database is locked");
     uc_error_t *err;
 
     store->stats.errors++;
@@ -29,8 +31,9 @@ uc_error_t *uc_store_db_error(uc_store_t *store, int rc, const char *what)
     /* SQLite: 5 BUSY, 6 LOCKED, after the driver's own bounded retries.
      * PostgreSQL: lost connections and serialisation failures are transient
      * in the same way. */
-    if ((sqlite && (rc == 5 || rc == 6)) || contains(msg, "database is locked")
-        || contains(msg, "could not serialize access")
+    if (locked)
+        store->locked = 1;
+    if (locked || contains(msg, "could not serialize access")
         || contains(msg, "deadlock detected")
         || contains(msg, "server closed the connection")
         || contains(msg, "no connection to the server"))
@@ -97,10 +100,13 @@ static uc_error_t *set_up_schema_patiently(uc_store_t *store,
     uc_error_t *err;
     int tries = 1, wal = 1;
 
+    /* Only a lock is waited for: a database newer than the module is
+     * refused at once. */
     while ((err = set_up_schema(store, conn, migrations, &wal)) &&
-           conn->dialect == UC_DIALECT_SQLITE &&
-           err->kind == UC_E_UNAVAILABLE && tries++ < SETUP_BUSY_TRIES)
+           store->locked && tries++ < SETUP_BUSY_TRIES) {
+        store->locked = 0;
         apr_sleep(SETUP_BUSY_SLEEP);
+    }
     if (!err && !wal)
         uc_log(store->log, UC_LOG_WARNING, 0,
                "UC0202: could not switch SQLite to WAL mode yet");

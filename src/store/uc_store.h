@@ -36,6 +36,7 @@ typedef struct uc_store {
     uc_store_conn_t *conn;             /* per-connection state */
     apr_dbd_transaction_t *txn;
     const uc_log_t *log;               /* where diagnostics go, may be NULL */
+    int locked;                        /* a statement found SQLite busy */
     /* What the call asked of the database, for the server's metrics:
      * statements (and transaction ends) run, the time they took, and the
      * ones that failed. */

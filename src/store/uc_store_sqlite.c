@@ -75,9 +75,12 @@ static const char *native_sql(apr_pool_t *pool, const char *sql)
 static uc_error_t *sqlite_error(uc_store_t *store, uc_sqlite_reads_t *reads,
                                 int rc, const char *what)
 {
-    uc_error_t *err = rc == SQLITE_BUSY || rc == SQLITE_LOCKED
-                      ? uc_error_unavailable(store->pool)
-                      : uc_error_internal(store->pool);
+    int locked = rc == SQLITE_BUSY || rc == SQLITE_LOCKED;
+    uc_error_t *err = locked ? uc_error_unavailable(store->pool)
+                             : uc_error_internal(store->pool);
+
+    if (locked)
+        store->locked = 1;
 
     return uc_error_because(store->pool, err, "UC0207: SQLite %s failed "
                             "(rc %d): %s", what, rc,

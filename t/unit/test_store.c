@@ -567,11 +567,15 @@ static void test_newer_database(void **state)
     uc_test_conn_t *a = fx_connect(fx), *b;
     uc_store_t *sa = NULL, *sb = NULL;
     uc_error_t *err;
+    apr_time_t t0;
 
     assert_ok(fx_attach(fx, a, fx->pool, next, &sa));
     b = fx_connect(fx);
+    t0 = apr_time_now();
     err = fx_attach(fx, b, fx->pool, now, &sb);
     assert_err(err, 503, NULL);
+    /* At once: only a lock is waited for. */
+    assert_true(apr_time_now() - t0 < apr_time_from_msec(1000));
     /* Why, for the server log. */
     assert_non_null(err->cause);
     assert_non_null(strstr(err->cause, "newer"));
