@@ -229,7 +229,7 @@ deb-test:
 # Everything is built first, JOBS (one per core) at a time. The suites then
 # run side by side (each starts servers of its own on ports it picks, and
 # the HTTP suite works in a copy of the tree), each one's output shown
-# whole when it ends.
+# whole when it ends; should one fail, what failed is repeated at the end.
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 TEST_BUILD = all $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(FUZZ_BIN) $(DELTA_DATA)/.made
 
@@ -237,7 +237,8 @@ test: deps
 	@sh t/check-directives.sh
 	@sh t/check-licenses.sh
 	@$(MAKE) --no-print-directory -j$(JOBS) $(TEST_BUILD)
-	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target \
+	@sh t/failure-digest.sh $(BUILD)/test.log \
+	  $(MAKE) --no-print-directory -j$(JOBS) --output-sync=target \
 	  http-test unit-test fuzz-regressions deploy-files-test deb-test
 
 # libFuzzer targets (clang): `make fuzz` fuzzes each for FUZZ_SECONDS (60)
