@@ -291,6 +291,14 @@ static const char *set_request_threads(cmd_parms *cmd, void *dconf,
                      &delta_settings.request_threads);
 }
 
+static const char *set_answer_threads(cmd_parms *cmd, void *dconf,
+                                      const char *arg)
+{
+    (void)dconf;
+    return number_in(cmd, arg, 1, UC_DELTA_MAX_ANSWER_THREADS, "threads",
+                     &delta_settings.answer_threads);
+}
+
 static const char *add_secret_key_file(cmd_parms *cmd, void *dconf,
                                        const char *arg)
 {
@@ -486,6 +494,10 @@ static const command_rec unicat_directives[] = {
                   RSRC_CONF,
                   "Most threads one request works with at once, its own "
                   "included (default 8)"),
+    AP_INIT_TAKE1("UnicatSharingAnswerThreads", set_answer_threads, NULL,
+                  RSRC_CONF,
+                  "Threads that render a long Delta Sharing answer "
+                  "together, the request's own included (default 2)"),
     AP_INIT_TAKE1("UnicatAwsIamArn", set_aws_iam_arn, NULL, RSRC_CONF,
                   "The server's own AWS identity, which credentials' roles "
                   "trust"),
@@ -585,8 +597,10 @@ static void child_init(apr_pool_t *pchild, server_rec *s)
                      err->message);
     else
         ap_log_error(APLOG_MARK, APLOG_DEBUG, 0, s, "UC0106: Delta reader "
-                     "set up: %d decode threads, at most %d threads a "
-                     "request", delta_settings.decode_threads,
+                     "set up: %d decode threads, %d answer threads, at "
+                     "most %d threads a request",
+                     delta_settings.decode_threads,
+                     delta_settings.answer_threads,
                      delta_settings.request_threads);
 }
 

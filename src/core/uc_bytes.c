@@ -5,15 +5,22 @@
 #include <apr_lib.h>
 #include <openssl/evp.h>
 
+/* The two digits of every byte: ids and signatures of every line of a
+ * long answer are encoded a byte at a time. */
+#define PAIRS_ROW(h) h "0" h "1" h "2" h "3" h "4" h "5" h "6" h "7" \
+                     h "8" h "9" h "a" h "b" h "c" h "d" h "e" h "f"
+static const char pairs[] =
+    PAIRS_ROW("0") PAIRS_ROW("1") PAIRS_ROW("2") PAIRS_ROW("3")
+    PAIRS_ROW("4") PAIRS_ROW("5") PAIRS_ROW("6") PAIRS_ROW("7")
+    PAIRS_ROW("8") PAIRS_ROW("9") PAIRS_ROW("a") PAIRS_ROW("b")
+    PAIRS_ROW("c") PAIRS_ROW("d") PAIRS_ROW("e") PAIRS_ROW("f");
+
 void uc_hex_encode(const unsigned char *bytes, apr_size_t n, char *out)
 {
-    static const char digits[] = "0123456789abcdef";
     apr_size_t i;
 
-    for (i = 0; i < n; i++) {
-        out[2 * i] = digits[bytes[i] >> 4];
-        out[2 * i + 1] = digits[bytes[i] & 15];
-    }
+    for (i = 0; i < n; i++)
+        memcpy(out + 2 * i, pairs + 2 * bytes[i], 2);
     out[2 * n] = '\0';
 }
 

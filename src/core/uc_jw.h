@@ -62,6 +62,16 @@ void uc_jw_json(uc_jw_t *w, const json_t *value);
 /* Ends a top-level value with a newline: the next one starts a line of
  * its own (NDJSON). */
 void uc_jw_newline(uc_jw_t *w);
+/* Pieces of a value whose shape the caller writes itself (a line of a
+ * fixed shape, its constant text in runs): no separator is added and the
+ * nesting is not tracked, so a line written so must be whole before the
+ * writer's other calls go on. Text as it is; a string escaped and
+ * quoted; an integer's digits. */
+void uc_jw_text_n(uc_jw_t *w, const char *text, apr_size_t len);
+void uc_jw_escaped_n(uc_jw_t *w, const char *s, apr_size_t len);
+void uc_jw_digits(uc_jw_t *w, apr_int64_t value);
+/* Whole NDJSON lines written elsewhere, appended after the last line. */
+void uc_jw_lines(uc_jw_t *w, const char *text, apr_size_t len);
 
 /* What was written, as a C string (the writer stays usable). */
 const char *uc_jw_text(uc_jw_t *w);

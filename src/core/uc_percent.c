@@ -52,8 +52,17 @@ char *uc_percent_decode(apr_pool_t *pool, const char *s)
 char *uc_percent_encode(apr_pool_t *pool, const char *s, apr_size_t len,
                         const char *keep)
 {
+    char *out = apr_palloc(pool, len * 3 + 1);
+
+    *uc_percent_encode_into(out, s, len, keep) = '\0';
+    return out;
+}
+
+char *uc_percent_encode_into(char *out, const char *s, apr_size_t len,
+                             const char *keep)
+{
     static const char hex[] = "0123456789ABCDEF";
-    char *out = apr_palloc(pool, len * 3 + 1), *o = out;
+    char *o = out;
     apr_size_t i;
 
     for (i = 0; i < len; i++) {
@@ -67,6 +76,5 @@ char *uc_percent_encode(apr_pool_t *pool, const char *s, apr_size_t len,
             *o++ = hex[c & 15];
         }
     }
-    *o = '\0';
-    return out;
+    return o;
 }

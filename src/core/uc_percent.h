@@ -20,5 +20,9 @@ char *uc_percent_decode(apr_pool_t *pool, const char *s);
  * `keep` as they are; escapes use upper-case hex. */
 char *uc_percent_encode(apr_pool_t *pool, const char *s, apr_size_t len,
                         const char *keep);
+/* The same into `out` (room for 3 * len bytes), unterminated; returns
+ * where the encoding ends. */
+char *uc_percent_encode_into(char *out, const char *s, apr_size_t len,
+                             const char *keep);
 
 #endif

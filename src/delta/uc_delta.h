@@ -24,6 +24,10 @@ typedef struct uc_delta_settings {
     /* The most threads one request works with at once, its own included:
      * a snapshot build uses min(decode_threads, request_threads). */
     int request_threads;
+    /* Threads that render a long Delta Sharing answer's file lines
+     * together while the request's own streams them (it renders too);
+     * 1 = the request's thread alone. */
+    int answer_threads;
     /* Freed memory kept for the next builds instead of being returned to
      * the system; 0 = none. */
     apr_size_t retained_memory;
@@ -31,8 +35,10 @@ typedef struct uc_delta_settings {
 
 #define UC_DELTA_MAX_DECODE_THREADS 8
 #define UC_DELTA_MAX_REQUEST_THREADS 64
+#define UC_DELTA_MAX_ANSWER_THREADS 8
 
-/* The defaults: 2 decode threads, 8 request threads, 64 MiB retained. */
+/* The defaults: 2 decode threads, 8 request threads, 2 answer threads,
+ * 64 MiB retained. */
 void uc_delta_settings_default(uc_delta_settings_t *settings);
 
 /* Sets the reader up for this process: the memory it builds snapshots in,
@@ -46,6 +52,10 @@ void uc_delta_settings_default(uc_delta_settings_t *settings);
  * a 400 naming it. */
 uc_error_t *uc_delta_init(apr_pool_t *pool,
                           const uc_delta_settings_t *settings);
+
+/* The threads a long sharing answer is rendered by: min(answer_threads,
+ * request_threads). */
+int uc_delta_answer_threads(void);
 
 /* Errors are of the kinds the sharing API answers in Delta Sharing's
  * vocabulary: UC_E_MALFORMED_DELTA_LOG, UC_E_UNSUPPORTED_OPERATION,

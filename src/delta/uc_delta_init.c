@@ -7,17 +7,20 @@
 
 #define DEFAULT_DECODE_THREADS 2
 #define DEFAULT_REQUEST_THREADS 8
+#define DEFAULT_ANSWER_THREADS 2
 /* Enough for the scratch of a checkpoint of about 100,000 files. */
 #define DEFAULT_RETAINED ((apr_size_t)64 << 20)
 
 static uc_delta_settings_t settings = {
-    DEFAULT_DECODE_THREADS, DEFAULT_REQUEST_THREADS, DEFAULT_RETAINED
+    DEFAULT_DECODE_THREADS, DEFAULT_REQUEST_THREADS, DEFAULT_ANSWER_THREADS,
+    DEFAULT_RETAINED
 };
 
 void uc_delta_settings_default(uc_delta_settings_t *out)
 {
     out->decode_threads = DEFAULT_DECODE_THREADS;
     out->request_threads = DEFAULT_REQUEST_THREADS;
+    out->answer_threads = DEFAULT_ANSWER_THREADS;
     out->retained_memory = DEFAULT_RETAINED;
 }
 
@@ -44,6 +47,12 @@ uc_error_t *uc_delta_init(apr_pool_t *pool, const uc_delta_settings_t *want)
                                 "threads, not %d.",
                                 UC_DELTA_MAX_REQUEST_THREADS,
                                 want->request_threads);
+    if (want->answer_threads < 1
+        || want->answer_threads > UC_DELTA_MAX_ANSWER_THREADS)
+        return uc_error_invalid(pool, "A sharing answer is rendered by 1 to "
+                                "%d threads, not %d.",
+                                UC_DELTA_MAX_ANSWER_THREADS,
+                                want->answer_threads);
     uc_memory_init(pool, want->retained_memory);
     if ((err = uc_objstore_init(pool)))
         return err;
@@ -59,4 +68,10 @@ int uc_delta_load_threads(void)
 {
     return settings.decode_threads < settings.request_threads
            ? settings.decode_threads : settings.request_threads;
+}
+
+int uc_delta_answer_threads(void)
+{
+    return settings.answer_threads < settings.request_threads
+           ? settings.answer_threads : settings.request_threads;
 }

@@ -29,19 +29,28 @@ static uc_error_t *client_gone(apr_pool_t *pool)
                          "The client stopped reading the response.");
 }
 
+static uc_error_t *send_text(uc_out_t *out, const char *text,
+                             apr_size_t len)
+{
+    if (out->sink->send(out->baton, text, len) != APR_SUCCESS)
+        return out->broken = client_gone(out->jw->pool);
+    out->sent += (apr_off_t)len;
+    return NULL;
+}
+
 /* Hands what is held to the sink and starts the buffer over, keeping its
  * memory. */
 static uc_error_t *pass_on(uc_out_t *out)
 {
     uc_jw_t *jw = out->jw;
+    uc_error_t *err;
 
     if (out->broken)
         return out->broken;
     if (!out->sink || !jw->len)
         return NULL;
-    if (out->sink->send(out->baton, jw->buf, jw->len) != APR_SUCCESS)
-        return out->broken = client_gone(jw->pool);
-    out->sent += (apr_off_t)jw->len;
+    if ((err = send_text(out, jw->buf, jw->len)))
+        return err;
     uc_jw_reset(jw);
     return NULL;
 }
@@ -53,6 +62,23 @@ uc_error_t *uc_out_end_line(uc_out_t *out)
     uc_jw_newline(out->jw);
     out->lines++;
     return out->sink && out->jw->len >= out->flush_at ? pass_on(out) : NULL;
+}
+
+uc_error_t *uc_out_put_lines(uc_out_t *out, const char *text,
+                             apr_size_t len, apr_size_t lines)
+{
+    uc_error_t *err;
+
+    if (out->broken)
+        return out->broken;
+    out->lines += lines;
+    if (!out->sink || out->jw->len + len < out->flush_at) {
+        uc_jw_lines(out->jw, text, len);
+        return NULL;
+    }
+    if ((err = pass_on(out)))
+        return err;
+    return len ? send_text(out, text, len) : NULL;
 }
 
 uc_error_t *uc_out_flush(uc_out_t *out)

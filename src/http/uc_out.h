@@ -51,6 +51,12 @@ uc_out_t *uc_out_streaming(apr_pool_t *pool, const uc_out_sink_t *sink,
  * error means the client is gone and the operation should stop. */
 uc_error_t *uc_out_end_line(uc_out_t *out);
 
+/* Lines made elsewhere (`len` bytes of `lines` whole lines, each ending
+ * in a newline), written after those held: held with them while they are
+ * short of `flush_at`, else passed on straight from `text` after them. */
+uc_error_t *uc_out_put_lines(uc_out_t *out, const char *text,
+                             apr_size_t len, apr_size_t lines);
+
 /* Streaming: passes on every line held now (a client waiting on a slow
  * producer sees progress). Buffered: nothing. */
 uc_error_t *uc_out_flush(uc_out_t *out);

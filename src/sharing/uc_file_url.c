@@ -23,11 +23,11 @@ static int is_unsafe_segment(const char *s, apr_size_t n)
            (n == 2 && s[0] == '.' && s[1] == '.');
 }
 
-static int is_safe_key(const char *key)
+static int is_safe_key_n(const char *key, apr_size_t len)
 {
     const char *p = key;
 
-    if (!*key || strlen(key) > KEY_MAX)
+    if (!len || len > KEY_MAX)
         return 0;
     for (;;) {
         apr_size_t n = strcspn(p, "/");
@@ -38,6 +38,11 @@ static int is_safe_key(const char *key)
             return 1;
         p += n + 1;
     }
+}
+
+static int is_safe_key(const char *key)
+{
+    return is_safe_key_n(key, strlen(key));
 }
 
 /* What a URL's signature covers: its table, expiry and key id, each on a
@@ -70,6 +75,7 @@ struct uc_file_url_signer {
     const char *exp;
     const char *prefix;            /* <files base>/<table id>/ */
     const char *query;             /* ?exp=<exp>&kid=<kid>&sig= */
+    apr_size_t prefix_len, query_len;
 };
 
 uc_error_t *uc_file_url_signer_make(apr_pool_t *pool,
@@ -102,26 +108,35 @@ uc_error_t *uc_file_url_signer_make(apr_pool_t *pool,
     s->prefix = apr_pstrcat(pool, files_base, "/", table_id, "/", NULL);
     s->query = apr_pstrcat(pool, "?exp=", s->exp, "&kid=", s->kid, "&sig=",
                            NULL);
+    s->prefix_len = strlen(s->prefix);
+    s->query_len = strlen(s->query);
     *out = s;
     return NULL;
 }
 
+/* One allocation for the URL of every file of an answer: prefix, key,
+ * query and signature, each of a length known before. */
 uc_error_t *uc_file_url_sign(uc_file_url_signer_t *s, apr_pool_t *pool,
                              const char *key, const char **url)
 {
-    char sig[UC_SECRET_HASH_HEX + 1];
+    apr_size_t key_len = strlen(key);
+    char *out, *o;
 
-    if (!is_safe_key(key))
+    if (!is_safe_key_n(key, key_len))
         return uc_error_invalid(pool, "The file '%s' cannot be shared: its "
                                 "path is not inside the table.", key);
-    if (!uc_secret_hasher_hash(s->hasher, key, strlen(key), sig))
-        return uc_error_because(pool, uc_error_internal(pool),
-                                "HMAC-SHA256 failed");
+    out = apr_palloc(pool, s->prefix_len + 3 * key_len + s->query_len
+                           + UC_SECRET_HASH_HEX + 1);
+    memcpy(out, s->prefix, s->prefix_len);
     /* Each segment encoded on its own, the slashes between them kept: a
      * '/' inside a segment could never be read as a separator. */
-    *url = apr_pstrcat(pool, s->prefix,
-                       uc_percent_encode(pool, key, strlen(key), "/"),
-                       s->query, sig, NULL);
+    o = uc_percent_encode_into(out + s->prefix_len, key, key_len, "/");
+    memcpy(o, s->query, s->query_len);
+    o += s->query_len;
+    if (!uc_secret_hasher_hash(s->hasher, key, key_len, o))
+        return uc_error_because(pool, uc_error_internal(pool),
+                                "HMAC-SHA256 failed");
+    *url = out;
     return NULL;
 }
 

@@ -21,6 +21,7 @@
 #include "uc_sharing_lines.h"
 #include "uc_sharing_tables.h"
 #include "../api/uc_table_store.h"
+#include "../core/uc_in_order.h"
 #include "../core/uc_json.h"
 #include "../core/uc_page.h"
 #include "../core/uc_percent.h"
@@ -406,7 +407,9 @@ uc_error_t *uc_sharing_table_metadata(uc_call_t *call, uc_jw_t *out)
 static uc_error_t *sign_local(void *baton, apr_pool_t *pool,
                               const char *log_path, const char **url)
 {
-    const char *key = uc_percent_decode(pool, log_path);
+    /* Most paths hold no escape: they are their own key. */
+    const char *key = strchr(log_path, '%')
+        ? uc_percent_decode(pool, log_path) : log_path;
 
     if (!key || !*key || *key == '/')
         return uc_error_make(pool, UC_E_UNSUPPORTED_OPERATION,
@@ -957,8 +960,202 @@ static apr_size_t next_kept(const apr_uint64_t *kept, apr_size_t n,
     return n;
 }
 
+/* What every thread renders a snapshot's file lines with. */
+typedef struct files_job {
+    shared_t *s;
+    const query_t *q;
+    const filter_t *filter;
+    const apr_uint64_t *kept;      /* NULL: each file is judged */
+    uc_sharing_format_t format;
+    const uc_sharing_caps_t *caps;
+    const uc_delta_snapshot_t *snap;
+    const uc_sharing_signer_t *signer;
+    apr_int64_t version, timestamp;
+    apr_size_t first;              /* the span's first file */
+    const apr_size_t *starts;      /* rendered together: each segment's
+                                    * first file, then the end */
+} files_job_t;
+
+/* One thread's stats reader, and the pool its lines use. */
+typedef struct files_renderer {
+    const files_job_t *job;
+    uc_delta_stats_reader_t *reader;
+    apr_pool_t *lines;
+    apr_size_t visited;
+} files_renderer_t;
+
+static files_renderer_t *renderer_make(apr_pool_t *pool,
+                                       const files_job_t *job)
+{
+    files_renderer_t *r = apr_pcalloc(pool, sizeof(*r));
+
+    r->job = job;
+    r->reader = uc_delta_stats_reader_make(pool, job->s->call->snapshots);
+    apr_pool_create(&r->lines, pool);
+    return r;
+}
+
+/* The line of file `i` when the filter keeps it (*written 1), with its
+ * stats in *stats. */
+static uc_error_t *render_file(files_renderer_t *r, uc_jw_t *jw,
+                               apr_size_t i, const char **stats,
+                               int *written)
+{
+    const files_job_t *job = r->job;
+    const uc_delta_file_t *file = &job->snap->files[i];
+    uc_error_t *err;
+
+    *written = 0;
+    *stats = file->stats;
+    if (++r->visited % LINES_PER_POOL == 0)
+        apr_pool_clear(r->lines);
+    if (!job->kept &&
+        !keeps(job->filter, job->q, r->lines, file->partition_values))
+        return NULL;
+    if ((!*stats && file->stats_source &&
+         (err = uc_delta_file_stats(r->reader, file, stats))) ||
+        (err = uc_sharing_write_snapshot_file(jw, r->lines, job->format,
+                                              job->caps, job->snap, i,
+                                              *stats, job->signer,
+                                              job->version, job->timestamp)))
+        return err;
+    *written = 1;
+    return NULL;
+}
+
+/* One after the other, up to maxFiles or until limitHint rows are
+ * reached. */
+static uc_error_t *write_files_in_turn(const files_job_t *job, span_t *span)
+{
+    uc_call_t *call = job->s->call;
+    const query_t *q = job->q;
+    files_renderer_t *r = renderer_make(call->pool, job);
+    apr_size_t i, n = job->snap->num_files;
+    apr_int64_t records = 0;
+    const char *stats;
+    int written;
+    uc_error_t *err;
+
+    for (i = next_kept(job->kept, n, job->first); i < n;
+         i = next_kept(job->kept, n, i + 1)) {
+        if (page_full(q, span)) {
+            span->next = i;
+            break;
+        }
+        if (q->has_limit && records >= q->limit)
+            break;
+        if ((err = render_file(r, call->out->jw, i, &stats, &written)) ||
+            (written && (err = uc_out_end_line(call->out))))
+            return table_error(job->s, err);
+        if (!written)
+            continue;
+        if (q->has_limit)
+            records += records_of(r->lines, &job->snap->files[i], stats);
+        ++span->written;
+    }
+    return NULL;
+}
+
+/* Files rendered together, a segment (this many the filter keeps) at a
+ * time: a segment's lines fill about two flushes of the stream. Answers
+ * of fewer segments than SEGMENTS_TOGETHER are written by the request's
+ * thread alone: starting threads and their memory would cost more than
+ * they save. */
+#define FILES_PER_SEGMENT 256
+#define SEGMENTS_TOGETHER 16
+/* A line's bytes, about: the buffer of a segment is made that big. */
+#define LINE_BYTES 640
+
+typedef struct files_together {
+    const files_job_t *job;
+    span_t *span;
+} files_together_t;
+
+static uc_error_t *start_renderer(void *baton, apr_pool_t *pool,
+                                  void **state)
+{
+    const files_together_t *t = baton;
+
+    *state = renderer_make(pool, t->job);
+    return NULL;
+}
+
+static uc_error_t *render_segment(void *state, apr_size_t k, uc_jw_t *jw,
+                                  apr_pool_t *pool, apr_size_t *lines)
+{
+    files_renderer_t *r = state;
+    const files_job_t *job = r->job;
+    apr_size_t i, to = job->starts[k + 1];
+    const char *stats;
+    int written;
+    uc_error_t *err;
+
+    for (i = job->starts[k]; i < to; i = next_kept(job->kept, to, i + 1)) {
+        if ((err = render_file(r, jw, i, &stats, &written)))
+            return uc_error_copy(pool, err);
+        if (written) {
+            uc_jw_newline(jw);
+            ++*lines;
+        }
+    }
+    return NULL;
+}
+
+static uc_error_t *deliver_segment(void *baton, const char *text,
+                                   apr_size_t len, apr_size_t lines)
+{
+    files_together_t *t = baton;
+
+    t->span->written += lines;
+    return uc_out_put_lines(t->job->s->call->out, text, len, lines);
+}
+
+/* Where the segments of the span begin: at every FILES_PER_SEGMENT-th
+ * file the filter keeps (a filtered answer is cut into as few segments
+ * as an unfiltered one of its size), the end of the snapshot last.
+ * Returns how many there are. */
+static apr_size_t segment_starts(const files_job_t *job, apr_pool_t *pool,
+                                 apr_size_t **out)
+{
+    apr_size_t n = job->snap->num_files, i, kept = 0, k = 0;
+    apr_size_t *starts = apr_palloc(pool, sizeof(*starts)
+                                          * (n / FILES_PER_SEGMENT + 2));
+
+    if (!job->kept)
+        for (i = job->first; i < n; i += FILES_PER_SEGMENT)
+            starts[k++] = i;
+    else
+        for (i = next_kept(job->kept, n, job->first); i < n;
+             i = next_kept(job->kept, n, i + 1))
+            if (kept++ % FILES_PER_SEGMENT == 0)
+                starts[k++] = i;
+    starts[k] = n;
+    *out = starts;
+    return k;
+}
+
+/* Every file of the span, rendered by the threads a request may use while
+ * the calling thread streams them in order. */
+static uc_error_t *write_files_together(const files_job_t *job,
+                                        apr_size_t segments, span_t *span,
+                                        int threads)
+{
+    files_together_t t = { job, span };
+    uc_in_order_job_t run;
+
+    run.segments = segments;
+    run.threads = threads;
+    run.segment_bytes = FILES_PER_SEGMENT * LINE_BYTES;
+    run.baton = &t;
+    run.start = start_renderer;
+    run.render = render_segment;
+    run.deliver = deliver_segment;
+    return table_error(job->s, uc_in_order_run(job->s->call->pool, &run));
+}
+
 /* Writes the files of `snap` of the span that pass the filter: all, or
- * up to maxFiles, or until limitHint rows are reached. */
+ * up to maxFiles, or until limitHint rows are reached. A long answer of
+ * all of them is rendered by several threads. */
 static uc_error_t *write_files(shared_t *s, const query_t *q,
                                uc_sharing_format_t format,
                                const uc_sharing_caps_t *caps,
@@ -968,49 +1165,37 @@ static uc_error_t *write_files(shared_t *s, const query_t *q,
                                span_t *span)
 {
     uc_call_t *call = s->call;
-    uc_delta_stats_reader_t *reader =
-        uc_delta_stats_reader_make(call->pool, call->snapshots);
-    apr_int64_t version = travelled ? snap->version : UC_DELTA_NONE;
-    apr_int64_t timestamp = travelled ? snap->timestamp : UC_DELTA_NONE;
-    apr_int64_t records = 0;
-    apr_uint64_t *kept;
-    apr_pool_t *lines;
+    int threads = uc_delta_answer_threads();
+    apr_size_t segments, *starts;
     filter_t filter;
-    apr_size_t i, n = snap->num_files, visited = 0;
+    files_job_t job;
     uc_error_t *err;
 
     if ((err = make_filter(s, &filter)))
         return err;
-    kept = kept_files(&filter, q, call->pool, snap);
-    apr_pool_create(&lines, call->pool);
-    for (i = next_kept(kept, n, span->first); i < n;
-         i = next_kept(kept, n, i + 1)) {
-        const uc_delta_file_t *file = &snap->files[i];
-        const char *stats = file->stats;
-
-        if (page_full(q, span)) {
-            span->next = i;
-            break;
-        }
-        if (q->has_limit && records >= q->limit)
-            break;
-        if (++visited % LINES_PER_POOL == 0)
-            apr_pool_clear(lines);
-        if (!kept && !keeps(&filter, q, lines, file->partition_values))
-            continue;
-        if ((!stats && file->stats_source &&
-             (err = uc_delta_file_stats(reader, file, &stats))) ||
-            (err = uc_sharing_write_snapshot_file(call->out->jw, lines,
-                                                  format, caps, snap, i,
-                                                  stats, signer, version,
-                                                  timestamp)) ||
-            (err = uc_out_end_line(call->out)))
-            return table_error(s, err);
-        if (q->has_limit)
-            records += records_of(lines, file, stats);
-        ++span->written;
+    job.s = s;
+    job.q = q;
+    job.filter = &filter;
+    job.kept = kept_files(&filter, q, call->pool, snap);
+    job.format = format;
+    job.caps = caps;
+    job.snap = snap;
+    job.signer = signer;
+    job.version = travelled ? snap->version : UC_DELTA_NONE;
+    job.timestamp = travelled ? snap->timestamp : UC_DELTA_NONE;
+    job.first = span->first;
+    job.starts = NULL;
+    /* Judging a file alone reads the share's partitions: only the
+     * calling thread does that. A short answer is not worth the threads. */
+    if (threads > 1 && !q->has_limit && !q->has_max_files &&
+        (job.kept || (!filter.partitions && !q->predicate)) &&
+        span->first < snap->num_files &&
+        (segments = segment_starts(&job, call->pool, &starts))
+            >= SEGMENTS_TOGETHER) {
+        job.starts = starts;
+        return write_files_together(&job, segments, span, threads);
     }
-    return NULL;
+    return write_files_in_turn(&job, span);
 }
 
 /* jsonPredicateHints are read against the schema of the metaData the

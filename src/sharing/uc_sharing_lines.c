@@ -455,18 +455,20 @@ typedef struct shared_file {
 } shared_file_t;
 
 /* A scheme ("s3:", "file:") or a root: the path leaves the table's
- * directory, which is all a recipient was granted. */
+ * directory, which is all a recipient was granted. File names are runs
+ * of scheme characters: the colon is looked for first. */
 static int is_absolute(const char *path)
 {
-    const char *p = path;
+    const char *colon, *p;
 
-    if (*p == '/')
+    if (*path == '/')
         return 1;
-    if (!apr_isalpha(*p))
+    if (!apr_isalpha(*path) || !(colon = strchr(path, ':')))
         return 0;
-    while (apr_isalnum(*p) || *p == '+' || *p == '-' || *p == '.')
-        p++;
-    return *p == ':';
+    for (p = path + 1; p < colon; p++)
+        if (!apr_isalnum(*p) && *p != '+' && *p != '-' && *p != '.')
+            return 0;
+    return 1;
 }
 
 static uc_error_t *sign(apr_pool_t *pool, const uc_sharing_signer_t *signer,
@@ -643,17 +645,21 @@ static void end_delta_file(uc_jw_t *jw)
         uc_jw_end_object(jw);
 }
 
-/* The members every parquet file line starts with. */
-static void parquet_members(uc_jw_t *jw, const shared_file_t *sf,
-                            const char *partition_values, apr_int64_t size)
-{
-    uc_jw_field_string(jw, "url", sf->url);
-    uc_jw_field_string(jw, "id", sf->id);
-    uc_jw_field_raw(jw, "partitionValues", object_or_empty(partition_values));
-    uc_jw_key(jw, "size");
-    uc_jw_int(jw, size);
-}
+/* Constant text of a line written in runs (uc_jw_text_n). */
+#define RUN(jw, literal) uc_jw_text_n(jw, literal, sizeof(literal) - 1)
+/* ,"key":<integer>, unless the integer is absent. */
+#define RUN_INT(jw, key, value)                                        \
+    do {                                                               \
+        if ((value) != UC_DELTA_NONE) {                                \
+            RUN(jw, ",\"" key "\":");                                   \
+            uc_jw_digits(jw, value);                                   \
+        }                                                              \
+    } while (0)
 
+/* {"<kind>":{url, id, partitionValues, size, stats?, version?,
+ * timestamp?, expirationTimestamp?}}: the line of every file of a long
+ * answer, its constant text written in runs rather than member by
+ * member. */
 static void write_parquet_file(uc_jw_t *jw, const char *kind,
                                const shared_file_t *sf,
                                const char *partition_values,
@@ -661,17 +667,26 @@ static void write_parquet_file(uc_jw_t *jw, const char *kind,
                                const uc_sharing_signer_t *signer,
                                apr_int64_t version, apr_int64_t timestamp)
 {
-    uc_jw_begin_object(jw);
-    uc_jw_key(jw, kind);
-    uc_jw_begin_object(jw);
-    parquet_members(jw, sf, partition_values, size);
-    if (stats)
-        uc_jw_field_string(jw, "stats", stats);
-    optional_int(jw, "version", version);
-    optional_int(jw, "timestamp", timestamp);
-    optional_int(jw, "expirationTimestamp", signer->expiration_ms);
-    uc_jw_end_object(jw);
-    uc_jw_end_object(jw);
+    const char *values = object_or_empty(partition_values);
+
+    RUN(jw, "{\"");
+    uc_jw_text_n(jw, kind, strlen(kind));
+    RUN(jw, "\":{\"url\":");
+    uc_jw_escaped_n(jw, sf->url, strlen(sf->url));
+    RUN(jw, ",\"id\":");
+    uc_jw_escaped_n(jw, sf->id, strlen(sf->id));
+    RUN(jw, ",\"partitionValues\":");
+    uc_jw_text_n(jw, values, strlen(values));
+    RUN(jw, ",\"size\":");
+    uc_jw_digits(jw, size);
+    if (stats) {
+        RUN(jw, ",\"stats\":");
+        uc_jw_escaped_n(jw, stats, strlen(stats));
+    }
+    RUN_INT(jw, "version", version);
+    RUN_INT(jw, "timestamp", timestamp);
+    RUN_INT(jw, "expirationTimestamp", signer->expiration_ms);
+    RUN(jw, "}}");
 }
 
 static uc_error_t *write_file(uc_jw_t *jw, apr_pool_t *pool,

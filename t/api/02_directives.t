@@ -20,7 +20,7 @@ use JSON::PP ();
 use MIME::Base64 ();
 use Unicat::Test qw(own_httpd catalog_mount);
 
-plan tests => 89;
+plan tests => 93;
 
 my $httpd = Apache::Test::vars('httpd');
 my $conf = Apache::Test::vars('t_conf_file');
@@ -57,6 +57,14 @@ accepted('UnicatRequestThreads 1', 'UnicatRequestThreads 1');
 accepted('UnicatRequestThreads 64', 'UnicatRequestThreads 64');
 accepted('UnicatDeltaDecodeThreads 1', 'UnicatDeltaDecodeThreads 1');
 accepted('UnicatDeltaDecodeThreads 8', 'UnicatDeltaDecodeThreads 8');
+accepted('UnicatSharingAnswerThreads 1', 'UnicatSharingAnswerThreads 1');
+accepted('UnicatSharingAnswerThreads 8', 'UnicatSharingAnswerThreads 8');
+my $answer = 'UnicatSharingAnswerThreads takes a number of threads from 1 '
+           . 'to 8';
+refused('UnicatSharingAnswerThreads 0', "$answer, not '0'",
+        'UnicatSharingAnswerThreads 0');
+refused('UnicatSharingAnswerThreads 9', "$answer, not '9'",
+        'UnicatSharingAnswerThreads 9');
 
 my $request = 'UnicatRequestThreads takes a number of threads from 1 to 64';
 refused('UnicatRequestThreads 0', "$request, not '0'",
@@ -255,7 +263,7 @@ my @lines = grep { /UC010[56]/ } <$fh>;
 close($fh);
 my @failed = grep { /UC0105/ } @lines;
 my @set_up = grep {
-    /UC0106: Delta reader set up: 3 decode threads, at most 2 threads a request/
+    /UC0106: Delta reader set up: 3 decode threads, 2 answer threads, at most 2 threads a request/
 } @lines;
 ok(!@failed && @set_up, 'the children set the Delta reader up as configured')
     or diag @lines;

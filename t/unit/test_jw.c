@@ -84,6 +84,39 @@ static void test_escaping_in_runs(void **state)
         }
 }
 
+/* Two bytes to escape at every pair of offsets of a run (sixteen bytes
+ * are scanned at once, and may hold several): the text decodes back to
+ * itself, each byte escaped as it is alone. */
+static void test_escaping_pairs(void **state)
+{
+    static const char special[] = { '"', '\\', '\n', '\x01' };
+    uc_jw_t *w = uc_jw_make(*state, 64);
+    char s[40];
+    int i, j, a, b;
+
+    for (i = 0; i < (int)sizeof(s); i++)
+        for (j = i + 1; j < (int)sizeof(s); j++)
+            for (a = 0; a < 4; a++)
+                for (b = 0; b < 4; b++) {
+                    json_t *v;
+                    apr_size_t want = sizeof(s) + 2;
+
+                    memset(s, 'a', sizeof(s));
+                    s[i] = special[a];
+                    s[j] = special[b];
+                    want += a == 3 ? 5 : 1;
+                    want += b == 3 ? 5 : 1;
+                    uc_jw_reset(w);
+                    uc_jw_string_n(w, s, sizeof(s));
+                    assert_int_equal(w->len, want);
+                    v = json_loadb(w->buf, w->len, JSON_DECODE_ANY, NULL);
+                    assert_non_null(v);
+                    assert_int_equal(json_string_length(v), sizeof(s));
+                    assert_memory_equal(json_string_value(v), s, sizeof(s));
+                    json_decref(v);
+                }
+}
+
 /* A long string is escaped in pieces: a UTF-8 sequence across the edge
  * of one stays whole, and so does every escape. */
 static void test_escaping_long_text(void **state)
@@ -241,6 +274,7 @@ int main(void)
         UC_POOL_TEST(test_nesting_and_separators),
         UC_POOL_TEST(test_escaping),
         UC_POOL_TEST(test_escaping_in_runs),
+        UC_POOL_TEST(test_escaping_pairs),
         UC_POOL_TEST(test_escaping_long_text),
         UC_POOL_TEST(test_invalid_utf8_replaced),
         UC_POOL_TEST(test_int_text),

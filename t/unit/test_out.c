@@ -173,6 +173,52 @@ static void test_flush_passes_on_what_is_held(void **state)
     assert_lines(c->received, c->len, 2);
 }
 
+/* Lines rendered elsewhere: held with the others while short of a
+ * block, else sent straight after what is held, in order. */
+static void test_lines_made_elsewhere(void **state)
+{
+    client_t *c = client_make(*state);
+    uc_out_t *out = uc_out_streaming(*state, &sink, c, 4096);
+    uc_jw_t *made = uc_jw_make(*state, 256);
+    uc_out_t *other = uc_out_buffered(*state, 256);
+    int i;
+
+    write_line(out, 0);
+    assert_null(uc_out_end_line(out));
+    for (i = 1; i < 3; i++) {
+        write_line(other, i);
+        assert_null(uc_out_end_line(other));
+    }
+    assert_null(uc_out_put_lines(out, other->jw->buf, other->jw->len, 2));
+    assert_int_equal(c->sends, 0);
+    assert_int_equal(out->lines, 3);
+    uc_jw_reset(other->jw);
+    for (i = 3; i < 100; i++) {
+        write_line(other, i);
+        assert_null(uc_out_end_line(other));
+    }
+    assert_true(other->jw->len > 4096);
+    uc_jw_lines(made, other->jw->buf, other->jw->len);
+    assert_null(uc_out_put_lines(out, made->buf, made->len, 97));
+    /* What was held, then the block itself, without a copy. */
+    assert_int_equal(c->sends, 2);
+    assert_int_equal(out->jw->len, 0);
+    write_line(out, 100);
+    assert_null(uc_out_end_line(out));
+    assert_null(uc_out_finish(out, NULL));
+    assert_int_equal(out->lines, 101);
+    assert_lines(c->received, c->len, 101);
+    /* Buffered, they are simply kept. */
+    other = uc_out_buffered(*state, 256);
+    write_line(other, 0);
+    assert_null(uc_out_end_line(other));
+    i = (int)other->jw->len;
+    assert_null(uc_out_put_lines(other, made->buf, made->len, 97));
+    assert_int_equal(other->lines, 98);
+    assert_int_equal(other->jw->len, (apr_size_t)i + made->len);
+    assert_memory_equal(other->jw->buf + i, made->buf, made->len);
+}
+
 /* 10^5 lines leave in blocks of about flush_at bytes, each ending on a
  * line, and the writer's buffer never grows past its first size. */
 static void test_long_stream_holds_one_block(void **state)
@@ -268,6 +314,7 @@ int main(void)
         UC_POOL_TEST(test_buffered_error_replaces_the_answer),
         UC_POOL_TEST(test_short_stream_goes_in_one_send_at_the_end),
         UC_POOL_TEST(test_flush_passes_on_what_is_held),
+        UC_POOL_TEST(test_lines_made_elsewhere),
         UC_POOL_TEST(test_long_stream_holds_one_block),
         UC_POOL_TEST(test_error_before_the_first_byte_is_the_answer),
         UC_POOL_TEST(test_error_after_the_first_byte_aborts),

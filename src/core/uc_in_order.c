@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "uc_in_order.h"
+
+#include <apr_allocator.h>
+#include <apr_thread_cond.h>
+#include <apr_thread_mutex.h>
+#include <apr_thread_proc.h>
+
+#define MAX_THREADS 64
+/* Segments rendered ahead of delivery, per thread: one being rendered and
+ * one waiting keeps every thread busy while the deliverer writes. */
+#define AHEAD_PER_THREAD 2
+
+/* A segment's text, in a pool of its own: whoever claims the segment
+ * renders into it, the calling thread delivers from it, and the lock
+ * orders the two. */
+typedef struct slot {
+    apr_pool_t *pool;
+    uc_jw_t *jw;
+    apr_size_t lines;
+    uc_error_t *err;
+    int done;
+} slot_t;
+
+typedef struct run {
+    const uc_in_order_job_t *job;
+    apr_thread_mutex_t *lock;
+    apr_thread_cond_t *changed;
+    slot_t *slots;
+    apr_size_t window;
+    apr_size_t next_claim;        /* the next segment nobody renders yet */
+    apr_size_t next_deliver;
+    int stop;
+} run_t;
+
+typedef struct worker {
+    run_t *run;
+    apr_pool_t *pool;
+    void *state;
+} worker_t;
+
+/* A pool with an allocator of its own: threads never share one. */
+static apr_pool_t *own_pool(void)
+{
+    apr_allocator_t *allocator;
+    apr_pool_t *pool;
+
+    if (apr_allocator_create(&allocator) != APR_SUCCESS)
+        return NULL;
+    if (apr_pool_create_ex(&pool, NULL, NULL, allocator) != APR_SUCCESS) {
+        apr_allocator_destroy(allocator);
+        return NULL;
+    }
+    apr_allocator_owner_set(allocator, pool);
+    return pool;
+}
+
+/* Under the lock: a segment this thread may render now, or 0. */
+static int claim(run_t *run, apr_size_t *k)
+{
+    if (run->stop || run->next_claim >= run->job->segments ||
+        run->next_claim >= run->next_deliver + run->window)
+        return 0;
+    *k = run->next_claim++;
+    return 1;
+}
+
+/* Renders segment `k`, entered and left under the lock. */
+static void render(worker_t *w, apr_size_t k)
+{
+    run_t *run = w->run;
+    slot_t *slot = &run->slots[k % run->window];
+
+    apr_thread_mutex_unlock(run->lock);
+    uc_jw_reset(slot->jw);
+    slot->lines = 0;
+    slot->err = run->job->render(w->state, k, slot->jw, slot->pool,
+                                 &slot->lines);
+    apr_thread_mutex_lock(run->lock);
+    slot->done = 1;
+    apr_thread_cond_broadcast(run->changed);
+}
+
+static void *APR_THREAD_FUNC helper(apr_thread_t *thread, void *data)
+{
+    worker_t *w = data;
+    run_t *run = w->run;
+    apr_size_t k;
+
+    (void)thread;
+    apr_thread_mutex_lock(run->lock);
+    while (!run->stop && run->next_claim < run->job->segments) {
+        if (claim(run, &k))
+            render(w, k);
+        else
+            apr_thread_cond_wait(run->changed, run->lock);
+    }
+    apr_thread_mutex_unlock(run->lock);
+    return NULL;
+}
+
+/* Delivers the next segment, entered and left under the lock. */
+static uc_error_t *deliver(run_t *run, apr_pool_t *pool)
+{
+    slot_t *slot = &run->slots[run->next_deliver % run->window];
+    uc_error_t *err;
+
+    apr_thread_mutex_unlock(run->lock);
+    err = run->job->deliver(run->job->baton, slot->jw->buf, slot->jw->len,
+                            slot->lines);
+    if (!err && slot->err)
+        err = slot->err;
+    if (err)
+        err = uc_error_copy(pool, err);
+    apr_thread_mutex_lock(run->lock);
+    slot->done = 0;
+    run->next_deliver++;
+    apr_thread_cond_broadcast(run->changed);
+    return err;
+}
+
+/* The calling thread: delivers in order, rendering while it waits. */
+static uc_error_t *lead(worker_t *w, apr_pool_t *pool)
+{
+    run_t *run = w->run;
+    uc_error_t *err = NULL;
+    apr_size_t k;
+
+    apr_thread_mutex_lock(run->lock);
+    while (!err && run->next_deliver < run->job->segments) {
+        if (run->slots[run->next_deliver % run->window].done)
+            err = deliver(run, pool);
+        else if (claim(run, &k))
+            render(w, k);
+        else
+            apr_thread_cond_wait(run->changed, run->lock);
+    }
+    run->stop = 1;
+    apr_thread_cond_broadcast(run->changed);
+    apr_thread_mutex_unlock(run->lock);
+    return err;
+}
+
+static apr_status_t destroy_pools(void *data)
+{
+    apr_pool_t **pools = data;
+
+    for (; *pools; pools++)
+        apr_pool_destroy(*pools);
+    return APR_SUCCESS;
+}
+
+/* The slots' and workers' pools, each with its allocator, destroyed with
+ * `pool` (after the helpers have stopped: the job joins them first). */
+static uc_error_t *make_pools(apr_pool_t *pool, run_t *run,
+                              worker_t *workers, int threads)
+{
+    apr_size_t n = run->window + (apr_size_t)threads, i;
+    apr_pool_t **pools = apr_pcalloc(pool, sizeof(*pools) * (n + 1));
+
+    apr_pool_cleanup_register(pool, pools, destroy_pools,
+                              apr_pool_cleanup_null);
+    for (i = 0; i < n; i++)
+        if (!(pools[i] = own_pool()))
+            return uc_error_because(pool, uc_error_internal(pool),
+                                    "no memory for a rendering thread");
+    for (i = 0; i < run->window; i++) {
+        run->slots[i].pool = pools[i];
+        run->slots[i].jw = uc_jw_make(pools[i], run->job->segment_bytes);
+    }
+    for (i = 0; i < (apr_size_t)threads; i++) {
+        workers[i].run = run;
+        workers[i].pool = pools[run->window + i];
+    }
+    return NULL;
+}
+
+uc_error_t *uc_in_order_run(apr_pool_t *pool, const uc_in_order_job_t *job)
+{
+    int threads = job->threads < 1 ? 1
+        : job->threads > MAX_THREADS ? MAX_THREADS : job->threads;
+    apr_thread_t *handles[MAX_THREADS];
+    worker_t workers[MAX_THREADS];
+    run_t run = { 0 };
+    uc_error_t *err;
+    int i, started;
+
+    if ((apr_size_t)threads > job->segments)
+        threads = job->segments ? (int)job->segments : 1;
+    run.job = job;
+    run.window = (apr_size_t)threads * AHEAD_PER_THREAD;
+    run.slots = apr_pcalloc(pool, sizeof(*run.slots) * run.window);
+    if (apr_thread_mutex_create(&run.lock, APR_THREAD_MUTEX_DEFAULT, pool)
+            != APR_SUCCESS ||
+        apr_thread_cond_create(&run.changed, pool) != APR_SUCCESS)
+        return uc_error_because(pool, uc_error_internal(pool),
+                                "no lock for the rendering threads");
+    if ((err = make_pools(pool, &run, workers, threads)))
+        return err;
+    for (i = 0; i < threads; i++)
+        if ((err = job->start(job->baton, workers[i].pool,
+                              &workers[i].state)))
+            return uc_error_copy(pool, err);
+    for (started = 1; started < threads; started++)
+        if (apr_thread_create(&handles[started], NULL, helper,
+                              &workers[started], pool) != APR_SUCCESS)
+            break;
+    err = lead(&workers[0], pool);
+    for (i = 1; i < started; i++) {
+        apr_status_t rv;
+
+        apr_thread_join(&rv, handles[i]);
+    }
+    return err;
+}
