@@ -3,6 +3,9 @@
 
 #include <string.h>
 #include <apr_strings.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 int uc_hex_digit(char c)
 {
@@ -58,22 +61,59 @@ char *uc_percent_encode(apr_pool_t *pool, const char *s, apr_size_t len,
     return out;
 }
 
+#ifdef __SSE2__
+/* Whether the sixteen bytes at `s` are all unreserved, as the names of a
+ * table's files are: they are then copied at once. Letters are compared
+ * folded to small ones; bytes from 0x80 are negative, so none matches. */
+static int unreserved16(const char *s)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+    __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    __m128i letter = _mm_and_si128(
+        _mm_cmpgt_epi8(folded, _mm_set1_epi8('a' - 1)),
+        _mm_cmplt_epi8(folded, _mm_set1_epi8('z' + 1)));
+    __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                                  _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+    __m128i mark = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('-')),
+                     _mm_cmpeq_epi8(v, _mm_set1_epi8('.'))),
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('_')),
+                     _mm_cmpeq_epi8(v, _mm_set1_epi8('~'))));
+
+    return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letter, digit),
+                                          mark)) == 0xffff;
+}
+#endif
+
 char *uc_percent_encode_into(char *out, const char *s, apr_size_t len,
                              const char *keep)
 {
     static const char hex[] = "0123456789ABCDEF";
     char *o = out;
-    apr_size_t i;
+    apr_size_t i = 0;
 
-    for (i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
+    while (i < len) {
+        apr_size_t stop = len - i > 16 ? i + 16 : len;
 
-        if (unreserved[c] || (c && strchr(keep, c)))
-            *o++ = (char)c;
-        else {
-            *o++ = '%';
-            *o++ = hex[c >> 4];
-            *o++ = hex[c & 15];
+#ifdef __SSE2__
+        if (len - i >= 16 && unreserved16(s + i)) {
+            memcpy(o, s + i, 16);
+            o += 16;
+            i += 16;
+            continue;
+        }
+#endif
+        /* A block with a byte to encode goes a byte at a time. */
+        for (; i < stop; i++) {
+            unsigned char c = (unsigned char)s[i];
+
+            if (unreserved[c] || (c && strchr(keep, c)))
+                *o++ = (char)c;
+            else {
+                *o++ = '%';
+                *o++ = hex[c >> 4];
+                *o++ = hex[c & 15];
+            }
         }
     }
     return o;
