@@ -150,14 +150,17 @@ static apr_status_t destroy_pools(void *data)
     return APR_SUCCESS;
 }
 
-/* The slots' and workers' pools, each with its allocator, destroyed with
- * `pool` (after the helpers have stopped: the job joins them first). */
+/* The slots' and workers' pools, each with its allocator, in `*pools`
+ * (NULL-ended): the job destroys them once its helpers have stopped, or
+ * `pool` does when the job cannot start. */
 static uc_error_t *make_pools(apr_pool_t *pool, run_t *run,
-                              worker_t *workers, int threads)
+                              worker_t *workers, int threads,
+                              apr_pool_t ***out)
 {
     apr_size_t n = run->window + (apr_size_t)threads, i;
     apr_pool_t **pools = apr_pcalloc(pool, sizeof(*pools) * (n + 1));
 
+    *out = pools;
     apr_pool_cleanup_register(pool, pools, destroy_pools,
                               apr_pool_cleanup_null);
     for (i = 0; i < n; i++)
@@ -181,6 +184,7 @@ uc_error_t *uc_in_order_run(apr_pool_t *pool, const uc_in_order_job_t *job)
         : job->threads > MAX_THREADS ? MAX_THREADS : job->threads;
     apr_thread_t *handles[MAX_THREADS];
     worker_t workers[MAX_THREADS];
+    apr_pool_t **pools;
     run_t run = { 0 };
     uc_error_t *err;
     int i, started;
@@ -195,7 +199,7 @@ uc_error_t *uc_in_order_run(apr_pool_t *pool, const uc_in_order_job_t *job)
         apr_thread_cond_create(&run.changed, pool) != APR_SUCCESS)
         return uc_error_because(pool, uc_error_internal(pool),
                                 "no lock for the rendering threads");
-    if ((err = make_pools(pool, &run, workers, threads)))
+    if ((err = make_pools(pool, &run, workers, threads, &pools)))
         return err;
     for (i = 0; i < threads; i++)
         if ((err = job->start(job->baton, workers[i].pool,
@@ -211,5 +215,8 @@ uc_error_t *uc_in_order_run(apr_pool_t *pool, const uc_in_order_job_t *job)
 
         apr_thread_join(&rv, handles[i]);
     }
+    /* The segments' text is sent: its memory goes back now, not with the
+     * request. */
+    apr_pool_cleanup_run(pool, pools, destroy_pools);
     return err;
 }
