@@ -30,29 +30,31 @@ static apr_status_t restore_settings(void *before)
     return APR_SUCCESS;
 }
 
+/* A thread count out of [1, max]: a 400 naming the setting. */
+static uc_error_t *check_threads(apr_pool_t *pool, int value, int max,
+                                 const char *what)
+{
+    if (value >= 1 && value <= max)
+        return NULL;
+    return uc_error_invalid(pool, "%s 1 to %d threads, not %d.", what, max,
+                            value);
+}
+
 uc_error_t *uc_delta_init(apr_pool_t *pool, const uc_delta_settings_t *want)
 {
     uc_delta_settings_t *before;
     uc_error_t *err;
 
-    if (want->decode_threads < 1
-        || want->decode_threads > UC_DELTA_MAX_DECODE_THREADS)
-        return uc_error_invalid(pool, "The Delta reader takes 1 to %d decode "
-                                "threads, not %d.",
-                                UC_DELTA_MAX_DECODE_THREADS,
-                                want->decode_threads);
-    if (want->request_threads < 1
-        || want->request_threads > UC_DELTA_MAX_REQUEST_THREADS)
-        return uc_error_invalid(pool, "A request works with 1 to %d "
-                                "threads, not %d.",
-                                UC_DELTA_MAX_REQUEST_THREADS,
-                                want->request_threads);
-    if (want->answer_threads < 1
-        || want->answer_threads > UC_DELTA_MAX_ANSWER_THREADS)
-        return uc_error_invalid(pool, "A sharing answer is rendered by 1 to "
-                                "%d threads, not %d.",
-                                UC_DELTA_MAX_ANSWER_THREADS,
-                                want->answer_threads);
+    if ((err = check_threads(pool, want->decode_threads,
+                             UC_DELTA_MAX_DECODE_THREADS,
+                             "The Delta reader decodes with")) ||
+        (err = check_threads(pool, want->request_threads,
+                             UC_DELTA_MAX_REQUEST_THREADS,
+                             "A request works with")) ||
+        (err = check_threads(pool, want->answer_threads,
+                             UC_DELTA_MAX_ANSWER_THREADS,
+                             "A sharing answer is rendered by")))
+        return err;
     uc_memory_init(pool, want->retained_memory);
     if ((err = uc_objstore_init(pool)))
         return err;

@@ -1593,6 +1593,23 @@ static void test_request_threads_bound(void **state)
     uc_delta_settings_default(&settings);
     settings.decode_threads = UC_DELTA_MAX_DECODE_THREADS + 1;
     assert_invalid(uc_delta_init(setup, &settings));
+    uc_delta_settings_default(&settings);
+    settings.answer_threads = 0;
+    assert_invalid(uc_delta_init(setup, &settings));
+    settings.answer_threads = UC_DELTA_MAX_ANSWER_THREADS + 1;
+    assert_invalid(uc_delta_init(setup, &settings));
+    apr_pool_destroy(setup);
+
+    /* A sharing answer's threads are bounded by a request's too. */
+    apr_pool_create(&setup, pool);
+    uc_delta_settings_default(&settings);
+    settings.answer_threads = 4;
+    settings.request_threads = 3;
+    assert_null(uc_delta_init(setup, &settings));
+    assert_int_equal(uc_delta_answer_threads(), 3);
+    settings.request_threads = 8;
+    assert_null(uc_delta_init(setup, &settings));
+    assert_int_equal(uc_delta_answer_threads(), 4);
     apr_pool_destroy(setup);
 }
 
