@@ -2,6 +2,9 @@
 #include "uc_bytes.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <apr_lib.h>
 #include <openssl/evp.h>
 
@@ -15,11 +18,42 @@ static const char pairs[] =
     PAIRS_ROW("8") PAIRS_ROW("9") PAIRS_ROW("a") PAIRS_ROW("b")
     PAIRS_ROW("c") PAIRS_ROW("d") PAIRS_ROW("e") PAIRS_ROW("f");
 
+#ifdef __SSE2__
+/* Nibbles 0-15 to their hex digits. */
+static __m128i hex_digits(__m128i nibbles)
+{
+    __m128i letters = _mm_cmpgt_epi8(nibbles, _mm_set1_epi8(9));
+
+    return _mm_add_epi8(_mm_add_epi8(nibbles, _mm_set1_epi8('0')),
+                        _mm_and_si128(letters,
+                                      _mm_set1_epi8('a' - '0' - 10)));
+}
+
+/* Sixteen bytes to their 32 digits at once: the signature and the id of
+ * every file line are 48 bytes. */
+static void hex_encode_16(const unsigned char *bytes, char *out)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)bytes);
+    __m128i low = _mm_set1_epi8(0x0f);
+    __m128i high_nibbles = _mm_and_si128(_mm_srli_epi16(v, 4), low);
+    __m128i low_nibbles = _mm_and_si128(v, low);
+
+    _mm_storeu_si128((__m128i *)(void *)out, hex_digits(
+        _mm_unpacklo_epi8(high_nibbles, low_nibbles)));
+    _mm_storeu_si128((__m128i *)(void *)(out + 16), hex_digits(
+        _mm_unpackhi_epi8(high_nibbles, low_nibbles)));
+}
+#endif
+
 void uc_hex_encode(const unsigned char *bytes, apr_size_t n, char *out)
 {
-    apr_size_t i;
+    apr_size_t i = 0;
 
-    for (i = 0; i < n; i++)
+#ifdef __SSE2__
+    for (; i + 16 <= n; i += 16)
+        hex_encode_16(bytes + i, out + 2 * i);
+#endif
+    for (; i < n; i++)
         memcpy(out + 2 * i, pairs + 2 * bytes[i], 2);
     out[2 * n] = '\0';
 }
