@@ -28,17 +28,21 @@ void uc_jw_reset(uc_jw_t *w)
     w->first[0] = 1;
 }
 
-static void reserve(uc_jw_t *w, apr_size_t more)
+void uc_jw_grow(uc_jw_t *w, apr_size_t more)
 {
     char *grown;
 
-    if (w->len + more <= w->cap)
-        return;
     while (w->len + more > w->cap)
         w->cap *= 2;
     grown = apr_palloc(w->pool, w->cap);
     memcpy(grown, w->buf, w->len);
     w->buf = grown;
+}
+
+static void reserve(uc_jw_t *w, apr_size_t more)
+{
+    if (w->len + more > w->cap)
+        uc_jw_grow(w, more);
 }
 
 void uc_jw_reserve(uc_jw_t *w, apr_size_t more)
@@ -140,15 +144,18 @@ static apr_size_t plain_before(apr_uint64_t marks)
 /* Sixteen bytes at once where none is a control character or above 0x7f
  * (the stats of every file line are JSON text: quotes all along): the
  * quotes and backslashes among them get their backslash, the rest is
- * copied. Returns where the output ends, or NULL, having written nothing,
- * when a byte needs the byte-wise path. */
-static char *escape_block(char *o, const unsigned char *p)
+ * copied. `end` ends the input. Returns where the output ends, or NULL,
+ * having written nothing, when a byte needs the byte-wise path. */
+static char *escape_block(char *o, const unsigned char *p,
+                          const unsigned char *end)
 {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
     unsigned slashed = (unsigned)_mm_movemask_epi8(_mm_or_si128(
         _mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
         _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
-    int k;
+    unsigned char near_end[32];
+    const unsigned char *from = p;
+    unsigned start = 0, k;
 
     /* Signed: 0x80 and above are below 0x20 too. */
     if (_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20))))
@@ -157,14 +164,28 @@ static char *escape_block(char *o, const unsigned char *p)
         _mm_storeu_si128((__m128i *)(void *)o, v);
         return o + 16;
     }
-    /* Without a branch per byte: a backslash is written before each and
-     * kept only where one is due. */
-    for (k = 0; k < 16; k++) {
-        *o = '\\';
-        o += (slashed >> k) & 1;
-        *o++ = (char)p[k];
+    /* Between marks, sixteen bytes are copied and as many kept as come
+     * before the next mark (the reservation has room for the rest): a
+     * step per quote, not per byte. The copies read up to 31 bytes on,
+     * from a copy of the block when the input ends sooner. */
+    if (end - p < 32) {
+        _mm_storeu_si128((__m128i *)(void *)near_end, v);
+        _mm_storeu_si128((__m128i *)(void *)(near_end + 16),
+                         _mm_setzero_si128());
+        from = near_end;
     }
-    return o;
+    do {
+        k = (unsigned)__builtin_ctz(slashed);
+        _mm_storeu_si128((__m128i *)(void *)o,
+            _mm_loadu_si128((const __m128i *)(const void *)(from + start)));
+        o += k - start;
+        *o++ = '\\';
+        start = k;
+        slashed &= slashed - 1;
+    } while (slashed);
+    _mm_storeu_si128((__m128i *)(void *)o,
+        _mm_loadu_si128((const __m128i *)(const void *)(from + start)));
+    return o + 16 - start;
 }
 #endif
 
@@ -189,7 +210,7 @@ static const unsigned char *escape_some(uc_jw_t *w, const unsigned char *p,
 
 #ifdef __SSE2__
         if (stop - p >= 16) {
-            char *next = escape_block(o, p);
+            char *next = escape_block(o, p, end);
 
             if (next) {
                 o = next;
@@ -321,6 +342,16 @@ void uc_jw_string_n(uc_jw_t *w, const char *s, apr_size_t len)
     put_escaped(w, s, len);
 }
 
+void uc_jw_string_escaped(uc_jw_t *w, const char *body, apr_size_t len)
+{
+    before_value(w);
+    reserve(w, len + 2);
+    w->buf[w->len++] = '"';
+    memcpy(w->buf + w->len, body, len);
+    w->len += len;
+    w->buf[w->len++] = '"';
+}
+
 void uc_jw_null(uc_jw_t *w)
 {
     before_value(w);
@@ -434,29 +465,86 @@ void uc_jw_field_raw(uc_jw_t *w, const char *key, const char *json)
     uc_jw_raw(w, json);
 }
 
-void uc_jw_text_n(uc_jw_t *w, const char *text, apr_size_t len)
-{
-    put(w, text, len);
-}
-
 void uc_jw_escaped_n(uc_jw_t *w, const char *s, apr_size_t len)
 {
     put_escaped(w, s, len);
 }
 
+int uc_jw_is_plain(const char *s, apr_size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    apr_size_t i;
+
+    for (i = 0; i < len; i++)
+        if (!plain[p[i]])
+            return 0;
+    return 1;
+}
+
+/* "00" to "99": two digits per division (a size and an expiry of 13
+ * digits on every file line). */
+#define DECIMAL_ROW(d) d "0" d "1" d "2" d "3" d "4" d "5" d "6" d "7" \
+                       d "8" d "9"
+static const char decimal_pairs[] =
+    DECIMAL_ROW("0") DECIMAL_ROW("1") DECIMAL_ROW("2") DECIMAL_ROW("3")
+    DECIMAL_ROW("4") DECIMAL_ROW("5") DECIMAL_ROW("6") DECIMAL_ROW("7")
+    DECIMAL_ROW("8") DECIMAL_ROW("9");
+
+/* The eight digits of `v` (< 10^8), leading zeros included, before `p`. */
+static char *eight_digits(char *p, apr_uint32_t v)
+{
+    int i;
+
+    for (i = 0; i < 4; i++, v /= 100) {
+        p -= 2;
+        memcpy(p, decimal_pairs + 2 * (v % 100), 2);
+    }
+    return p;
+}
+
+/* How many digits `v` has. */
+static unsigned digit_count(apr_uint64_t v)
+{
+    apr_uint64_t power = 10;
+    unsigned n = 1;
+
+    while (n < 20 && v >= power) {
+        n++;
+        power *= 10;
+    }
+    return n;
+}
+
 void uc_jw_digits(uc_jw_t *w, apr_int64_t value)
 {
-    char digits[24], *p = digits + sizeof(digits);
     apr_uint64_t magnitude = value < 0 ? 0 - (apr_uint64_t)value
                                        : (apr_uint64_t)value;
+    unsigned n = digit_count(magnitude) + (value < 0);
+    apr_uint32_t rest;
+    char *p;
 
-    do {
-        *--p = (char)('0' + magnitude % 10);
-        magnitude /= 10;
-    } while (magnitude);
+    /* Written in place from the last digit back: a copy from a buffer on
+     * the stack would wait for the digits' stores to land. */
+    reserve(w, n);
+    p = w->buf + w->len + n;
+    w->len += n;
+    /* Eight digits at a time in 32 bits: 64-bit divisions cost more. */
+    while (magnitude >= 100000000) {
+        p = eight_digits(p, (apr_uint32_t)(magnitude % 100000000));
+        magnitude /= 100000000;
+    }
+    for (rest = (apr_uint32_t)magnitude; rest >= 100; rest /= 100) {
+        p -= 2;
+        memcpy(p, decimal_pairs + 2 * (rest % 100), 2);
+    }
+    if (rest >= 10) {
+        p -= 2;
+        memcpy(p, decimal_pairs + 2 * rest, 2);
+    }
+    else
+        *--p = (char)('0' + rest);
     if (value < 0)
         *--p = '-';
-    put(w, p, (apr_size_t)(digits + sizeof(digits) - p));
 }
 
 void uc_jw_lines(uc_jw_t *w, const char *text, apr_size_t len)

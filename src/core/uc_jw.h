@@ -5,6 +5,7 @@
 #ifndef UC_JW_H
 #define UC_JW_H
 
+#include <string.h>
 #include <apr_pools.h>
 #include <jansson.h>
 
@@ -23,6 +24,9 @@ uc_jw_t *uc_jw_make(apr_pool_t *pool, apr_size_t initial);
 /* Makes room for `more` bytes beyond what was written, in one allocation,
  * when the caller can tell (a page of stored rows). */
 void uc_jw_reserve(uc_jw_t *w, apr_size_t more);
+/* Makes room for `more` bytes, doubling: what the writer's own calls do
+ * when the buffer is full. */
+void uc_jw_grow(uc_jw_t *w, apr_size_t more);
 /* Forgets everything written (an operation failed half way). */
 void uc_jw_reset(uc_jw_t *w);
 
@@ -42,6 +46,9 @@ void uc_jw_key_n(uc_jw_t *w, const char *key, apr_size_t len);
 void uc_jw_string(uc_jw_t *w, const char *s);
 /* The same for `len` bytes that need not end in NUL. */
 void uc_jw_string_n(uc_jw_t *w, const char *s, apr_size_t len);
+/* A string whose `len` bytes are already escaped (the body of a JSON
+ * string from elsewhere): only quoted. */
+void uc_jw_string_escaped(uc_jw_t *w, const char *body, apr_size_t len);
 void uc_jw_null(uc_jw_t *w);
 void uc_jw_bool(uc_jw_t *w, int value);
 void uc_jw_int(uc_jw_t *w, apr_int64_t value);
@@ -67,8 +74,18 @@ void uc_jw_newline(uc_jw_t *w);
  * nesting is not tracked, so a line written so must be whole before the
  * writer's other calls go on. Text as it is; a string escaped and
  * quoted; an integer's digits. */
-void uc_jw_text_n(uc_jw_t *w, const char *text, apr_size_t len);
+static inline void uc_jw_text_n(uc_jw_t *w, const char *text,
+                                apr_size_t len)
+{
+    if (w->len + len > w->cap)
+        uc_jw_grow(w, len);
+    memcpy(w->buf + w->len, text, len);
+    w->len += len;
+}
 void uc_jw_escaped_n(uc_jw_t *w, const char *s, apr_size_t len);
+/* Whether `len` bytes are JSON text as they are, between quotes:
+ * printable ASCII without '"' or '\\'. */
+int uc_jw_is_plain(const char *s, apr_size_t len);
 void uc_jw_digits(uc_jw_t *w, apr_int64_t value);
 /* Whole NDJSON lines written elsewhere, appended after the last line. */
 void uc_jw_lines(uc_jw_t *w, const char *text, apr_size_t len);

@@ -249,6 +249,30 @@ uc_error_t *uc_delta_file_stats(uc_delta_stats_reader_t *reader,
                                 const uc_delta_file_t *file,
                                 const char **stats);
 
+/* A file's stats as an answer writes them: their JSON text, or (for the
+ * files of a Parquet checkpoint, whose pages of stats are escaped once
+ * and kept so) the body of the JSON string that holds it, escaped and
+ * without its quotes. */
+typedef struct uc_delta_stats_text {
+    const char *text;           /* NULL: the file has no stats */
+    apr_size_t len;
+    int escaped;
+} uc_delta_stats_text_t;
+
+/* The same as uc_delta_file_stats, in the form the reader holds them. */
+uc_error_t *uc_delta_file_stats_text(uc_delta_stats_reader_t *reader,
+                                     const uc_delta_file_t *file,
+                                     uc_delta_stats_text_t *out);
+
+/* Asks the processor's caches for what reading file `i` of `snapshot`
+ * touches, in three stages, each a file later than the one before: 2 its
+ * entry; 1 its path, partition values, id digest and where its stats
+ * lie; 0 the stats themselves. A reader visiting files far apart (those
+ * a filter keeps) calls them ahead of the file it reads, so that the
+ * misses overlap. Changes nothing a reader sees. */
+void uc_delta_prefetch_file(const uc_delta_snapshot_t *snapshot,
+                            apr_size_t i, int stage);
+
 /* The per-process cache of latest snapshots, bounded by `budget` bytes.
  * Safe to share between threads. */
 typedef struct uc_delta_cache uc_delta_cache_t;

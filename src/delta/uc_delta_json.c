@@ -46,13 +46,21 @@ static const char **sorted_keys(apr_pool_t *pool, apr_hash_t *hash)
     return keys;
 }
 
+void uc_delta_write_stats(uc_jw_t *w, const uc_delta_stats_text_t *stats)
+{
+    if (stats->escaped)
+        uc_jw_string_escaped(w, stats->text, stats->len);
+    else
+        uc_jw_string_n(w, stats->text, stats->len);
+}
+
 static uc_error_t *write_file(uc_jw_t *w, uc_delta_stats_reader_t *reader,
                               const uc_delta_file_t *f)
 {
-    const char *stats;
+    uc_delta_stats_text_t stats;
     uc_error_t *err;
 
-    if ((err = uc_delta_file_stats(reader, f, &stats)))
+    if ((err = uc_delta_file_stats_text(reader, f, &stats)))
         return err;
     uc_jw_begin_object(w);
     uc_jw_field_string(w, "path", f->path);
@@ -61,8 +69,10 @@ static uc_error_t *write_file(uc_jw_t *w, uc_delta_stats_reader_t *reader,
     uc_jw_int(w, f->size);
     uc_jw_key(w, "modificationTime");
     uc_jw_int(w, f->modification_time);
-    if (stats)
-        uc_jw_field_string(w, "stats", stats);
+    if (stats.text) {
+        uc_jw_key(w, "stats");
+        uc_delta_write_stats(w, &stats);
+    }
     if (f->extras) {
         if (f->extras->tags)
             uc_jw_field_raw(w, "tags", f->extras->tags);

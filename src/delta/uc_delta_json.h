@@ -12,5 +12,8 @@
 uc_error_t *uc_delta_write_snapshot(uc_jw_t *w, const uc_delta_snapshot_t *s,
                                     int with_files);
 void uc_delta_write_changes(uc_jw_t *w, const uc_delta_changes_t *c);
+/* A file's stats (uc_delta_file_stats_text, text not NULL) as a JSON
+ * string value. */
+void uc_delta_write_stats(uc_jw_t *w, const uc_delta_stats_text_t *stats);
 
 #endif

@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The stats of checkpoint files, kept compressed: a source per row group
- * of a checkpoint, read back a page at a time. */
+ * of a checkpoint, read back a page at a time, escaped for JSON answers
+ * as each page is decoded. */
 #include "uc_delta_replay.h"
+
+#include <string.h>
+#include <apr_strings.h>
+#include <jansson.h>
 
 struct uc_delta_stats_reader {
     uc_pq_lazy_reader_t *lazy;
+    apr_pool_t *scratch;        /* the text of the last unescaped stats */
 };
 
 uc_error_t *uc_replay_stats_source(uc_replay_t *r, const uc_pq_file_t *file,
@@ -17,7 +23,8 @@ uc_error_t *uc_replay_stats_source(uc_replay_t *r, const uc_pq_file_t *file,
     uc_error_t *err;
 
     if ((err = uc_pq_lazy_open(file, arena->pool, r->scratch, row_group,
-                               leaf, &source->lazy))) {
+                               leaf, UC_PQ_TEXT_JSON_ESCAPED,
+                               &source->lazy))) {
         uc_arena_release(arena);
         return err;
     }
@@ -58,22 +65,106 @@ uc_delta_stats_reader_t *uc_delta_stats_reader_make(apr_pool_t *pool,
     reader->lazy = uc_pq_lazy_reader_make(pool, cache
                                           ? uc_delta_cache_pages(cache)
                                           : NULL);
+    apr_pool_create(&reader->scratch, pool);
     return reader;
+}
+
+uc_error_t *uc_delta_file_stats_text(uc_delta_stats_reader_t *reader,
+                                     const uc_delta_file_t *file,
+                                     uc_delta_stats_text_t *out)
+{
+    uc_pq_bytes_t value;
+    uc_error_t *err;
+
+    out->escaped = 0;
+    if (!file->stats_source) {
+        out->text = file->stats;
+        out->len = file->stats ? strlen(file->stats) : 0;
+        return NULL;
+    }
+    if ((err = uc_pq_lazy_value(reader->lazy, file->stats_source->lazy,
+                                file->stats_row, &value)))
+        return uc_delta_parquet_error(err);
+    out->text = value.ptr;
+    out->len = value.len;
+    out->escaped = value.ptr != NULL;
+    return NULL;
+}
+
+/* The text a JSON string body stands for, NUL-terminated (what follows a
+ * \u0000 in it is dropped, as a C string would). */
+static uc_error_t *unescape(apr_pool_t *pool, const char *body,
+                            apr_size_t len, const char **text)
+{
+    char *quoted = apr_palloc(pool, len + 2);
+    json_t *s;
+
+    quoted[0] = '"';
+    memcpy(quoted + 1, body, len);
+    quoted[len + 1] = '"';
+    s = json_loadb(quoted, len + 2, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+    if (!json_is_string(s)) {
+        json_decref(s);
+        return uc_error_make(pool, UC_E_INTERNAL, "The stats of a checkpoint "
+                             "page were kept in a form that does not read "
+                             "back.");
+    }
+    *text = apr_pstrdup(pool, json_string_value(s));
+    json_decref(s);
+    return NULL;
 }
 
 uc_error_t *uc_delta_file_stats(uc_delta_stats_reader_t *reader,
                                 const uc_delta_file_t *file,
                                 const char **stats)
 {
-    uc_pq_bytes_t value;
+    uc_delta_stats_text_t t;
     uc_error_t *err;
 
-    *stats = file->stats;
-    if (!file->stats_source)
+    *stats = NULL;
+    if ((err = uc_delta_file_stats_text(reader, file, &t)))
+        return err;
+    if (!t.escaped) {
+        *stats = t.text;
         return NULL;
-    if ((err = uc_pq_lazy_value(reader->lazy, file->stats_source->lazy,
-                                file->stats_row, &value)))
-        return uc_delta_parquet_error(err);
-    *stats = value.ptr;
-    return NULL;
+    }
+    apr_pool_clear(reader->scratch);
+    return unescape(reader->scratch, t.text, t.len, stats);
+}
+
+/* Each cache line of `len` bytes of text (stats are a few). */
+static void prefetch_text(const char *text, apr_size_t len)
+{
+    apr_size_t at;
+
+    for (at = 0; at < len; at += 64)
+        __builtin_prefetch(text + at);
+}
+
+void uc_delta_prefetch_file(const uc_delta_snapshot_t *snapshot,
+                            apr_size_t i, int stage)
+{
+    const uc_delta_file_t *f;
+    const uc_pq_bytes_t *slot;
+
+    if (i >= snapshot->num_files)
+        return;
+    f = &snapshot->files[i];
+    if (stage == 2) {
+        __builtin_prefetch(f);
+        return;
+    }
+    if (!f->stats_source ||
+        !(slot = uc_pq_lazy_kept_slot(f->stats_source->lazy, f->stats_row)))
+        slot = NULL;
+    if (stage == 1) {
+        __builtin_prefetch(f->path);
+        __builtin_prefetch(f->partition_values);
+        __builtin_prefetch(uc_delta_file_path_md5(snapshot, i));
+        if (slot)
+            __builtin_prefetch(slot);
+        return;
+    }
+    if (slot && slot->ptr)
+        prefetch_text(slot->ptr, slot->len);
 }

@@ -215,9 +215,19 @@ uc_error_t *uc_pq_rows_write(const uc_pq_rows_t *rows,
  * checkpoint's statistics. The page headers are read now (`scratch`). */
 typedef struct uc_pq_lazy uc_pq_lazy_t;
 
+/* The form a lazy leaf gives its values in: as stored, or as the body of
+ * a JSON string (escaped, without its quotes; invalid UTF-8 replaced),
+ * for text that is mostly written into JSON answers: each page is then
+ * escaped once, when it is decoded, and kept so. */
+typedef enum uc_pq_text_form {
+    UC_PQ_TEXT_AS_STORED,
+    UC_PQ_TEXT_JSON_ESCAPED
+} uc_pq_text_form_t;
+
 uc_error_t *uc_pq_lazy_open(const uc_pq_file_t *file, apr_pool_t *keep,
                             apr_pool_t *scratch, int row_group,
-                            const uc_pq_node_t *leaf, uc_pq_lazy_t **out);
+                            const uc_pq_node_t *leaf, uc_pq_text_form_t form,
+                            uc_pq_lazy_t **out);
 apr_size_t uc_pq_lazy_kept_bytes(const uc_pq_lazy_t *lazy);
 
 /* What a process lets decoded pages of lazy leaves take: a page decoded
@@ -240,8 +250,16 @@ typedef struct uc_pq_lazy_reader uc_pq_lazy_reader_t;
 
 uc_pq_lazy_reader_t *uc_pq_lazy_reader_make(apr_pool_t *pool,
                                             uc_pq_page_budget_t *budget);
-/* The value of `row` of the row group, a C string valid until the reader
- * decodes another page; ptr NULL when the value is null. */
+/* Where the value of `row` lies when its page is kept decoded (the
+ * value's pointer and length, the pointer NULL for a null), else NULL;
+ * no reader's state changes. For prefetching: a reader about to visit
+ * rows far apart asks their processor caches for them ahead. */
+const uc_pq_bytes_t *uc_pq_lazy_kept_slot(const uc_pq_lazy_t *lazy,
+                                          apr_int64_t row);
+
+/* The value of `row` of the row group, in the leaf's form, a C string
+ * valid until the reader decodes another page; ptr NULL when the value is
+ * null. */
 uc_error_t *uc_pq_lazy_value(uc_pq_lazy_reader_t *reader,
                              const uc_pq_lazy_t *lazy, apr_int64_t row,
                              uc_pq_bytes_t *value);

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <apr_strings.h>
 
+#include "../core/uc_jw.h"
+
 /* The copy starts with the file magic so that no page offset is 0. */
 #define MAGIC "PAR1"
 #define MAGIC_LEN 4
@@ -33,6 +35,7 @@ struct uc_pq_lazy {
     apr_size_t *page_rows;     /* first row of each page, then the end */
     int *pages;                /* the page index of each of those */
     int num_pages;             /* data pages */
+    uc_pq_text_form_t form;
     apr_size_t kept;
     /* Each data page once decoded (NULL until then), published atomically;
      * the budget their bytes count against (set by the first). */
@@ -91,7 +94,8 @@ static apr_status_t free_decoded(void *data)
 
 uc_error_t *uc_pq_lazy_open(const uc_pq_file_t *file, apr_pool_t *keep,
                             apr_pool_t *scratch, int row_group,
-                            const uc_pq_node_t *leaf, uc_pq_lazy_t **out)
+                            const uc_pq_node_t *leaf, uc_pq_text_form_t form,
+                            uc_pq_lazy_t **out)
 {
     uc_pq_lazy_t *lazy;
     uc_pq_chunk_decode_t *d;
@@ -118,6 +122,7 @@ uc_error_t *uc_pq_lazy_open(const uc_pq_file_t *file, apr_pool_t *keep,
         start = chunk->dictionary_page_offset;
 
     lazy = apr_pcalloc(keep, sizeof(*lazy));
+    lazy->form = form;
     copy = apr_palloc(keep, MAGIC_LEN
                             + (apr_size_t)chunk->total_compressed_size);
     memcpy(copy, MAGIC, MAGIC_LEN);
@@ -257,6 +262,36 @@ static kept_page_t *copy_page(uc_pq_page_budget_t *budget,
     return k;
 }
 
+/* The values of a decoded page as the bodies of JSON strings, written
+ * quoted into one buffer from `pool`; each closing quote becomes the NUL
+ * that ends the value. */
+static void escape_values(apr_pool_t *pool, uc_pq_column_t *col)
+{
+    apr_size_t i, text = 0, n = col->num_values;
+    uc_pq_bytes_t *escaped = apr_palloc(pool, (n + 1) * sizeof(*escaped));
+    apr_size_t *starts = apr_palloc(pool, (n + 1) * sizeof(*starts));
+    uc_jw_t *jw;
+
+    for (i = 0; i < n; i++)
+        text += col->bytes[i].len + 2;
+    /* JSON text (statistics) has a quote in every few bytes. */
+    jw = uc_jw_make(pool, text + text / 4);
+    for (i = 0; i < n; i++) {
+        starts[i] = jw->len;
+        uc_jw_escaped_n(jw, col->bytes[i].ptr, col->bytes[i].len);
+    }
+    starts[n] = jw->len;
+    for (i = 0; i < n; i++) {
+        char *at = jw->buf + starts[i] + 1;
+
+        escaped[i].ptr = at;
+        escaped[i].len = starts[i + 1] - starts[i] - 2;
+        at[escaped[i].len] = '\0';
+    }
+    col->bytes = escaped;
+    col->terminated = 1;
+}
+
 /* Offers the page the reader decoded to every later reader of the leaf;
  * a page another reader kept first stays. */
 static void keep_page(uc_pq_lazy_reader_t *rd, const uc_pq_lazy_t *lazy,
@@ -315,6 +350,8 @@ static uc_error_t *load_page(uc_pq_lazy_reader_t *rd,
         rd->page = -1;
         err = uc_pq_chunk_page_alone(rd->decode, lazy->pages[page],
                                      rd->page_pool, &rd->column);
+        if (!err && lazy->form == UC_PQ_TEXT_JSON_ESCAPED)
+            escape_values(rd->page_pool, &rd->column);
     }
     if (err) {
         rd->page_lazy = NULL;
@@ -328,6 +365,22 @@ static uc_error_t *load_page(uc_pq_lazy_reader_t *rd,
     if (rd->budget)
         keep_page(rd, lazy, page);
     return NULL;
+}
+
+const uc_pq_bytes_t *uc_pq_lazy_kept_slot(const uc_pq_lazy_t *lazy,
+                                          apr_int64_t row)
+{
+    const kept_page_t *kept;
+    int page;
+
+    if (row < 0 || lazy->num_pages == 0
+        || (apr_size_t)row >= lazy->page_rows[lazy->num_pages])
+        return NULL;
+    page = page_of(lazy, (apr_size_t)row);
+    kept = __atomic_load_n(&lazy->decoded[page], __ATOMIC_ACQUIRE);
+    return kept ? &kept->column.bytes[(apr_size_t)row
+                                      - lazy->page_rows[page]]
+                : NULL;
 }
 
 uc_error_t *uc_pq_lazy_value(uc_pq_lazy_reader_t *rd,

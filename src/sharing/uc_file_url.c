@@ -8,6 +8,7 @@
 #include <apr_strings.h>
 
 #include "../core/uc_id.h"
+#include "../core/uc_jw.h"
 #include "../core/uc_percent.h"
 #include "../core/uc_secret.h"
 #include "../http/uc_query.h"
@@ -25,18 +26,19 @@ static int is_unsafe_segment(const char *s, apr_size_t n)
 
 static int is_safe_key_n(const char *key, apr_size_t len)
 {
-    const char *p = key;
+    const char *p = key, *end = key + len;
 
     if (!len || len > KEY_MAX)
         return 0;
     for (;;) {
-        apr_size_t n = strcspn(p, "/");
+        const char *slash = memchr(p, '/', (apr_size_t)(end - p));
+        apr_size_t n = (apr_size_t)((slash ? slash : end) - p);
 
         if (is_unsafe_segment(p, n))
             return 0;
-        if (!p[n])
+        if (!slash)
             return 1;
-        p += n + 1;
+        p = slash + 1;
     }
 }
 
@@ -112,6 +114,12 @@ uc_error_t *uc_file_url_signer_make(apr_pool_t *pool,
     s->query_len = strlen(s->query);
     *out = s;
     return NULL;
+}
+
+int uc_file_url_signer_plain(const uc_file_url_signer_t *s)
+{
+    return uc_jw_is_plain(s->prefix, s->prefix_len)
+        && uc_jw_is_plain(s->query, s->query_len);
 }
 
 /* One allocation for the URL of every file of an answer: prefix, key,

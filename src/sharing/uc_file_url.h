@@ -35,6 +35,11 @@ uc_error_t *uc_file_url_signer_make(apr_pool_t *pool,
                                     const char *table_id, apr_int64_t expires,
                                     uc_file_url_signer_t **signer);
 
+/* Whether the URLs the signer makes need no JSON escaping: its base is
+ * plain ASCII without quotes or backslashes (keys are percent-encoded,
+ * the rest is digits, hex and the query's own characters). */
+int uc_file_url_signer_plain(const uc_file_url_signer_t *signer);
+
 /* The signed URL of object `key` (relative to the table root, decoded, as
  * a Delta log names a file: "date=2021-01-01/part-1.parquet"), from
  * `pool`. A key that could leave the root (absolute, "." or ".." or empty

@@ -23,6 +23,7 @@
 #include "../api/uc_table_store.h"
 #include "../core/uc_in_order.h"
 #include "../core/uc_json.h"
+#include "../core/uc_metrics.h"
 #include "../core/uc_page.h"
 #include "../core/uc_percent.h"
 #include "../core/uc_time.h"
@@ -479,6 +480,8 @@ static uc_error_t *make_signer(shared_t *s, uc_sharing_signer_t *signer)
 
     signer->expiration_ms = expires * 1000;
     signer->metrics = call->metrics;
+    signer->tally = NULL;
+    signer->plain_urls = 0;
     if (strncmp(s->t->table->storage_location, "file:", 5))
         return make_cloud_signer(s, expires, signer);
     if ((err = uc_file_url_signer_make(call->pool, call->secrets,
@@ -488,6 +491,7 @@ static uc_error_t *make_signer(shared_t *s, uc_sharing_signer_t *signer)
         return err;
     signer->sign = sign_local;
     signer->baton = files;
+    signer->plain_urls = uc_file_url_signer_plain(files);
     return NULL;
 }
 
@@ -976,51 +980,101 @@ typedef struct files_job {
                                     * first file, then the end */
 } files_job_t;
 
-/* One thread's stats reader, and the pool its lines use. */
+/* One thread's stats reader, the pool its lines use, and its signer:
+ * the job's, counting the URLs it signs in `signed_urls` when the thread
+ * renders together with others (renderer_count adds them up). */
 typedef struct files_renderer {
     const files_job_t *job;
     uc_delta_stats_reader_t *reader;
     apr_pool_t *lines;
     apr_size_t visited;
+    uc_sharing_signer_t signer;
+    apr_uint64_t signed_urls;
 } files_renderer_t;
 
 static files_renderer_t *renderer_make(apr_pool_t *pool,
-                                       const files_job_t *job)
+                                       const files_job_t *job, int together)
 {
     files_renderer_t *r = apr_pcalloc(pool, sizeof(*r));
 
     r->job = job;
     r->reader = uc_delta_stats_reader_make(pool, job->s->call->snapshots);
     apr_pool_create(&r->lines, pool);
+    r->signer = *job->signer;
+    if (together)
+        r->signer.tally = &r->signed_urls;
     return r;
 }
 
-/* The line of file `i` when the filter keeps it (*written 1), with its
- * stats in *stats. */
+static void renderer_count(files_renderer_t *r)
+{
+    uc_metrics_add(r->signer.metrics, UC_M_SIGNED_URLS, r->signed_urls);
+    r->signed_urls = 0;
+}
+
+/* The line of file `i` when the filter keeps it (*written 1). */
 static uc_error_t *render_file(files_renderer_t *r, uc_jw_t *jw,
-                               apr_size_t i, const char **stats,
-                               int *written)
+                               apr_size_t i, int *written)
 {
     const files_job_t *job = r->job;
     const uc_delta_file_t *file = &job->snap->files[i];
+    uc_delta_stats_text_t stats;
     uc_error_t *err;
 
     *written = 0;
-    *stats = file->stats;
     if (++r->visited % LINES_PER_POOL == 0)
         apr_pool_clear(r->lines);
     if (!job->kept &&
         !keeps(job->filter, job->q, r->lines, file->partition_values))
         return NULL;
-    if ((!*stats && file->stats_source &&
-         (err = uc_delta_file_stats(r->reader, file, stats))) ||
+    if ((err = uc_delta_file_stats_text(r->reader, file, &stats)) ||
         (err = uc_sharing_write_snapshot_file(jw, r->lines, job->format,
                                               job->caps, job->snap, i,
-                                              *stats, job->signer,
+                                              &stats, &r->signer,
                                               job->version, job->timestamp)))
         return err;
     *written = 1;
     return NULL;
+}
+
+/* The rows file `i` holds, for limitHint. */
+static uc_error_t *count_records(files_renderer_t *r, apr_size_t i,
+                                 apr_int64_t *records)
+{
+    const uc_delta_file_t *file = &r->job->snap->files[i];
+    const char *stats;
+    uc_error_t *err;
+
+    if ((err = uc_delta_file_stats(r->reader, file, &stats)))
+        return err;
+    *records += records_of(r->lines, file, stats);
+    return NULL;
+}
+
+/* The files a filter keeps lie far apart in the snapshot, each a few
+ * cache misses: while one is rendered, the next three are fetched in
+ * stages (uc_delta_prefetch_file). */
+#define PREFETCH_DISTANCE 3
+
+static void prefetch_ahead(const uc_delta_snapshot_t *snap,
+                           const apr_size_t *ahead)
+{
+    int k;
+
+    for (k = 0; k < PREFETCH_DISTANCE; k++)
+        uc_delta_prefetch_file(snap, ahead[k], k);
+}
+
+/* The next file, the others ahead moved up and the last found. */
+static apr_size_t step_ahead(const apr_uint64_t *kept, apr_size_t n,
+                             apr_size_t *ahead)
+{
+    apr_size_t next = ahead[0];
+
+    memmove(ahead, ahead + 1, sizeof(*ahead) * (PREFETCH_DISTANCE - 1));
+    ahead[PREFETCH_DISTANCE - 1] = next_kept(kept, n,
+                                             ahead[PREFETCH_DISTANCE - 2] + 1);
+    return next;
 }
 
 /* One after the other, up to maxFiles or until limitHint rows are
@@ -1029,29 +1083,33 @@ static uc_error_t *write_files_in_turn(const files_job_t *job, span_t *span)
 {
     uc_call_t *call = job->s->call;
     const query_t *q = job->q;
-    files_renderer_t *r = renderer_make(call->pool, job);
+    files_renderer_t *r = renderer_make(call->pool, job, 0);
     apr_size_t i, n = job->snap->num_files;
     apr_int64_t records = 0;
-    const char *stats;
     int written;
     uc_error_t *err;
 
-    for (i = next_kept(job->kept, n, job->first); i < n;
-         i = next_kept(job->kept, n, i + 1)) {
+    apr_size_t ahead[PREFETCH_DISTANCE], k;
+
+    for (i = next_kept(job->kept, n, job->first), k = 0;
+         k < PREFETCH_DISTANCE; k++)
+        ahead[k] = next_kept(job->kept, n, (k ? ahead[k - 1] : i) + 1);
+    for (; i < n; i = step_ahead(job->kept, n, ahead)) {
+        if (job->kept)
+            prefetch_ahead(job->snap, ahead);
         if (page_full(q, span)) {
             span->next = i;
             break;
         }
         if (q->has_limit && records >= q->limit)
             break;
-        if ((err = render_file(r, call->out->jw, i, &stats, &written)) ||
-            (written && (err = uc_out_end_line(call->out))))
+        if ((err = render_file(r, call->out->jw, i, &written)) ||
+            (written && (err = uc_out_end_line(call->out))) ||
+            (written && q->has_limit &&
+             (err = count_records(r, i, &records))))
             return table_error(job->s, err);
-        if (!written)
-            continue;
-        if (q->has_limit)
-            records += records_of(r->lines, &job->snap->files[i], stats);
-        ++span->written;
+        if (written)
+            ++span->written;
     }
     return NULL;
 }
@@ -1076,7 +1134,7 @@ static uc_error_t *start_renderer(void *baton, apr_pool_t *pool,
 {
     const files_together_t *t = baton;
 
-    *state = renderer_make(pool, t->job);
+    *state = renderer_make(pool, t->job, 1);
     return NULL;
 }
 
@@ -1086,18 +1144,20 @@ static uc_error_t *render_segment(void *state, apr_size_t k, uc_jw_t *jw,
     files_renderer_t *r = state;
     const files_job_t *job = r->job;
     apr_size_t i, to = job->starts[k + 1];
-    const char *stats;
     int written;
     uc_error_t *err;
 
     for (i = job->starts[k]; i < to; i = next_kept(job->kept, to, i + 1)) {
-        if ((err = render_file(r, jw, i, &stats, &written)))
+        if ((err = render_file(r, jw, i, &written))) {
+            renderer_count(r);
             return uc_error_copy(pool, err);
+        }
         if (written) {
             uc_jw_newline(jw);
             ++*lines;
         }
     }
+    renderer_count(r);
     return NULL;
 }
 

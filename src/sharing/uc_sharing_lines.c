@@ -15,6 +15,7 @@
 #include "../core/uc_json.h"
 #include "../core/uc_metrics.h"
 #include "../delta/uc_delta_dv.h"
+#include "../delta/uc_delta_json.h"
 
 /* --- capabilities ---------------------------------------------------------- */
 
@@ -483,7 +484,10 @@ static uc_error_t *sign(apr_pool_t *pool, const uc_sharing_signer_t *signer,
                              path);
     if ((err = signer->sign(signer->baton, pool, path, url)))
         return err;
-    uc_metrics_add(signer->metrics, UC_M_SIGNED_URLS, 1);
+    if (signer->tally)
+        ++*signer->tally;
+    else
+        uc_metrics_add(signer->metrics, UC_M_SIGNED_URLS, 1);
     return NULL;
 }
 
@@ -656,6 +660,18 @@ static void end_delta_file(uc_jw_t *jw)
         }                                                              \
     } while (0)
 
+/* The stats as a JSON string: a checkpoint's come escaped already. */
+static void write_stats(uc_jw_t *jw, const uc_delta_stats_text_t *stats)
+{
+    if (!stats->escaped) {
+        uc_jw_escaped_n(jw, stats->text, stats->len);
+        return;
+    }
+    RUN(jw, "\"");
+    uc_jw_text_n(jw, stats->text, stats->len);
+    RUN(jw, "\"");
+}
+
 /* {"<kind>":{url, id, partitionValues, size, stats?, version?,
  * timestamp?, expirationTimestamp?}}: the line of every file of a long
  * answer, its constant text written in runs rather than member by
@@ -663,7 +679,8 @@ static void end_delta_file(uc_jw_t *jw)
 static void write_parquet_file(uc_jw_t *jw, const char *kind,
                                const shared_file_t *sf,
                                const char *partition_values,
-                               apr_int64_t size, const char *stats,
+                               apr_int64_t size,
+                               const uc_delta_stats_text_t *stats,
                                const uc_sharing_signer_t *signer,
                                apr_int64_t version, apr_int64_t timestamp)
 {
@@ -672,16 +689,24 @@ static void write_parquet_file(uc_jw_t *jw, const char *kind,
     RUN(jw, "{\"");
     uc_jw_text_n(jw, kind, strlen(kind));
     RUN(jw, "\":{\"url\":");
-    uc_jw_escaped_n(jw, sf->url, strlen(sf->url));
-    RUN(jw, ",\"id\":");
-    uc_jw_escaped_n(jw, sf->id, strlen(sf->id));
-    RUN(jw, ",\"partitionValues\":");
+    if (signer->plain_urls) {
+        RUN(jw, "\"");
+        uc_jw_text_n(jw, sf->url, strlen(sf->url));
+        RUN(jw, "\",\"id\":\"");
+    }
+    else {
+        uc_jw_escaped_n(jw, sf->url, strlen(sf->url));
+        RUN(jw, ",\"id\":\"");
+    }
+    /* Hex digits. */
+    uc_jw_text_n(jw, sf->id, strlen(sf->id));
+    RUN(jw, "\",\"partitionValues\":");
     uc_jw_text_n(jw, values, strlen(values));
     RUN(jw, ",\"size\":");
     uc_jw_digits(jw, size);
-    if (stats) {
+    if (stats && stats->text) {
         RUN(jw, ",\"stats\":");
-        uc_jw_escaped_n(jw, stats, strlen(stats));
+        write_stats(jw, stats);
     }
     RUN_INT(jw, "version", version);
     RUN_INT(jw, "timestamp", timestamp);
@@ -693,7 +718,8 @@ static uc_error_t *write_file(uc_jw_t *jw, apr_pool_t *pool,
                               uc_sharing_format_t format,
                               const uc_sharing_caps_t *caps,
                               const uc_delta_file_t *file,
-                              const unsigned char *md5, const char *stats,
+                              const unsigned char *md5,
+                              const uc_delta_stats_text_t *stats,
                               const uc_sharing_signer_t *signer,
                               apr_int64_t version, apr_int64_t timestamp)
 {
@@ -717,8 +743,10 @@ static uc_error_t *write_file(uc_jw_t *jw, apr_pool_t *pool,
     optional_int(jw, "modificationTime", file->modification_time);
     uc_jw_key(jw, "dataChange");
     uc_jw_bool(jw, 1);
-    if (stats)
-        uc_jw_field_string(jw, "stats", stats);
+    if (stats && stats->text) {
+        uc_jw_key(jw, "stats");
+        uc_delta_write_stats(jw, stats);
+    }
     /* Tags stay with the provider (the reference redacts them): readers
      * need none of them. Row tracking ids are part of the rows. */
     write_dv(jw, &sf);
@@ -739,7 +767,9 @@ uc_error_t *uc_sharing_write_file(uc_jw_t *jw, apr_pool_t *pool,
                                   const uc_sharing_signer_t *signer,
                                   apr_int64_t version, apr_int64_t timestamp)
 {
-    return write_file(jw, pool, format, caps, file, NULL, stats, signer,
+    uc_delta_stats_text_t text = { stats, stats ? strlen(stats) : 0, 0 };
+
+    return write_file(jw, pool, format, caps, file, NULL, &text, signer,
                       version, timestamp);
 }
 
@@ -747,7 +777,8 @@ uc_error_t *uc_sharing_write_snapshot_file(uc_jw_t *jw, apr_pool_t *pool,
                                            uc_sharing_format_t format,
                                            const uc_sharing_caps_t *caps,
                                            const uc_delta_snapshot_t *snapshot,
-                                           apr_size_t i, const char *stats,
+                                           apr_size_t i,
+                                           const uc_delta_stats_text_t *stats,
                                            const uc_sharing_signer_t *signer,
                                            apr_int64_t version,
                                            apr_int64_t timestamp)
@@ -823,10 +854,14 @@ uc_error_t *uc_sharing_write_change(uc_jw_t *jw, apr_pool_t *pool,
                               : change->deletion_vector, &sf)))
         return err;
     if (!delta) {
+        uc_delta_stats_text_t stats = { NULL, 0, 0 };
+
+        if (change->kind == UC_DELTA_CHANGE_ADD && change->stats) {
+            stats.text = change->stats;
+            stats.len = strlen(change->stats);
+        }
         write_parquet_file(jw, change_key(change->kind, 0), &sf,
-                           change->partition_values, change->size,
-                           change->kind == UC_DELTA_CHANGE_ADD
-                               ? change->stats : NULL,
+                           change->partition_values, change->size, &stats,
                            signer, change->version, change->timestamp);
         return NULL;
     }

@@ -74,6 +74,12 @@ typedef struct uc_sharing_signer {
     apr_int64_t expiration_ms;    /* expirationTimestamp of each file line;
                                    * UC_DELTA_NONE leaves it out */
     struct uc_metrics *metrics;   /* counts the URLs signed; may be NULL */
+    /* When not NULL, the URLs signed are counted here instead, by a
+     * thread that adds them to `metrics` now and then: one shared
+     * counter bumped by every line of threads rendering together costs
+     * more than the line's digest. */
+    apr_uint64_t *tally;
+    int plain_urls;               /* its URLs need no JSON escaping */
 } uc_sharing_signer_t;
 
 /* Each writer writes ONE line's JSON (compact, no newline) into `jw`; the
@@ -124,12 +130,14 @@ uc_error_t *uc_sharing_write_file(uc_jw_t *jw, apr_pool_t *pool,
                                   apr_int64_t version, apr_int64_t timestamp);
 
 /* The same for file `i` of `snapshot`, whose MD5 id the snapshot keeps
- * (uc_delta_file_path_md5). */
+ * (uc_delta_file_path_md5), with its stats as the stats reader holds them
+ * (uc_delta_file_stats_text). */
 uc_error_t *uc_sharing_write_snapshot_file(uc_jw_t *jw, apr_pool_t *pool,
                                            uc_sharing_format_t format,
                                            const uc_sharing_caps_t *caps,
                                            const uc_delta_snapshot_t *snapshot,
-                                           apr_size_t i, const char *stats,
+                                           apr_size_t i,
+                                           const uc_delta_stats_text_t *stats,
                                            const uc_sharing_signer_t *signer,
                                            apr_int64_t version,
                                            apr_int64_t timestamp);

@@ -20,7 +20,7 @@ use Apache::Test qw(-withtestmore);
 use Apache::TestRequest ();
 use Unicat::Test;
 
-plan tests => 9;
+plan tests => 10;
 
 my $p = "ds68l_$$";
 my ($cat, $share, $recipient) = ("cat_$p", "shr_$p", "rcp_$p");
@@ -115,7 +115,15 @@ sub unsigned {
 }
 my $live = $FILES - int(($FILES + 12) / 13);
 
+# The server's count of signed URLs (threads count their own and add
+# them up).
+sub signed_urls {
+    my $r = api(GET => '/unicat-status', base => '', user => undef);
+    return $r->content =~ /^unicat_signed_urls_total (\d+)$/m ? $1 : -1;
+}
+my $signed_before = signed_urls();
 $res = query('long', {});
+my $signed = signed_urls() - $signed_before;
 my $together = unsigned($res);
 my $alone = unsigned(query('long', { limitHint => 1 << 40 }));
 ok($res->code == 200 && @$together == $live + 2
@@ -135,6 +143,7 @@ ok($key =~ m{/p=1/part-00001 a=b\.snappy\.parquet$}
     or diag $line;
 my @sigs = $res->content =~ /&sig=([0-9a-f]{64})"/g;
 is(scalar(@sigs), $live, 'every file URL is signed');
+is($signed, $live, 'and counted once in unicat_signed_urls_total');
 
 # jsonPredicateHints p != 5: the partitions it keeps, judged once each,
 # still a long answer.

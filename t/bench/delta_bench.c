@@ -59,7 +59,8 @@ static long rss_kb(void)
     return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-/* Every file's stats read back: the bytes of their text. */
+/* Every file's stats read back as answers take them: the bytes of their
+ * text. */
 static apr_size_t read_all_stats(apr_pool_t *p, const uc_delta_snapshot_t *s)
 {
     uc_delta_stats_reader_t *reader = uc_delta_stats_reader_make(p, NULL);
@@ -67,11 +68,11 @@ static apr_size_t read_all_stats(apr_pool_t *p, const uc_delta_snapshot_t *s)
     uc_error_t *err;
 
     for (i = 0; i < s->num_files; i++) {
-        const char *text;
+        uc_delta_stats_text_t text;
 
-        if ((err = uc_delta_file_stats(reader, &s->files[i], &text)))
+        if ((err = uc_delta_file_stats_text(reader, &s->files[i], &text)))
             die("stats", err);
-        bytes += text ? strlen(text) + 1 : 0;
+        bytes += text.text ? text.len + 1 : 0;
     }
     if (bytes == 0)
         die("no stats were read", NULL);

@@ -654,11 +654,14 @@ void fuzz_parquet_exercise(apr_pool_t *pool, uc_pq_file_t *file)
                 touch(&col);
             apr_pool_destroy(sub);
         }
-        /* Text leaves read lazily, as checkpoint stats are: every row,
-         * then the first again (its page decoded anew); the second time
-         * with the pages kept decoded for a third reader. */
-        for (i = 0; i < file->num_leaves; i++) {
-            const uc_pq_node_t *leaf = file->leaves[i];
+        /* Text leaves read lazily, as checkpoint stats are, in both
+         * forms: every row, then the first again (its page decoded anew);
+         * the second time with the pages kept decoded for a third
+         * reader. */
+        for (i = 0; i < 2 * file->num_leaves; i++) {
+            const uc_pq_node_t *leaf = file->leaves[i / 2];
+            uc_pq_text_form_t form = i % 2 ? UC_PQ_TEXT_JSON_ESCAPED
+                                           : UC_PQ_TEXT_AS_STORED;
             uc_pq_lazy_t *lazy = NULL;
             uc_pq_page_budget_t *budget;
             uc_pq_bytes_t value;
@@ -669,7 +672,8 @@ void fuzz_parquet_exercise(apr_pool_t *pool, uc_pq_file_t *file)
                 continue;
             apr_pool_create(&sub, pool);
             budget = uc_pq_page_budget_make(sub, (apr_size_t)1 << 20);
-            if ((err = uc_pq_lazy_open(file, sub, sub, rg, leaf, &lazy)))
+            if ((err = uc_pq_lazy_open(file, sub, sub, rg, leaf, form,
+                                       &lazy)))
                 lazy = NULL;
             fuzz_report("lazy", err);
             for (pass = 0; pass < 3 && lazy; pass++) {

@@ -17,6 +17,7 @@
 #include <apr_general.h>
 #include <apr_strings.h>
 
+#include "../../src/core/uc_jw.h"
 #include "../../src/core/uc_secret.h"
 #include "../../src/sharing/uc_file_url.h"
 
@@ -155,6 +156,33 @@ static void test_paths(void **state)
     refused(&old_only, "/" TABLE, args, 404);
 }
 
+/* URLs go into answers without escaping only when their base allows:
+ * every key comes out percent-encoded, so the base decides. */
+static void test_plain(void **state)
+{
+    static const char *const not_plain[] = {
+        "http://h/files\"", "http://h/fi\\les", "http://h/caf\xc3\xa9",
+        "http://h/\tfiles"
+    };
+    uc_file_url_signer_t *signer = NULL;
+    const char *url = NULL;
+    apr_size_t i;
+
+    (void)state;
+    assert_null(uc_file_url_signer_make(pool, &old_only, BASE, TABLE, LATER,
+                                        &signer));
+    assert_true(uc_file_url_signer_plain(signer));
+    assert_null(uc_file_url_sign(signer, pool,
+                                 "p=\"x\"/\\ caf\xc3\xa9\n.parquet", &url));
+    assert_true(uc_jw_is_plain(url, strlen(url)));
+    for (i = 0; i < sizeof(not_plain) / sizeof(not_plain[0]); i++) {
+        assert_null(uc_file_url_signer_make(pool, &old_only, not_plain[i],
+                                            TABLE, LATER, &signer));
+        if (uc_file_url_signer_plain(signer))
+            fail_msg("%s taken as plain", not_plain[i]);
+    }
+}
+
 static void write_file(const char *path)
 {
     FILE *f = fopen(path, "w");
@@ -231,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_tampering),
         cmocka_unit_test(test_paths),
+        cmocka_unit_test(test_plain),
         cmocka_unit_test(test_resolve),
     };
     int rc;

@@ -167,6 +167,46 @@ static void test_int_text(void **state)
                                  "-9223372036854775808]");
 }
 
+/* Digits two at a time: every count of digits, both sides of each power
+ * of ten, and the extremes, as the C library writes them. */
+static void test_digits(void **state)
+{
+    apr_pool_t *pool = *state;
+    apr_int64_t values[200], power = 1;
+    int n = 0, i;
+
+    values[n++] = 0;
+    values[n++] = INT64_MAX;
+    values[n++] = INT64_MIN;
+    for (i = 0; i < 19; i++) {
+        values[n++] = power - 1;
+        values[n++] = power;
+        values[n++] = power + 1;
+        values[n++] = power * 3 + 7;
+        values[n++] = -power;
+        values[n++] = -(power * 9 + 1);
+        if (i < 18)
+            power *= 10;
+    }
+    for (i = 0; i < n; i++) {
+        uc_jw_t *w = uc_jw_make(pool, 8);
+        char want[32];
+
+        uc_jw_text_n(w, "x", 1);
+        uc_jw_digits(w, values[i]);
+        snprintf(want, sizeof(want), "x%" APR_INT64_T_FMT, values[i]);
+        assert_string_equal(text(w), want);
+    }
+    for (i = 0; i < 1000; i++) {
+        uc_jw_t *w = uc_jw_make(pool, 8);
+        char want[16];
+
+        uc_jw_digits(w, i);
+        snprintf(want, sizeof(want), "%d", i);
+        assert_string_equal(text(w), want);
+    }
+}
+
 static void test_embedded_jansson(void **state)
 {
     uc_jw_t *w = uc_jw_make(*state, 8);
@@ -278,6 +318,7 @@ int main(void)
         UC_POOL_TEST(test_escaping_long_text),
         UC_POOL_TEST(test_invalid_utf8_replaced),
         UC_POOL_TEST(test_int_text),
+        UC_POOL_TEST(test_digits),
         UC_POOL_TEST(test_embedded_jansson),
         UC_POOL_TEST(test_reset),
         UC_POOL_TEST(test_large_page),

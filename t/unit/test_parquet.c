@@ -2742,6 +2742,82 @@ typedef struct tally {
     apr_int64_t levels, values, rows;
 } tally_t;
 
+/* Every page kept (the budget is ample): each row's slot holds its value,
+ * and rows outside the group have none. */
+static void check_kept_slots(const char *name, const uc_pq_lazy_t *lazy,
+                             const uc_pq_column_t *col,
+                             const apr_size_t *value_of)
+{
+    apr_size_t row;
+
+    for (row = 0; row < col->num_levels; row++) {
+        const uc_pq_bytes_t *slot = uc_pq_lazy_kept_slot(lazy,
+                                                         (apr_int64_t)row);
+        const uc_pq_bytes_t *want = value_of[row] == (apr_size_t)-1 ? NULL
+                                    : &col->bytes[value_of[row]];
+
+        if (!slot)
+            fail_msg("%s: %s row %zu: no kept slot", name, col->leaf->path,
+                     row);
+        if (!want != !slot->ptr
+            || (want && (slot->len != want->len
+                         || memcmp(slot->ptr, want->ptr, want->len) != 0)))
+            fail_msg("%s: %s row %zu: another value in its slot", name,
+                     col->leaf->path, row);
+    }
+    if (uc_pq_lazy_kept_slot(lazy, -1) ||
+        uc_pq_lazy_kept_slot(lazy, (apr_int64_t)col->num_levels))
+        fail_msg("%s: %s: a slot outside the group", name, col->leaf->path);
+}
+
+/* The same leaf opened JSON-escaped: each value is what the JSON writer
+ * makes of the stored one (without the quotes), decoded (pass 0) and kept
+ * (pass 1, another reader). */
+static void check_lazy_escaped(apr_pool_t *pool, const char *name,
+                               const uc_pq_file_t *file, int rg,
+                               const uc_pq_column_t *col,
+                               const apr_size_t *value_of,
+                               uc_pq_page_budget_t *budget)
+{
+    const uc_pq_node_t *leaf = col->leaf;
+    uc_pq_lazy_t *lazy;
+    uc_error_t *err;
+    apr_size_t row;
+    int pass;
+
+    if ((err = uc_pq_lazy_open(file, pool, pool, rg, leaf,
+                               UC_PQ_TEXT_JSON_ESCAPED, &lazy)))
+        fail_msg("%s: %s escaped: %s", name, leaf->path, err->message);
+    for (pass = 0; pass < 2; pass++) {
+        uc_pq_lazy_reader_t *reader = uc_pq_lazy_reader_make(pool, budget);
+
+        for (row = 0; row < col->num_levels; row++) {
+            const uc_pq_bytes_t *raw;
+            uc_jw_t *want;
+            uc_pq_bytes_t got;
+
+            if ((err = uc_pq_lazy_value(reader, lazy, (apr_int64_t)row,
+                                        &got)))
+                fail_msg("%s: %s row %zu escaped: %s", name, leaf->path,
+                         row, err->message);
+            if (value_of[row] == (apr_size_t)-1) {
+                if (got.ptr)
+                    fail_msg("%s: %s row %zu: a value for a null", name,
+                             leaf->path, row);
+                continue;
+            }
+            raw = &col->bytes[value_of[row]];
+            want = uc_jw_make(pool, 64);
+            uc_jw_escaped_n(want, raw->ptr, raw->len);
+            if (!got.ptr || got.len + 2 != want->len
+                || memcmp(got.ptr, want->buf + 1, got.len) != 0
+                || got.ptr[got.len] != '\0')
+                fail_msg("%s: %s row %zu: not the escaped value (pass %d)",
+                         name, leaf->path, row, pass);
+        }
+    }
+}
+
 /* A text leaf without repetition read lazily, row by row, forwards and
  * then backwards (a page decoded again for every row of another page):
  * the values and nulls of the column decoded whole. */
@@ -2766,7 +2842,8 @@ static void check_lazy(apr_pool_t *pool, const char *name,
 
         value_of[k] = present ? v++ : (apr_size_t)-1;
     }
-    if ((err = uc_pq_lazy_open(file, sub, sub, rg, leaf, &lazy)))
+    if ((err = uc_pq_lazy_open(file, sub, sub, rg, leaf,
+                               UC_PQ_TEXT_AS_STORED, &lazy)))
         fail_msg("%s: %s lazily: %s", name, leaf->path, err->message);
     if (col->num_levels && uc_pq_lazy_kept_bytes(lazy) == 0)
         fail_msg("%s: %s: nothing kept lazily", name, leaf->path);
@@ -2780,6 +2857,8 @@ static void check_lazy(apr_pool_t *pool, const char *name,
         if (pass == 2 && col->num_values &&
             uc_pq_page_budget_used(budget) == 0)
             fail_msg("%s: %s: no page kept", name, leaf->path);
+        if (pass == 2)
+            check_kept_slots(name, lazy, col, value_of);
         for (k = 0; k < col->num_levels; k++) {
             apr_size_t row = pass == 1 ? col->num_levels - 1 - k : k;
             uc_pq_bytes_t got;
@@ -2804,6 +2883,7 @@ static void check_lazy(apr_pool_t *pool, const char *name,
     }
     if (!uc_pq_lazy_value(reader, lazy, (apr_int64_t)col->num_levels, &past))
         fail_msg("%s: %s: a row past the last was read", name, leaf->path);
+    check_lazy_escaped(sub, name, file, rg, col, value_of, budget);
     /* The kept pages go with the leaf's pool, and their bytes with them. */
     apr_pool_destroy(sub);
     if (uc_pq_page_budget_used(budget) != 0)

@@ -355,6 +355,22 @@ static void test_simple_table_parquet(void **state)
         if (f->stats)
             assert_string_equal(string_member(file, "stats"), f->stats);
     }
+    /* A signer whose URLs need no escaping: the same text, written as it
+     * is. */
+    for (i = 0; i < s->num_files; i++) {
+        uc_sharing_signer_t plain = signer;
+        uc_jw_t *escaped = uc_jw_make(pool, 256);
+        uc_jw_t *as_is = uc_jw_make(pool, 256);
+
+        plain.plain_urls = 1;
+        assert_ok(uc_sharing_write_file(escaped, pool, format, NULL,
+                                        &s->files[i], s->files[i].stats,
+                                        &signer, UC_DELTA_NONE, UC_DELTA_NONE));
+        assert_ok(uc_sharing_write_file(as_is, pool, format, NULL,
+                                        &s->files[i], s->files[i].stats,
+                                        &plain, UC_DELTA_NONE, UC_DELTA_NONE));
+        assert_string_equal(uc_jw_text(as_is), uc_jw_text(escaped));
+    }
 }
 
 /* Ids hash the log's path: the same file has the same id in every
