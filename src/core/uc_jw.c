@@ -502,17 +502,22 @@ static char *eight_digits(char *p, apr_uint32_t v)
     return p;
 }
 
-/* How many digits `v` has. */
+/* How many digits `v` has: log10 from its bit length (1233 / 4096 is
+ * log10(2) within 10^-5), one more when it reaches the next power of
+ * ten. The first entry is 0, not 1: 0 too has a digit. */
 static unsigned digit_count(apr_uint64_t v)
 {
-    apr_uint64_t power = 10;
-    unsigned n = 1;
+    static const apr_uint64_t powers[20] = {
+        0ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+        10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+        100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+        100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+        100000000000000000ULL, 1000000000000000000ULL,
+        10000000000000000000ULL
+    };
+    unsigned t = ((64 - (unsigned)__builtin_clzll(v | 1)) * 1233) >> 12;
 
-    while (n < 20 && v >= power) {
-        n++;
-        power *= 10;
-    }
-    return n;
+    return t + (v >= powers[t]);
 }
 
 void uc_jw_digits(uc_jw_t *w, apr_int64_t value)
