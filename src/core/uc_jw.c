@@ -58,9 +58,7 @@ void uc_jw_reserve(uc_jw_t *w, apr_size_t more)
 
 static void put(uc_jw_t *w, const char *s, apr_size_t n)
 {
-    reserve(w, n);
-    memcpy(w->buf + w->len, s, n);
-    w->len += n;
+    uc_jw_text_n(w, s, n);
 }
 
 static void put_char(uc_jw_t *w, char c)

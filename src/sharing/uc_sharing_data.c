@@ -905,19 +905,6 @@ static uc_error_t *query_snapshot(shared_t *s, const query_t *q,
     return NULL;
 }
 
-/* The rows a file holds for limitHint: numRecords of its stats (0 when
- * they do not say) less those its deletion vector deletes. */
-static apr_int64_t records_of(apr_pool_t *pool, const uc_delta_file_t *file,
-                              const char *stats)
-{
-    json_t *j = stats ? uc_json_own(pool, json_loads(stats, 0, NULL)) : NULL;
-    const char *dv = file->extras ? file->extras->deletion_vector : NULL;
-    json_t *d = dv ? uc_json_own(pool, json_loads(dv, 0, NULL)) : NULL;
-
-    return json_integer_value(json_object_get(j, "numRecords")) -
-           json_integer_value(json_object_get(d, "cardinality"));
-}
-
 /* With a filter, the files it keeps, judged a partition at a time (one
  * bit per file of the snapshot); NULL without a filter, or when the
  * snapshot's files cannot be grouped (then each file is judged). */
@@ -1037,17 +1024,23 @@ static uc_error_t *render_file(files_renderer_t *r, uc_jw_t *jw,
     return NULL;
 }
 
-/* The rows file `i` holds, for limitHint. */
+/* Adds the rows file `i` holds, for limitHint: numRecords of its stats
+ * (0 when they do not say) less those its deletion vector deletes. */
 static uc_error_t *count_records(files_renderer_t *r, apr_size_t i,
                                  apr_int64_t *records)
 {
     const uc_delta_file_t *file = &r->job->snap->files[i];
-    const char *stats;
+    const char *stats, *dv = file->extras ? file->extras->deletion_vector
+                                          : NULL;
+    json_t *j, *d;
     uc_error_t *err;
 
     if ((err = uc_delta_file_stats(r->reader, file, &stats)))
         return err;
-    *records += records_of(r->lines, file, stats);
+    j = stats ? uc_json_own(r->lines, json_loads(stats, 0, NULL)) : NULL;
+    d = dv ? uc_json_own(r->lines, json_loads(dv, 0, NULL)) : NULL;
+    *records += json_integer_value(json_object_get(j, "numRecords")) -
+                json_integer_value(json_object_get(d, "cardinality"));
     return NULL;
 }
 
