@@ -36,6 +36,42 @@ my $loc = "loc_$p";
 create_object('/external-locations', { name => $loc, url => $d });
 END { api(DELETE => "/external-locations/$loc", query => { force => 'true' }) }
 
+# --- the database, read beside the API ---------------------------------------
+my ($backend) = do { local (@ARGV, $/) = (Apache::Test::vars('t_conf') . '/backend.conf'); <> };
+my ($params) = $backend =~ /^DBDParams\s+"([^"]+)"/m;
+my $sqlite = $backend =~ /^DBDriver\s+sqlite3/m;
+sub db_query {
+    my ($sql) = @_;
+    my @cmd = $sqlite ? ('sqlite3', '-batch', '-readonly', $params, $sql)
+                      : do { my %kv = map { split /=/, $_, 2 } split ' ', $params;
+                             (($ENV{PG_BIN} ? "$ENV{PG_BIN}/" : '') . 'psql', '-X', '-At', '-h', $kv{host}, '-U', $kv{user},
+                              '-d', $kv{dbname}, '-c', $sql) };
+    open(my $fh, '-|', @cmd) or die "cannot run $cmd[0]: $!";
+    local $/;
+    my $out = <$fh> // '';
+    close $fh or die "$cmd[0] failed (status $?) on: $sql\n";
+    $out =~ s/\s+\z//;
+    return $out;
+}
+# A child killed after it sent COMMIT leaves PostgreSQL to finish that
+# transaction on its own, possibly after the client has looked: before a
+# lost write is looked up, every transaction open at that moment must end.
+# (SQLite's commit happens in the killed process or not at all.)
+sub transactions_in_flight {
+    db_query("SELECT string_agg(pid || ' ' || xact_start, ',' ORDER BY pid)
+                FROM pg_stat_activity
+               WHERE xact_start IS NOT NULL AND pid <> pg_backend_pid()");
+}
+sub in_flight_ended {
+    return if $sqlite;
+    my %open = map { $_ => 1 } split /,/, transactions_in_flight();
+    for (1 .. 200) {
+        return unless grep { $open{$_} } split /,/, transactions_in_flight();
+        Time::HiRes::sleep(0.05);
+    }
+    die "transactions open at a lost write did not end in 10 s\n";
+}
+
 # --- the clients ---------------------------------------------------------------
 
 # An answer counts when the server gave it; LWP's own (no connection, a
@@ -69,23 +105,28 @@ sub client {
     my ($n, $ok, $unknown, @bad) = (0, 0, 0);
     my $fresh = sub { sprintf "c%d_%s_%d", $c, $_[0], ++$n };
     my $pick = sub { my @k = sort keys %{ $_[0] }; @k ? $k[int rand @k] : undef };
+    # A write whose answer was lost is looked up once it has settled.
+    my $write = sub {
+        my $r = api(@_);
+        if (!answered($r)) { $unknown++; in_flight_ended() }
+        return $r;
+    };
     my $end = time + $SECONDS;
     while (time < $end) {
         my $op = int rand 10;
         my $cname = $pick->(\%cat);
         if ($op == 0 || !$cname) {                       # create a catalog
             my $name = "${p}_" . $fresh->('cat');
-            my $r = api(POST => '/catalogs', body => { name => $name });
-            if (!answered($r)) { $unknown++; my $e = exists_at("/catalogs/$name");
+            my $r = $write->(POST => '/catalogs', body => { name => $name });
+            if (!answered($r)) { my $e = exists_at("/catalogs/$name");
                                  $cat{$name} = {} if $e; push @bad, "create $name: lookup failed" unless defined $e }
             elsif ($r->code == 200) { $cat{$name} = {}; $ok++ }
         }
         elsif ($op == 1) {                               # rename a catalog
             my $to = "${p}_" . $fresh->('ren');
-            my $r = api(PATCH => "/catalogs/$cname", body => { new_name => $to });
+            my $r = $write->(PATCH => "/catalogs/$cname", body => { new_name => $to });
             my $moved;
             if (!answered($r)) {
-                $unknown++;
                 my ($a, $b) = (exists_at("/catalogs/$cname"), exists_at("/catalogs/$to"));
                 push @bad, "rename $cname -> $to: old $a, new $b (half done?)"
                     unless defined $a && defined $b && $a + $b == 1;
@@ -101,9 +142,9 @@ sub client {
             }
         }
         elsif ($op == 2) {                               # delete a catalog, all in it
-            my $r = api(DELETE => "/catalogs/$cname", query => { force => 'true' });
+            my $r = $write->(DELETE => "/catalogs/$cname", query => { force => 'true' });
             my $gone;
-            if (!answered($r)) { $unknown++; my $e = exists_at("/catalogs/$cname");
+            if (!answered($r)) { my $e = exists_at("/catalogs/$cname");
                                  push @bad, "delete $cname: lookup failed" unless defined $e; $gone = defined $e && !$e }
             elsif ($r->code == 200) { $gone = 1; $ok++ }
             if ($gone) {
@@ -118,31 +159,30 @@ sub client {
             my $sname = $pick->($cat{$cname});
             if ($op == 3 || !$sname) {
                 my $name = $fresh->('sch');
-                my $r = api(POST => '/schemas', body => { name => $name, catalog_name => $cname });
+                my $r = $write->(POST => '/schemas', body => { name => $name, catalog_name => $cname });
                 my $made;
-                if (!answered($r)) { $unknown++; $made = exists_at("/schemas/$cname.$name") }
+                if (!answered($r)) { $made = exists_at("/schemas/$cname.$name") }
                 elsif ($r->code == 200) { $made = 1; $ok++ }
                 $cat{$cname}{$name} = {} if $made;
             }
             else {
                 my $name = $fresh->('tab');
-                my $r = api(POST => '/tables', body => {
+                my $r = $write->(POST => '/tables', body => {
                     name => $name, catalog_name => $cname, schema_name => $sname,
                     table_type => 'EXTERNAL', data_source_format => 'DELTA', columns => [],
                     storage_location => "$d/c$c/$name" });
                 my $made;
-                if (!answered($r)) { $unknown++; $made = exists_at("/tables/$cname.$sname.$name") }
+                if (!answered($r)) { $made = exists_at("/tables/$cname.$sname.$name") }
                 elsif ($r->code == 200) { $made = 1; $ok++ }
                 $cat{$cname}{$sname}{$name} = 1 if $made;
             }
         }
         elsif ($op == 5) {                               # grant or revoke
             my $change = $grant{$cname} ? 'remove' : 'add';
-            my $r = api(PATCH => "/permissions/catalog/$cname", body => { changes => [
+            my $r = $write->(PATCH => "/permissions/catalog/$cname", body => { changes => [
                 { principal => 'alice', $change => ['USE CATALOG'] } ] });
             my $now;
             if (!answered($r)) {
-                $unknown++;
                 my $j = json_of(settled(GET => "/permissions/catalog/$cname")) || {};
                 $now = grep { $_->{principal} eq 'alice' } @{ $j->{privilege_assignments} || [] };
             }
@@ -157,9 +197,9 @@ sub client {
                                  keys %{ $cat{$cn}{$s} } } keys %{ $cat{$cn} } } keys %cat;
             if (!$sh || !@tables || rand() < 0.3) {
                 my $name = "${p}_" . $fresh->('shr');
-                my $r = api(POST => '/shares', body => { name => $name });
+                my $r = $write->(POST => '/shares', body => { name => $name });
                 my $made;
-                if (!answered($r)) { $unknown++; $made = exists_at("/shares/$name") }
+                if (!answered($r)) { $made = exists_at("/shares/$name") }
                 elsif ($r->code == 200) { $made = 1; $ok++ }
                 $share{$name} = {} if $made;
             }
@@ -168,12 +208,11 @@ sub client {
                 # schema.table: unique, as the names are.
                 my $as = $t =~ s/^[^.]*\.//r;
                 next if exists $share{$sh}{$as};
-                my $r = api(PATCH => "/shares/$sh", body => { updates => [ { action => 'ADD',
+                my $r = $write->(PATCH => "/shares/$sh", body => { updates => [ { action => 'ADD',
                     data_object => { name => $t, shared_as => $as } } ] });
                 my $added;
                 if (!answered($r)) {
-                    $unknown++;
-                    my $j = json_of(settled(GET => "/shares/$sh", query => { include_shared_data => 'true' })) || {};
+                        my $j = json_of(settled(GET => "/shares/$sh", query => { include_shared_data => 'true' })) || {};
                     $added = grep { ($_->{shared_as} // '') eq $as } @{ $j->{objects} || [] };
                 }
                 elsif ($r->code == 200) { $added = 1; $ok++ }
@@ -182,26 +221,26 @@ sub client {
         }
         elsif ($op == 7) {                               # delete a share
             my $sh = $pick->(\%share) or next;
-            my $r = api(DELETE => "/shares/$sh");
+            my $r = $write->(DELETE => "/shares/$sh");
             my $gone;
-            if (!answered($r)) { $unknown++; my $e = exists_at("/shares/$sh"); $gone = defined $e && !$e }
+            if (!answered($r)) { my $e = exists_at("/shares/$sh"); $gone = defined $e && !$e }
             elsif ($r->code == 200) { $gone = 1; $ok++ }
             delete $share{$sh} if $gone;
         }
         elsif ($op == 8) {                               # a recipient, with its token
             my $name = "${p}_" . $fresh->('rcp');
-            my $r = api(POST => '/recipients', body => { name => $name,
+            my $r = $write->(POST => '/recipients', body => { name => $name,
                                                          authentication_type => 'TOKEN' });
             my $made;
-            if (!answered($r)) { $unknown++; $made = exists_at("/recipients/$name") }
+            if (!answered($r)) { $made = exists_at("/recipients/$name") }
             elsif ($r->code == 200) { $made = 1; $ok++ }
             $rcp{$name} = 1 if $made;
         }
         else {                                           # delete a recipient
             my $name = $pick->(\%rcp) or next;
-            my $r = api(DELETE => "/recipients/$name");
+            my $r = $write->(DELETE => "/recipients/$name");
             my $gone;
-            if (!answered($r)) { $unknown++; my $e = exists_at("/recipients/$name"); $gone = defined $e && !$e }
+            if (!answered($r)) { my $e = exists_at("/recipients/$name"); $gone = defined $e && !$e }
             elsif ($r->code == 200) { $gone = 1; $ok++ }
             delete $rcp{$name} if $gone;
         }
@@ -325,22 +364,6 @@ my @rcps = grep { /^\Q$p\E_/ } map { $_->{name} } all_of('/recipients', 'recipie
 is_deeply([sort @rcps], [sort keys %want_rcp], 'the recipients');
 
 # --- the database itself ------------------------------------------------------------
-my ($backend) = do { local (@ARGV, $/) = (Apache::Test::vars('t_conf') . '/backend.conf'); <> };
-my ($params) = $backend =~ /^DBDParams\s+"([^"]+)"/m;
-my $sqlite = $backend =~ /^DBDriver\s+sqlite3/m;
-sub db_query {
-    my ($sql) = @_;
-    my @cmd = $sqlite ? ('sqlite3', '-batch', '-readonly', $params, $sql)
-                      : do { my %kv = map { split /=/, $_, 2 } split ' ', $params;
-                             (($ENV{PG_BIN} ? "$ENV{PG_BIN}/" : '') . 'psql', '-X', '-At', '-h', $kv{host}, '-U', $kv{user},
-                              '-d', $kv{dbname}, '-c', $sql) };
-    open(my $fh, '-|', @cmd) or die "cannot run $cmd[0]: $!";
-    local $/;
-    my $out = <$fh> // '';
-    close $fh;
-    $out =~ s/\s+\z//;
-    return $out;
-}
 my %checks = (
     'children without their parent' =>
         "SELECT count(*) FROM securables c LEFT JOIN securables p ON p.id = c.parent_id
