@@ -86,22 +86,22 @@ int uc_secret_keyed_hash_matches(apr_pool_t *pool,
 
 /* The same hash set up once for many messages (the file URLs of one
  * answer): the key's purpose MAC key derived and its HMAC states kept, so
- * that each message costs two SHA-256 runs and no algorithm lookup. NULL
- * when OpenSSL fails. Wiped and freed with `pool`; one thread at a time. */
+ * that each message costs its own SHA-256 blocks and one more, and no
+ * algorithm lookup. NULL when OpenSSL fails. Wiped and freed with `pool`;
+ * one thread at a time. */
 typedef struct uc_secret_hasher uc_secret_hasher_t;
 uc_secret_hasher_t *uc_secret_hasher_make(apr_pool_t *pool,
                                           const uc_secret_key_t *key,
                                           const char *purpose);
-/* The hash of `data` into `hex` (UC_SECRET_HASH_HEX + 1 bytes); 0 when
- * OpenSSL fails. */
-int uc_secret_hasher_hash(uc_secret_hasher_t *hasher, const void *data,
-                          apr_size_t len, char *hex);
+/* The hash of `data` into `hex` (UC_SECRET_HASH_HEX + 1 bytes). */
+void uc_secret_hasher_hash(uc_secret_hasher_t *hasher, const void *data,
+                           apr_size_t len, char *hex);
 /* Makes every later message of the hasher start with `data` (what all of
  * them share): uc_secret_hasher_hash(h, m) is then the hash of data || m,
  * at the cost of m alone when `len` is a multiple of 64 (whole SHA-256
- * blocks). 0 when OpenSSL fails. */
-int uc_secret_hasher_absorb(uc_secret_hasher_t *hasher, const void *data,
-                            apr_size_t len);
+ * blocks). */
+void uc_secret_hasher_absorb(uc_secret_hasher_t *hasher, const void *data,
+                             apr_size_t len);
 
 /* `n` random bytes from OpenSSL's CSPRNG as unpadded base64url (writable,
  * so that the caller can wipe it); NULL when the generator fails. */

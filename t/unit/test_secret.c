@@ -217,8 +217,7 @@ static void test_keyed_hash(void **state)
         const char *want = nested_hmac(pool, &keys->keys[1], "purpose",
                                        texts[i], strlen(texts[i]));
 
-        assert_true(uc_secret_hasher_hash(h, texts[i], strlen(texts[i]),
-                                          hex));
+        uc_secret_hasher_hash(h, texts[i], strlen(texts[i]), hex);
         assert_string_equal(hex, want);
         assert_string_equal(uc_secret_keyed_hash(pool, &keys->keys[1],
                                                  "purpose", texts[i],
@@ -232,6 +231,37 @@ static void test_keyed_hash(void **state)
                                                  "other", "abc", 3),
                             nested_hmac(pool, &keys->keys[1], "purpose",
                                         "abc", 3));
+}
+
+/* The hasher pads by hand: every message length from 0 to 200 (one, two
+ * and four SHA-256 blocks, the padding on either side of a block's end),
+ * after absorbed prefixes that end on a block and inside one, and one
+ * absorbed in pieces, is HMAC's hash of prefix || message. */
+static void test_hasher_lengths(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_secret_keys_t *keys = uc_test_keys(pool, KEY_A, KEY_B);
+    static const size_t prefixes[] = { 0, 1, 55, 56, 63, 64, 65, 128, 130 };
+    char text[400], hex[UC_SECRET_HASH_HEX + 1];
+    size_t i, n, k;
+
+    for (i = 0; i < sizeof(text); i++)
+        text[i] = (char)('a' + (i * 7) % 26);
+    for (k = 0; k < sizeof(prefixes) / sizeof(prefixes[0]); k++) {
+        size_t pre = prefixes[k];
+        uc_secret_hasher_t *h = uc_secret_hasher_make(pool, &keys->keys[0],
+                                                      "file-url");
+
+        assert_non_null(h);
+        /* In two pieces: a piece may end inside a block. */
+        uc_secret_hasher_absorb(h, text, pre / 2);
+        uc_secret_hasher_absorb(h, text + pre / 2, pre - pre / 2);
+        for (n = 0; n <= 200; n++) {
+            uc_secret_hasher_hash(h, text + pre, n, hex);
+            assert_string_equal(hex, nested_hmac(pool, &keys->keys[0],
+                                                 "file-url", text, pre + n));
+        }
+    }
 }
 
 /* A hash checks under the key its id names, any key of the file, and
@@ -335,6 +365,7 @@ int main(void)
         UC_POOL_TEST(test_key_files),
         UC_POOL_TEST(test_equal),
         UC_POOL_TEST(test_keyed_hash),
+        UC_POOL_TEST(test_hasher_lengths),
         UC_POOL_TEST(test_keyed_hash_matches),
         UC_POOL_TEST(test_opened_secret_is_wiped),
         UC_POOL_TEST(test_hmac_sha256),
