@@ -123,9 +123,9 @@ int uc_file_url_signer_plain(const uc_file_url_signer_t *s)
 /* One allocation for the URL of every file of an answer: prefix, key,
  * query and signature, each of a length known before. */
 uc_error_t *uc_file_url_sign(uc_file_url_signer_t *s, apr_pool_t *pool,
-                             const char *key, const char **url)
+                             const char *key, apr_size_t key_len,
+                             const char **url, apr_size_t *url_len)
 {
-    apr_size_t key_len = strlen(key);
     char *out, *o;
 
     if (!is_safe_key_n(key, key_len))
@@ -141,6 +141,7 @@ uc_error_t *uc_file_url_sign(uc_file_url_signer_t *s, apr_pool_t *pool,
     o += s->query_len;
     uc_secret_hasher_hash(s->hasher, key, key_len, o);
     *url = out;
+    *url_len = (apr_size_t)(o - out) + UC_SECRET_HASH_HEX;
     return NULL;
 }
 

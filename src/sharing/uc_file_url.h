@@ -40,12 +40,14 @@ uc_error_t *uc_file_url_signer_make(apr_pool_t *pool,
  * the rest is digits, hex and the query's own characters). */
 int uc_file_url_signer_plain(const uc_file_url_signer_t *signer);
 
-/* The signed URL of object `key` (relative to the table root, decoded, as
- * a Delta log names a file: "date=2021-01-01/part-1.parquet"), from
- * `pool`. A key that could leave the root (absolute, "." or ".." or empty
- * segments) is a 400. */
+/* The signed URL of object `key` (`key_len` bytes, relative to the table
+ * root, decoded, as a Delta log names a file:
+ * "date=2021-01-01/part-1.parquet") and its length, from `pool`. A key
+ * that could leave the root (absolute, "." or ".." or empty segments) is
+ * a 400. */
 uc_error_t *uc_file_url_sign(uc_file_url_signer_t *signer, apr_pool_t *pool,
-                             const char *key, const char **url);
+                             const char *key, apr_size_t key_len,
+                             const char **url, apr_size_t *url_len);
 
 /* Checks a request of the files route: `path` is the request's path after
  * the route's mount, as sent (still percent-encoded), `args` its query

@@ -406,17 +406,21 @@ uc_error_t *uc_sharing_table_metadata(uc_call_t *call, uc_jw_t *out)
 /* Local files go out through the module's signed files route, under the
  * sharing mount. */
 static uc_error_t *sign_local(void *baton, apr_pool_t *pool,
-                              const char *log_path, const char **url)
+                              const char *log_path, apr_size_t path_len,
+                              const char **url, apr_size_t *url_len)
 {
     /* Most paths hold no escape: they are their own key. */
-    const char *key = strchr(log_path, '%')
-        ? uc_percent_decode(pool, log_path) : log_path;
+    const char *key = log_path;
+    apr_size_t key_len = path_len;
 
+    if (memchr(log_path, '%', path_len) &&
+        (key = uc_percent_decode(pool, log_path)))
+        key_len = strlen(key);
     if (!key || !*key || *key == '/')
         return uc_error_make(pool, UC_E_UNSUPPORTED_OPERATION,
                              "table containing absolute paths cannot be "
                              "shared");
-    return uc_file_url_sign(baton, pool, key, url);
+    return uc_file_url_sign(baton, pool, key, key_len, url, url_len);
 }
 
 /* Cloud files go out as the store's own pre-signed URLs. */
@@ -427,16 +431,23 @@ typedef struct cloud_signer {
 } cloud_signer_t;
 
 static uc_error_t *sign_cloud(void *baton, apr_pool_t *pool,
-                              const char *log_path, const char **url)
+                              const char *log_path, apr_size_t path_len,
+                              const char **url, apr_size_t *url_len)
 {
     const cloud_signer_t *c = baton;
     const char *key = uc_percent_decode(pool, log_path);
+    uc_error_t *err;
 
+    (void)path_len;
     if (!key || !uc_objstore_key_is_safe(key) || !*key)
         return uc_error_make(pool, UC_E_MALFORMED_DELTA_LOG, "The table's "
                              "log names the file '%s', which is not inside "
                              "the table.", log_path);
-    return uc_objstore_presign(c->store, pool, key, c->seconds, c->now, url);
+    if ((err = uc_objstore_presign(c->store, pool, key, c->seconds, c->now,
+                                   url)))
+        return err;
+    *url_len = strlen(*url);
+    return NULL;
 }
 
 /* The first second no file URL of this answer is good at: the server's
@@ -478,7 +489,7 @@ static uc_error_t *make_signer(shared_t *s, uc_sharing_signer_t *signer)
     uc_file_url_signer_t *files;
     uc_error_t *err;
 
-    signer->expiration_ms = expires * 1000;
+    uc_sharing_signer_expire(signer, expires * 1000);
     signer->metrics = call->metrics;
     signer->tally = NULL;
     signer->plain_urls = 0;

@@ -445,10 +445,20 @@ uc_error_t *uc_sharing_write_metadata(uc_jw_t *jw, apr_pool_t *pool,
 
 #define ID_MAX (2 * UC_SHA256_BYTES + 1)
 
+void uc_sharing_signer_expire(uc_sharing_signer_t *signer, apr_int64_t ms)
+{
+    signer->expiration_ms = ms;
+    signer->expiration_member_len = ms == UC_DELTA_NONE ? 0
+        : apr_snprintf(signer->expiration_member,
+                       sizeof(signer->expiration_member),
+                       ",\"expirationTimestamp\":%" APR_INT64_T_FMT, ms);
+}
+
 /* What a file line needs beyond the log's text, all of it got (and every
  * refusal made) before the line is begun. */
 typedef struct shared_file {
     const char *url;            /* signed URL of the data file */
+    apr_size_t url_len;
     char id[ID_MAX];
     const char *dv;             /* deletion vector descriptor, or NULL */
     const char *dv_url;         /* signed URL of its file; NULL: inline */
@@ -458,13 +468,13 @@ typedef struct shared_file {
 /* A scheme ("s3:", "file:") or a root: the path leaves the table's
  * directory, which is all a recipient was granted. File names are runs
  * of scheme characters: the colon is looked for first. */
-static int is_absolute(const char *path)
+static int is_absolute(const char *path, apr_size_t len)
 {
     const char *colon, *p;
 
     if (*path == '/')
         return 1;
-    if (!apr_isalpha(*path) || !(colon = strchr(path, ':')))
+    if (!apr_isalpha(*path) || !(colon = memchr(path, ':', len)))
         return 0;
     for (p = path + 1; p < colon; p++)
         if (!apr_isalnum(*p) && *p != '+' && *p != '-' && *p != '.')
@@ -473,16 +483,18 @@ static int is_absolute(const char *path)
 }
 
 static uc_error_t *sign(apr_pool_t *pool, const uc_sharing_signer_t *signer,
-                        const char *path, const char **url)
+                        const char *path, const char **url,
+                        apr_size_t *url_len)
 {
+    apr_size_t len = strlen(path);
     uc_error_t *err;
 
-    if (is_absolute(path))
+    if (is_absolute(path, len))
         return uc_error_make(pool, UC_E_UNSUPPORTED_OPERATION, "The table "
                              "contains the absolute path '%s': a table "
                              "containing absolute paths cannot be shared.",
                              path);
-    if ((err = signer->sign(signer->baton, pool, path, url)))
+    if ((err = signer->sign(signer->baton, pool, path, len, url, url_len)))
         return err;
     if (signer->tally)
         ++*signer->tally;
@@ -553,6 +565,7 @@ static uc_error_t *share_dv(apr_pool_t *pool, uc_sharing_format_t format,
                             shared_file_t *out)
 {
     const char *path;
+    apr_size_t url_len;         /* written as a member: escaped anyway */
     uc_error_t *err;
 
     /* A parquet client reads the data file whole: the rows the vector
@@ -565,7 +578,7 @@ static uc_error_t *share_dv(apr_pool_t *pool, uc_sharing_format_t format,
                              "deletionvectors.");
     if ((err = dv_file(pool, out->dv, &path)) || !path)
         return err;
-    if ((err = sign(pool, signer, path, &out->dv_url)))
+    if ((err = sign(pool, signer, path, &out->dv_url, &url_len)))
         return err;
     file_id(format, caps, path, NULL, out->dv_id);
     return NULL;
@@ -585,7 +598,7 @@ static uc_error_t *share_file(apr_pool_t *pool, uc_sharing_format_t format,
     if (!path || !*path)
         return uc_error_make(pool, UC_E_MALFORMED_DELTA_LOG,
                              "A file action of the table has no path.");
-    if ((err = sign(pool, signer, path, &out->url)))
+    if ((err = sign(pool, signer, path, &out->url, &out->url_len)))
         return err;
     file_id(format, caps, path, md5, out->id);
     return dv ? share_dv(pool, format, caps, signer, out) : NULL;
@@ -691,11 +704,11 @@ static void write_parquet_file(uc_jw_t *jw, const char *kind,
     RUN(jw, "\":{\"url\":");
     if (signer->plain_urls) {
         RUN(jw, "\"");
-        uc_jw_text_n(jw, sf->url, strlen(sf->url));
+        uc_jw_text_n(jw, sf->url, sf->url_len);
         RUN(jw, "\",\"id\":\"");
     }
     else {
-        uc_jw_escaped_n(jw, sf->url, strlen(sf->url));
+        uc_jw_escaped_n(jw, sf->url, sf->url_len);
         RUN(jw, ",\"id\":\"");
     }
     /* Hex digits. */
@@ -710,7 +723,8 @@ static void write_parquet_file(uc_jw_t *jw, const char *kind,
     }
     RUN_INT(jw, "version", version);
     RUN_INT(jw, "timestamp", timestamp);
-    RUN_INT(jw, "expirationTimestamp", signer->expiration_ms);
+    uc_jw_text_n(jw, signer->expiration_member,
+                 signer->expiration_member_len);
     RUN(jw, "}}");
 }
 

@@ -65,14 +65,17 @@ const char *uc_sharing_caps_answer(apr_pool_t *pool,
                                    const uc_sharing_caps_t *caps);
 
 /* Turns a file path as the log writes it (relative to the table root,
- * percent-encoded URI or absolute URI) into the URL a recipient fetches;
- * the route engineer provides it. Only relative paths reach it. */
+ * percent-encoded URI or absolute URI; `path_len` bytes) into the URL a
+ * recipient fetches and its length; the route engineer provides it. Only
+ * relative paths reach it. */
 typedef struct uc_sharing_signer {
     uc_error_t *(*sign)(void *baton, apr_pool_t *pool, const char *log_path,
-                        const char **url);
+                        apr_size_t path_len, const char **url,
+                        apr_size_t *url_len);
     void *baton;
-    apr_int64_t expiration_ms;    /* expirationTimestamp of each file line;
-                                   * UC_DELTA_NONE leaves it out */
+    /* expirationTimestamp of each file line (UC_DELTA_NONE leaves it
+     * out), set with uc_sharing_signer_expire() */
+    apr_int64_t expiration_ms;
     struct uc_metrics *metrics;   /* counts the URLs signed; may be NULL */
     /* When not NULL, the URLs signed are counted here instead, by a
      * thread that adds them to `metrics` now and then: one shared
@@ -80,7 +83,14 @@ typedef struct uc_sharing_signer {
      * more than the line's digest. */
     apr_uint64_t *tally;
     int plain_urls;               /* its URLs need no JSON escaping */
+    /* ,"expirationTimestamp":<expiration_ms>, or nothing: the same on
+     * every line, so written once. */
+    char expiration_member[48];
+    apr_size_t expiration_member_len;
 } uc_sharing_signer_t;
+
+/* Sets the expirationTimestamp of the signer's file lines. */
+void uc_sharing_signer_expire(uc_sharing_signer_t *signer, apr_int64_t ms);
 
 /* Each writer writes ONE line's JSON (compact, no newline) into `jw`; the
  * caller ends the line. `pool` holds what the line needs (the signer's URL

@@ -39,14 +39,16 @@ static const char *sign(const uc_secret_keys_t *keys, const char *key,
                         apr_int64_t exp)
 {
     const char *url = NULL;
+    apr_size_t len = 0;
     uc_file_url_signer_t *signer = NULL;
     uc_error_t *err = uc_file_url_signer_make(pool, keys, BASE, TABLE, exp,
                                               &signer);
 
     if (!err)
-        err = uc_file_url_sign(signer, pool, key, &url);
+        err = uc_file_url_sign(signer, pool, key, strlen(key), &url, &len);
     if (err)
         fail_msg("signing %s: %s", key, err->message);
+    assert_int_equal(len, strlen(url));
     return url;
 }
 
@@ -133,6 +135,7 @@ static void test_paths(void **state)
         "/x.parquet", "../x.parquet", "a/../../x", "a//b", "./a", "a/", ""
     };
     size_t i;
+    apr_size_t len;
     const char *args;
     uc_file_url_signer_t *signer = NULL;
 
@@ -140,7 +143,8 @@ static void test_paths(void **state)
     assert_null(uc_file_url_signer_make(pool, &old_only, BASE, TABLE, LATER,
                                         &signer));
     for (i = 0; i < sizeof(unsafe) / sizeof(unsafe[0]); i++) {
-        uc_error_t *err = uc_file_url_sign(signer, pool, unsafe[i], &url);
+        uc_error_t *err = uc_file_url_sign(signer, pool, unsafe[i],
+                                           strlen(unsafe[i]), &url, &len);
         if (!err)
             fail_msg("signed '%s'", unsafe[i]);
         assert_int_equal(err->status, 400);
@@ -164,17 +168,19 @@ static void test_plain(void **state)
         "http://h/files\"", "http://h/fi\\les", "http://h/caf\xc3\xa9",
         "http://h/\tfiles"
     };
+    static const char odd[] = "p=\"x\"/\\ caf\xc3\xa9\n.parquet";
     uc_file_url_signer_t *signer = NULL;
     const char *url = NULL;
-    apr_size_t i;
+    apr_size_t i, len;
 
     (void)state;
     assert_null(uc_file_url_signer_make(pool, &old_only, BASE, TABLE, LATER,
                                         &signer));
     assert_true(uc_file_url_signer_plain(signer));
-    assert_null(uc_file_url_sign(signer, pool,
-                                 "p=\"x\"/\\ caf\xc3\xa9\n.parquet", &url));
-    assert_true(uc_jw_is_plain(url, strlen(url)));
+    assert_null(uc_file_url_sign(signer, pool, odd, strlen(odd), &url,
+                                 &len));
+    assert_int_equal(len, strlen(url));
+    assert_true(uc_jw_is_plain(url, len));
     for (i = 0; i < sizeof(not_plain) / sizeof(not_plain[0]); i++) {
         assert_null(uc_file_url_signer_make(pool, &old_only, not_plain[i],
                                             TABLE, LATER, &signer));

@@ -64,17 +64,20 @@ static uc_delta_snapshot_t *snapshot_of(apr_pool_t *pool, const char *name,
 /* --- a signer, and what it signed ------------------------------------------ */
 
 static uc_error_t *test_sign(void *baton, apr_pool_t *pool,
-                             const char *log_path, const char **url)
+                             const char *log_path, apr_size_t path_len,
+                             const char **url, apr_size_t *url_len)
 {
+    assert_int_equal(path_len, strlen(log_path));
     (*(int *)baton)++;
     *url = apr_pstrcat(pool, "https://files.test/t/", log_path, "?sig=x",
                        NULL);
+    *url_len = strlen(*url);
     return NULL;
 }
 
 static int signed_count;
-static const uc_sharing_signer_t signer = { test_sign, &signed_count,
-                                            EXPIRES };
+/* Expiring at EXPIRES: set by main. */
+static uc_sharing_signer_t signer = { test_sign, &signed_count };
 
 static const char *signed_url(apr_pool_t *pool, const char *log_path)
 {
@@ -1077,6 +1080,7 @@ int main(void)
 
     uc_test_init();
     uc_test_init_reader();
+    uc_sharing_signer_expire(&signer, EXPIRES);
     rc = cmocka_run_group_tests_name("sharing_lines", tests, NULL, NULL);
     uc_test_fini();
     return rc;
