@@ -288,15 +288,9 @@ static void put_escaped(uc_jw_t *w, const char *s, apr_size_t len)
 
 void uc_jw_key(uc_jw_t *w, const char *key)
 {
-    apr_size_t n = strlen(key);
-
     before_value(w);
-    reserve(w, n + 3);
-    w->buf[w->len++] = '"';
-    memcpy(w->buf + w->len, key, n);
-    w->len += n;
-    w->buf[w->len++] = '"';
-    w->buf[w->len++] = ':';
+    uc_jw_quoted_n(w, key, strlen(key));
+    put_char(w, ':');
     /* The value that follows needs no separator of its own. */
     w->first[w->depth] = 1;
 }
@@ -343,11 +337,7 @@ void uc_jw_string_n(uc_jw_t *w, const char *s, apr_size_t len)
 void uc_jw_string_escaped(uc_jw_t *w, const char *body, apr_size_t len)
 {
     before_value(w);
-    reserve(w, len + 2);
-    w->buf[w->len++] = '"';
-    memcpy(w->buf + w->len, body, len);
-    w->len += len;
-    w->buf[w->len++] = '"';
+    uc_jw_quoted_n(w, body, len);
 }
 
 void uc_jw_null(uc_jw_t *w)
@@ -466,6 +456,15 @@ void uc_jw_field_raw(uc_jw_t *w, const char *key, const char *json)
 void uc_jw_escaped_n(uc_jw_t *w, const char *s, apr_size_t len)
 {
     put_escaped(w, s, len);
+}
+
+void uc_jw_quoted_n(uc_jw_t *w, const char *body, apr_size_t len)
+{
+    reserve(w, len + 2);
+    w->buf[w->len++] = '"';
+    memcpy(w->buf + w->len, body, len);
+    w->len += len;
+    w->buf[w->len++] = '"';
 }
 
 int uc_jw_is_plain(const char *s, apr_size_t len)

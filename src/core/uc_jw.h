@@ -83,6 +83,8 @@ static inline void uc_jw_text_n(uc_jw_t *w, const char *text,
     w->len += len;
 }
 void uc_jw_escaped_n(uc_jw_t *w, const char *s, apr_size_t len);
+/* `len` bytes already escaped (a JSON string's body), only quoted. */
+void uc_jw_quoted_n(uc_jw_t *w, const char *body, apr_size_t len);
 /* Whether `len` bytes are JSON text as they are, between quotes:
  * printable ASCII without '"' or '\\'. */
 int uc_jw_is_plain(const char *s, apr_size_t len);

@@ -259,6 +259,9 @@ typedef struct uc_delta_stats_text {
     int escaped;
 } uc_delta_stats_text_t;
 
+/* Stats held as their JSON text (a commit's, or none: NULL). */
+uc_delta_stats_text_t uc_delta_stats_text_of(const char *stats);
+
 /* The same as uc_delta_file_stats, in the form the reader holds them. */
 uc_error_t *uc_delta_file_stats_text(uc_delta_stats_reader_t *reader,
                                      const uc_delta_file_t *file,

@@ -69,6 +69,13 @@ uc_delta_stats_reader_t *uc_delta_stats_reader_make(apr_pool_t *pool,
     return reader;
 }
 
+uc_delta_stats_text_t uc_delta_stats_text_of(const char *stats)
+{
+    uc_delta_stats_text_t t = { stats, stats ? strlen(stats) : 0, 0 };
+
+    return t;
+}
+
 uc_error_t *uc_delta_file_stats_text(uc_delta_stats_reader_t *reader,
                                      const uc_delta_file_t *file,
                                      uc_delta_stats_text_t *out)
@@ -76,10 +83,8 @@ uc_error_t *uc_delta_file_stats_text(uc_delta_stats_reader_t *reader,
     uc_pq_bytes_t value;
     uc_error_t *err;
 
-    out->escaped = 0;
     if (!file->stats_source) {
-        out->text = file->stats;
-        out->len = file->stats ? strlen(file->stats) : 0;
+        *out = uc_delta_stats_text_of(file->stats);
         return NULL;
     }
     if ((err = uc_pq_lazy_value(reader->lazy, file->stats_source->lazy,
@@ -154,9 +159,8 @@ void uc_delta_prefetch_file(const uc_delta_snapshot_t *snapshot,
         __builtin_prefetch(f);
         return;
     }
-    if (!f->stats_source ||
-        !(slot = uc_pq_lazy_kept_slot(f->stats_source->lazy, f->stats_row)))
-        slot = NULL;
+    slot = f->stats_source
+        ? uc_pq_lazy_kept_slot(f->stats_source->lazy, f->stats_row) : NULL;
     if (stage == 1) {
         __builtin_prefetch(f->path);
         __builtin_prefetch(f->partition_values);

@@ -1069,6 +1069,18 @@ static void prefetch_ahead(const uc_delta_snapshot_t *snap,
         uc_delta_prefetch_file(snap, ahead[k], k);
 }
 
+/* The first file from `from`, the PREFETCH_DISTANCE after it ahead. */
+static apr_size_t start_ahead(const apr_uint64_t *kept, apr_size_t n,
+                              apr_size_t from, apr_size_t *ahead)
+{
+    apr_size_t first = next_kept(kept, n, from), at = first;
+    int k;
+
+    for (k = 0; k < PREFETCH_DISTANCE; k++)
+        at = ahead[k] = next_kept(kept, n, at + 1);
+    return first;
+}
+
 /* The next file, the others ahead moved up and the last found. */
 static apr_size_t step_ahead(const apr_uint64_t *kept, apr_size_t n,
                              apr_size_t *ahead)
@@ -1088,17 +1100,13 @@ static uc_error_t *write_files_in_turn(const files_job_t *job, span_t *span)
     uc_call_t *call = job->s->call;
     const query_t *q = job->q;
     files_renderer_t *r = renderer_make(call->pool, job, 0);
-    apr_size_t i, n = job->snap->num_files;
+    apr_size_t i, n = job->snap->num_files, ahead[PREFETCH_DISTANCE];
     apr_int64_t records = 0;
     int written;
     uc_error_t *err;
 
-    apr_size_t ahead[PREFETCH_DISTANCE], k;
-
-    for (i = next_kept(job->kept, n, job->first), k = 0;
-         k < PREFETCH_DISTANCE; k++)
-        ahead[k] = next_kept(job->kept, n, (k ? ahead[k - 1] : i) + 1);
-    for (; i < n; i = step_ahead(job->kept, n, ahead)) {
+    for (i = start_ahead(job->kept, n, job->first, ahead); i < n;
+         i = step_ahead(job->kept, n, ahead)) {
         if (job->kept)
             prefetch_ahead(job->snap, ahead);
         if (page_full(q, span)) {

@@ -676,13 +676,10 @@ static void end_delta_file(uc_jw_t *jw)
 /* The stats as a JSON string: a checkpoint's come escaped already. */
 static void write_stats(uc_jw_t *jw, const uc_delta_stats_text_t *stats)
 {
-    if (!stats->escaped) {
+    if (stats->escaped)
+        uc_jw_quoted_n(jw, stats->text, stats->len);
+    else
         uc_jw_escaped_n(jw, stats->text, stats->len);
-        return;
-    }
-    RUN(jw, "\"");
-    uc_jw_text_n(jw, stats->text, stats->len);
-    RUN(jw, "\"");
 }
 
 /* {"<kind>":{url, id, partitionValues, size, stats?, version?,
@@ -781,7 +778,7 @@ uc_error_t *uc_sharing_write_file(uc_jw_t *jw, apr_pool_t *pool,
                                   const uc_sharing_signer_t *signer,
                                   apr_int64_t version, apr_int64_t timestamp)
 {
-    uc_delta_stats_text_t text = { stats, stats ? strlen(stats) : 0, 0 };
+    uc_delta_stats_text_t text = uc_delta_stats_text_of(stats);
 
     return write_file(jw, pool, format, caps, file, NULL, &text, signer,
                       version, timestamp);
@@ -868,12 +865,9 @@ uc_error_t *uc_sharing_write_change(uc_jw_t *jw, apr_pool_t *pool,
                               : change->deletion_vector, &sf)))
         return err;
     if (!delta) {
-        uc_delta_stats_text_t stats = { NULL, 0, 0 };
+        uc_delta_stats_text_t stats = uc_delta_stats_text_of(
+            change->kind == UC_DELTA_CHANGE_ADD ? change->stats : NULL);
 
-        if (change->kind == UC_DELTA_CHANGE_ADD && change->stats) {
-            stats.text = change->stats;
-            stats.len = strlen(change->stats);
-        }
         write_parquet_file(jw, change_key(change->kind, 0), &sf,
                            change->partition_values, change->size, &stats,
                            signer, change->version, change->timestamp);
