@@ -428,13 +428,13 @@ static uc_error_t *check_snapshot(uc_call_t *call, const char *name,
 static uc_error_t *unreadable_log(uc_call_t *call, const char *name,
                                   const uc_error_t *err)
 {
-    uc_error_t *out;
+    int server_fault = err->kind == UC_E_STORAGE ||
+                       err->kind == UC_E_UNAVAILABLE;
+    uc_error_t *out = uc_error_make(call->pool, server_fault ? err->kind
+                                                             : UC_E_INVALID,
+                                    "The Delta log of table '%s' cannot be "
+                                    "read: %s", name, err->message);
 
-    if (err->kind != UC_E_STORAGE && err->kind != UC_E_UNAVAILABLE)
-        return uc_error_invalid(call->pool, "The Delta log of table '%s' "
-                                "cannot be read: %s", name, err->message);
-    out = uc_error_make(call->pool, err->kind, "The Delta log of table '%s' "
-                        "cannot be read: %s", name, err->message);
     out->cause = err->cause;
     out->retry_after = err->retry_after;
     return out;

@@ -57,6 +57,9 @@ static int fail(apr_pool_t *pool, const uc_error_t *err)
     uc_jw_begin_object(w);
     uc_jw_field_string(w, "error_code", err->code);
     uc_jw_field_string(w, "message", err->message);
+    /* The tool's user named the table: where it lies is theirs to see. */
+    if (err->cause)
+        uc_jw_field_string(w, "cause", err->cause);
     uc_jw_end_object(w);
     fprintf(stderr, "%s\n", uc_jw_text(w));
     return 1;

@@ -88,19 +88,20 @@ uc_error_t *uc_delta_read_features(apr_pool_t *pool,
                                                             "writerFeatures"));
     if (f->min_reader_version > MAX_READER_VERSION
         || f->min_reader_version < 1)
-        return uc_error_make(pool, UC_E_UNSUPPORTED_OPERATION,
-                             "The Delta table at '%s' needs reader version "
-                             "%d; this server reads up to version %d.",
-                             table->location, f->min_reader_version,
-                             MAX_READER_VERSION);
+        return uc_delta_table_error(pool, table, UC_E_UNSUPPORTED_OPERATION,
+                                    "The table needs Delta reader version "
+                                    "%d; this server reads up to version "
+                                    "%d.", f->min_reader_version,
+                                    MAX_READER_VERSION);
     for (i = 0; i < f->reader_features->nelts; i++) {
         const char *name = APR_ARRAY_IDX(f->reader_features, i, const char *);
 
         if (!is_supported(name))
-            return uc_error_make(pool, UC_E_UNSUPPORTED_OPERATION,
-                                 "The Delta table at '%s' uses the reader "
-                                 "feature '%s', which this server does not "
-                                 "support.", table->location, name);
+            return uc_delta_table_error(pool, table,
+                                        UC_E_UNSUPPORTED_OPERATION, "The "
+                                        "table uses the Delta reader "
+                                        "feature '%s', which this server "
+                                        "does not support.", name);
     }
     mode = config_value(metadata, "delta.columnMapping.mode");
     f->column_mapping = mode ? apr_pstrdup(pool, mode) : "none";

@@ -124,14 +124,14 @@ uc_error_t *uc_delta_version_at(uc_delta_table_t *table,
         index = split;
     if (index < 0)
         return match == UC_DELTA_AT_OR_BEFORE
-            ? uc_error_invalid(pool,
+            ? uc_delta_table_error(pool, table, UC_E_INVALID,
                       "The provided timestamp (%" APR_INT64_T_FMT " ms)"
                       " is before the earliest version available of the "
-                      "Delta table at '%s'.", timestamp, table->location)
-            : uc_error_invalid(pool,
+                      "table.", timestamp)
+            : uc_delta_table_error(pool, table, UC_E_INVALID,
                       "The provided timestamp (%" APR_INT64_T_FMT " ms)"
-                      " is after the latest version available of the Delta "
-                      "table at '%s'.", timestamp, table->location);
+                      " is after the latest version available of the "
+                      "table.", timestamp);
     *version = c[index].version;
     return NULL;
 }
@@ -261,10 +261,9 @@ static uc_error_t *check_range(apr_pool_t *pool, const uc_delta_table_t *table,
                        start, end);
     for (v = start; v <= end; v++)
         if (!uc_delta_log_commit(log, v))
-            return uc_error_invalid(pool,
+            return uc_delta_table_error(pool, table, UC_E_INVALID,
                            "The changes of version %" APR_INT64_T_FMT
-                           " of the Delta table at '%s' are no longer in its "
-                           "log.", v, table->location);
+                           " of the table are no longer in its log.", v);
     return NULL;
 }
 

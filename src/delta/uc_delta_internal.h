@@ -55,7 +55,15 @@ const uc_log_commit_t *uc_delta_log_commit(const uc_delta_log_t *log,
                                            apr_int64_t version);
 const char *uc_delta_commit_key(apr_pool_t *pool, apr_int64_t version);
 
-/* Errors naming the table. */
+/* Errors about the table. Their messages say "the table" and never where
+ * it lies (an answer may go to a Delta Sharing recipient, who must not
+ * learn the provider's storage); its location goes to the cause, for the
+ * log. */
+uc_error_t *uc_delta_table_error(apr_pool_t *pool,
+                                 const uc_delta_table_t *table,
+                                 uc_error_kind_t kind, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* A log that does not read as Delta: MALFORMED_DELTA_LOG saying what. */
 uc_error_t *uc_delta_corrupt(apr_pool_t *pool, const uc_delta_table_t *table,
                              const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -17,6 +17,28 @@
 #define MAX_COMMIT_BYTES ((apr_off_t)512 << 20)
 #define MAX_LAST_CHECKPOINT_BYTES 65536
 
+static uc_error_t *table_error(apr_pool_t *pool,
+                               const uc_delta_table_t *table,
+                               uc_error_kind_t kind, const char *message)
+{
+    return uc_error_because(pool, uc_error_make(pool, kind, "%s", message),
+                            "the Delta table at '%s': %s", table->location,
+                            message);
+}
+
+uc_error_t *uc_delta_table_error(apr_pool_t *pool,
+                                 const uc_delta_table_t *table,
+                                 uc_error_kind_t kind, const char *fmt, ...)
+{
+    va_list ap;
+    const char *message;
+
+    va_start(ap, fmt);
+    message = apr_pvsprintf(pool, fmt, ap);
+    va_end(ap);
+    return table_error(pool, table, kind, message);
+}
+
 uc_error_t *uc_delta_corrupt(apr_pool_t *pool, const uc_delta_table_t *table,
                              const char *fmt, ...)
 {
@@ -26,9 +48,9 @@ uc_error_t *uc_delta_corrupt(apr_pool_t *pool, const uc_delta_table_t *table,
     va_start(ap, fmt);
     what = apr_pvsprintf(pool, fmt, ap);
     va_end(ap);
-    return uc_error_make(pool, UC_E_MALFORMED_DELTA_LOG,
-                         "The Delta log of '%s' cannot be read: %s.",
-                         table->location, what);
+    return table_error(pool, table, UC_E_MALFORMED_DELTA_LOG,
+                       apr_pstrcat(pool, "The table's Delta log cannot be "
+                                   "read: ", what, ".", NULL));
 }
 
 uc_error_t *uc_delta_table_open(apr_pool_t *pool, const char *location,
@@ -318,9 +340,11 @@ uc_error_t *uc_delta_list(uc_delta_table_t *table, apr_pool_t *pool,
     if ((err = list_from(table, table->pool, NULL, &log)))
         return err;
     if (log->latest < 0)
-        return uc_error_make(pool, UC_E_RESOURCE_DOES_NOT_EXIST,
-                             "No Delta table at '%s': _delta_log holds no "
-                             "commit or checkpoint.", table->location);
+        return uc_delta_table_error(pool, table,
+                                    UC_E_RESOURCE_DOES_NOT_EXIST, "The "
+                                    "table is not a Delta table: its "
+                                    "_delta_log holds no commit or "
+                                    "checkpoint.");
     table->full_log = log;
     *out = log;
     return NULL;

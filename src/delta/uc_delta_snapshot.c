@@ -368,11 +368,11 @@ static uc_error_t *not_reconstructable(apr_pool_t *pool,
         ? APR_ARRAY_IDX(log->commits, 0, uc_log_commit_t).version
         : log->latest;
 
-    return uc_error_invalid(pool, "Version %" APR_INT64_T_FMT " of the Delta "
-                            "table at '%s' cannot be reconstructed: its log "
-                            "keeps versions %" APR_INT64_T_FMT " to %"
-                            APR_INT64_T_FMT " only.", version,
-                            table->location, oldest, log->latest);
+    return uc_delta_table_error(pool, table, UC_E_INVALID, "Version %"
+                                APR_INT64_T_FMT " of the table cannot be "
+                                "reconstructed: its log keeps versions %"
+                                APR_INT64_T_FMT " to %" APR_INT64_T_FMT
+                                " only.", version, oldest, log->latest);
 }
 
 /* Ends a build: the error (if any) is copied out of the scratch pool,
@@ -423,10 +423,11 @@ static uc_error_t *check_version(apr_pool_t *pool,
     if (version < 0)
         return uc_error_invalid(pool, "A table version cannot be negative.");
     if (version > log->latest)
-        return uc_error_invalid(pool, "Version %" APR_INT64_T_FMT " of the "
-                                "Delta table at '%s' does not exist: the "
-                                "latest version is %" APR_INT64_T_FMT ".",
-                                version, table->location, log->latest);
+        return uc_delta_table_error(pool, table, UC_E_INVALID, "Version %"
+                                    APR_INT64_T_FMT " of the table does not "
+                                    "exist: the latest version is %"
+                                    APR_INT64_T_FMT ".", version,
+                                    log->latest);
     return NULL;
 }
 

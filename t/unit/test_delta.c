@@ -535,23 +535,38 @@ static void test_checkpoint_only_log(void **state)
     uc_delta_snapshot_release(s);
 }
 
+/* An error about a table says "the table": where it lies goes to the
+ * cause (a Delta Sharing recipient reads the message). */
+static void assert_location_in_cause(const uc_error_t *err, const char *dir)
+{
+    assert_null(strstr(err->message, dir));
+    assert_null(strstr(err->message, "file:"));
+    assert_non_null(err->cause);
+    assert_non_null(strstr(err->cause, dir));
+    assert_non_null(strstr(err->cause, err->message));
+}
+
 static void test_versions_outside_the_log(void **state)
 {
     apr_pool_t *pool = test_pool(state);
     const char *truncated = fixture_dir(pool, "checkpoint-cdf-table");
+    const char *simple = fixture_dir(pool, "simple_table");
     uc_error_t *err;
 
     err = snapshot_error(pool, truncated, 2);
     assert_int_equal(err->status, 400);
     assert_non_null(strstr(err->message, "cannot be reconstructed"));
-    err = snapshot_error(pool, fixture_dir(pool, "simple_table"), 5);
+    assert_location_in_cause(err, truncated);
+    err = snapshot_error(pool, simple, 5);
     assert_int_equal(err->status, 400);
     assert_non_null(strstr(err->message, "latest version is 4"));
-    err = snapshot_error(pool, fixture_dir(pool, "simple_table"), -7);
+    assert_location_in_cause(err, simple);
+    err = snapshot_error(pool, simple, -7);
     assert_int_equal(err->status, 400);
     err = snapshot_error(pool, "/nonexistent/table", UC_DELTA_LATEST);
     assert_int_equal(err->status, 404);
     assert_string_equal(err->code, "RESOURCE_DOES_NOT_EXIST");
+    assert_location_in_cause(err, "/nonexistent/table");
 }
 
 static void write_commit(apr_pool_t *pool, const char *dir, apr_int64_t v,
@@ -584,6 +599,7 @@ static void test_reader_features_are_checked(void **state)
     assert_int_equal(err->status, 400);
     assert_string_equal(err->code, "UNSUPPORTED_OPERATION");
     assert_non_null(strstr(err->message, "blahabl"));
+    assert_location_in_cause(err, dir);
 
     write_commit(pool, dir, 0, apr_psprintf(pool, "{\"protocol\":{"
         "\"minReaderVersion\":4,\"minWriterVersion\":7}}\n" METADATA, ""));
@@ -928,6 +944,7 @@ static void test_change_data_feed_bounds(void **state)
     assert_non_null(strstr(err->message, "change data was not recorded"));
     changes_of(pool, fixture_dir(pool, "checkpoint-cdf-table"), 0, 5, &err);
     assert_non_null(strstr(err->message, "no longer in its log"));
+    assert_location_in_cause(err, fixture_dir(pool, "checkpoint-cdf-table"));
     c = changes_of(pool, fixture_dir(pool, "checkpoint-cdf-table"), 4, 5,
                    &err);
     assert_null(err);
