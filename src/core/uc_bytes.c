@@ -101,6 +101,33 @@ int uc_base64_decode(apr_pool_t *pool, const char *text,
     return 0;
 }
 
+int uc_base64url_decode(apr_pool_t *pool, const char *text,
+                        unsigned char **out, apr_size_t *len)
+{
+    apr_size_t n = strlen(text), i;
+    char *std;
+
+    /* No base64 text is 4k+1 characters long. */
+    if (n % 4 == 1)
+        return -1;
+    std = apr_palloc(pool, n + 3);
+    for (i = 0; i < n; i++) {
+        char c = text[i];
+
+        if (c == '-')
+            c = '+';
+        else if (c == '_')
+            c = '/';
+        else if (!apr_isalnum(c))
+            return -1;
+        std[i] = c;
+    }
+    while (i % 4)
+        std[i++] = '=';
+    std[i] = '\0';
+    return uc_base64_decode(pool, std, out, len);
+}
+
 int uc_is_hex(const char *s, apr_size_t n)
 {
     apr_size_t i;

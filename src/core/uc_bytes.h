@@ -27,4 +27,10 @@ char *uc_base64url_encode(apr_pool_t *pool, const unsigned char *bytes,
 int uc_base64_decode(apr_pool_t *pool, const char *text,
                      unsigned char **out, apr_size_t *len);
 
+/* Decodes unpadded base64url strictly, as uc_base64url_encode writes it
+ * (a character outside the alphabet, padding, or a length of 4k+1 fails):
+ * 0 and the bytes in *out (with a NUL after them), or -1. */
+int uc_base64url_decode(apr_pool_t *pool, const char *text,
+                        unsigned char **out, apr_size_t *len);
+
 #endif

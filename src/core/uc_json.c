@@ -100,6 +100,17 @@ uc_error_t *uc_json_int_field(apr_pool_t *pool, json_t *obj,
         return NULL;
     if (json_is_integer(v))
         n = json_integer_value(v);
+    else if (json_is_real(v)) {
+        double d = json_real_value(v);
+
+        /* A number written with a fraction or an exponent (5.0, 1e3) is
+         * the integer it equals; 2^63 and beyond are none. */
+        if (!(d < 9223372036854775808.0 && d >= -9223372036854775808.0) ||
+            d != (double)(apr_int64_t)d)
+            return uc_error_invalid(pool, "Field '%s' must be an integer.",
+                                    field);
+        n = (apr_int64_t)d;
+    }
     else if (json_is_string(v)) {
         const char *s = json_string_value(v), *digits = s + (*s == '-');
         char *end;

@@ -24,9 +24,10 @@ uc_error_t *uc_json_string_field(apr_pool_t *pool, json_t *obj,
                                  const char **out);
 uc_error_t *uc_json_bool_field(apr_pool_t *pool, json_t *obj,
                                const char *field, int *out);
-/* An integer from min to max, given as a JSON integer or as a string of
- * digits (protobuf's JSON form of int64). *present tells whether it was
- * there. */
+/* An integer from min to max, given as a JSON number that is one (5,
+ * 5.0, 5e0) or as a string of digits with an optional '-' (protobuf's
+ * JSON form of int64); anything else is a 400 naming the field. *present
+ * tells whether it was there. */
 uc_error_t *uc_json_int_field(apr_pool_t *pool, json_t *obj,
                               const char *field, apr_int64_t min,
                               apr_int64_t max, apr_int64_t *out,

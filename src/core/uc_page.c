@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <apr_base64.h>
 #include <apr_strings.h>
 
 #include "uc_bytes.h"
@@ -32,35 +31,15 @@ static uc_error_t *bad_token(apr_pool_t *pool)
 static uc_error_t *decode_token(apr_pool_t *pool, const char *token,
                                 const char **after)
 {
-    apr_size_t len = strlen(token), i;
-    char *std, *plain;
-    int n;
+    unsigned char *plain;
+    apr_size_t n;
 
-    /* No base64 text is 4k+1 characters long: such a token was cut. */
-    if (len > TOKEN_MAX || len % 4 == 1)
+    if (strlen(token) > TOKEN_MAX ||
+        uc_base64url_decode(pool, token, &plain, &n) ||
+        n != strlen((const char *)plain) ||
+        strncmp((const char *)plain, TOKEN_TAG, strlen(TOKEN_TAG)) != 0)
         return bad_token(pool);
-    std = apr_palloc(pool, len + 4);
-    for (i = 0; i < len; i++) {
-        char c = token[i];
-        if (c == '-') c = '+';
-        else if (c == '_') c = '/';
-        else if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-                   (c >= '0' && c <= '9')))
-            return bad_token(pool);
-        std[i] = c;
-    }
-    while (i % 4)
-        std[i++] = '=';
-    std[i] = '\0';
-    plain = apr_palloc(pool, (apr_size_t)apr_base64_decode_len(std) + 1);
-    n = apr_base64_decode(plain, std);
-    if (n < 0)
-        return bad_token(pool);
-    plain[n] = '\0';
-    if ((apr_size_t)n != strlen(plain) || strncmp(plain, TOKEN_TAG,
-                                                  strlen(TOKEN_TAG)) != 0)
-        return bad_token(pool);
-    *after = plain + strlen(TOKEN_TAG);
+    *after = (const char *)plain + strlen(TOKEN_TAG);
     return NULL;
 }
 

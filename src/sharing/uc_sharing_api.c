@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The Delta Sharing routes and the listings: shares, schemas, tables.
  * Answers are single-line compact JSON (the Python client reads the first
- * line only). Lists page by maxResults (0 to 500, default 500) and an
- * opaque pageToken bound to the listing it came from; the last page has
- * no nextPageToken (the Scala client loops while one is there). */
+ * line only). Lists page by maxResults (0 to 500, default 500) and a
+ * pageToken signed for the recipient and the listing it came from
+ * (uc_sharing_token.h); the last page has no nextPageToken (the Scala
+ * client loops while one is there). */
 #include "uc_sharing_api.h"
 
 #include <string.h>
@@ -12,9 +13,9 @@
 #include <apr_strings.h>
 
 #include "uc_sharing_tables.h"
+#include "uc_sharing_token.h"
 #include "../api/uc_api.h"
 #include "../authz/uc_rules.h"
-#include "../core/uc_page.h"
 #include "../store/uc_share_recipients.h"
 
 #define MAX_RESULTS 500
@@ -51,54 +52,68 @@ static uc_error_t *read_max_results(uc_call_t *call, int *out)
     return NULL;
 }
 
-static uc_error_t *bad_token(uc_call_t *call)
+/* The listing a page token continues: the route, the recipient, the share
+ * and the schema (NULL: none). */
+static uc_sharing_token_scope_t list_scope(uc_call_t *call,
+                                           const char *route,
+                                           const uc_securable_t *share,
+                                           const char *schema)
 {
-    return uc_error_invalid(call->pool, "invalid 'nextPageToken'");
+    uc_sharing_token_scope_t scope;
+
+    scope.kind = "page token";
+    scope.route = route;
+    scope.recipient = call->recipient_id ? call->recipient_id : "";
+    scope.share = share ? share->id : "";
+    scope.object = schema ? schema : "";
+    scope.params = "";
+    return scope;
 }
 
-/* Where the listing `scope` resumes: the key after "<scope>|" in the
- * pageToken, NULL for the first page. A token of another listing (or of
- * another share, schema or recipient) is refused. */
-static uc_error_t *resume_key(uc_call_t *call, const char *scope,
+/* Where the listing resumes: the key the pageToken holds, NULL for the
+ * first page. */
+static uc_error_t *resume_key(uc_call_t *call,
+                              const uc_sharing_token_scope_t *scope,
                               const char **key)
 {
     const char *token = apr_table_get(call->query, "pageToken");
-    size_t n = strlen(scope);
-    uc_page_t page;
 
     *key = NULL;
     if (!token || !*token)
         return NULL;
-    if (uc_page_parse(call->pool, NULL, token, &page) ||
-        strncmp(page.after, scope, n) != 0 || page.after[n] != '|')
-        return bad_token(call);
-    *key = page.after + n + 1;
-    return NULL;
+    return uc_sharing_token_read(call->pool, call->secrets, scope, token,
+                                 apr_time_sec(call->now), key);
 }
 
-static const char *token_for(uc_call_t *call, const char *scope,
-                             const char *key)
+static uc_error_t *token_for(uc_call_t *call,
+                             const uc_sharing_token_scope_t *scope,
+                             const char *key, const char **token)
 {
-    return uc_page_token(call->pool, apr_pstrcat(call->pool, scope, "|", key,
-                                                 NULL));
+    return uc_sharing_token_make(call->pool, call->secrets, scope, key,
+                                 apr_time_sec(call->now)
+                                 + UC_SHARING_PAGE_TOKEN_SECONDS, token);
 }
 
-/* The offset an in-memory listing resumes at. */
-static uc_error_t *resume_offset(uc_call_t *call, const char *scope,
+/* The offset an in-memory listing resumes at: past its end when it has
+ * shrunk since. */
+static uc_error_t *resume_offset(uc_call_t *call,
+                                 const uc_sharing_token_scope_t *scope,
                                  int count, int *offset)
 {
-    const char *key, *p;
+    const char *key;
     uc_error_t *err = resume_key(call, scope, &key);
-    long n = 0;
+    apr_int64_t n;
+    char *end;
 
     *offset = 0;
     if (err || !key)
         return err;
-    for (p = key; *p >= '0' && *p <= '9' && p - key < 9; p++)
-        n = n * 10 + (*p - '0');
-    if (!*key || *p || n > count)
-        return bad_token(call);
-    *offset = (int)n;
+    /* The server wrote the key: a number of its own is all it can be. */
+    n = apr_strtoi64(key, &end, 10);
+    if (!*key || *end || n < 0)
+        return uc_error_because(call->pool, uc_error_internal(call->pool),
+                                "list page token state '%s'", key);
+    *offset = n > count ? count : (int)n;
     return NULL;
 }
 
@@ -114,18 +129,23 @@ static void end_list(uc_jw_t *out, const char *next)
 
 static uc_error_t *list_shares(uc_call_t *call, uc_jw_t *out)
 {
-    const char *scope = apr_pstrcat(call->pool, "shares:",
-                                    call->recipient_id, NULL), *after;
+    uc_sharing_token_scope_t scope = list_scope(call, "shares", NULL, NULL);
+    const char *after, *next = NULL;
     apr_array_header_t *shares;
     int limit, more, i;
     uc_error_t *err;
 
     if ((err = read_max_results(call, &limit)) ||
-        (err = resume_key(call, scope, &after)) ||
+        (err = resume_key(call, &scope, &after)) ||
         (err = uc_share_recipient_shares_page(call->store, call->pool,
                                               call->recipient_id,
                                               after ? after : "", limit,
                                               &shares, &more)))
+        return err;
+    if (shares->nelts)
+        after = APR_ARRAY_IDX(shares, shares->nelts - 1,
+                              uc_securable_t *)->name;
+    if (more && (err = token_for(call, &scope, after ? after : "", &next)))
         return err;
     uc_jw_begin_object(out);
     uc_jw_key(out, "items");
@@ -136,10 +156,8 @@ static uc_error_t *list_shares(uc_call_t *call, uc_jw_t *out)
         uc_jw_field_string(out, "name", s->name);
         uc_jw_field_string(out, "id", s->id);
         uc_jw_end_object(out);
-        after = s->name;
     }
-    end_list(out, more ? token_for(call, scope, after ? after : "")
-                             : NULL);
+    end_list(out, next);
     return NULL;
 }
 
@@ -159,32 +177,34 @@ static uc_error_t *get_share(uc_call_t *call, uc_jw_t *out)
 
 /* The window [*from, *to) of `count` items a page shows, and the token of
  * the next one (NULL on the last page). */
-static uc_error_t *window(uc_call_t *call, const char *scope, int count,
+static uc_error_t *window(uc_call_t *call,
+                          const uc_sharing_token_scope_t *scope, int count,
                           int *from, int *to, const char **next)
 {
     int limit;
     uc_error_t *err;
 
+    *next = NULL;
     if ((err = read_max_results(call, &limit)) ||
         (err = resume_offset(call, scope, count, from)))
         return err;
     *to = count - *from > limit ? *from + limit : count;
-    *next = *to < count ? token_for(call, scope, apr_itoa(call->pool, *to))
-                        : NULL;
-    return NULL;
+    return *to < count ? token_for(call, scope, apr_itoa(call->pool, *to),
+                                   next)
+                       : NULL;
 }
 
 static uc_error_t *list_schemas(uc_call_t *call, uc_jw_t *out)
 {
     const uc_securable_t *share = share_of(call);
-    const char *scope = apr_pstrcat(call->pool, "schemas:", share->id, NULL);
+    uc_sharing_token_scope_t scope = list_scope(call, "schemas", share, NULL);
     const char *next;
     apr_array_header_t *names;
     int from, to, i;
     uc_error_t *err;
 
     if ((err = uc_sharing_schemas_of(call, share, &names)) ||
-        (err = window(call, scope, names->nelts, &from, &to, &next)))
+        (err = window(call, &scope, names->nelts, &from, &to, &next)))
         return err;
     uc_jw_begin_object(out);
     uc_jw_key(out, "items");
@@ -257,9 +277,8 @@ static uc_error_t *write_tables(uc_call_t *call, uc_jw_t *out,
                                 const char *schema)
 {
     const uc_securable_t *share = share_of(call);
-    const char *scope = schema
-        ? apr_pstrcat(call->pool, "tables:", share->id, ":", schema, NULL)
-        : apr_pstrcat(call->pool, "all-tables:", share->id, NULL);
+    uc_sharing_token_scope_t scope = list_scope(
+        call, schema ? "tables" : "all-tables", share, schema);
     const char *next;
     apr_array_header_t *all, *tables;
     int from, to, i;
@@ -268,7 +287,7 @@ static uc_error_t *write_tables(uc_call_t *call, uc_jw_t *out,
     if ((err = uc_sharing_tables_of(call, share, &all)))
         return err;
     tables = in_schema(call, all, schema);
-    if ((err = window(call, scope, tables->nelts, &from, &to, &next)))
+    if ((err = window(call, &scope, tables->nelts, &from, &to, &next)))
         return err;
     uc_jw_begin_object(out);
     uc_jw_key(out, "items");

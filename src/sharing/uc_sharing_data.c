@@ -3,11 +3,13 @@
  * a snapshot or the data changes since a version (query) and its change
  * data feed (changes). The table's Delta log is read here; the lines are
  * written by uc_sharing_lines.h, the file URLs signed by uc_file_url.h,
- * refresh tokens made and checked by uc_refresh_token.h.
+ * page and refresh tokens made and checked by uc_sharing_token.h.
  *
  * What the share object says is enforced: time travel and changes need
  * history sharing, nothing before its start_version is shown, changes
- * need its change data feed, and its partitions filter the files. */
+ * need its change data feed (may_read decides, whatever named the
+ * version: the request or a token), and its partitions filter the
+ * files. */
 #include "uc_sharing_api.h"
 
 #include <stdlib.h>
@@ -16,15 +18,14 @@
 #include <apr_strings.h>
 
 #include "uc_file_url.h"
-#include "uc_refresh_token.h"
 #include "uc_sharing_predicate.h"
 #include "uc_sharing_lines.h"
 #include "uc_sharing_tables.h"
+#include "uc_sharing_token.h"
 #include "../api/uc_table_store.h"
 #include "../core/uc_in_order.h"
 #include "../core/uc_json.h"
 #include "../core/uc_metrics.h"
-#include "../core/uc_page.h"
 #include "../core/uc_percent.h"
 #include "../core/uc_time.h"
 #include "../core/uc_validate.h"
@@ -58,30 +59,50 @@ static apr_int64_t start_version(const shared_t *s)
            ? apr_atoi64(s->t->object->start_version) : 0;
 }
 
-/* The recipient learns that the table cannot be read and whether trying
- * again may help (503 only while the storage cannot be reached: clients
- * retry 5xx for minutes); the provider's side of it (paths, locations,
- * credentials) goes to the cause, for the log. */
+/* The recipient gets `message`, which names the table as the share does;
+ * the provider's side of it (paths, locations, credentials) goes to the
+ * cause, for the log. */
 static uc_error_t *hide_cause(shared_t *s, uc_error_t *err,
                               const char *message)
 {
     uc_error_because(s->call->pool, err, "table %s: %s", s->label,
-                     err->message);
-    if (err->kind != UC_E_UNAVAILABLE)
-        uc_error_recast(err, UC_E_MALFORMED_REQUEST);
-    err->message = message;
+                     err->cause ? err->cause : err->message);
+    err->message = apr_psprintf(s->call->pool, message, s->label);
     return err;
 }
 
-/* The reader's errors in the protocol's terms: permanent conditions of
- * the table are 4xx. */
+/* Whether `message` says where the table's data lies: a URL, or the
+ * table's location or its path. The reader names "the table" only, but
+ * what the stores and the clouds below it say is theirs. */
+static int names_storage(const shared_t *s, const char *message)
+{
+    const char *location = s->t->table->storage_location;
+    const char *authority = strstr(location, "://");
+    const char *path = authority ? strchr(authority + 3, '/') : NULL;
+
+    return strstr(message, "://") || strstr(message, location) ||
+           (path && path[1] && strstr(message, path));
+}
+
+/* The reader's errors in the protocol's terms, as a recipient may see
+ * them: permanent conditions of the table are 4xx (503 only while the
+ * storage cannot be reached: clients retry 5xx for minutes), and no
+ * message tells where the provider keeps the table, whatever its status. */
 static uc_error_t *table_error(shared_t *s, uc_error_t *err)
 {
-    if (err && err->kind == UC_E_NOT_FOUND)
+    if (!err)
+        return NULL;
+    if (err->kind == UC_E_NOT_FOUND)
         uc_error_recast(err, UC_E_RESOURCE_DOES_NOT_EXIST);
-    else if (err && err->status >= 500)
-        hide_cause(s, err, "The table's data cannot be read; please "
-                   "contact your share provider.");
+    if (err->status >= 500) {
+        if (err->kind != UC_E_UNAVAILABLE)
+            uc_error_recast(err, UC_E_MALFORMED_REQUEST);
+        return hide_cause(s, err, "The data of table %s cannot be read; "
+                          "please contact your share provider.");
+    }
+    if (names_storage(s, err->message))
+        return hide_cause(s, err, "Table %s cannot be read as asked; "
+                          "please contact your share provider.");
     return err;
 }
 
@@ -89,9 +110,12 @@ static uc_error_t *table_error(shared_t *s, uc_error_t *err)
  * server cannot read says which. */
 static uc_error_t *storage_error(shared_t *s, uc_error_t *err)
 {
-    if (err->kind == UC_E_UNSUPPORTED_OPERATION)
+    if (err->kind == UC_E_UNSUPPORTED_OPERATION &&
+        !names_storage(s, err->message))
         return err;
-    return hide_cause(s, err, "The table's storage cannot be reached; "
+    if (err->kind != UC_E_UNAVAILABLE)
+        uc_error_recast(err, UC_E_MALFORMED_REQUEST);
+    return hide_cause(s, err, "The storage of table %s cannot be reached; "
                       "please contact your share provider.");
 }
 
@@ -174,22 +198,54 @@ static uc_error_t *snapshot_at(shared_t *s, apr_int64_t version,
     return NULL;
 }
 
-static uc_error_t *need_history(shared_t *s)
+static int cdf_shared(const shared_t *s)
 {
-    if (history_shared(s))
-        return NULL;
-    return uc_error_invalid(s->call->pool, "Reading table by version or "
-                            "timestamp is not supported because history "
-                            "sharing is not enabled on table: %s", s->label);
+    return !strcmp(s->t->object->cdf_enabled, "1") && history_shared(s);
 }
 
-static uc_error_t *check_start(shared_t *s, apr_int64_t version,
-                               const char *what)
+/* How a request reaches a version of the table. */
+typedef enum reach {
+    /* The latest snapshot, or the version that a page token or a refresh
+     * token of a query of the latest snapshot continues. */
+    REACH_LATEST,
+    /* A version the request names: time travel, startingVersion. */
+    REACH_HISTORY,
+    /* The change data feed from a version on. */
+    REACH_CHANGES
+} reach_t;
+
+/* The one place that decides which versions a recipient may read. It is
+ * asked before a version is resolved (UC_DELTA_NONE: may the recipient
+ * read this way at all; nothing of the table's history is looked at
+ * unless so) and again for the version: whatever is not the latest
+ * snapshot needs history sharing, the change data feed needs the share's
+ * too, and no version before the share's start_version is shown but the
+ * latest. A version a token continues is the latest a first page read,
+ * served on as the reference server does. */
+static uc_error_t *may_read(shared_t *s, reach_t how, apr_int64_t version)
 {
-    if (version >= start_version(s))
+    uc_delta_snapshot_t *last;
+    uc_error_t *err;
+
+    if (how == REACH_CHANGES && !cdf_shared(s))
+        return uc_error_invalid(s->call->pool, "cdf is not enabled on "
+                                "table %s", s->label);
+    if (how == REACH_HISTORY && !history_shared(s))
+        return uc_error_invalid(s->call->pool, "Reading table by version "
+                                "or timestamp is not supported because "
+                                "history sharing is not enabled on table: "
+                                "%s", s->label);
+    if (version == UC_DELTA_NONE || version >= start_version(s))
         return NULL;
+    if (how == REACH_LATEST) {
+        if ((err = latest(s, &last)))
+            return err;
+        if (last->version == version)
+            return NULL;
+    }
     return uc_error_invalid(s->call->pool, "You can only query table %s "
-                            "since version %" APR_INT64_T_FMT ".", what,
+                            "since version %" APR_INT64_T_FMT ".",
+                            how == REACH_CHANGES ? "changes" : "data",
                             start_version(s));
 }
 
@@ -263,10 +319,10 @@ static uc_error_t *snapshot_as_of(shared_t *s, int has_version,
     *travelled = has_version || timestamp;
     if (!*travelled)
         return latest(s, out);
-    if ((err = need_history(s)) ||
+    if ((err = may_read(s, REACH_HISTORY, UC_DELTA_NONE)) ||
         (timestamp && (err = version_at(s, "timestamp", timestamp,
                                         UC_DELTA_AT_OR_BEFORE, &version))) ||
-        (err = check_start(s, version, "data")))
+        (err = may_read(s, REACH_HISTORY, version)))
         return err;
     return snapshot_at(s, version, out);
 }
@@ -294,10 +350,10 @@ uc_error_t *uc_sharing_table_version(uc_call_t *call, uc_jw_t *out)
         set_version_header(call, snap->version);
         return NULL;
     }
-    if ((err = need_history(&s)) ||
+    if ((err = may_read(&s, REACH_HISTORY, UC_DELTA_NONE)) ||
         (err = version_at(&s, "startingTimestamp", since,
                           UC_DELTA_AT_OR_AFTER, &version)) ||
-        (err = check_start(&s, version, "data")))
+        (err = may_read(&s, REACH_HISTORY, version)))
         return err;
     set_version_header(call, version);
     return NULL;
@@ -336,12 +392,6 @@ static void set_answer_headers(uc_call_t *call, apr_int64_t version,
         apr_table_set(call->headers_out, "fileidhash", caps->file_id_hash);
 }
 
-static int cdf_shared(const shared_t *s)
-{
-    return !strcmp(s->t->object->cdf_enabled, "1") && history_shared(s);
-}
-
-/* The two lines every answer starts with. */
 /* The protocol and metaData lines an answer starts with; `version` goes
  * on the metaData line, `protocol_version` on the protocol line (both
  * UC_DELTA_NONE: none). */
@@ -671,33 +721,20 @@ static uc_error_t *malformed(uc_call_t *call, const char *field,
                          field);
 }
 
-/* An integer field of the body (JSON number, or protobuf's digit string);
- * *present 0 when absent or null. */
+/* An integer field of the body, as every body of the server takes one
+ * (uc_json_int_field: a JSON number or a digit string); *present 0 when
+ * absent or null. A value of another kind is the protocol's
+ * MALFORMED_REQUEST. */
 static uc_error_t *body_int(uc_call_t *call, const char *field,
                             apr_int64_t *v, int *present)
 {
-    json_t *j = json_object_get(call->body, field);
-    const char *text, *p;
+    uc_error_t *err = uc_json_int_field(call->pool, call->body, field,
+                                        APR_INT64_MIN, APR_INT64_MAX, v,
+                                        present);
 
-    *present = j && !json_is_null(j);
-    if (!*present)
-        return NULL;
-    if (json_is_integer(j)) {
-        *v = json_integer_value(j);
-        return NULL;
-    }
-    text = json_string_value(j);
-    if (!text || !*text)
-        return malformed(call, field, "an integer");
-    *v = 0;
-    for (p = *text == '-' ? text + 1 : text;
-         *p >= '0' && *p <= '9' && p - text < 18; p++)
-        *v = *v * 10 + (*p - '0');
-    if (*p)
-        return malformed(call, field, "an integer");
-    if (*text == '-')
-        *v = -*v;
-    return NULL;
+    if (err)
+        uc_error_recast(err, UC_E_MALFORMED_REQUEST);
+    return err;
 }
 
 static uc_error_t *body_string(uc_call_t *call, const char *field,
@@ -735,6 +772,25 @@ static uc_error_t *body_bool(uc_call_t *call, const char *field, int *v)
 static int is_first_page(const query_t *q)
 {
     return !q->page_token || !*q->page_token;
+}
+
+/* A token the server made, of a query the table can no longer be read on
+ * at: its log has lost the version since. */
+static uc_error_t *query_restart(uc_call_t *call)
+{
+    return uc_error_invalid(call->pool, "The next page of this query "
+                            "cannot be read any more; please restart the "
+                            "query.");
+}
+
+/* An answer that pages ends with a token: whether one can be made is
+ * known before the answer begins. */
+static uc_error_t *check_pages(uc_call_t *call, const query_t *q)
+{
+    return q->has_max_files ? uc_sharing_token_ready(call->pool,
+                                                     call->secrets,
+                                                     "page token")
+                            : NULL;
 }
 
 /* One way to name the version(s) at most; endingVersion only bounds a
@@ -816,53 +872,101 @@ static uc_error_t *read_query(uc_call_t *call, query_t *q)
     return NULL;
 }
 
+/* The parameters that decide which lines the pages of a query hold, as
+ * the reference server's checksum of them has them: a page token binds
+ * them (maxFiles may change from page to page). */
+static const char *page_params(uc_call_t *call, const query_t *q)
+{
+    json_t *params = uc_json_own(call->pool, json_object());
+
+    json_object_set_new(params, "version", q->has_version
+                        ? json_integer(q->version) : json_null());
+    json_object_set_new(params, "timestamp",
+                        uc_json_string_or_null(q->timestamp));
+    json_object_set_new(params, "startingVersion", q->has_starting
+                        ? json_integer(q->starting) : json_null());
+    json_object_set_new(params, "endingVersion", q->has_ending
+                        ? json_integer(q->ending) : json_null());
+    json_object_set_new(params, "limitHint", q->has_limit
+                        ? json_integer(q->limit) : json_null());
+    json_object_set_new(params, "jsonPredicateHints",
+                        uc_json_string_or_null(q->hints));
+    json_object_set(params, "predicateHints",
+                    json_object_get(call->body, "predicateHints"));
+    return uc_json_dump(call->pool, params);
+}
+
+/* What a token of this query is bound to: the recipient, the share, the
+ * table, the route (a snapshot's pages or a startingVersion range's) and,
+ * for a page token, the parameters of its pages. A refresh token serves
+ * the same version to whatever hints the later query has, as the
+ * reference server's does. */
+static uc_sharing_token_scope_t token_scope(const shared_t *s,
+                                            const query_t *q,
+                                            const char *kind)
+{
+    uc_call_t *call = s->call;
+    uc_sharing_token_scope_t scope;
+
+    scope.kind = kind;
+    scope.route = q->has_starting ? "query-changes" : "query-files";
+    scope.recipient = call->recipient_id ? call->recipient_id : "";
+    scope.share = call->chain.sec[UC_LEVEL_CATALOG]->id;
+    scope.object = s->t->table->id;
+    scope.params = strcmp(kind, "page token") ? "" : page_params(call, q);
+    return scope;
+}
+
 /* A query page resumes where the first page's reading went on: at a file
- * of a snapshot, "<version>:<index>", or at a change of a startingVersion
- * range, "<end>:<index>" under a scope that names its start; in a token
- * bound to the table. */
-static const char *page_scope(const shared_t *s, const query_t *q)
+ * of a snapshot ("<version>:<index>") or at a change of a startingVersion
+ * range ("<end>:<index>"). */
+static uc_error_t *page_token(const shared_t *s, const query_t *q,
+                              apr_int64_t at, apr_size_t index,
+                              const char **token)
 {
-    if (q->has_starting)
-        return apr_psprintf(s->call->pool, "stream:%s|%" APR_INT64_T_FMT "|",
-                            s->t->table->id, q->starting);
-    return apr_pstrcat(s->call->pool, "query:", s->t->table->id, "|", NULL);
+    uc_call_t *call = s->call;
+    uc_sharing_token_scope_t scope = token_scope(s, q, "page token");
+
+    return uc_sharing_token_make(call->pool, call->secrets, &scope,
+                                 apr_psprintf(call->pool, "%" APR_INT64_T_FMT
+                                              ":%" APR_SIZE_T_FMT, at, index),
+                                 apr_time_sec(call->now)
+                                 + UC_SHARING_PAGE_TOKEN_SECONDS, token);
 }
 
-static const char *page_token(const shared_t *s, const query_t *q,
-                              apr_int64_t at, apr_size_t index)
+/* The end of a query's answer: the token of the page after the span
+ * (none after the last) read from `at` on. */
+static uc_error_t *end_query(shared_t *s, const query_t *q, apr_int64_t at,
+                             const char *refresh_token, const span_t *span,
+                             const uc_sharing_signer_t *signer)
 {
-    return uc_page_token(s->call->pool, apr_psprintf(
-        s->call->pool, "%s%" APR_INT64_T_FMT ":%" APR_SIZE_T_FMT,
-        page_scope(s, q), at, index));
-}
+    const char *next = NULL;
+    uc_error_t *err;
 
-static uc_error_t *bad_query_token(uc_call_t *call)
-{
-    return uc_error_invalid(call->pool, "Error decoding the page token");
-}
-
-static uc_error_t *page_mismatch(uc_call_t *call)
-{
-    return uc_error_invalid(call->pool, "Query parameter mismatch detected "
-                            "for the next page query");
+    if (span->next && (err = page_token(s, q, at, span->next, &next)))
+        return err;
+    return write_end_stream(s->call, next, refresh_token, span, signer);
 }
 
 static uc_error_t *read_page_token(shared_t *s, const query_t *q,
                                    apr_int64_t *at, apr_int64_t *index)
 {
-    const char *scope = page_scope(s, q);
-    uc_page_t page;
+    uc_call_t *call = s->call;
+    uc_sharing_token_scope_t scope = token_scope(s, q, "page token");
+    const char *state;
     char *end;
+    uc_error_t *err;
 
-    if (uc_page_parse(s->call->pool, NULL, q->page_token, &page) ||
-        !page.after || strncmp(page.after, scope, strlen(scope)) != 0)
-        return bad_query_token(s->call);
-    *at = apr_strtoi64(page.after + strlen(scope), &end, 10);
-    if (*end != ':' || *at < 0)
-        return bad_query_token(s->call);
-    *index = apr_strtoi64(end + 1, &end, 10);
-    if (*end || *index < 0)
-        return bad_query_token(s->call);
+    if ((err = uc_sharing_token_read(call->pool, call->secrets, &scope,
+                                     q->page_token, apr_time_sec(call->now),
+                                     &state)))
+        return err;
+    /* The server wrote the state: a shape of its own is all it can be. */
+    *at = apr_strtoi64(state, &end, 10);
+    *index = *end == ':' ? apr_strtoi64(end + 1, &end, 10) : -1;
+    if (*end || *at < 0 || *index < 0)
+        return uc_error_because(call->pool, uc_error_internal(call->pool),
+                                "page token state '%s'", state);
     return NULL;
 }
 
@@ -871,13 +975,21 @@ static uc_error_t *refreshed_snapshot(shared_t *s, const query_t *q,
                                       uc_delta_snapshot_t **snap)
 {
     uc_call_t *call = s->call;
+    uc_sharing_token_scope_t scope = token_scope(s, q, "refresh token");
+    const char *state;
     apr_int64_t version;
+    char *end;
     uc_error_t *err;
 
-    if ((err = uc_refresh_token_read(call->pool, call->secrets,
-                                     q->refresh_token, s->t->table->id,
-                                     apr_time_sec(call->now), &version)) ||
-        (err = check_start(s, version, "data")))
+    if ((err = uc_sharing_token_read(call->pool, call->secrets, &scope,
+                                     q->refresh_token,
+                                     apr_time_sec(call->now), &state)))
+        return err;
+    version = apr_strtoi64(state, &end, 10);
+    if (*end || version < 0)
+        return uc_error_because(call->pool, uc_error_internal(call->pool),
+                                "refresh token state '%s'", state);
+    if ((err = may_read(s, REACH_LATEST, version)))
         return err;
     return snapshot_at(s, version, snap);
 }
@@ -895,23 +1007,22 @@ static uc_error_t *query_snapshot(shared_t *s, const query_t *q,
     *travelled = 0;
     if (q->refresh_token)
         return refreshed_snapshot(s, q, snap);
-    if (is_first_page(q))
-        return snapshot_as_of(s, q->has_version, q->version, q->timestamp,
-                              snap, travelled);
-    if ((err = read_page_token(s, q, &version, &index)))
-        return err;
     if ((err = snapshot_as_of(s, q->has_version, q->version, q->timestamp,
-                              snap, travelled)))
+                              snap, travelled)) ||
+        is_first_page(q) ||
+        (err = read_page_token(s, q, &version, &index)))
         return err;
-    if (*travelled && (*snap)->version != version)
-        return page_mismatch(s->call);
     /* Pages of the latest snapshot stay at the version of the first and
      * keep its lines unversioned, whatever was committed since: a client
-     * that pages checks that every page starts as the first did. */
-    if (!*travelled && (err = snapshot_at(s, version, snap)))
-        return err;
+     * that pages checks that every page starts as the first did. A
+     * travelling query's version is its parameters', which the token
+     * binds; the log may still have lost it since. */
+    if (*travelled ? (*snap)->version != version
+                   : ((err = may_read(s, REACH_LATEST, version)) ||
+                      (err = snapshot_at(s, version, snap))))
+        return err ? err : query_restart(s->call);
     if ((apr_size_t)index > (*snap)->num_files)
-        return bad_query_token(s->call);
+        return query_restart(s->call);
     *first = (apr_size_t)index;
     return NULL;
 }
@@ -1288,13 +1399,17 @@ static uc_error_t *make_refresh_token(shared_t *s, const query_t *q,
                                       const char **token)
 {
     uc_call_t *call = s->call;
+    uc_sharing_token_scope_t scope;
 
     *token = NULL;
     if (!q->include_refresh)
         return NULL;
-    return uc_refresh_token_make(call->pool, call->secrets, s->t->table->id,
-                                 version, apr_time_sec(call->now)
-                                          + UC_REFRESH_TOKEN_SECONDS, token);
+    scope = token_scope(s, q, "refresh token");
+    return uc_sharing_token_make(call->pool, call->secrets, &scope,
+                                 apr_psprintf(call->pool, "%" APR_INT64_T_FMT,
+                                              version),
+                                 apr_time_sec(call->now)
+                                 + UC_SHARING_REFRESH_TOKEN_SECONDS, token);
 }
 
 /* The files of a snapshot. */
@@ -1315,7 +1430,8 @@ static uc_error_t *query_files(shared_t *s, query_t *q,
         (err = uc_sharing_choose_format(call->pool, caps, &snap->features,
                                         snap->metadata, &format)) ||
         (err = read_hints(call, q, snap->metadata)) ||
-        (err = make_refresh_token(s, q, snap->version, &refresh)))
+        (err = make_refresh_token(s, q, snap->version, &refresh)) ||
+        (err = check_pages(call, q)))
         return err;
     if ((err = make_signer(s, &signer)))
         return err;
@@ -1329,9 +1445,7 @@ static uc_error_t *query_files(shared_t *s, query_t *q,
      * the stream is told only to clients that page or ask for it. */
     if (!q->has_max_files && !caps->include_end_stream && !refresh)
         return NULL;
-    return write_end_stream(call, span.next ? page_token(s, q, snap->version,
-                                                         span.next) : NULL,
-                            refresh, &span, &signer);
+    return end_query(s, q, snap->version, refresh, &span, &signer);
 }
 
 /* --- changes ----------------------------------------------------------- */
@@ -1388,15 +1502,7 @@ static uc_error_t *change_range(shared_t *s, apr_int64_t *start,
                                 APR_INT64_T_FMT " to end %" APR_INT64_T_FMT
                                 " was invalid. End cannot be before start.",
                                 *start, *end);
-    return check_start(s, *start, "changes");
-}
-
-static uc_error_t *need_cdf(shared_t *s)
-{
-    if (cdf_shared(s))
-        return NULL;
-    return uc_error_invalid(s->call->pool, "cdf is not enabled on table %s",
-                            s->label);
+    return may_read(s, REACH_CHANGES, *start);
 }
 
 /* Which actions of a range that changed the table go out before the
@@ -1555,7 +1661,7 @@ uc_error_t *uc_sharing_table_changes(uc_call_t *call, uc_jw_t *out)
                                           "includeHistoricalProtocol"),
                                       0, &with_protocol)) ||
         (err = open_shared(call, &s)) ||
-        (err = need_cdf(&s)) ||
+        (err = may_read(&s, REACH_CHANGES, UC_DELTA_NONE)) ||
         (err = change_range(&s, &start, &end)) ||
         (err = latest(&s, &last)) ||
         (err = uc_sharing_choose_format(call->pool, &caps, &last->features,
@@ -1590,26 +1696,26 @@ static uc_error_t *stream_end(shared_t *s, const query_t *q,
                               apr_int64_t *end, apr_size_t *first)
 {
     uc_delta_snapshot_t *last;
-    apr_int64_t index = 0;
+    apr_int64_t at, index;
     uc_error_t *err;
 
     *first = 0;
-    if ((err = need_history(s)) ||
-        (err = check_start(s, q->starting, "data")))
-        return err;
-    if (!is_first_page(q)) {
-        if ((err = read_page_token(s, q, end, &index)))
-            return err;
-        if (*end < q->starting || (q->has_ending && *end > q->ending))
-            return page_mismatch(s->call);
-        *first = (apr_size_t)index;
-        return NULL;
-    }
-    if ((err = latest(s, &last)) ||
+    if ((err = may_read(s, REACH_HISTORY, q->starting)) ||
+        (err = latest(s, &last)) ||
         (err = check_not_after_latest(s, q->starting, last->version)))
         return err;
     *end = q->has_ending && q->ending < last->version ? q->ending
                                                       : last->version;
+    if (is_first_page(q))
+        return NULL;
+    /* Later pages read to where the first did: within the range the
+     * parameters (bound by the token) still name. */
+    if ((err = read_page_token(s, q, &at, &index)))
+        return err;
+    if (at < q->starting || at > *end)
+        return query_restart(s->call);
+    *end = at;
+    *first = (apr_size_t)index;
     return NULL;
 }
 
@@ -1633,10 +1739,11 @@ static uc_error_t *query_changes(shared_t *s, query_t *q,
                                      &changes)))
         return table_error(s, err);
     if (span.first > (apr_size_t)changes->changes->nelts)
-        return bad_query_token(call);
+        return query_restart(call);
     if ((err = uc_sharing_choose_format(call->pool, caps, &changes->features,
                                         changes->metadata, &format)) ||
         (err = read_hints(call, q, changes->metadata)) ||
+        (err = check_pages(call, q)) ||
         (err = make_signer(s, &signer)))
         return err;
     set_answer_headers(call, q->starting, format, caps, 1);
@@ -1649,8 +1756,7 @@ static uc_error_t *query_changes(shared_t *s, query_t *q,
         return err;
     if (!q->has_max_files && !caps->include_end_stream)
         return NULL;
-    return write_end_stream(call, span.next ? page_token(s, q, end, span.next)
-                                            : NULL, NULL, &span, &signer);
+    return end_query(s, q, end, NULL, &span, &signer);
 }
 
 uc_error_t *uc_sharing_table_query(uc_call_t *call, uc_jw_t *out)

@@ -51,10 +51,23 @@ static void test_base64_round_trip(void **state)
                                           &back, &len), 0);
         assert_int_equal(len, n);
         assert_memory_equal(back, bytes, n);
+        assert_int_equal(uc_base64url_decode(
+                             pool, uc_base64url_encode(pool, bytes, n),
+                             &back, &len), 0);
+        assert_int_equal(len, n);
+        assert_memory_equal(back, bytes, n);
     }
     assert_string_equal(uc_base64url_encode(pool, (const unsigned char *)
                                             "\xfb\xff", 2), "-_8");
     assert_int_equal(uc_base64_decode(pool, "abc", &back, &len), -1);
+    /* base64url as it is written: no padding, no '+' or '/', no length
+     * of 4k+1. */
+    assert_int_equal(uc_base64url_decode(pool, "-_8", &back, &len), 0);
+    assert_memory_equal(back, "\xfb\xff", 2);
+    assert_int_equal(uc_base64url_decode(pool, "-_8=", &back, &len), -1);
+    assert_int_equal(uc_base64url_decode(pool, "+/8", &back, &len), -1);
+    assert_int_equal(uc_base64url_decode(pool, "abcde", &back, &len), -1);
+    assert_int_equal(uc_base64url_decode(pool, "ab c", &back, &len), -1);
 }
 
 int main(void)

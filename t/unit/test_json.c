@@ -193,6 +193,49 @@ static void test_bool_field(void **state)
     assert_int_equal(out, 7);
 }
 
+/* Integers as JSON numbers that are integers (however written) or as
+ * strings of digits; anything else names the field. */
+static void test_int_field(void **state)
+{
+    apr_pool_t *pool = *state;
+    json_t *obj = parse_ok(pool, "{\"a\":5,\"b\":5.0,\"c\":5e0,\"d\":\"5\","
+                           "\"e\":-5,\"f\":\"-5\",\"g\":9007199254740992.0,"
+                           "\"n\":null,\"w1\":5.5,\"w2\":\"5.0\","
+                           "\"w3\":\"-\",\"w4\":\"\",\"w5\":true,\"w6\":[5],"
+                           "\"w7\":1e19,\"w8\":-1e19,\"w9\":\" 5\","
+                           "\"w10\":\"99999999999999999999\",\"w11\":\"+5\"}");
+    static const char *const five[] = { "a", "b", "c", "d", NULL };
+    apr_int64_t out;
+    int present, i;
+
+    for (i = 0; five[i]; i++) {
+        out = 0;
+        assert_ok(uc_json_int_field(pool, obj, five[i], -10, 10, &out,
+                                    &present));
+        assert_true(present && out == 5);
+    }
+    assert_ok(uc_json_int_field(pool, obj, "e", -10, 10, &out, &present));
+    assert_int_equal(out, -5);
+    assert_ok(uc_json_int_field(pool, obj, "f", -10, 10, &out, &present));
+    assert_int_equal(out, -5);
+    assert_ok(uc_json_int_field(pool, obj, "g", 0, APR_INT64_MAX, &out,
+                                &present));
+    assert_true(out == 9007199254740992LL);
+    out = 7;
+    assert_ok(uc_json_int_field(pool, obj, "n", 0, 10, &out, &present));
+    assert_true(!present && out == 7);
+    for (i = 1; i <= 11; i++) {
+        const char *field = apr_psprintf(pool, "w%d", i);
+        uc_error_t *err = uc_json_int_field(pool, obj, field, APR_INT64_MIN,
+                                            APR_INT64_MAX, &out, &present);
+
+        assert_invalid(err);
+        assert_contains(err->message, apr_psprintf(pool, "'%s'", field));
+        assert_false(present);
+    }
+    assert_invalid(uc_json_int_field(pool, obj, "a", 6, 10, &out, &present));
+}
+
 static void test_string_map_field(void **state)
 {
     apr_pool_t *pool = *state;
@@ -726,6 +769,7 @@ int main(void)
         UC_POOL_TEST(test_parse_deep_nesting),
         UC_POOL_TEST(test_string_field),
         UC_POOL_TEST(test_bool_field),
+        UC_POOL_TEST(test_int_field),
         UC_POOL_TEST(test_string_map_field),
         UC_POOL_TEST(test_string_map_outlives_body),
         UC_POOL_TEST(test_own),
