@@ -79,6 +79,7 @@ static void *create_dir_config(apr_pool_t *p, char *dir)
     conf->max_body = UC_UNSET;
     conf->url_lifetime = UC_UNSET;
     conf->metrics = UC_UNSET;
+    conf->provider_private_addresses = UC_UNSET;
     conf->base = dir;
     return conf;
 }
@@ -104,6 +105,10 @@ static void *merge_dir_config(apr_pool_t *p, void *basev, void *addv)
     conf->url_lifetime = add->url_lifetime != UC_UNSET ? add->url_lifetime
                                                        : base->url_lifetime;
     conf->metrics = add->metrics != UC_UNSET ? add->metrics : base->metrics;
+    conf->provider_private_addresses =
+        add->provider_private_addresses != UC_UNSET
+            ? add->provider_private_addresses
+            : base->provider_private_addresses;
     return conf;
 }
 
@@ -474,6 +479,13 @@ static const command_rec unicat_directives[] = {
                   RSRC_CONF | ACCESS_CONF,
                   "Public base URL of the Delta Sharing endpoint that "
                   "recipients' profiles name"),
+    AP_INIT_FLAG("UnicatProviderPrivateAddresses", ap_set_flag_slot,
+                 (void *)APR_OFFSETOF(uc_dir_config_t,
+                                      provider_private_addresses),
+                 RSRC_CONF | ACCESS_CONF,
+                 "Whether providers' sharing servers and token endpoints "
+                 "may be at loopback, private, link-local or unspecified "
+                 "addresses; Off by default"),
     AP_INIT_TAKE1("UnicatSharingUrlLifetime", set_url_lifetime, NULL,
                   RSRC_CONF | ACCESS_CONF,
                   "Seconds the data file URLs of Delta Sharing answers stay "

@@ -33,6 +33,7 @@ typedef struct uc_dir_config {
     const char *sharing_endpoint;    /* UnicatSharingEndpoint */
     int url_lifetime;                /* UnicatSharingUrlLifetime, seconds */
     int metrics;                     /* UnicatMetrics On|Off */
+    int provider_private_addresses;  /* UnicatProviderPrivateAddresses */
 } uc_dir_config_t;
 
 #define UC_DEFAULT_URL_LIFETIME 3600

@@ -365,8 +365,9 @@ static uc_error_t *identify(request_rec *r, const uc_dir_config_t *conf,
     if (uc_principal_normalize(r->pool, "user", name, &name))
         return uc_error_make(r->pool, UC_E_UNAUTHENTICATED,
                              "The authenticated user name cannot name a "
-                             "principal: it is blank, too long or holds "
-                             "control characters.");
+                             "principal: it is blank, too long, not UTF-8 "
+                             "or holds control or invisible format "
+                             "characters.");
     if (conf->groups_env)
         uc_groups_from_claim(r->pool, apr_table_get(r->subprocess_env,
                                                     conf->groups_env),
@@ -484,6 +485,7 @@ static uc_error_t *prepare_call(request_rec *r, const api_t *api,
     call->cloud = uc_glue_cloud();
     call->api_url = ap_construct_url(r->pool, conf->base, r);
     call->sharing_endpoint = conf->sharing_endpoint;
+    call->provider_private_addresses = conf->provider_private_addresses == 1;
     call->client_ip = r->useragent_ip;
     call->headers_in = r->headers_in;
     call->headers_out = r->headers_out;

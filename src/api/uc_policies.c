@@ -85,8 +85,9 @@ static uc_error_t *read_principals(uc_call_t *call, json_t *in,
                                                  &names);
 
     for (i = 0; !err && i < json_array_size(names); i++)
-        err = uc_validate_label(call->pool, field, json_string_value(
-                                    json_array_get(names, i)), UC_NAME_MAX);
+        err = uc_validate_principal_name(call->pool, field,
+                                         json_string_value(
+                                             json_array_get(names, i)));
     if (!err && names)
         json_object_set(doc, field, names);
     return err;

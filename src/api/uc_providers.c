@@ -214,6 +214,25 @@ static json_t *shown_profile(const profile_t *p)
     return shown;
 }
 
+/* A profile's URLs name no address of this host or its networks, unless
+ * the mount allows it: checked here for a clear answer, and again as each
+ * call connects, when the DNS may answer otherwise. */
+static uc_error_t *check_addresses(uc_call_t *call, const profile_t *p)
+{
+    long timeout_ms = call->cloud->timeout_ms;
+    uc_error_t *err;
+
+    if (call->provider_private_addresses)
+        return NULL;
+    if ((err = uc_cloud_check_public(call->pool, "The profile's endpoint",
+                                     p->endpoint, timeout_ms)))
+        return err;
+    return p->token_endpoint
+        ? uc_cloud_check_public(call->pool, "The profile's tokenEndpoint",
+                                p->token_endpoint, timeout_ms)
+        : NULL;
+}
+
 /* The body's recipient_profile_str, checked against the provider's
  * authentication type, sealed into `details` with what may be shown. */
 static uc_error_t *read_profile(uc_call_t *call, const uc_securable_t *sec,
@@ -233,6 +252,8 @@ static uc_error_t *read_profile(uc_call_t *call, const uc_securable_t *sec,
     if (!(err = parse_profile(call, text, len, &p)) && p.version != want)
         err = uc_error_invalid(call->pool, "%s providers take profiles of "
                                "version %d.", auth_type, want);
+    if (!err)
+        err = check_addresses(call, &p);
     if (!err)
         err = uc_secret_seal(call->pool, call->secrets,
                              profile_aad(call, sec), text, len, &box);
@@ -464,6 +485,7 @@ static uc_error_t *exchange_token(uc_call_t *call, const profile_t *p,
     uc_cloud_request_t req = {
         .service = service, .method = "POST", .url = p->token_endpoint,
         .headers = headers, .body = body, .body_len = strlen(body),
+        .public_only = !call->provider_private_addresses,
         .timeout_ms = call->cloud->timeout_ms,
         .ca_file = call->cloud->ca_file,
     };
@@ -505,6 +527,7 @@ static uc_error_t *list_shares(uc_call_t *call, uc_jw_t *out)
     const char *headers[3] = { "Accept: application/json", NULL, NULL };
     uc_cloud_request_t req = {
         .service = service, .method = "GET", .headers = headers,
+        .public_only = !call->provider_private_addresses,
         .timeout_ms = call->cloud->timeout_ms,
         .ca_file = call->cloud->ca_file,
     };

@@ -11,8 +11,9 @@
 /* A principal (user or group) name as it is compared and stored: without
  * leading or trailing spaces, ASCII letters in lower case (user names are
  * case-insensitive, as the directories and identity providers in front of
- * httpd treat them), then a label of at most UC_NAME_MAX bytes
- * (uc_validate_label). `field` names the input in the error. */
+ * httpd treat them), then a principal's name (uc_validate_principal_name:
+ * UTF-8, no control or format character, at most UC_NAME_MAX bytes).
+ * `field` names the input in the error. */
 uc_error_t *uc_principal_normalize(apr_pool_t *pool, const char *field,
                                    const char *name, const char **out);
 

@@ -66,7 +66,7 @@ uc_error_t *uc_principal_normalize(apr_pool_t *pool, const char *field,
         if (*p >= 'A' && *p <= 'Z')
             *p = (char)(*p - 'A' + 'a');
     *out = folded;
-    return uc_validate_label(pool, field, folded, UC_NAME_MAX);
+    return uc_validate_principal_name(pool, field, folded);
 }
 
 static void add_group(apr_pool_t *pool, apr_array_header_t *into,

@@ -115,6 +115,10 @@ typedef struct uc_call {
      * sent to (UnicatSharingEndpoint, NULL when not set). */
     const char *api_url;
     const char *sharing_endpoint;
+    /* Whether providers' sharing servers and token endpoints may be at
+     * loopback, private, link-local or unspecified addresses
+     * (UnicatProviderPrivateAddresses). */
+    int provider_private_addresses;
     uc_log_t log;                /* diagnostics, with their causes */
     /* The Delta Sharing recipient whose bearer token authenticated the
      * call (its securable id and name), NULL on the other APIs; and the

@@ -7,10 +7,14 @@
 #include <apr_strings.h>
 #include <curl/curl.h>
 
+#include "../core/uc_ip_list.h"
 #include "../core/uc_json.h"
 #include "../core/uc_secret.h"
 
 #define DEFAULT_TIMEOUT_MS 10000L
+/* How often a probe wakes to let libcurl try the next address (it sets no
+ * timer of its own for that). */
+#define PROBE_POLL_MS 10
 
 /* How many set-ups are in force: curl_global_init is not safe once threads
  * run, so it is done between a set-up and its cleanup only. */
@@ -73,11 +77,53 @@ size_t uc_cloud_on_body(char *ptr, size_t size, size_t nmemb, void *body)
     return n;
 }
 
+/* What the address guard of a call (uc_cloud_request_t.public_only) or
+ * of a probe (uc_cloud_check_public) saw. */
+typedef struct guard {
+    int probe;                   /* open no socket: only look */
+    int refused;                 /* an internal address was refused */
+} guard_t;
+
+/* libcurl asks for a socket for each address it tries, once the host is
+ * resolved and just before it connects: what is checked here is what is
+ * connected to, whatever the DNS answers the next time. */
+static curl_socket_t open_public(void *data, curlsocktype purpose,
+                                 struct curl_sockaddr *address)
+{
+    guard_t *guard = data;
+
+    if (purpose != CURLSOCKTYPE_IPCXN || uc_ip_is_internal(&address->addr)) {
+        guard->refused = 1;
+        return CURL_SOCKET_BAD;
+    }
+    if (guard->probe)
+        return CURL_SOCKET_BAD;
+    return socket(address->family, address->socktype, address->protocol);
+}
+
+/* A proxy would resolve the host itself, out of the guard's sight: the
+ * guarded calls go direct, whatever http_proxy and its kin say. */
+static void set_guard(CURL *c, guard_t *guard)
+{
+    curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, open_public);
+    curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, guard);
+    curl_easy_setopt(c, CURLOPT_PROXY, "");
+}
+
+static uc_error_t *internal_refused(apr_pool_t *pool, uc_error_kind_t kind,
+                                    const char *service)
+{
+    return uc_error_make(pool, kind, "%s is at a loopback, private, "
+                         "link-local or unspecified address, which this "
+                         "server does not call.", service);
+}
+
 /* What is handed to libcurl and holds secrets goes when the call ends. */
 typedef struct call_state {
     CURL *curl;
     struct curl_slist *headers;
     char *userpwd;
+    guard_t guard;
 } call_state_t;
 
 static apr_status_t call_cleanup(void *data)
@@ -142,6 +188,8 @@ static uc_error_t *set_up(apr_pool_t *pool, const uc_cloud_request_t *req,
                          (curl_off_t)req->body_len);
     }
     curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, req->method);
+    if (req->public_only)
+        set_guard(c, &st->guard);
     if (req->aws_sigv4 && req->aws_key && req->aws_secret) {
         st->userpwd = apr_pstrcat(pool, req->aws_key, ":", req->aws_secret,
                                   NULL);
@@ -177,12 +225,44 @@ uc_error_t *uc_cloud_call(apr_pool_t *pool, const uc_cloud_request_t *req,
         return uc_error_make(pool, UC_E_STORAGE, "%s answered with more "
                              "than %d bytes.", req->service,
                              UC_CLOUD_MAX_ANSWER);
+    /* Refused before any connection to the address: the same answer
+     * whether anything listens there or not. */
+    if (rc != CURLE_OK && st->guard.refused)
+        return internal_refused(pool, UC_E_FAILED_PRECONDITION,
+                                req->service);
     if (rc != CURLE_OK)
         return unreachable(pool, req, rc, timeout_ms);
     curl_easy_getinfo(st->curl, CURLINFO_RESPONSE_CODE, &out->status);
     out->body = answer.buf ? answer.buf : apr_pstrdup(pool, "");
     out->len = answer.len;
     return NULL;
+}
+
+uc_error_t *uc_cloud_check_public(apr_pool_t *pool, const char *what,
+                                  const char *url, long timeout_ms)
+{
+    guard_t guard = { 1, 0 };
+    CURL *c = curl_easy_init();
+    CURLM *multi = curl_multi_init();
+    int running = 1;
+
+    if (c && multi) {
+        curl_easy_setopt(c, CURLOPT_URL, url);
+        curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+        curl_easy_setopt(c, CURLOPT_TIMEOUT_MS,
+                         timeout_ms > 0 ? timeout_ms : DEFAULT_TIMEOUT_MS);
+        curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+        set_guard(c, &guard);
+        curl_multi_add_handle(multi, c);
+        while (curl_multi_perform(multi, &running) == CURLM_OK && running)
+            curl_multi_poll(multi, NULL, 0, PROBE_POLL_MS, NULL);
+        curl_multi_remove_handle(multi, c);
+    }
+    curl_multi_cleanup(multi);
+    curl_easy_cleanup(c);
+    if (!c || !multi)
+        return uc_error_internal(pool);
+    return guard.refused ? internal_refused(pool, UC_E_INVALID, what) : NULL;
 }
 
 static int is_token(const char *s)

@@ -29,6 +29,10 @@ typedef struct uc_cloud_request {
     const char *aws_sigv4;
     const char *aws_key;
     const char *aws_secret;
+    /* Set when a client chose the URL: libcurl may connect to no
+     * internal address (uc_ip_is_internal), checked as it opens each
+     * socket, and uses no proxy. */
+    int public_only;
     long timeout_ms;             /* the whole call; 0: 10 s */
     const char *ca_file;         /* NULL: the system's authorities */
 } uc_cloud_request_t;
@@ -61,10 +65,21 @@ uc_error_t *uc_cloud_init(apr_pool_t *pool);
 
 /* Makes the call. A service that cannot be reached or does not answer in
  * time is a 503 (UC_E_UNAVAILABLE) naming the service; an answer too large
- * a 502 (UC_E_STORAGE). Any HTTP status is returned in `out` for the
- * caller to read: uc_cloud_refused() turns the others into errors. */
+ * a 502 (UC_E_STORAGE); a public_only call whose host is at an internal
+ * address a 400 (UC_E_FAILED_PRECONDITION), with no connection made. Any
+ * HTTP status is returned in `out` for the caller to read:
+ * uc_cloud_refused() turns the others into errors. */
 uc_error_t *uc_cloud_call(apr_pool_t *pool, const uc_cloud_request_t *req,
                           uc_cloud_answer_t *out);
+
+/* Refuses a URL a client chose whose host is or resolves to an internal
+ * address (uc_ip_is_internal), as libcurl reads and resolves it for a
+ * call (2130706433, 0x7f.1 and [::ffff:7f00:1] are 127.0.0.1): a 400
+ * naming `what` when any address libcurl would try is internal. Nothing
+ * is connected to; resolving takes at most `timeout_ms` (0: 10 s). A host
+ * that does not resolve passes: the call checks again as it connects. */
+uc_error_t *uc_cloud_check_public(apr_pool_t *pool, const char *what,
+                                  const char *url, long timeout_ms);
 
 /* Whether `url` may carry a secret (a client secret, a bearer token):
  * https, or http to the loopback host, where only local emulators run. */

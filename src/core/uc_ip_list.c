@@ -2,6 +2,7 @@
 #include "uc_ip_list.h"
 
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include <apr_strings.h>
@@ -125,6 +126,51 @@ int uc_ip_list_allows(const uc_ip_list_t *list, const char *ip)
         return 0;
     for (i = 0; i < list->n; i++)
         if (matches(&list->blocks[i], addr))
+            return 1;
+    return 0;
+}
+
+/* An IPv4 block in the IPv4-mapped form. */
+#define V4_BLOCK(a, b, c, d, len) \
+    { { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, a, b, c, d }, 96 + (len) }
+
+static const block_t internal_blocks[] = {
+    V4_BLOCK(0, 0, 0, 0, 8),        /* "this network": 0.0.0.0 is here */
+    V4_BLOCK(10, 0, 0, 0, 8),       /* private (RFC 1918) */
+    V4_BLOCK(100, 64, 0, 0, 10),    /* shared by carrier-grade NATs */
+    V4_BLOCK(127, 0, 0, 0, 8),      /* loopback */
+    V4_BLOCK(169, 254, 0, 0, 16),   /* link-local: clouds' metadata */
+    V4_BLOCK(172, 16, 0, 0, 12),    /* private */
+    V4_BLOCK(192, 168, 0, 0, 16),   /* private */
+    { { 0 }, 128 },                 /* :: unspecified */
+    { { [15] = 1 }, 128 },          /* ::1 loopback */
+    { { 0xfe, 0x80 }, 10 },         /* link-local */
+    { { 0xfe, 0xc0 }, 10 },         /* site-local (deprecated) */
+    { { 0xfc }, 7 },                /* unique local */
+};
+
+/* NAT64's well-known prefix (RFC 6052): 64:ff9b::a.b.c.d reaches
+ * a.b.c.d through the network's translator. */
+static const unsigned char nat64[12] = { 0, 0x64, 0xff, 0x9b };
+
+int uc_ip_is_internal(const struct sockaddr *sa)
+{
+    unsigned char addr[16];
+    size_t i;
+
+    if (sa->sa_family == AF_INET) {
+        memcpy(addr, v4_mapped, 12);
+        memcpy(addr + 12, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+    }
+    else if (sa->sa_family == AF_INET6)
+        memcpy(addr, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+    else
+        return 1;
+    if (memcmp(addr, nat64, sizeof(nat64)) == 0)
+        memcpy(addr, v4_mapped, sizeof(v4_mapped));
+    for (i = 0; i < sizeof(internal_blocks) / sizeof(internal_blocks[0]);
+         i++)
+        if (matches(&internal_blocks[i], addr))
             return 1;
     return 0;
 }

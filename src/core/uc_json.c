@@ -230,12 +230,12 @@ uc_error_t *uc_json_string_map_field(apr_pool_t *pool, json_t *obj,
     return NULL;
 }
 
-size_t uc_utf8_sequence(const unsigned char *s)
+size_t uc_utf8_decode(const unsigned char *s, unsigned *code_point)
 {
     size_t n, i;
     unsigned cp;
 
-    if (s[0] < 0x80) return 1;
+    if (s[0] < 0x80) { *code_point = s[0]; return 1; }
     if ((s[0] & 0xe0) == 0xc0) { n = 2; cp = s[0] & 0x1f; }
     else if ((s[0] & 0xf0) == 0xe0) { n = 3; cp = s[0] & 0x0f; }
     else if ((s[0] & 0xf8) == 0xf0) { n = 4; cp = s[0] & 0x07; }
@@ -249,7 +249,15 @@ size_t uc_utf8_sequence(const unsigned char *s)
         (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
         (cp >= 0xd800 && cp <= 0xdfff))
         return 0;
+    *code_point = cp;
     return n;
+}
+
+size_t uc_utf8_sequence(const unsigned char *s)
+{
+    unsigned cp;
+
+    return uc_utf8_decode(s, &cp);
 }
 
 json_t *uc_json_text(apr_pool_t *pool, const char *s)

@@ -52,8 +52,12 @@ uc_error_t *uc_json_string_map_field(apr_pool_t *pool, json_t *obj,
 uc_error_t *uc_json_check_string_map(apr_pool_t *pool, const char *field,
                                      json_t *map);
 
-/* Length of the valid UTF-8 sequence starting at s, or 0 when invalid. */
+/* Length of the valid UTF-8 sequence starting at s, or 0 when invalid
+ * (overlong forms, surrogates and code points past U+10FFFF included). */
 size_t uc_utf8_sequence(const unsigned char *s);
+/* The same, with the code point it encodes in *code_point (untouched when
+ * the sequence is invalid). */
+size_t uc_utf8_decode(const unsigned char *s, unsigned *code_point);
 
 /* Text that may hold bytes from the client (error messages quote input):
  * invalid UTF-8 becomes U+FFFD so the value always renders. */

@@ -98,21 +98,40 @@ static uc_error_t *read_scheme(const input_t *in, parts_t *out,
     return NULL;
 }
 
-/* A bucket, container@account or host: lower-cased, as DNS names are. */
+/* Whether the scheme's host is <container>@<account> (Azure) or
+ * <bucket>@<account> (R2), where '@' is no user name's end. */
+static int names_account(const char *scheme)
+{
+    return !strcmp(scheme, "abfs") || !strcmp(scheme, "abfss") ||
+           !strcmp(scheme, "r2");
+}
+
+/* A bucket, container@account or host: lower-cased, as DNS names are. No
+ * port and no user name: a signer or a client would read them as such
+ * ("s3://user@bucket" is the host "bucket" to libcurl), and two texts
+ * would name one place. */
 static uc_error_t *read_host(const input_t *in, const char *start,
                              apr_size_t len, parts_t *out)
 {
     char *host = apr_pstrmemdup(in->pool, start, len);
+    const char *at = memchr(start, '@', len);
     apr_size_t i;
 
     if (!len)
         return refused(in, "the URL names no bucket or container");
     for (i = 0; i < len; i++) {
-        if (!apr_isalnum(host[i]) && !strchr("-._@:", host[i]))
+        if (!apr_isalnum(host[i]) && !strchr("-._@", host[i]))
             return refused(in, "the bucket or host has characters other "
-                           "than letters, digits and '-._@:'");
+                           "than letters, digits and '-._' (a storage URL "
+                           "takes no port)");
         host[i] = (char)apr_tolower(host[i]);
     }
+    if (at && (!names_account(out->scheme) || at == start ||
+               at == start + len - 1 ||
+               memchr(at + 1, '@', len - (apr_size_t)(at - start) - 1)))
+        return refused(in, "a storage URL takes no user name: '@' only "
+                       "parts an Azure container or an R2 bucket from its "
+                       "account, once");
     if (names_managed_storage(host, len))
         return refused(in, "it names the managed storage prefix "
                        MANAGED_PREFIX);

@@ -88,6 +88,49 @@ uc_error_t *uc_validate_label(apr_pool_t *pool, const char *field,
     return NULL;
 }
 
+/* Unicode's format characters (general category Cf, as of Unicode 15):
+ * they draw nothing, or reorder what follows, so "bob" and "bob" with a
+ * zero-width space, a soft hyphen or a right-to-left mark look the same. */
+static int is_format_character(unsigned cp)
+{
+    static const unsigned ranges[][2] = {
+        { 0x00ad, 0x00ad }, { 0x0600, 0x0605 }, { 0x061c, 0x061c },
+        { 0x06dd, 0x06dd }, { 0x070f, 0x070f }, { 0x0890, 0x0891 },
+        { 0x08e2, 0x08e2 }, { 0x180e, 0x180e }, { 0x200b, 0x200f },
+        { 0x202a, 0x202e }, { 0x2060, 0x2064 }, { 0x2066, 0x206f },
+        { 0xfeff, 0xfeff }, { 0xfff9, 0xfffb }, { 0x110bd, 0x110bd },
+        { 0x110cd, 0x110cd }, { 0x13430, 0x1343f }, { 0x1bca0, 0x1bca3 },
+        { 0x1d173, 0x1d17a }, { 0xe0001, 0xe0001 }, { 0xe0020, 0xe007f }
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(ranges) / sizeof(ranges[0]) &&
+                ranges[i][0] <= cp; i++)
+        if (cp <= ranges[i][1])
+            return 1;
+    return 0;
+}
+
+uc_error_t *uc_validate_principal_name(apr_pool_t *pool, const char *field,
+                                       const char *name)
+{
+    const unsigned char *p = (const unsigned char *)name;
+    uc_error_t *err = uc_validate_label(pool, field, name, UC_NAME_MAX);
+    unsigned cp;
+    apr_size_t n;
+
+    for (; !err && *p; p += n) {
+        if (!(n = uc_utf8_decode(p, &cp)))
+            return uc_error_invalid(pool, "Field '%s' is not valid UTF-8.",
+                                    field);
+        if (is_format_character(cp))
+            return uc_error_invalid(pool, "Field '%s' must not hold "
+                                    "invisible format characters (U+%04X: "
+                                    "Unicode category Cf).", field, cp);
+    }
+    return err;
+}
+
 uc_error_t *uc_validate_tag_text(apr_pool_t *pool, const char *field,
                                  const char *text)
 {

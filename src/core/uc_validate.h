@@ -33,11 +33,20 @@ uc_error_t *uc_validate_full_name(apr_pool_t *pool, const char *field,
                                   const char *full_name, int parts,
                                   const char **names);
 
-/* Text that names something (a principal, a property key): 1 to `max`
- * bytes, not only blanks, and no control character, C0, DEL or C1 (a
- * terminal acts on them when the name is shown). */
+/* Text that names something (a property key; a principal's name is held
+ * to more, uc_validate_principal_name): 1 to `max` bytes, not only
+ * blanks, and no control character, C0, DEL or C1 (a terminal acts on
+ * them when the name is shown). */
 uc_error_t *uc_validate_label(apr_pool_t *pool, const char *field,
                               const char *text, apr_size_t max);
+
+/* A principal's name (a user or group: grantees, owners, policies'
+ * principals): a label of at most UC_NAME_MAX bytes of valid UTF-8
+ * without Unicode format characters (category Cf: zero-width characters,
+ * bidirectional controls, the BOM, the soft hyphen...), which would let
+ * two principals show as one name. */
+uc_error_t *uc_validate_principal_name(apr_pool_t *pool, const char *field,
+                                       const char *name);
 
 /* A tag key or value as Databricks takes them: 1 to UC_TAG_TEXT_MAX
  * characters of valid UTF-8, kept as given (tags are case-sensitive), no

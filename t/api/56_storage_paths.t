@@ -15,13 +15,13 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 69;
+plan tests => 76;
 
 my $p = "sp56_$$";
 my $b = "s3://st-$$";                     # a bucket of this file's own
 my $cat = "cat_$p";
 my @cleanup = ($cat, "alicecat_$p", "bobcat_$p", "admincat_$p",
-               "envcat_$p", "envadmin_$p");
+               "envcat_$p", "envadmin_$p", "bad_$p");
 END {
     drop_catalog($_) for @cleanup;
     api(DELETE => "/external-locations/loc_$p", query => { force => 'true' });
@@ -79,10 +79,18 @@ for my $loc ("$b/managed/x/../__unitystorage/t", "$b/managed/__UNITYSTORAGE/t",
              "'$loc' reaches managed storage -> 400");
 }
 for my $loc ("$b/..", "$b/a/../..", "/..", "file:///../etc", "$b/a%00b",
-             "$b/a%0Ab", "$b/a%1B[31m", "$b/a%2Fb", "$b/a%zz", "$b/100%") {
+             "$b/a%0Ab", "$b/a%1B[31m", "$b/a%2Fb", "$b/a%zz", "$b/100%",
+             # A port or a user name in the bucket or account.
+             "$b:443/base", "s3://user\@st-$$/x", "s3://u:pw\@st-$$/x",
+             "gs://u\@st-$$/x", "abfss://u\@c\@acct.dfs.core.windows.net/x",
+             "abfss://c\@acct.dfs.core.windows.net:443/x") {
     is_error(external('bad', $loc), 400, 'INVALID_PARAMETER_VALUE',
              "'$loc' -> 400", message => qr/storage_location/);
 }
+is_error(api(POST => '/catalogs', body => { name => "bad_$p",
+                                            storage_root => "$b:443/root" }),
+         400, 'INVALID_PARAMETER_VALUE', 'a storage_root with a port -> 400',
+         message => qr/storage_root/);
 is_error(api(GET => "/tables/$cat.sch.same"), 404, 'TABLE_NOT_FOUND',
          'nothing refused was created');
 

@@ -3,9 +3,11 @@
 # the old), rename, delete; the profile files refused; who may do what;
 # their shares listed from a stand-in Delta Sharing server this file runs
 # (a forked child on the loopback host that answers only the provider's
-# token); and that no bearer token or client secret that was sent ever
-# comes back: not in an answer, not in the error log, not in clear in the
-# database.
+# token; the main mount allows it with UnicatProviderPrivateAddresses, the
+# /small mount keeps the default, which refuses every internal address as
+# a profile is taken and again as a call connects); and that no bearer
+# token or client secret that was sent ever comes back: not in an answer,
+# not in the error log, not in clear in the database.
 use strict;
 use warnings FATAL => 'all';
 
@@ -13,13 +15,14 @@ use FindBin ();
 use lib "$FindBin::Bin/../lib";
 
 use Apache::Test qw(-withtestmore);
+use File::Temp ();
 use IO::Socket::INET ();
 use JSON::PP ();
 use POSIX ();
 use Unicat::Test;
 use MIME::Base64 ();
 
-plan tests => 55;
+plan tests => 88;
 
 my $p = "p65_$$";
 my @answers;      # every body this file was answered, for the secret scan
@@ -37,6 +40,14 @@ my %secret = (
 );
 
 # --- the stand-in sharing server ------------------------------------------
+# It notes every connection it takes in this file, a line each.
+my $taken = File::Temp->new;
+sub connections_taken {
+    open my $f, '<', $taken->filename or return 0;
+    my @lines = <$f>;
+    return scalar @lines;
+}
+
 # GET <prefix>/shares with the expected token: two shares, one per page
 # when maxResults=1 (the last page with an empty token); /broken/shares
 # what is not JSON; anything else a 401.
@@ -87,6 +98,10 @@ sub token_answer {
 sub serve_shares {
     my ($sock) = @_;
     while (my $c = $sock->accept) {
+        if (open my $note, '>>', $taken->filename) {
+            print $note "taken\n";
+            close $note;
+        }
         my ($request, $auth, $line, $length, $sent) = (scalar <$c>);
         while (defined($line = <$c>) && $line =~ /\S/) {
             $auth = $1 if $line =~ /^Authorization:\s*(.*?)\r?$/i;
@@ -126,10 +141,12 @@ sub profile_v1 {
                           endpoint => $endpoint, bearerToken => $token,
                           %more });
 }
+# POST /providers, on the mount `base` names (the main one by default).
 sub provider {
     my ($name, %body) = @_;
+    my %on = exists $body{base} ? (base => delete $body{base}) : ();
     push @names, $name;
-    return call(POST => '/providers', body => { name => $name, %body });
+    return call(POST => '/providers', %on, body => { name => $name, %body });
 }
 
 my $endpoint = "http://127.0.0.1:$port/delta-sharing/";
@@ -298,6 +315,74 @@ is_error(call(GET => "/providers/prvx_$p/shares"), 502, undef,
          'its answer: 502', message => qr/not a list of shares/);
 is_error(call(GET => "/providers/nope_$p/shares"), 404, 'NOT_FOUND',
          'the shares of no provider');
+
+# --- internal addresses, where the mount does not allow them ----------------
+my $strict = '/small/api/2.1/unity-catalog';
+my @internal = (
+    "http://127.0.0.1:$port/delta-sharing/", "http://localhost:$port/ds/",
+    "http://[::1]:$port/ds/", 'https://127.0.0.1/ds/',
+    'https://2130706433/ds/', 'https://0x7f.0.0.1/ds/',
+    'https://017700000001/ds/', 'https://127.1/ds/',
+    'https://[::ffff:127.0.0.1]/ds/', 'https://0.0.0.0/ds/', 'https://0/ds/',
+    'https://10.20.30.40/ds/', 'https://172.16.0.1/ds/',
+    'https://192.168.1.1/ds/', 'https://100.64.0.1/ds/',
+    'https://169.254.169.254/latest/', 'https://[fe80::1]/ds/',
+    'https://[fd00::1]/ds/', 'https://localhost/ds/',
+);
+my $before = connections_taken();
+for my $url (@internal) {
+    is_error(provider("int_$p", base => $strict, authentication_type => 'TOKEN',
+                      recipient_profile_str => profile_v1($secret{token}, $url)),
+             400, 'INVALID_PARAMETER_VALUE', "an endpoint at $url -> 400",
+             message => qr/endpoint is at a loopback, private, link-local or unspecified/);
+}
+is_error(provider("int_$p", base => $strict,
+                  authentication_type => 'OAUTH_CLIENT_CREDENTIALS',
+                  recipient_profile_str => to_json_text({
+                      shareCredentialsVersion => 2,
+                      type => 'oauth_client_credentials',
+                      endpoint => 'https://192.0.2.10/ds/',
+                      tokenEndpoint => "http://127.0.0.1:$port/oauth/token",
+                      clientId => "client-$p", clientSecret => $secret{client} })),
+         400, 'INVALID_PARAMETER_VALUE', 'a tokenEndpoint on this host -> 400',
+         message => qr/tokenEndpoint is at a loopback/);
+for my $url ('https://192.0.2.10/ds/', 'https://172.32.0.1/ds/',
+             'https://sharing.example/ds/') {
+    (my $n = $url) =~ s/\W+/_/g;
+    is_ok_json(provider("pub${n}_$p", base => $strict, authentication_type => 'TOKEN',
+                        recipient_profile_str => profile_v1($secret{token}, $url)),
+               "an endpoint at $url is taken (a name that does not resolve too)");
+}
+is_error(call(PATCH => "/providers/prvx_$p", base => $strict, body => {
+    recipient_profile_str => profile_v1($secret{token2}, $endpoint) }),
+         400, 'INVALID_PARAMETER_VALUE', 'PATCH to a loopback endpoint -> 400');
+like((json_of(call(GET => "/providers/prvx_$p")) || {})->{recipient_profile_str}
+     // '', qr{/broken}, '... and the profile stays');
+
+# Providers the main mount took are refused where each call connects, with
+# the same answer whether anything listens there or not.
+is_ok_json(provider("lo_open_$p", authentication_type => 'TOKEN',
+                    recipient_profile_str => profile_v1($secret{token2},
+                                                        $endpoint)),
+           'the main mount takes a provider on this host');
+is_ok_json(provider("lo_closed_$p", authentication_type => 'TOKEN',
+                    recipient_profile_str => profile_v1(
+                        $secret{token2}, "http://127.0.0.1:$closed/ds")),
+           'and one at a port nothing listens on');
+my $open = call(GET => "/providers/lo_open_$p/shares", base => $strict);
+is_error($open, 400, 'FAILED_PRECONDITION',
+         'its shares from the strict mount: 400', message => qr/loopback/);
+my $shut = call(GET => "/providers/lo_closed_$p/shares", base => $strict);
+is_error($shut, 400, 'FAILED_PRECONDITION', 'the closed port: the same 400');
+(my $open_text = $open->content) =~ s/lo_open_/lo_X_/g;
+(my $shut_text = $shut->content) =~ s/lo_closed_/lo_X_/g;
+is($open_text, $shut_text, 'open and closed ports answer alike');
+is_error(call(GET => "/providers/oauth_$p/shares", base => $strict), 400,
+         'FAILED_PRECONDITION', 'an OAuth provider: its token endpoint is '
+         . 'refused', message => qr/token endpoint/);
+is(connections_taken(), $before, 'the stand-in was never reached from there');
+is_ok_json(call(GET => "/providers/lo_open_$p/shares"),
+           'the main mount lists its shares');
 
 # --- who may do what --------------------------------------------------------
 my $bob_profile = profile_v1($secret{token}, $endpoint);

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Principal names are one spelling (trimmed, ASCII lower case) wherever they
 # are compared or stored: grants, owners, ?principal=, groups. Names with
-# control characters or only blanks are refused. A create-time owner is a
+# control characters, invisible format characters (Unicode's category Cf),
+# bytes that are not UTF-8 or only blanks are refused. A create-time owner is a
 # transfer. BROWSE shows metadata without locations on every route.
 #
 # Users (t/TEST.PL): admin (UnicatMetastoreAdmin), alice, bob, carol, dave;
@@ -15,7 +16,7 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 32;
+plan tests => 43;
 
 my $p = "pr72_$$";
 my $c = "cat_$p";
@@ -87,6 +88,31 @@ is_error(api(GET => "/catalogs/bad_$p"), 404, 'CATALOG_NOT_FOUND',
 is_error(api(PATCH => "/catalogs/$c", body => { owner => "carol\r\n" }), 400,
          'INVALID_PARAMETER_VALUE', 'PATCH owner with CR LF -> 400',
          message => qr/owner/);
+
+# Invisible: "bob" and a zero-width space would show as bob. A zero-width
+# space, a BOM, a soft hyphen, a right-to-left override, a word joiner and
+# a language tag.
+for my $bad ("bob\x{200b}", "\x{feff}bob", "b\x{ad}ob", "bo\x{202e}b",
+             "bob\x{2060}", "bob\x{e0001}") {
+    my $shown = sprintf 'U+%04X', ord(($bad =~ /([^\x20-\x7e])/)[0]);
+    is_error(change($bad, ['USE CATALOG']), 400, 'INVALID_PARAMETER_VALUE',
+             "grant to a principal with $shown -> 400",
+             message => qr/principal.*\Q$shown\E/);
+}
+is_error(api(POST => '/catalogs', body => { name => "bad_$p",
+                                            owner => "dave\x{200d}" }),
+         400, 'INVALID_PARAMETER_VALUE', 'create with a zero-width joiner in '
+         . 'the owner -> 400', message => qr/owner/);
+is_error(api(PATCH => "/catalogs/$c", body => { owner => "carol\x{2066}" }),
+         400, 'INVALID_PARAMETER_VALUE', 'PATCH owner with a bidi isolate -> 400',
+         message => qr/owner/);
+is_error(api(GET => "/permissions/catalog/$c", query => 'principal=bob%E2%80%8B'),
+         400, 'INVALID_PARAMETER_VALUE', '?principal= with a zero-width space -> 400');
+is_error(api(GET => "/permissions/catalog/$c", query => 'principal=bob%FF'),
+         400, 'INVALID_PARAMETER_VALUE', '?principal= that is not UTF-8 -> 400',
+         message => qr/UTF-8/);
+is_ok_json(change("Zo\x{eb}", ['USE CATALOG']),
+           'letters beyond ASCII are names like any other');
 
 # --- BROWSE: metadata, never locations -------------------------------------------
 create_schema($c, 'rooted', storage_root => "s3://pr72-$$/rooted");

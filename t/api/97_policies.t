@@ -12,7 +12,7 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 40;
+plan tests => 42;
 
 my $p = "p97_$$";
 my ($cat, $other, $free, $share) = ("cat_$p", "oth_$p", "free_$p", "shr_$p");
@@ -83,6 +83,10 @@ my @bad = (
       qr/alias or a constant/, 'an argument both alias and constant' ],
     [ { on_securable_fullname => "$cat.sch.items" }, qr/must name/,
       'a body naming another securable' ],
+    [ { to_principals => ["analysts\x{200b}"] }, qr/to_principals.*U\+200B/,
+      'a principal with a zero-width space' ],
+    [ { except_principals => ["ad\x{202e}mins"] }, qr/except_principals.*U\+202E/,
+      'a principal with a right-to-left override' ],
 );
 for my $b (@bad) {
     is_error(api(POST => $tbl, body => policy(name => 'bad_one', %{ $b->[0] })),

@@ -184,7 +184,11 @@ static void test_principal_names(void **state)
     };
     static const char *const bad[] = {
         "", "   ", "bob\nadmin", "\x1b[31mred", "tab\tbed", "cr\r",
-        "x\x7f", "c1\xc2\x9b" "2J", "bob\n", NULL
+        "x\x7f", "c1\xc2\x9b" "2J", "bob\n",
+        /* Format characters: zero-width space, BOM, soft hyphen, a
+         * right-to-left override, a language tag; and no UTF-8. */
+        "bob\xe2\x80\x8b", "\xef\xbb\xbf" "bob", "b\xc2\xad" "ob",
+        "bo\xe2\x80\xae" "b", "bob\xf3\xa0\x80\x81", "bob\xff", NULL
     };
     apr_array_header_t *g = apr_array_make(pool, 4, sizeof(const char *));
     apr_hash_t *users;
@@ -207,7 +211,8 @@ static void test_principal_names(void **state)
     long_name[UC_NAME_MAX + 1] = '\0';
     assert_invalid(uc_principal_normalize(pool, "owner", long_name, &out));
 
-    uc_groups_from_claim(pool, " Analysts , ANALYSTS,bad\x1b[0m, ", g);
+    uc_groups_from_claim(pool, " Analysts , ANALYSTS,bad\x1b[0m, "
+                         "analysts\xe2\x80\x8b", g);
     assert_int_equal(g->nelts, 1);
     assert_string_equal(APR_ARRAY_IDX(g, 0, const char *), "analysts");
     users = uc_groups_from_file_text(pool, "Team: Alice BOB\n");

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* IP access lists: what parses, what is refused and which addresses a
- * list lets in, for IPv4, IPv6 and IPv4-mapped IPv6 callers. */
+ * list lets in, for IPv4, IPv6 and IPv4-mapped IPv6 callers; and which
+ * addresses are internal (the ends of each block and just outside). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -9,6 +10,8 @@
 #include <cmocka.h>
 #include <apr_general.h>
 #include <apr_strings.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include "../../src/core/uc_ip_list.h"
 
@@ -96,12 +99,58 @@ static void test_refused(void **state)
     refused(apr_pstrcat(pool, many, ",10.0.0.2", NULL), "more than");
 }
 
+/* `text` as the socket address libcurl would hand over. */
+static int is_internal(const char *text)
+{
+    struct sockaddr_in v4 = { .sin_family = AF_INET };
+    struct sockaddr_in6 v6 = { .sin6_family = AF_INET6 };
+
+    if (inet_pton(AF_INET, text, &v4.sin_addr) == 1)
+        return uc_ip_is_internal((struct sockaddr *)&v4);
+    if (inet_pton(AF_INET6, text, &v6.sin6_addr) != 1)
+        fail_msg("'%s' is no address", text);
+    return uc_ip_is_internal((struct sockaddr *)&v6);
+}
+
+static void test_internal(void **state)
+{
+    static const char *const internal[] = {
+        "0.0.0.0", "0.255.255.255", "10.0.0.0", "10.255.255.255",
+        "100.64.0.0", "100.127.255.255", "127.0.0.1", "127.255.255.254",
+        "169.254.169.254", "169.254.0.0", "172.16.0.0", "172.31.255.255",
+        "192.168.0.0", "192.168.255.255", "::", "::1", "fe80::1",
+        "febf:ffff::1", "fec0::1", "fc00::", "fd12:3456::1",
+        "::ffff:127.0.0.1", "::ffff:10.1.2.3", "::ffff:169.254.169.254",
+        "::ffff:0.0.0.0", "64:ff9b::127.0.0.1", "64:ff9b::a9fe:a9fe", NULL
+    };
+    static const char *const public[] = {
+        "1.0.0.0", "9.255.255.255", "11.0.0.0", "100.63.255.255",
+        "100.128.0.0", "126.255.255.255", "128.0.0.0", "169.253.255.255",
+        "169.255.0.0", "172.15.255.255", "172.32.0.0", "192.167.255.255",
+        "192.169.0.0", "192.0.2.1", "8.8.8.8", "::2", "2001:db8::1",
+        "fe7f::1", "ff02::1", "fbff::1", "fe00::1", "::ffff:8.8.8.8",
+        "64:ff9b::808:808", "64:ff9a::127.0.0.1", NULL
+    };
+    struct sockaddr unix_like = { .sa_family = AF_UNIX };
+    int i;
+
+    (void)state;
+    for (i = 0; internal[i]; i++)
+        if (!is_internal(internal[i]))
+            fail_msg("%s is not internal", internal[i]);
+    for (i = 0; public[i]; i++)
+        if (is_internal(public[i]))
+            fail_msg("%s is internal", public[i]);
+    assert_true(uc_ip_is_internal(&unix_like));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ipv4),
         cmocka_unit_test(test_ipv6_and_edges),
         cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_internal),
     };
     int rc;
 

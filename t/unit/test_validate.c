@@ -325,6 +325,33 @@ static void test_url_invalid(void **state)
         url_bad(pool, bad[i]);
 }
 
+/* No port and no user name in the bucket or host; '@' parts an Azure
+ * container or an R2 bucket from its account, once. */
+static void test_url_authority(void **state)
+{
+    apr_pool_t *pool = *state;
+    static const char *const bad[] = {
+        "s3://bucket:443/base", "s3://bucket:/x", "s3://:443/x",
+        "s3://user@bucket/x", "s3://user:pw@bucket/x", "gs://u@bucket/x",
+        "gs://bucket:80/x", "s3://@bucket/x",
+        "abfss://c@acct.dfs.core.windows.net:443/x",
+        "abfss://u@c@acct.dfs.core.windows.net/x",
+        "abfss://@acct.dfs.core.windows.net/x", "abfss://c@/x",
+        "abfs://c@acct.dfs.core.windows.net:1/x",
+        "r2://b@acct.r2.cloudflarestorage.com:443/x", "r2://u@b@acct/x",
+        NULL
+    };
+    int i;
+
+    for (i = 0; bad[i]; i++)
+        url_bad(pool, bad[i]);
+    assert_string_equal(url_ok(pool, "R2://B@Acct.r2.cloudflarestorage.com/"
+                                     "p"),
+                        "r2://b@acct.r2.cloudflarestorage.com/p");
+    assert_string_equal(url_ok(pool, "s3://my-bucket.with.dots_x/p"),
+                        "s3://my-bucket.with.dots_x/p");
+}
+
 static void test_url_length(void **state)
 {
     apr_pool_t *pool = *state;
@@ -337,6 +364,85 @@ static void test_url_length(void **state)
     url[UC_URL_MAX] = 'y';
     url[UC_URL_MAX + 1] = '\0';
     url_bad(pool, url);
+}
+
+/* `cp` as UTF-8 after `prefix`, then `suffix`. */
+static const char *with_code_point(apr_pool_t *pool, const char *prefix,
+                                   unsigned cp, const char *suffix)
+{
+    char u[5] = { 0 };
+
+    if (cp < 0x80)
+        u[0] = (char)cp;
+    else if (cp < 0x800) {
+        u[0] = (char)(0xc0 | cp >> 6);
+        u[1] = (char)(0x80 | (cp & 0x3f));
+    }
+    else if (cp < 0x10000) {
+        u[0] = (char)(0xe0 | cp >> 12);
+        u[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+        u[2] = (char)(0x80 | (cp & 0x3f));
+    }
+    else {
+        u[0] = (char)(0xf0 | cp >> 18);
+        u[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+        u[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+        u[3] = (char)(0x80 | (cp & 0x3f));
+    }
+    return apr_pstrcat(pool, prefix, u, suffix, NULL);
+}
+
+/* Principals' names: no format character (Unicode 15's category Cf, each
+ * range's ends and the code points just outside them), valid UTF-8, and
+ * the label's rules. */
+static void test_principal_name(void **state)
+{
+    apr_pool_t *pool = *state;
+    /* The ends of each range of format characters. */
+    static const unsigned format[] = {
+        0x00ad, 0x0600, 0x0605, 0x061c, 0x06dd, 0x070f, 0x0890, 0x0891,
+        0x08e2, 0x180e, 0x200b, 0x200f, 0x202a, 0x202e, 0x2060, 0x2064,
+        0x2066, 0x206f, 0xfeff, 0xfff9, 0xfffb, 0x110bd, 0x110cd, 0x13430,
+        0x1343f, 0x1bca0, 0x1bca3, 0x1d173, 0x1d17a, 0xe0001, 0xe0020,
+        0xe007f
+    };
+    /* Next to a range, yet no format character. */
+    static const unsigned others[] = {
+        0x00ac, 0x00ae, 0x05ff, 0x0606, 0x061b, 0x061d, 0x088f, 0x0892,
+        0x200a, 0x2010, 0x2029, 0x202f, 0x205f, 0x2065, 0x2070, 0xfefe,
+        0xff00, 0xfff8, 0xfffc, 0x110bc, 0x1342f, 0x13440, 0x1d172,
+        0x1d17b, 0xe0000, 0xe0002, 0xe001f, 0xe0080, 0xe9, 0x7528
+    };
+    static const char *const invalid[] = {
+        "bob\xff", "bob\xc0\xaf", "bob\xe0\x80\x8b", "bob\xed\xa0\x80",
+        "bob\x80", "bob\xe2\x80", "bob\xf4\x90\x80\x80", NULL
+    };
+    size_t i;
+    uc_error_t *err;
+
+    for (i = 0; i < sizeof(format) / sizeof(format[0]); i++) {
+        const char *name = with_code_point(pool, "bob", format[i], "");
+        err = uc_validate_principal_name(pool, "owner", name);
+        if (!err)
+            fail_msg("U+%04X accepted", format[i]);
+        assert_invalid(err);
+        assert_contains(err->message, "owner");
+        assert_contains(err->message, apr_psprintf(pool, "U+%04X",
+                                                   format[i]));
+    }
+    for (i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+        assert_ok(uc_validate_principal_name(
+            pool, "owner", with_code_point(pool, "a", others[i], "b")));
+    for (i = 0; invalid[i]; i++) {
+        err = uc_validate_principal_name(pool, "principal", invalid[i]);
+        if (!err)
+            fail_msg("invalid UTF-8 #%zu accepted", i);
+        assert_invalid(err);
+        assert_contains(err->message, "UTF-8");
+    }
+    assert_ok(uc_validate_principal_name(pool, "owner", "jos\xc3\xa9@x.org"));
+    assert_invalid(uc_validate_principal_name(pool, "owner", "a\x1b[2J"));
+    assert_invalid(uc_validate_principal_name(pool, "owner", "  "));
 }
 
 static void test_text(void **state)
@@ -402,7 +508,9 @@ int main(void)
         UC_POOL_TEST(test_url_one_spelling),
         UC_POOL_TEST(test_location_within),
         UC_POOL_TEST(test_url_invalid),
+        UC_POOL_TEST(test_url_authority),
         UC_POOL_TEST(test_url_length),
+        UC_POOL_TEST(test_principal_name),
         UC_POOL_TEST(test_text),
         UC_POOL_TEST(test_query_bool),
     };

@@ -134,6 +134,10 @@ api(afx_t *fx, uc_method_t method, const char *target,
     call->secrets = &afx_keys;
     call->sharing_endpoint = AFX_SHARING_ENDPOINT;
     call->api_url = AFX_API_URL;
+    /* Providers may be on this host (UnicatProviderPrivateAddresses On),
+     * as on the HTTP tests' main mount: their sharing servers are local
+     * stand-ins or ports nothing listens on. */
+    call->provider_private_addresses = 1;
     err = uc_query_parse(cp, q ? q + 1 : NULL, &call->query);
     if (!err && body)
         err = uc_json_parse_object(cp, body, strlen(body), &call->body);
