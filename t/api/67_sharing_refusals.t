@@ -12,7 +12,6 @@ use warnings FATAL => 'all';
 use FindBin ();
 use lib "$FindBin::Bin/../lib";
 
-use File::Temp ();
 use JSON::PP ();
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
@@ -20,47 +19,19 @@ use Unicat::Test;
 my @NUMBERS = qw(version startingVersion endingVersion limitHint maxFiles);
 my @NOT_NUMBERS = ('true', '"five"', '[1]', '{}', '1.5', '"1.5"', '"1e3"',
                    '" 1"', '"0x10"', '"-"', '""', '1e19');
-plan tests => 10 + 3 * @NUMBERS + @NUMBERS * @NOT_NUMBERS;
+plan tests => 9 + 3 * @NUMBERS + @NUMBERS * @NOT_NUMBERS;
 
-my $p = "rf67_$$";
-my ($cat, $share, $recipient) = ("cat_$p", "shr_$p", "rcp_$p");
-my $fixtures = "$FindBin::Bin/../delta/fixtures";
-my $tmp = File::Temp::tempdir("unicat-r67-XXXXXX", TMPDIR => 1,
-                              CLEANUP => 1);
-for (['simple_table', 'hist'], ['checkpoint-cdf-table', 'cut'],
-     ['cdf-table', 'cdf']) {
-    system('cp', '-r', "$fixtures/$_->[0]", "$tmp/$_->[1]") == 0
-        or die "setup: cannot copy $_->[0]";
-}
-mkdir "$tmp/nolog" or die "setup: $!";
-system('chmod', '-R', 'a+rX', $tmp);
-END {
-    api(DELETE => "/shares/$share");
-    api(DELETE => "/recipients/$recipient");
-    drop_catalog($cat);
-}
-
-create_catalog($cat);
-create_schema($cat, 'sales');
-for (qw(hist cut cdf nolog)) {
-    create_object('/tables', {
-        catalog_name => $cat, schema_name => 'sales', name => $_,
-        table_type => 'EXTERNAL', data_source_format => 'DELTA',
-        columns => [], storage_location => "file://$tmp/$_" });
-}
-create_object('/shares', { name => $share });
-my $res = api(PATCH => "/shares/$share", body => { updates => [
-    map { { action => 'ADD', data_object => {
-        name => "$cat.sales.$_", shared_as => "pub.$_",
-        $_ eq 'nolog' ? () : (history_data_sharing_status => 'ENABLED'),
-        $_ eq 'cdf' ? (enable_cdf => \1) : () } } } qw(hist cut cdf nolog)
-] });
-is($res->code, 200, 'the provider shares four tables') or diag $res->content;
-create_object('/recipients', { name => $recipient,
-                               authentication_type => 'TOKEN' });
-api(PATCH => "/shares/$share/permissions", body => { changes => [
-    { principal => $recipient, add => ['SELECT'] } ] });
-my $token = token_of_recipient($recipient);
+my %history = (history_data_sharing_status => 'ENABLED');
+my $setup = shared_tables("rf67_$$", {
+    hist => [ 'simple_table', \%history ],
+    cut => [ 'checkpoint-cdf-table', \%history ],
+    cdf => [ 'cdf-table', { %history, enable_cdf => \1 } ],
+    nolog => [ 'simple_table' ],
+}, "rcp_rf67_$$");
+my ($share, $tmp) = @$setup{qw(share tmp)};
+my ($token) = values %{ $setup->{token} };
+# A table whose log is gone.
+system('rm', '-rf', "$tmp/nolog/_delta_log") == 0 or die "setup: $!";
 my $T = "/shares/$share/schemas/pub/tables";
 sub ds { sharing_api($token, @_) }
 sub query { ds(POST => "$T/$_[0]/query", body => $_[1]) }

@@ -15,65 +15,28 @@ use warnings FATAL => 'all';
 use FindBin ();
 use lib "$FindBin::Bin/../lib";
 
-use File::Temp ();
 use MIME::Base64 ();
 use JSON::PP ();
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 46;
+plan tests => 45;
 
-my $p = "tk67_$$";
-my ($cat, $share, $twin) = ("cat_$p", "shr_$p", "twn_$p");
-my @recipients = ("rca_$p", "rcb_$p");
-my $fixtures = "$FindBin::Bin/../delta/fixtures";
-my $tmp = File::Temp::tempdir("unicat-t67-XXXXXX", TMPDIR => 1,
-                              CLEANUP => 1);
-for (['simple_table', 'nohist'], ['simple_table', 'start2'],
-     ['simple_table', 'hist'], ['cdf-table', 'cdf']) {
-    system('cp', '-r', "$fixtures/$_->[0]", "$tmp/$_->[1]") == 0
-        or die "setup: cannot copy $_->[0]";
-}
-system('chmod', '-R', 'a+rX', $tmp);
-END {
-    api(DELETE => "/shares/$_") for $share, $twin;
-    api(DELETE => "/recipients/$_") for @recipients;
-    drop_catalog($cat);
-}
-
-# --- the provider: one table shared four ways, and again in a twin share ------
-create_catalog($cat);
-create_schema($cat, 'sales');
-my %ids;
-for (qw(nohist start2 hist cdf)) {
-    $ids{$_} = create_object('/tables', {
-        catalog_name => $cat, schema_name => 'sales', name => $_,
-        table_type => 'EXTERNAL', data_source_format => 'DELTA',
-        columns => [], storage_location => "file://$tmp/$_" })->{table_id};
-}
-create_object('/shares', { name => $_ }) for $share, $twin;
-sub add { { action => 'ADD', data_object => { @_ } } }
-my $res = api(PATCH => "/shares/$share", body => { updates => [
-    add(name => "$cat.sales.nohist", shared_as => 'pub.nohist'),
-    add(name => "$cat.sales.start2", shared_as => 'pub.start2',
-        history_data_sharing_status => 'ENABLED', start_version => 2),
-    add(name => "$cat.sales.hist", shared_as => 'pub.hist',
-        history_data_sharing_status => 'ENABLED'),
-    add(name => "$cat.sales.cdf", shared_as => 'pub.cdf', enable_cdf => \1,
-        history_data_sharing_status => 'ENABLED'),
-] });
-is($res->code, 200, 'the provider shares four tables') or diag $res->content;
-api(PATCH => "/shares/$twin", body => { updates => [
-    add(name => "$cat.sales.nohist", shared_as => 'pub.nohist') ] });
-for (@recipients) {
-    create_object('/recipients', { name => $_,
-                                   authentication_type => 'TOKEN' });
-}
-for my $s ($share, $twin) {
-    api(PATCH => "/shares/$s/permissions", body => { changes => [
-        map { { principal => $_, add => ['SELECT'] } } @recipients ] });
-}
-my %token = map { $_ => token_of_recipient($_) } @recipients;
+my %history = (history_data_sharing_status => 'ENABLED');
+my @recipients = ("rca_tk67_$$", "rcb_tk67_$$");
+my $setup = shared_tables("tk67_$$", {
+    nohist => [ 'simple_table' ],
+    start2 => [ 'simple_table', { %history, start_version => 2 } ],
+    hist => [ 'simple_table', \%history ],
+    cdf => [ 'cdf-table', { %history, enable_cdf => \1 } ],
+}, @recipients);
+my ($cat, $share, $tmp) = @$setup{qw(cat share tmp)};
+my %ids = %{ $setup->{ids} };
+my %token = %{ $setup->{token} };
+# The twin share holds one of the tables again, granted to both.
+my $twin = "twn_tk67_$$";
+share_table($setup, $twin, 'nohist');
+grant_share($setup, $twin, $_) for @recipients;
 my $me = $recipients[0];
 
 # --- the recipients' client ---------------------------------------------------
@@ -139,7 +102,7 @@ refused(query('start2', { maxFiles => 100,
         'the forged token of version 0 before start_version 2: refused');
 
 # --- a token the server made, changed ------------------------------------------
-$res = query('nohist', { maxFiles => 1 });
+my $res = query('nohist', { maxFiles => 1 });
 my $good = next_of($res);
 my @parts = split /\./, $good // '';
 is(scalar @parts, 4, 'a page token: state, expiry, key id, HMAC')

@@ -21,6 +21,7 @@ use HTTP::Request ();
 use HTTP::Headers ();
 use JSON::PP ();
 use IO::Socket::INET ();
+use File::Temp ();
 use B ();
 use Test::More ();
 
@@ -766,6 +767,82 @@ sub drop_catalog {
     my ($name) = @_;
     api(DELETE => "/catalogs/$name", query => { force => 'true' });
 }
+
+# shared_tables($tag, { name => [ fixture, { share object fields } ] },
+#               @recipients): a provider's side of a sharing test, dying
+# (failing the file) when it cannot be set up. Each fixture of
+# t/delta/fixtures is copied to a temporary folder and made the external
+# table cat_<tag>.sales.<name>; the share shr_<tag> holds each as
+# pub.<name> with its fields; each TOKEN recipient is granted it and
+# activates its link. Returns { cat, share, tmp, ids => { name => table
+# id }, token => { recipient => bearer token } }; all is dropped when the
+# test ends.
+my @shared_setups;
+END {
+    for my $s (@shared_setups) {
+        api(DELETE => "/shares/$_") for @{ $s->{shares} };
+        api(DELETE => "/recipients/$_") for keys %{ $s->{token} };
+        drop_catalog($s->{cat});
+    }
+}
+sub shared_tables {
+    my ($tag, $tables, @recipients) = @_;
+    my $fixtures = Apache::Test::vars('top_dir') . '/t/delta/fixtures';
+    my %s = (cat => "cat_$tag", share => "shr_$tag", shares => [ "shr_$tag" ],
+             tmp => File::Temp::tempdir("unicat-$tag-XXXXXX", TMPDIR => 1,
+                                        CLEANUP => 1));
+    push @shared_setups, \%s;
+    create_catalog($s{cat});
+    create_schema($s{cat}, 'sales');
+    create_object('/shares', { name => $s{share} });
+    for my $name (sort keys %$tables) {
+        my ($fixture, $fields) = @{ $tables->{$name} };
+        system('cp', '-r', "$fixtures/$fixture", "$s{tmp}/$name") == 0
+            or die "setup: cannot copy $fixture";
+        $s{ids}{$name} = create_object('/tables', {
+            catalog_name => $s{cat}, schema_name => 'sales', name => $name,
+            table_type => 'EXTERNAL', data_source_format => 'DELTA',
+            columns => [], storage_location => "file://$s{tmp}/$name" })
+            ->{table_id};
+        share_table(\%s, $s{share}, $name, %{ $fields || {} });
+    }
+    system('chmod', '-R', 'a+rX', $s{tmp}) == 0 or die "setup: chmod";
+    for my $r (@recipients) {
+        create_object('/recipients', { name => $r,
+                                       authentication_type => 'TOKEN' });
+        $s{token}{$r} = undef;
+        grant_share(\%s, $s{share}, $r);
+        $s{token}{$r} = token_of_recipient($r)
+            // die "setup: recipient $r has no token";
+    }
+    return \%s;
+}
+
+# share_table($setup, $share, $name, %fields): adds table `name` of
+# shared_tables' catalog to `share` as pub.<name> (a share of its own is
+# created first, and dropped with the rest). grant_share($setup, $share,
+# $recipient) grants it SELECT. Both die when refused.
+sub share_table {
+    my ($s, $share, $name, %fields) = @_;
+    unless (grep { $_ eq $share } @{ $s->{shares} }) {
+        create_object('/shares', { name => $share });
+        push @{ $s->{shares} }, $share;
+    }
+    my $res = api(PATCH => "/shares/$share", body => { updates => [
+        { action => 'ADD', data_object => {
+            name => "$s->{cat}.sales.$name", shared_as => "pub.$name",
+            %fields } } ] });
+    die "setup: share $name: " . $res->code . ' ' . $res->content
+        unless $res->code == 200;
+}
+sub grant_share {
+    my ($s, $share, $recipient) = @_;
+    my $res = api(PATCH => "/shares/$share/permissions", body => { changes => [
+        { principal => $recipient, add => ['SELECT'] } ] });
+    die "setup: grant $share to $recipient: " . $res->code . ' '
+        . $res->content unless $res->code == 200;
+}
+push @EXPORT, qw(shared_tables share_table grant_share);
 
 # secrets_kept(\@answers, \@secrets, \@logged_only): the secrets a test
 # sent (and, in @logged_only, others it was handed once, such as vended
