@@ -64,18 +64,21 @@ static uc_error_t *check_credential_kind(uc_call_t *call, const char *url,
                             "'%s'.", cred->sec->name, cred->type, url);
 }
 
-/* The body's credential_name: the credential, which the caller must own
- * or hold CREATE EXTERNAL LOCATION on (or be an admin). */
+/* The credential a location reads with, which the caller must own or hold
+ * CREATE EXTERNAL LOCATION on (or be an admin). One the body `named` is
+ * as missing when the caller may not know of it; the one a location
+ * keeps shows in the location, so its manager knows of it. */
 static uc_error_t *usable_credential(uc_call_t *call, const char *name,
-                                     const char *url, uc_credential_t **out)
+                                     int named, const char *url,
+                                     uc_credential_t **out)
 {
     uc_chain_t chain;
     uc_access_t access;
     uc_error_t *err;
 
-    if ((err = uc_authz_resolve(call, "credential", name, UC_LOCK_SHARE,
-                                &chain)) ||
-        (err = uc_authz_evaluate(call, &chain, &access)))
+    if ((err = uc_authz_resolve_named(call, "credential", name,
+                                      UC_LOCK_SHARE, &chain, &access)) ||
+        (named && (err = uc_authz_unseen(call, &chain, &access))))
         return err;
     if (!uc_access_has(&access, UC_LEVEL_CATALOG,
                        P(UC_PRIV_CREATE_EXTERNAL_LOCATION)))
@@ -109,6 +112,27 @@ static uc_error_t *overlaps_managed(uc_call_t *call, const char *url,
                             "managed storage (%s).", url, what);
 }
 
+/* The refusal of a URL that overlaps location `name` (at `url`), which
+ * names it only to a caller that may know of it. */
+static uc_error_t *overlaps_location(uc_call_t *call, const char *name,
+                                     const char *url)
+{
+    uc_chain_t chain;
+    uc_access_t access;
+    uc_error_t *err = uc_authz_resolve_named(call, "external_location", name,
+                                             UC_LOCK_SHARE, &chain, &access);
+
+    if (err)
+        return err;
+    if (!uc_access_sees(&access, &chain, 1))
+        return uc_error_invalid(call->pool, "Cannot accept an external "
+                                "location that duplicates or overlaps with "
+                                "an existing external location.");
+    return uc_error_invalid(call->pool, "Cannot accept an external location "
+                            "that duplicates or overlaps with existing "
+                            "external location '%s' (%s).", name, url);
+}
+
 /* The overlap rules: no other location at, above or inside it; not inside
  * managed storage nor around the metastore's; not inside the data of an
  * object (a location may hold objects, not lie within one). */
@@ -125,10 +149,7 @@ static uc_error_t *check_overlaps(uc_call_t *call, const char *url,
                                    self_id, &name, &found)))
         return err;
     if (name)
-        return uc_error_invalid(call->pool, "Cannot accept an external "
-                                "location that duplicates or overlaps with "
-                                "existing external location '%s' (%s).",
-                                name, found);
+        return overlaps_location(call, name, found);
     if (call->storage_root &&
         (uc_location_within(url, call->storage_root) ||
          uc_location_within(call->storage_root, url)))
@@ -153,9 +174,11 @@ static uc_error_t *check_overlaps(uc_call_t *call, const char *url,
     return NULL;
 }
 
-/* credential_name and the URL it must read, into details. */
+/* credential_name (which the body `named`, or the location keeps) and the
+ * URL it must read, into details. */
 static uc_error_t *set_credential(uc_call_t *call, json_t *details,
-                                  const char *name, const char *url)
+                                  const char *name, int named,
+                                  const char *url)
 {
     uc_credential_t *cred;
     uc_error_t *err;
@@ -167,7 +190,7 @@ static uc_error_t *set_credential(uc_call_t *call, json_t *details,
         json_object_del(details, "credential_id");
         return NULL;
     }
-    if ((err = usable_credential(call, name, url, &cred)))
+    if ((err = usable_credential(call, name, named, url, &cred)))
         return err;
     json_object_set_new(details, "credential_id",
                         json_string(cred->sec->id));
@@ -202,7 +225,7 @@ static uc_error_t *prepare_create(uc_call_t *call, uc_securable_t *sec)
                                     "credential_name", 0, &credential)) ||
         (err = read_url(call, url, &url)) ||
         (err = read_flags(call, details)) ||
-        (err = set_credential(call, details, credential, url)) ||
+        (err = set_credential(call, details, credential, 1, url)) ||
         (err = check_overlaps(call, url, "")))
         return err;
     sec->storage_root = url;
@@ -267,7 +290,7 @@ static uc_error_t *prepare_update(uc_call_t *call, uc_securable_t *sec,
                               : credential_name(call, json_string_value(
                                     json_object_get(details,
                                                     "credential_id"))),
-                              sec->storage_root)))
+                              credential != NULL, sec->storage_root)))
         return err;
     *changed = url || credential ||
                json_object_get(call->body, "read_only") != NULL;

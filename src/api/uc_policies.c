@@ -169,6 +169,35 @@ static int may_execute(const uc_access_t *a)
            uc_access_has(a, UC_LEVEL_OBJECT, P(UC_PRIV_EXECUTE));
 }
 
+/* The function `field` names: one of the securable's catalog the caller
+ * may EXECUTE. One missing and one the caller may not know of are refused
+ * alike, before anything else is said of it. */
+static uc_error_t *policy_function(uc_call_t *call, const char *field,
+                                   const char *name, uc_chain_t *chain)
+{
+    uc_access_t access;
+    uc_error_t *err;
+
+    if ((err = uc_authz_resolve_named(call, "function", name, UC_LOCK_SHARE,
+                                      chain, &access)) ||
+        (err = uc_authz_unseen(call, chain, &access)))
+        return err->status != 404 ? err
+             : uc_error_invalid(call->pool, "Function '%s' of %s.function_"
+                                "name does not exist.", name, field);
+    if (strcmp(chain->sec[UC_LEVEL_CATALOG]->id,
+               call->chain.sec[UC_LEVEL_CATALOG]->id) != 0)
+        return uc_error_invalid(call->pool, "Function '%s' of %s.function_"
+                                "name is not in catalog '%s': a policy "
+                                "calls a function of its own catalog.", name,
+                                field,
+                                call->chain.sec[UC_LEVEL_CATALOG]->name);
+    if (!may_execute(&access))
+        return uc_error_make(call->pool, UC_E_PERMISSION_DENIED, "Access "
+                             "denied: EXECUTE needed on function '%s' to "
+                             "use it in a policy.", name);
+    return NULL;
+}
+
 /* {"function_name": "c.s.f", "using": [{"alias"} | {"constant"}, ...]}:
  * a function of the securable's catalog the caller may EXECUTE, called
  * with aliases that match_columns binds and constants. */
@@ -178,7 +207,6 @@ static uc_error_t *read_function(uc_call_t *call, json_t *in,
     json_t *given = json_object_get(in, field), *ref, *args, *using;
     const char *name = NULL;
     uc_chain_t chain;
-    uc_access_t access;
     size_t i;
     uc_error_t *err;
 
@@ -188,29 +216,9 @@ static uc_error_t *read_function(uc_call_t *call, json_t *in,
     ref = json_object();
     json_object_set_new(doc, field, ref);
     if ((err = uc_json_string_field(call->pool, given, "function_name", 1,
-                                    &name)))
+                                    &name)) ||
+        (err = policy_function(call, field, name, &chain)))
         return err;
-    err = uc_authz_resolve(call, "function", name, UC_LOCK_SHARE, &chain);
-    if (!err && strcmp(chain.sec[UC_LEVEL_CATALOG]->id,
-                       call->chain.sec[UC_LEVEL_CATALOG]->id) != 0)
-        return uc_error_invalid(call->pool, "Function '%s' of %s.function_"
-                                "name is not in catalog '%s': a policy "
-                                "calls a function of its own catalog.", name,
-                                field, call->chain.sec[UC_LEVEL_CATALOG]->name);
-    if (!err)
-        err = uc_authz_evaluate(call, &chain, &access);
-    if (err && err->status == 404)
-        return uc_error_invalid(call->pool, "Function '%s' of %s.function_"
-                                "name does not exist.", name, field);
-    if (err)
-        return err;
-    if (!uc_access_has(&access, UC_LEVEL_OBJECT, UC_ANY_PRIVILEGE))
-        return uc_error_invalid(call->pool, "Function '%s' of %s.function_"
-                                "name does not exist.", name, field);
-    if (!may_execute(&access))
-        return uc_error_make(call->pool, UC_E_PERMISSION_DENIED, "Access "
-                             "denied: EXECUTE needed on function '%s' to "
-                             "use it in a policy.", name);
     json_object_set_new(ref, "function_name", json_string(apr_pstrcat(
         call->pool, chain.sec[UC_LEVEL_CATALOG]->name, ".",
         chain.sec[UC_LEVEL_SCHEMA]->name, ".",

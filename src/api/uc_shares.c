@@ -127,6 +127,7 @@ typedef struct target {
     int kind;                      /* its index there */
     const char *name;              /* its full name, normalised */
     uc_chain_t chain;
+    uc_access_t access;            /* the caller's rights on it */
     uc_share_object_t *entry;      /* NULL when not in the share */
 } target_t;
 
@@ -155,7 +156,9 @@ static int dots_in(const char *name)
 }
 
 /* The data object's type (when not given, a two-part name is a schema,
- * a three-part one a table) and the object it names, which must exist. */
+ * a three-part one a table) and the object it names, which must exist
+ * for the caller: one it may not know of is as missing, unless the share
+ * holds it already (a share shows its objects to those who manage it). */
 static uc_error_t *resolve_object(uc_call_t *call, target_t *t)
 {
     const char *name = NULL;
@@ -170,13 +173,16 @@ static uc_error_t *resolve_object(uc_call_t *call, target_t *t)
         t->type = dots_in(name) == 1 ? "SCHEMA" : "TABLE";
     while (strcmp(object_types[t->kind], t->type) != 0)
         t->kind++;
-    if ((err = uc_authz_resolve(call, object_kinds[t->kind].kind, name,
-                                UC_LOCK_SHARE, &t->chain)))
+    if ((err = uc_authz_resolve_named(call, object_kinds[t->kind].kind,
+                                      name, UC_LOCK_SHARE, &t->chain,
+                                      &t->access)))
         return err;
     t->name = uc_api_chain_name(call, &t->chain, t->chain.n - 1);
-    return uc_share_object_get(call->store, call->pool,
-                               UC_TARGET_OF(call)->id, object_of(t)->id,
-                               &t->entry);
+    if ((err = uc_share_object_get(call->store, call->pool,
+                                   UC_TARGET_OF(call)->id, object_of(t)->id,
+                                   &t->entry)))
+        return err;
+    return t->entry ? NULL : uc_authz_unseen(call, &t->chain, &t->access);
 }
 
 /* Sharing an object hands out its data: the caller must be able to read
@@ -184,15 +190,11 @@ static uc_error_t *resolve_object(uc_call_t *call, target_t *t)
  * as Databricks requires. */
 static uc_error_t *check_readable(uc_call_t *call, const target_t *t)
 {
-    uc_access_t access;
-    int target = t->chain.n - 1;
-    uc_error_t *err = uc_authz_evaluate(call, &t->chain, &access);
+    const uc_access_t *a = &t->access;
 
-    if (err)
-        return err;
-    if (uc_access_has(&access, UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG)) &&
-        uc_access_has(&access, UC_LEVEL_SCHEMA, P(UC_PRIV_USE_SCHEMA)) &&
-        uc_access_has(&access, target, P(object_kinds[t->kind].read)))
+    if (uc_access_has(a, UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG)) &&
+        uc_access_has(a, UC_LEVEL_SCHEMA, P(UC_PRIV_USE_SCHEMA)) &&
+        uc_access_has(a, t->chain.n - 1, P(object_kinds[t->kind].read)))
         return NULL;
     return uc_error_make(call->pool, UC_E_PERMISSION_DENIED, "Access denied: "
                          "sharing %s '%s' needs %s on it with USE CATALOG "

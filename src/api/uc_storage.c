@@ -78,7 +78,11 @@ uc_error_t *uc_storage_covering(uc_call_t *call, const char *location,
     chain.n = 2;
     chain.sec[UC_LEVEL_CATALOG] = *found;
     chain.type[UC_LEVEL_CATALOG] = UC_TYPE_EXTERNAL_LOCATION;
-    return uc_authz_evaluate(call, &chain, access);
+    if ((err = uc_authz_evaluate(call, &chain, access)))
+        return err;
+    if (!uc_access_sees(access, &chain, 1))
+        *found = NULL;
+    return NULL;
 }
 
 /* Outside of what an admin does, data goes only where an external location
@@ -97,9 +101,10 @@ static uc_error_t *check_governed(uc_call_t *call, const char *location,
         return err;
     if (!covering)
         return uc_error_make(call->pool, UC_E_PERMISSION_DENIED, "No "
-                             "external location covers '%s': a metastore "
-                             "admin must create one and grant %s on it.",
-                             location, uc_privilege_name(priv));
+                             "external location covers '%s' for the "
+                             "caller: a metastore admin must create one or "
+                             "grant %s on it.", location,
+                             uc_privilege_name(priv));
     if (!uc_access_has(&access, UC_LEVEL_CATALOG, UC_PRIV(priv)))
         return uc_error_make(call->pool, UC_E_PERMISSION_DENIED, "Access "
                              "denied: %s needed on external_location '%s', "

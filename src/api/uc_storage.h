@@ -18,7 +18,8 @@ const char *uc_storage_ancestors(uc_call_t *call, const char *url,
 
 /* The external location covering a normalised location (the longest one
  * at it or above it), NULL when none does, and, unless `access` is NULL,
- * the caller's rights on it. */
+ * the caller's rights on it; then one the caller may not know of is NULL
+ * too (uc_access_sees), so that a refusal never names it. */
 uc_error_t *uc_storage_covering(uc_call_t *call, const char *location,
                                 uc_securable_t **found, uc_access_t *access);
 

@@ -120,13 +120,11 @@ static uc_error_t *commit_staging(uc_call_t *call, uc_securable_t *sec,
         (err = uc_staging_by_location(call->store, call->pool, location,
                                       &st)))
         return err;
-    if (!st)
+    /* Another caller's reservation is hidden from this one, as it is
+     * from its temporary credentials: as missing. */
+    if (!st || !st->created_by || strcmp(st->created_by, call->principal))
         return uc_error_make(call->pool, UC_E_NOT_FOUND,
                              "Staging table not found: %s", location);
-    if (!st->created_by || strcmp(st->created_by, call->principal) != 0)
-        return uc_error_make(call->pool, UC_E_PERMISSION_DENIED,
-                             "User attempts to create table on a staging "
-                             "location without ownership: %s", location);
     if (st->committed_at)
         return uc_error_make(call->pool, UC_E_FAILED_PRECONDITION,
                              "Staging table already committed: %s", location);

@@ -185,38 +185,16 @@ static uc_privset_t object_needs(uc_securable_type_t type, int write)
     }
 }
 
-/* Inside the data of one object: what the caller may do on it. */
-static uc_error_t *authorize_in_object(uc_call_t *call,
-                                       const uc_securable_t *obj, int write)
+/* What a path above data or above a location gets: it would reach what
+ * those govern, so it is refused, as Unity Catalog does, naming nothing. */
+static uc_error_t *overlaps_others(uc_call_t *call, const char *url)
 {
-    int type = uc_securable_type_parse(obj->kind);
-    uc_privset_t need = object_needs((uc_securable_type_t)type, write);
-    uc_chain_t chain;
-    uc_access_t a;
-    uc_error_t *err;
-
-    if ((err = uc_authz_resolve_id(call, obj->id, (uc_securable_type_t)type,
-                                   &chain)) ||
-        (err = uc_authz_evaluate(call, &chain, &a)))
-        return err;
-    if (!uc_access_has(&a, UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG)) ||
-        !uc_access_has(&a, UC_LEVEL_SCHEMA, P(UC_PRIV_USE_SCHEMA)) ||
-        !uc_access_has(&a, UC_LEVEL_OBJECT, need) ||
-        (write && type == UC_TYPE_TABLE &&
-         !uc_access_has(&a, UC_LEVEL_OBJECT, P(UC_PRIV_SELECT))))
-        return uc_error_make(call->pool, UC_E_PERMISSION_DENIED, "Access "
-                             "denied: the path lies in %s '%s.%s.%s', on "
-                             "which %s is needed.", obj->kind,
-                             chain.sec[UC_LEVEL_CATALOG]->name,
-                             chain.sec[UC_LEVEL_SCHEMA]->name, obj->name,
-                             apr_array_pstrcat(call->pool,
-                                               uc_privileges_names(call->pool,
-                                                                   need),
-                                               '|'));
-    return NULL;
+    return uc_error_make(call->pool, UC_E_PERMISSION_DENIED, "Input path "
+                         "'%s' overlaps with other entities.", url);
 }
 
-/* Outside of any object: the external location covering the path. */
+/* Outside of any object: the external location covering the path (one
+ * the caller may not know of covers nothing, for it). */
 static uc_error_t *authorize_in_location(uc_call_t *call, const char *url,
                                          int op)
 {
@@ -234,7 +212,8 @@ static uc_error_t *authorize_in_location(uc_call_t *call, const char *url,
         return err;
     if (!loc)
         return uc_error_make(call->pool, UC_E_PERMISSION_DENIED, "No "
-                             "external location covers '%s'.", url);
+                             "external location covers '%s' for the "
+                             "caller.", url);
     for (p = 0; p < UC_PRIV_COUNT; p++)
         if ((needs[op] & P(p)) &&
             !uc_access_has(&a, UC_LEVEL_CATALOG, P(p)))
@@ -246,8 +225,44 @@ static uc_error_t *authorize_in_location(uc_call_t *call, const char *url,
     return NULL;
 }
 
-/* A path above data or above a location would reach what those govern:
- * refused, as Unity Catalog does. */
+/* Inside the data of one object: what the caller may do on it. One the
+ * caller may not know of answers as if it were not there, by the
+ * location's rules, except that its data is never vended: where the
+ * location would allow the path, it gets what a path above data gets. */
+static uc_error_t *authorize_in_object(uc_call_t *call, const char *url,
+                                       const uc_securable_t *obj, int op)
+{
+    int type = uc_securable_type_parse(obj->kind), write = op != 0;
+    uc_privset_t need = object_needs((uc_securable_type_t)type, write);
+    uc_chain_t chain;
+    uc_access_t a;
+    uc_error_t *err;
+
+    if ((err = uc_authz_resolve_id(call, obj->id, (uc_securable_type_t)type,
+                                   &chain)) ||
+        (err = uc_authz_evaluate(call, &chain, &a)))
+        return err;
+    if (!uc_access_sees(&a, &chain, 1))
+        return (err = authorize_in_location(call, url, op))
+               ? err : overlaps_others(call, url);
+    if (!uc_access_has(&a, UC_LEVEL_CATALOG, P(UC_PRIV_USE_CATALOG)) ||
+        !uc_access_has(&a, UC_LEVEL_SCHEMA, P(UC_PRIV_USE_SCHEMA)) ||
+        !uc_access_has(&a, UC_LEVEL_OBJECT, need) ||
+        (write && type == UC_TYPE_TABLE &&
+         !uc_access_has(&a, UC_LEVEL_OBJECT, P(UC_PRIV_SELECT))))
+        return uc_error_make(call->pool, UC_E_PERMISSION_DENIED, "Access "
+                             "denied: the path lies in %s '%s.%s.%s', on "
+                             "which %s is needed.", obj->kind,
+                             chain.sec[UC_LEVEL_CATALOG]->name,
+                             chain.sec[UC_LEVEL_SCHEMA]->name, obj->name,
+                             apr_array_pstrcat(call->pool,
+                                               uc_privileges_names(call->pool,
+                                                                   need),
+                                               '|'));
+    return NULL;
+}
+
+/* A path above data or above a location would reach what those govern. */
 static uc_error_t *check_not_above(uc_call_t *call, const char *url)
 {
     const char *kind, *found, *name = NULL;
@@ -258,10 +273,7 @@ static uc_error_t *check_not_above(uc_call_t *call, const char *url)
         (!kind && (err = uc_location_overlap(call->store, call->pool, url,
                                              "[]", "", &name, &found))))
         return err;
-    if (kind || name)
-        return uc_error_make(call->pool, UC_E_PERMISSION_DENIED, "Input path "
-                             "'%s' overlaps with other entities.", url);
-    return NULL;
+    return kind || name ? overlaps_others(call, url) : NULL;
 }
 
 static uc_error_t *authorize_path(uc_call_t *call, const char *url, int op)
@@ -281,9 +293,8 @@ static uc_error_t *authorize_path(uc_call_t *call, const char *url, int op)
         return uc_error_invalid(call->pool, "Input path '%s' lies in more "
                                 "than one securable.", url);
     if (holders->nelts == 1)
-        return authorize_in_object(call, APR_ARRAY_IDX(holders, 0,
-                                                       uc_securable_t *),
-                                   op != 0);
+        return authorize_in_object(call, url, APR_ARRAY_IDX(
+            holders, 0, uc_securable_t *), op);
     return authorize_in_location(call, url, op);
 }
 

@@ -57,12 +57,16 @@ static void local(uc_call_t *call, uc_vended_t *out)
                    apr_time_from_sec(call->cloud->lifetime_s);
 }
 
+/* The location and credential are named by the data they cover: those
+ * who may use the data need not know of them (a table's reader holds
+ * nothing on its location), and a refusal does not name what they may
+ * not know of. */
 static uc_error_t *refused_write(uc_call_t *call, const char *what,
-                                 const char *name)
+                                 const char *url)
 {
-    return uc_error_make(call->pool, UC_E_PERMISSION_DENIED, "%s '%s' is "
-                         "read-only: no credentials that write are vended "
-                         "through it.", what, name);
+    return uc_error_make(call->pool, UC_E_PERMISSION_DENIED, "%s covering "
+                         "'%s' is read-only: no credentials that write are "
+                         "vended through it.", what, url);
 }
 
 uc_error_t *uc_vend_credential(uc_call_t *call, const char *url, int write,
@@ -86,16 +90,17 @@ uc_error_t *uc_vend_credential(uc_call_t *call, const char *url, int write,
                              "can read it.", url);
     details = uc_api_details(call, loc);
     if (write && json_is_true(json_object_get(details, "read_only")))
-        return refused_write(call, "External location", loc->name);
+        return refused_write(call, "The external location", url);
     id = json_string_value(json_object_get(details, "credential_id"));
     if (id && (err = uc_credential_by_id(call, id, cred)))
         return err;
     if (!*cred && !is_file)
         return uc_error_make(call->pool, UC_E_FAILED_PRECONDITION,
-                             "External location '%s' has no credential.",
-                             loc->name);
+                             "The external location covering '%s' has no "
+                             "credential.", url);
     if (*cred && write && (*cred)->read_only)
-        return refused_write(call, "Credential", (*cred)->sec->name);
+        return refused_write(call, "The credential of the external location",
+                             url);
     return NULL;
 }
 

@@ -607,17 +607,20 @@ static uc_error_t *resolve_target(uc_call_t *call, const uc_rule_t *rule)
     return uc_error_internal(call->pool);
 }
 
-/* The 404 a caller gets for an object it may not know about: about the
- * highest level at which it holds nothing, so that not even the existence
- * of the catalog shows. */
-static uc_error_t *hidden(uc_call_t *call)
+int uc_access_sees(const uc_access_t *a, const uc_chain_t *chain, int browse)
 {
-    const uc_chain_t *c = &call->chain;
-    int level = UC_LEVEL_CATALOG;
+    int target = chain->n - 1;
 
-    while (level < c->n - 1 &&
-           uc_access_has(&call->access, level, UC_ANY_PRIVILEGE))
-        level++;
+    return target <= UC_LEVEL_METASTORE ||
+           uc_access_has(a, target, UC_ANY_PRIVILEGE) ||
+           (browse && uc_access_has(a, UC_LEVEL_CATALOG,
+                                    UC_PRIV(UC_PRIV_BROWSE)));
+}
+
+/* The 404 of a missing `level` of `c`, named as its resolution names it. */
+static uc_error_t *level_not_found(uc_call_t *call, const uc_chain_t *c,
+                                   int level)
+{
     if (level == UC_LEVEL_CATALOG)
         return top_not_found(call, c->type[UC_LEVEL_CATALOG],
                              c->sec[UC_LEVEL_CATALOG]->name);
@@ -627,6 +630,77 @@ static uc_error_t *hidden(uc_call_t *call)
     return object_not_found(call, c->type[level], apr_pstrcat(
         call->pool, c->sec[UC_LEVEL_CATALOG]->name, ".",
         c->sec[UC_LEVEL_SCHEMA]->name, ".", c->sec[level]->name, NULL));
+}
+
+/* The highest level of a chain above `below` at which the caller holds
+ * nothing; `below` when it holds something at each. */
+static int unseen_level(const uc_access_t *a, int below)
+{
+    int level = UC_LEVEL_CATALOG;
+
+    while (level < below && uc_access_has(a, level, UC_ANY_PRIVILEGE))
+        level++;
+    return level;
+}
+
+/* The 404 a caller gets for an object it may not know about: about the
+ * highest level at which it holds nothing, so that not even the existence
+ * of the catalog shows. */
+static uc_error_t *hidden(uc_call_t *call, const uc_chain_t *c,
+                          const uc_access_t *a)
+{
+    return level_not_found(call, c, unseen_level(a, c->n - 1));
+}
+
+/* A resolution that found the levels of `chain` and then `missed`: that
+ * 404 as it is, unless the caller may not know of a level found (with
+ * `browse`, BROWSE on the catalog shows them all); then that level's, as
+ * for a hidden object below it, so that a missing name tells no more than
+ * a hidden one. */
+static uc_error_t *missing(uc_call_t *call, const uc_chain_t *chain,
+                           uc_error_t *missed, int browse)
+{
+    uc_access_t a;
+    int level;
+    uc_error_t *err;
+
+    if (missed->status != 404 || chain->n <= UC_LEVEL_CATALOG)
+        return missed;
+    if ((err = uc_authz_evaluate(call, chain, &a)))
+        return err;
+    if (browse && uc_access_has(&a, UC_LEVEL_CATALOG,
+                                UC_PRIV(UC_PRIV_BROWSE)))
+        return missed;
+    level = unseen_level(&a, chain->n);
+    return level < chain->n ? level_not_found(call, chain, level) : missed;
+}
+
+uc_error_t *uc_authz_resolve_named(uc_call_t *call, const char *type,
+                                   const char *full_name, uc_row_lock_t lock,
+                                   uc_chain_t *chain, uc_access_t *access)
+{
+    uc_error_t *err = uc_authz_resolve(call, type, full_name, lock, chain);
+
+    if (err)
+        return missing(call, chain, err, 1);
+    return uc_authz_evaluate(call, chain, access);
+}
+
+uc_error_t *uc_authz_unseen(uc_call_t *call, const uc_chain_t *chain,
+                            const uc_access_t *access)
+{
+    return uc_access_sees(access, chain, 1) ? NULL
+                                            : hidden(call, chain, access);
+}
+
+/* An object named by its id that the caller may not know about: as
+ * missing as an unknown id, so that nothing of its names shows. */
+static uc_error_t *hidden_id(uc_call_t *call, const uc_rule_t *rule)
+{
+    const char *id = NULL;
+    uc_error_t *err = body_field(call, rule->field, &id);
+
+    return err ? err : object_not_found(call, rule->type, id);
 }
 
 static uc_error_t *denied(uc_call_t *call, uc_privset_t needed,
@@ -711,7 +785,7 @@ uc_error_t *uc_authz_enforce(uc_call_t *call, const uc_rule_t *rule)
                : uc_error_make(call->pool, UC_E_UNAUTHENTICATED,
                                "Authentication is required.");
     if ((err = resolve_target(call, rule)))
-        return err;
+        return missing(call, &call->chain, err, rule->browse);
     memset(&call->access, 0, sizeof(call->access));
     call->access.admin = call->who->admin;
     call->access.owns_from = call->who->admin ? UC_LEVEL_METASTORE
@@ -725,9 +799,11 @@ uc_error_t *uc_authz_enforce(uc_call_t *call, const uc_rule_t *rule)
     browsing = rule->browse && target >= UC_LEVEL_CATALOG &&
                uc_access_has(&call->access, UC_LEVEL_CATALOG,
                              UC_PRIV(UC_PRIV_BROWSE));
-    if (target > UC_LEVEL_METASTORE && !browsing && !rule->visible &&
-        !uc_access_has(&call->access, target, UC_ANY_PRIVILEGE))
-        return hidden(call);
+    if (!rule->visible &&
+        !uc_access_sees(&call->access, &call->chain, rule->browse))
+        return rule->target == UC_TARGET_OBJECT_ID
+               ? hidden_id(call, rule)
+               : hidden(call, &call->chain, &call->access);
     for (need = rule->needs; need < rule->needs + 3 && need->any; need++) {
         int level = need->level == UC_LEVEL_TARGET ? target : need->level;
         /* A need below the target does not apply (a catalog-level need

@@ -755,18 +755,6 @@ static int allowed(const check_t *c, const uc_access_t *a)
     return 1;
 }
 
-/* Whether the caller may know the checked object exists, as the catalog
- * API decides it: it holds something on it (a privilege in force there,
- * ownership of it or of an ancestor), or BROWSE on its catalog. */
-static int visible(const check_t *c)
-{
-    int target = c->chain.n - 1;
-
-    return target == UC_LEVEL_METASTORE ||
-           uc_access_has(&c->mine, target, UC_ANY_PRIVILEGE) ||
-           uc_access_has(&c->mine, UC_LEVEL_CATALOG, P(UC_PRIV_BROWSE));
-}
-
 /* The checked object as the check named it: nothing the caller did not
  * send goes into a message. */
 static const char *as_named(uc_call_t *call, const check_t *c)
@@ -835,7 +823,8 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
     /* What the caller may not know of is missing, for the caller. */
     for (i = 0; i < n; i++) {
         access_of(call->who, &checks[i].chain, held, &checks[i].mine);
-        if (checks[i].found && !visible(&checks[i]))
+        if (checks[i].found &&
+            !uc_access_sees(&checks[i].mine, &checks[i].chain, 1))
             checks[i].found = 0;
         if (!checks[i].found && error_on_not_found &&
             checks[i].action->resource != R_PROJECT)

@@ -3,7 +3,8 @@
 # URLs with one of their kind), the overlap rules in each direction, rename
 # and update, delete with and without force, who may see and change them,
 # and how they govern where non-admins put external tables, volumes and
-# managed storage.
+# managed storage; credentials and locations the caller may not know of
+# answer as missing ones.
 use strict;
 use warnings FATAL => 'all';
 
@@ -13,7 +14,7 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 60;
+plan tests => 65;
 
 my $p = "l59_$$";
 my $b = "s3://el-$$";                    # a bucket of this file's own
@@ -188,14 +189,35 @@ is_error(location(name => "bob_$p", url => "$dir/bob", user => 'bob'), 403,
 grant('metastore', 'metastore', 'bob', 'CREATE EXTERNAL LOCATION');
 is_ok_json(location(name => "bob_$p", url => "$dir/bob", user => 'bob'),
            'a file:// location needs only that');
+my $unnamed = 'Cannot accept an external location that duplicates or '
+              . 'overlaps with an existing external location.';
+is_error(location(name => "x_$p", url => "$dir/data2/x", user => 'bob'), 400,
+         'INVALID_PARAMETER_VALUE', 'a location he may not know of that his '
+         . 'overlaps is not named', message => qr/^\Q$unnamed\E$/);
+is_error(location(name => "x_$p", url => "$dir/bob/x", user => 'bob'), 400,
+         'INVALID_PARAMETER_VALUE', 'one he knows of is',
+         message => qr/overlaps with existing external location 'bob_$p'/);
+is_as_missing(location(name => "bob2_$p", url => "$b/bob", user => 'bob',
+                       credential_name => "aws_$p"),
+              location(name => "bob2_$p", url => "$b/bob", user => 'bob',
+                       credential_name => "none_$p"),
+              ["aws_$p", "none_$p"],
+              'a credential bob holds nothing on answers as a missing one');
+grant('credential', "aws_$p", 'bob', 'READ FILES');
 is_error(location(name => "bob2_$p", url => "$b/bob", user => 'bob',
                   credential_name => "aws_$p"),
-         403, 'PERMISSION_DENIED', 'a credential bob holds nothing on',
+         403, 'PERMISSION_DENIED', 'one he knows of: he needs more on it',
          message => qr/CREATE EXTERNAL LOCATION needed on credential/);
 grant('credential', "aws_$p", 'bob', 'CREATE EXTERNAL LOCATION');
 is_ok_json(location(name => "bob2_$p", url => "$b/bob", user => 'bob',
                     credential_name => "aws_$p"),
            'with CREATE EXTERNAL LOCATION on the credential too');
+is_as_missing(api(PATCH => "/external-locations/bob2_$p", user => 'bob',
+                  body => { credential_name => "az_$p" }),
+              api(PATCH => "/external-locations/bob2_$p", user => 'bob',
+                  body => { credential_name => "none_$p" }),
+              ["az_$p", "none_$p"],
+              '... and as an update names it');
 is_error(api(GET => "/external-locations/s3_$p", user => 'alice'), 404,
          'NOT_FOUND', 'alice cannot see a location she holds nothing on');
 my $list = json_of(api(GET => '/external-locations', user => 'alice',
@@ -230,9 +252,18 @@ is_error(api(POST => '/tables', user => 'bob', body => {
     %ext, name => 'nowhere', storage_location => "s3://nobody-$$/t" }),
          403, 'PERMISSION_DENIED', 'no location covers the path',
          message => qr/No external location covers/);
+is_as_missing(api(POST => '/tables', user => 'bob', body => {
+                  %ext, name => 'bobt',
+                  storage_location => "$b/tables/bob" }),
+              api(POST => '/tables', user => 'bob', body => {
+                  %ext, name => 'bobt',
+                  storage_location => "s3://nobody-$$/bob" }),
+              ["$b/tables/bob", "s3://nobody-$$/bob"],
+              'a covering location bob holds nothing on: as if none did');
+grant('external_location', "s3_$p", 'bob', 'BROWSE');
 is_error(api(POST => '/tables', user => 'bob', body => {
     %ext, name => 'bobt', storage_location => "$b/tables/bob" }),
-         403, 'PERMISSION_DENIED', 'the covering location grants nothing',
+         403, 'PERMISSION_DENIED', 'one he knows of grants him nothing',
          message => qr/CREATE EXTERNAL TABLE needed on external_location 's3_$p'/);
 grant('external_location', "s3_$p", 'bob', 'CREATE EXTERNAL TABLE');
 is_ok_json(api(POST => '/tables', user => 'bob', body => {

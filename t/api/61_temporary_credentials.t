@@ -2,7 +2,8 @@
 # Temporary credentials over HTTP, on local paths (which need no cloud
 # object): the answer's shape, tables (and staging tables by id), volumes,
 # model versions and paths, each with its authorization, and the refusals
-# (bucket roots, read-only locations, no covering location, views).
+# (bucket roots, read-only locations, no covering location, views), where
+# what the caller may not know of answers as if it were not there.
 # Cloud credentials are vended in t/api/62_cloud_credentials.t.
 use strict;
 use warnings FATAL => 'all';
@@ -13,7 +14,7 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 43;
+plan tests => 47;
 
 my $p = "t61_$$";
 my $d = "/srv/unicat-t61-$$";
@@ -40,6 +41,11 @@ my $cloud = create_object('/tables', { %ext, name => 'cloudt',
 my $vol = create_object('/volumes', { %in, name => 'vol1',
                                       volume_type => 'EXTERNAL',
                                       storage_location => "$d/vol" });
+# A table of a schema bob never holds anything on.
+create_schema($cat, 'hid');
+create_object('/tables', { %ext, schema_name => 'hid', name => 'secret',
+                           storage_location => "$d/hid/secret" });
+my $unknown = '6f1b7e36-0000-4000-8000-000000000000';
 
 sub table_creds {
     my ($id, $op, %opt) = @_;
@@ -74,13 +80,13 @@ is_error(api(POST => '/temporary-table-credentials',
              body => { operation => 'READ' }),
          400, 'INVALID_PARAMETER_VALUE', 'table_id is required',
          message => qr/table_id/);
-is_error(table_creds('6f1b7e36-0000-4000-8000-000000000000', 'READ'), 404,
-         'TABLE_NOT_FOUND', 'an unknown table id');
+is_error(table_creds($unknown, 'READ'), 404, 'TABLE_NOT_FOUND',
+         'an unknown table id');
 is_error(table_creds($vol->{volume_id}, 'READ'), 404, 'TABLE_NOT_FOUND',
          'a volume id is no table id');
 is_error(table_creds($ro->{table_id}, 'READ_WRITE'), 403,
          'PERMISSION_DENIED', 'READ_WRITE through a read-only location',
-         message => qr/read-only/);
+         message => qr/^The external location covering '[^']+' is read-only/);
 is_local(table_creds($ro->{table_id}, 'READ'), "file://$d-ro/t",
          'READ through it');
 is_error(table_creds($cloud->{table_id}, 'READ'), 400,
@@ -91,12 +97,15 @@ is_local(table_creds($st->{id}, 'READ_WRITE'), $st->{staging_location},
          'a staging table by its id, for its creator');
 
 # Who may: USE CATALOG, USE SCHEMA and SELECT (MODIFY to write).
-is_error(table_creds($t->{table_id}, 'READ', user => 'bob'), 404,
-         'CATALOG_NOT_FOUND', 'bob cannot see the table');
+# A table bob may not know of is an unknown id: nothing of its names shows.
+is_as_missing(table_creds($t->{table_id}, 'READ', user => 'bob'),
+              table_creds($unknown, 'READ', user => 'bob'),
+              [$t->{table_id}, $unknown], 'bob cannot see the table');
 grant('catalog', $cat, 'bob', 'USE CATALOG');
 grant('schema', "$cat.sch", 'bob', 'USE SCHEMA');
-is_error(table_creds($t->{table_id}, 'READ', user => 'bob'), 404,
-         'TABLE_NOT_FOUND', 'nor with the namespaces alone');
+is_as_missing(table_creds($t->{table_id}, 'READ', user => 'bob'),
+              table_creds($unknown, 'READ', user => 'bob'),
+              [$t->{table_id}, $unknown], 'nor with the namespaces alone');
 grant('table', "$cat.sch.tab1", 'bob', 'MODIFY');
 is_error(table_creds($t->{table_id}, 'READ', user => 'bob'), 403,
          'PERMISSION_DENIED', 'MODIFY alone does not read',
@@ -121,8 +130,12 @@ sub volume_creds {
 }
 is_local(volume_creds('READ_VOLUME'), "file://$d/vol", 'READ_VOLUME');
 is_local(volume_creds('WRITE_VOLUME'), "file://$d/vol", 'WRITE_VOLUME');
-is_error(volume_creds('READ_VOLUME', user => 'bob'), 404, 'NOT_FOUND',
-         'bob holds nothing on the volume');
+is_as_missing(volume_creds('READ_VOLUME', user => 'bob'),
+              api(POST => '/temporary-volume-credentials', user => 'bob',
+                  body => { volume_id => $unknown,
+                            operation => 'READ_VOLUME' }),
+              [$vol->{volume_id}, $unknown],
+              'bob holds nothing on the volume: as an unknown id');
 grant('volume', "$cat.sch.vol1", 'bob', 'READ VOLUME');
 is_local(volume_creds('READ_VOLUME', user => 'bob'), "file://$d/vol",
          'READ VOLUME reads');
@@ -180,12 +193,32 @@ is_error(path_creds("$d/ext/t1/part", 'PATH_READ_WRITE', user => 'bob'),
 is_error(path_creds("$d/ext", 'PATH_READ', user => 'bob'), 403,
          'PERMISSION_DENIED', 'a path above a table',
          message => qr/overlaps with other entities/);
+# A path in a table bob may not know of answers as if the table were not
+# there, except that it is never vended: where the location would let him,
+# it is refused as a path above data is.
+is_as_missing(path_creds("$d/hid/secret/a", 'PATH_READ', user => 'bob'),
+              path_creds("$d/files/a", 'PATH_READ', user => 'bob'),
+              ["$d/hid/secret/a", "$d/files/a"],
+              'a location bob holds nothing on covers nothing for him');
+is_as_missing(path_creds("$d/hid/secret/a", 'PATH_READ', user => 'bob'),
+              path_creds("/srv/elsewhere-$$/a", 'PATH_READ', user => 'bob'),
+              ["$d/hid/secret/a", "/srv/elsewhere-$$/a"],
+              '... as where no location covers a path');
+grant('external_location', "files_$p", 'bob', 'BROWSE');
 is_error(path_creds("$d/files/a", 'PATH_READ', user => 'bob'), 403,
-         'PERMISSION_DENIED', 'in a location, without READ FILES',
-         message => qr/READ FILES/);
+         'PERMISSION_DENIED', 'in a location he knows of, without READ FILES',
+         message => qr/READ FILES needed on external_location 'files_$p'/);
+is_as_missing(path_creds("$d/hid/secret/a", 'PATH_READ', user => 'bob'),
+              path_creds("$d/files/a", 'PATH_READ', user => 'bob'),
+              ["$d/hid/secret/a", "$d/files/a"],
+              'in a hidden table: the same refusal');
 grant('external_location', "files_$p", 'bob', 'READ FILES');
 is_local(path_creds("$d/files/a", 'PATH_READ', user => 'bob'),
          "file://$d/files/a", 'READ FILES reads');
+is_as_missing(path_creds("$d/hid/secret/a", 'PATH_READ', user => 'bob'),
+              path_creds("$d/hid", 'PATH_READ', user => 'bob'),
+              ["$d/hid/secret/a", "$d/hid"],
+              'in a hidden table: refused as a path above data, naming nothing');
 is_error(path_creds("$d/files/a", 'PATH_READ_WRITE', user => 'bob'), 403,
          'PERMISSION_DENIED', 'writing needs WRITE FILES too',
          message => qr/WRITE FILES/);

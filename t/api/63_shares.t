@@ -3,8 +3,9 @@
 # list, rename, owner transfer and delete; data objects added, updated and
 # removed by PATCH updates[] (all or none), their errors, what dropped and
 # renamed objects become, options checked against real local Delta logs
-# (partition columns, change data feed, versions), who may do what, and
-# concurrent additions of one object.
+# (partition columns, change data feed, versions), who may do what (what
+# the caller may not know of answers as missing), and concurrent additions
+# of one object.
 use strict;
 use warnings FATAL => 'all';
 
@@ -15,7 +16,7 @@ use File::Temp ();
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 68;
+plan tests => 84;
 
 my $p = "s63_$$";
 my ($cat, $share) = ("cat_$p", "shr_$p");
@@ -236,14 +237,52 @@ my @names = map { $_->{name} } @{ (json_of(api(GET => '/shares',
 is_deeply(\@names, ["alice_$p"], 'alice lists her own share only');
 is_error(api(GET => "/shares/$share", user => 'alice'), 404, undef,
          "another's share is hidden");
-is_error(update("alice_$p", add(table('tb3')), { user => 'alice' }), 403,
-         'PERMISSION_DENIED', 'adding a table needs SELECT on it',
-         message => qr/SELECT/);
+
+# What alice may not know of answers as missing, whichever data object
+# names it and at whichever level she holds nothing.
+sub as_alice { update("alice_$p", @_, { user => 'alice' }) }
+sub hidden_as_missing {
+    my ($type, $name, $missing, $swap, $what) = @_;
+    is_as_missing(as_alice(add(name => $name, data_object_type => $type)),
+                  as_alice(add(name => $missing, data_object_type => $type)),
+                  $swap, "ADD of a hidden $type $what");
+}
+for ([TABLE => 'tb3'], [VOLUME => 'vol'], [AGENT_SKILL => 'skl']) {
+    my ($type, $object) = @$_;
+    hidden_as_missing($type, "$cat.sch.$object", "$cat.sch.nope", undef,
+                      'answers as a missing one');
+    hidden_as_missing($type, "$cat.sch.$object", "gone_$p.sch.$object",
+                      [$cat, "gone_$p"], 'answers as in a missing catalog');
+}
+hidden_as_missing('SCHEMA', "$cat.sch", "gone_$p.sch", [$cat, "gone_$p"],
+                  'answers as in a missing catalog');
+is_as_missing(as_alice(remove(table('tb3'))), as_alice(remove(table('nope'))),
+              undef, 'REMOVE of a hidden table not shared: as a missing one');
+is_as_missing(as_alice(change(table('tb3'))), as_alice(change(table('nope'))),
+              undef, 'UPDATE of a hidden table not shared: as a missing one');
 grant('catalog', $cat, 'alice', 'USE CATALOG');
+hidden_as_missing('TABLE', "$cat.sch.tb3", "$cat.nosch.tb3",
+                  ["$cat.sch", "$cat.nosch"], 'in a visible catalog');
+hidden_as_missing('SCHEMA', "$cat.sch", "$cat.nosch",
+                  ["$cat.sch", "$cat.nosch"], 'in a visible catalog');
 grant('schema', "$cat.sch", 'alice', 'USE SCHEMA');
+for ([TABLE => 'tb3'], [VOLUME => 'vol'], [AGENT_SKILL => 'skl']) {
+    my ($type, $object) = @$_;
+    hidden_as_missing($type, "$cat.sch.$object", "$cat.sch.nope",
+                      ["$cat.sch.$object", "$cat.sch.nope"],
+                      'in a visible schema');
+}
+grant('table', "$cat.sch.tb3", 'alice', 'MODIFY');
+is_error(as_alice(add(table('tb3'))), 403, 'PERMISSION_DENIED',
+         'a table she knows of: adding it needs SELECT on it',
+         message => qr/SELECT/);
 grant('table', "$cat.sch.tb3", 'alice', 'SELECT');
-is_ok_json(update("alice_$p", add(table('tb3')), { user => 'alice' }),
+is_ok_json(as_alice(add(table('tb3'))),
            'with SELECT, USE SCHEMA and USE CATALOG');
+is_ok_json(update("alice_$p", add(table('tb2'))),
+           'the admin shares a table alice holds nothing on in her share');
+is_ok_json(as_alice(remove(table('tb2'))),
+           'she removes it: the share showed it to her');
 grant('metastore', 'metastore', 'bob', 'USE SHARE');
 my %seen = map { $_->{name} => 1 } @{ (json_of(api(GET => '/shares',
                                                     user => 'bob')) || {})

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Share permissions over HTTP: granting recipients SELECT on a share and
 # taking it back, the answer (paged on GET), the refusals (other
-# privileges, unknown recipients), who may grant, and grants that go
+# privileges, unknown recipients, and those the caller may not know of,
+# which answer alike), who may grant, and grants that go
 # with a deleted recipient and stay with a renamed one.
 use strict;
 use warnings FATAL => 'all';
@@ -12,7 +13,7 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 22;
+plan tests => 25;
 
 my $p = "sp66_$$";
 my ($share, @recipients) = ("shr_$p");
@@ -85,10 +86,21 @@ is_error(change([ { principal => "rc_$p", add => ['SELECT'] } ],
                 user => 'bob'), 404, 'NOT_FOUND',
          'bob holds nothing on the share');
 grant('metastore', 'metastore', 'bob', 'SET SHARE PERMISSION');
-is_error(change([ { principal => "rc_$p", add => ['SELECT'] } ],
-                user => 'bob'), 403, 'PERMISSION_DENIED',
-         'SET SHARE PERMISSION alone does not hand over a recipient',
-         message => qr/USE RECIPIENT/);
+for my $change ('add', 'remove') {
+    is_as_missing(change([ { principal => "rc_$p", $change => ['SELECT'] } ],
+                         user => 'bob'),
+                  change([ { principal => "none_$p", $change => ['SELECT'] } ],
+                         user => 'bob'),
+                  ["rc_$p", "none_$p"], "SET SHARE PERMISSION alone: $change "
+                  . 'for a recipient bob may not know of is as missing');
+}
+grant('recipient', "rc_$p", 'bob', 'MANAGE');
+is(principals(change([ { principal => "rc_$p", add => ['SELECT'] } ],
+                     user => 'bob')),
+   "rb_$p:SELECT,rc_$p:SELECT", 'MANAGE on the recipient hands it over');
+revoke('recipient', "rc_$p", 'bob', 'MANAGE');
+is_ok_json(change([ { principal => "rc_$p", remove => ['SELECT'] } ]),
+           '(taken back)');
 grant('metastore', 'metastore', 'bob', 'USE RECIPIENT');
 is(principals(change([ { principal => "rc_$p", add => ['SELECT'] } ],
                      user => 'bob')),

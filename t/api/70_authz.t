@@ -14,7 +14,7 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 79;
+plan tests => 83;
 
 my $p = "a70_$$";
 my ($c, $c2, $ac, $gc) = ("az_$p", "az2_$p", "alicecat_$p", "grp_$p");
@@ -224,6 +224,25 @@ is_error(api(GET => '/schemas', user => 'dave', query => { catalog_name => $c })
          403, 'PERMISSION_DENIED', 'list with BROWSE only -> 403');
 is_error(api(GET => '/schemas', user => 'alice', query => { catalog_name => $c }),
          404, 'CATALOG_NOT_FOUND', 'list in a hidden catalog -> 404');
+
+# A missing name tells no more than a hidden one: what is missing under a
+# catalog or schema the caller may not know of answers as that one hidden.
+is_as_missing(api(GET => "/schemas/$c.sc1", user => 'alice'),
+              api(GET => "/schemas/$c.nope", user => 'alice'), undef,
+              'a missing schema of a hidden catalog: as a hidden one');
+is_as_missing(api(GET => "/tables/$c.sc1.nope", user => 'alice'),
+              api(GET => "/tables/nocat_$p.sc1.nope", user => 'alice'),
+              [$c, "nocat_$p"], 'a missing table there: as in a missing catalog');
+is_as_missing(api(GET => '/tables', user => 'alice',
+                  query => { catalog_name => $c, schema_name => 'nope' }),
+              api(GET => '/tables', user => 'alice',
+                  query => { catalog_name => "nocat_$p", schema_name => 'nope' }),
+              [$c, "nocat_$p"],
+              'a list in a missing schema there: as in a missing catalog');
+is_as_missing(api(GET => "/tables/$c.sc2.nope", user => 'bob'),
+              api(GET => "/tables/$c.nosc.nope", user => 'bob'),
+              ["$c.sc2", "$c.nosc"],
+              'a missing table of a hidden schema: as in a missing one');
 
 # Inheritance: USE SCHEMA on the catalog applies to all its schemas.
 change('catalog', $c, 'carol', ['USE CATALOG', 'USE SCHEMA']);

@@ -12,7 +12,7 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 42;
+plan tests => 43;
 
 my $p = "p97_$$";
 my ($cat, $other, $free, $share) = ("cat_$p", "oth_$p", "free_$p", "shr_$p");
@@ -150,6 +150,14 @@ grant('table', "$cat.sch.orders", 'alice', 'MANAGE');
 is_error(api(POST => $tbl, user => 'alice', body => policy(name => 'alices')), 400,
          'INVALID_PARAMETER_VALUE', 'and EXECUTE on its function: one she holds '
          . 'nothing on is as missing', message => qr/does not exist/);
+is_as_missing(api(POST => $tbl, user => 'alice', body => policy(
+                  name => 'alices',
+                  row_filter => { function_name => "$other.sch.filt" })),
+              api(POST => $tbl, user => 'alice', body => policy(
+                  name => 'alices',
+                  row_filter => { function_name => "$other.sch.nope" })),
+              ["$other.sch.filt", "$other.sch.nope"],
+              'a function of another catalog she may not know of: as missing');
 grant('function', "$cat.sch.filt", 'alice', 'EXECUTE');
 is_ok_json(api(POST => $tbl, user => 'alice', body => policy(name => 'alices')),
            'with MANAGE and EXECUTE alice defines it');

@@ -7,9 +7,9 @@ package Unicat::Test;
 #                 user => 'alice');
 #   my $obj = json_of($res);
 #
-# Every assertion helper (is_ok_json, is_error, is_catalog, is_schema,
-# is_deleted) runs exactly ONE Test::More test, so plans stay countable;
-# the individual problems are printed as diagnostics.
+# Every assertion helper (is_ok_json, is_error, is_as_missing, is_catalog,
+# is_schema, is_deleted) runs exactly ONE Test::More test, so plans stay
+# countable; the individual problems are printed as diagnostics.
 use strict;
 use warnings;
 
@@ -27,7 +27,7 @@ use Test::More ();
 
 our @EXPORT = qw(
     api api_raw raw_http json_of to_json_text uniq
-    is_ok_json is_error is_catalog is_schema is_deleted
+    is_ok_json is_error is_as_missing is_catalog is_schema is_deleted
     is_json_int is_uuid allow_set
     create_catalog create_schema create_object drop_catalog grant revoke
     race one_winner has_keys secrets_kept
@@ -464,6 +464,34 @@ sub is_error {
         elsif ($rpc <= 0 || $rpc > 16) {
             push @p, "code $rpc is not a google.rpc.Code error";
         }
+    }
+    local $Test::Builder::Level = $Test::Builder::Level + 1;
+    return _report($name, $res, @p);
+}
+
+# is_as_missing($res, $missing, [$name, $missing_name], $name): a refusal
+# ($res, about a hidden object) that tells no more than another ($missing,
+# about a missing one): the same error status, error_code and message,
+# once $missing_name is put in the place of $name in $res's message (the
+# name each request gave, which an answer may echo). Without names the
+# messages must be equal as they are.
+sub is_as_missing {
+    my ($res, $missing, $names, $name) = @_;
+    my ($got, $want) = (json_of($res), json_of($missing));
+    my ($from, $to) = @{ $names || ['', ''] };
+    my @p;
+    push @p, "not a JSON error" unless ref $got eq 'HASH'
+        && ref $want eq 'HASH' && defined $got->{message};
+    if (!@p) {
+        my $message = $got->{message};
+        $message =~ s/\Q$from\E/$to/g if length $from;
+        push @p, 'status ' . _status($res) . ' and ' . _status($missing)
+            unless _status($res) == _status($missing) && _status($res) >= 400;
+        push @p, "error_code '" . ($got->{error_code} // '') . "' and '"
+                 . ($want->{error_code} // '') . "'"
+            unless ($got->{error_code} // '') eq ($want->{error_code} // '-');
+        push @p, "message '$message' and '" . ($want->{message} // '') . "'"
+            unless $message eq ($want->{message} // '');
     }
     local $Test::Builder::Level = $Test::Builder::Level + 1;
     return _report($name, $res, @p);
