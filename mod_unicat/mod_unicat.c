@@ -629,6 +629,8 @@ static void register_hooks(apr_pool_t *p)
     ap_hook_handler(uc_handler, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(uc_files_handler, NULL, NULL, APR_HOOK_MIDDLE);
     uc_bearer_register_hooks();
+    uc_refusals_register_hooks();
+    uc_log_redact_register_hooks();
     uc_audit_log_register_hooks();
     uc_status_register_hooks();
     ap_hook_optional_fn_retrieve(optional_fn_retrieve, NULL, NULL,

@@ -53,7 +53,8 @@ static int unauthorized(request_rec *r, const char *why)
                    apr_psprintf(r->pool, "Bearer realm=\"%s\"",
                                 realm ? realm : "Delta Sharing"));
     ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "UC0109: Delta Sharing "
-                  "request to %s refused: %s", r->uri, why);
+                  "request to %s refused: %s", uc_glue_uri_for_log(r),
+                  why);
     return HTTP_UNAUTHORIZED;
 }
 

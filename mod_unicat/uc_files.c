@@ -27,7 +27,7 @@ static int send_error(request_rec *r, const uc_error_t *err)
     /* The URL's signature stays out of the log: only the path is named. */
     ap_log_rerror(APLOG_MARK, err->status >= 500 ? APLOG_ERR : APLOG_INFO,
                   0, r, "UC0801: %s %s answered %d %s: %s", r->method,
-                  r->uri, err->status, err->code,
+                  uc_glue_uri_for_log(r), err->status, err->code,
                   err->cause ? err->cause : err->message);
     uc_jw_json(body, uc_render_sharing_error(r->pool, err));
     r->status = err->status;
@@ -118,7 +118,7 @@ int uc_files_handler(request_rec *r)
     apr_file_t *fd;
     uc_error_t *err;
 
-    if (!r->handler || strcmp(r->handler, "unicat-files") != 0)
+    if (!r->handler || strcmp(r->handler, UC_FILES_HANDLER) != 0)
         return DECLINED;
     conf = ap_get_module_config(r->per_dir_config, &unicat_module);
     if (!conf || conf->enabled != 1 || !conf->base)

@@ -111,8 +111,24 @@ void uc_glue_metrics_count(request_rec *r, int api,
 /* Serves every API of the module, by handler name. */
 int uc_handler(request_rec *r);
 
-/* Serves the signed files route of the sharing server (unicat-files). */
+/* Serves the signed files route of the sharing server. */
+#define UC_FILES_HANDLER "unicat-files"
 int uc_files_handler(request_rec *r);
+
+/* httpd's own refusals on the mounts (uc_refusals.c): the hook that makes
+ * them while a mount's ErrorDocuments apply; the request as the client
+ * sent it, with its URL's <Location>s applied even when httpd refused it
+ * before it walked them; and the handler httpd gives a request, or would
+ * have given it (NULL: none). */
+void uc_refusals_register_hooks(void);
+request_rec *uc_glue_original(request_rec *r);
+const char *uc_glue_handler_of(request_rec *r);
+
+/* What httpd's logs say of a request (uc_log_redact.c): the hook that
+ * takes the secrets out of its URL before the access logs write it, and
+ * its path as the module's own error lines name it. */
+void uc_log_redact_register_hooks(void);
+const char *uc_glue_uri_for_log(request_rec *r);
 
 void uc_glue_retrieve_dbd(void);
 

@@ -38,12 +38,15 @@ typedef struct api {
     int recipients;
 } api_t;
 
+enum { API_CATALOG, API_AUTHZ, API_SHARING };
+
 static const api_t apis[] = {
-    { "unicat-catalog", "catalog", uc_catalog_api, uc_render_catalog_error,
-      0 },
-    { "unicat-authz", "authz", uc_authz_api, uc_render_lakekeeper_error, 0 },
-    { "unicat-sharing", "sharing", uc_sharing_api, uc_render_sharing_error,
-      1 },
+    [API_CATALOG] = { "unicat-catalog", "catalog", uc_catalog_api,
+                      uc_render_catalog_error, 0 },
+    [API_AUTHZ] = { "unicat-authz", "authz", uc_authz_api,
+                    uc_render_lakekeeper_error, 0 },
+    [API_SHARING] = { "unicat-sharing", "sharing", uc_sharing_api,
+                      uc_render_sharing_error, 1 },
 };
 
 #define API_COUNT ((int)(sizeof(apis) / sizeof(apis[0])))
@@ -150,8 +153,8 @@ static void stream_abort(void *baton, const uc_error_t *err)
 
     ap_log_rerror(APLOG_MARK, err->status >= 500 ? APLOG_ERR : APLOG_INFO,
                   0, r, "UC0107: %s %s stopped after %" APR_OFF_T_FMT
-                  " bytes of its answer: %s", r->method, r->uri,
-                  r->bytes_sent, err->message);
+                  " bytes of its answer: %s", r->method,
+                  uc_glue_uri_for_log(r), r->bytes_sent, err->message);
     r->connection->keepalive = AP_CONN_CLOSE;
     if (r->connection->aborted)
         return;
@@ -197,7 +200,7 @@ static int send_error(request_rec *r, const api_t *api, const uc_error_t *err)
     if (err->status >= 500 || err->cause)
         ap_log_rerror(APLOG_MARK, err->status >= 500 ? APLOG_ERR : APLOG_INFO,
                       0, r, "UC0101: %s %s answered %d %s: %s", r->method,
-                      r->uri, err->status, err->code,
+                      uc_glue_uri_for_log(r), err->status, err->code,
                       err->cause ? err->cause : err->message);
     return send_json(r, err->status, api->render_error(r->pool, err));
 }
@@ -332,13 +335,30 @@ static uc_error_t *read_body(request_rec *r, apr_off_t limit, char **data,
     return NULL;
 }
 
+/* The API a handler serves; NULL for none of the module's. */
+static const api_t *api_named(const char *handler)
+{
+    int a;
+
+    for (a = 0; handler && a < API_COUNT; a++)
+        if (strcmp(handler, apis[a].handler) == 0)
+            return &apis[a];
+    return NULL;
+}
+
 /* The request was redirected here by ErrorDocument: answer the original
- * error in JSON. */
+ * error in JSON, in the dialect of the API its URL names (the files
+ * route's is the sharing server's), else in this location's. */
 static int error_document(request_rec *r, const api_t *api)
 {
     const char *status = apr_table_get(r->subprocess_env, "REDIRECT_STATUS");
     int code = status ? atoi(status) : r->prev->status;
+    const char *handler = uc_glue_handler_of(uc_glue_original(r));
+    const api_t *of_url = handler && strcmp(handler, UC_FILES_HANDLER) == 0
+                          ? &apis[API_SHARING] : api_named(handler);
 
+    if (of_url)
+        api = of_url;
     return send_json(r, r->status,
                      api->render_error(r->pool,
                                        uc_error_for_status(r->pool, code)));
@@ -406,7 +426,8 @@ static uc_error_t *identify_sharing_caller(request_rec *r,
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "UC0108: %s is served "
                       "without a caller: its <Location> needs AuthType "
                       "UnicatBearer (recipients) or another authentication "
-                      "(share management), and Require valid-user", r->uri);
+                      "(share management), and Require valid-user",
+                      uc_glue_uri_for_log(r));
         return uc_error_make(r->pool, UC_E_UNAUTHENTICATED, "A recipient's "
                              "bearer token is required.");
     }
@@ -612,17 +633,16 @@ static int serve(request_rec *r, const api_t *api,
 int uc_handler(request_rec *r)
 {
     const uc_dir_config_t *conf;
+    const api_t *api = api_named(r->handler);
     int a, status;
     uc_route_match_t match = { 0 };
     uc_call_t call = { 0 };
 
-    for (a = 0; r->handler && a < API_COUNT; a++)
-        if (strcmp(r->handler, apis[a].handler) == 0)
-            break;
-    if (!r->handler || a == API_COUNT)
+    if (!api)
         return DECLINED;
+    a = (int)(api - apis);
     if (r->prev && apr_table_get(r->subprocess_env, "REDIRECT_STATUS"))
-        return error_document(r, &apis[a]);
+        return error_document(r, api);
     conf = ap_get_module_config(r->per_dir_config, &unicat_module);
     if (conf && conf->enabled == 0)
         return DECLINED;
@@ -630,12 +650,12 @@ int uc_handler(request_rec *r)
         /* Also the error location requested directly, not by ErrorDocument. */
         ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "UC0104: no API is "
                       "mounted here: a <Location> with SetHandler %s serves "
-                      "one only with 'Unicat On'", apis[a].handler);
-        return send_error(r, &apis[a], uc_error_for_status(r->pool, 404));
+                      "one only with 'Unicat On'", api->handler);
+        return send_error(r, api, uc_error_for_status(r->pool, 404));
     }
     if (conf->metrics != 0)
         call.metrics = uc_glue_metrics();
-    status = serve(r, &apis[a], conf, &call, &match);
+    status = serve(r, api, conf, &call, &match);
     /* httpd answers what the handler leaves to it (AP_FILTER_ERROR: a
      * body it refused), always a client error. */
     if (call.metrics)
@@ -644,6 +664,6 @@ int uc_handler(request_rec *r)
                               : ap_is_HTTP_VALID_RESPONSE(status) ? status
                               : HTTP_BAD_REQUEST,
                               call.store, call.out && call.out->sink,
-                              apis[a].recipients);
+                              api->recipients);
     return status;
 }

@@ -13,8 +13,9 @@
 #     scratch folder, a free port): "a2enmod unicat" enables the module and
 #     what it depends on, apache2ctl starts it, and the installed module
 #     serves the catalog (a create, a list) behind Basic authentication,
-#     writes the audit log into APACHE_LOG_DIR, and keeps unicat-status
-#     closed. The package's files are used as installed; only the absolute
+#     writes the audit log into APACHE_LOG_DIR, keeps unicat-status
+#     closed, and leaves a files URL's signature and an activation link's
+#     nonce out of Debian's access log. The package's files are used as installed; only the absolute
 #     paths of the module, the catalog and the key point into the scratch
 #     root.
 # Needs root (chown www-data, httpd's parent), as CI runs it; says it is
@@ -141,8 +142,23 @@ grep -q '"operation":"CREATE".*"full_name":"smoke_catalog"' "$work/log/unicat-au
 [ "$(stat -c %U "$root/var/lib/unicat/catalog.db")" = www-data ] ||
     fail "the catalog is no longer www-data's"
 ok "the installed module serves the catalog on port $port"
+# A files URL's signature and an activation link's nonce, refused as they
+# may be: Debian's access log (vhost_combined here) has the requests,
+# without either.
+sig=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+nonce=$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | cut -c1-43)
+curl -s -o /dev/null "http://127.0.0.1:$port/delta-sharing/files/0b6f2c1e-5d4a-4c3b-9a8f-7e6d5c4b3a21/part-0.parquet?exp=1&kid=0a1b2c3d&sig=$sig"
+curl -s -o /dev/null "$base/public/data_sharing_activation/$nonce"
 stop
 trap - EXIT
+if grep -rqF -e "$sig" -e "$nonce" "$work/log"; then
+    fail "a signature or a nonce is in $(grep -rlF -e "$sig" -e "$nonce" "$work/log")"
+elif ! grep -q 'sig=XXXXXXXX' "$work/log/other_vhosts_access.log" ||
+     ! grep -q 'data_sharing_activation/XXXXXXXX' "$work/log/other_vhosts_access.log"; then
+    fail "the access log lacks the requests: $(tail -n 3 "$work/log/other_vhosts_access.log" 2>/dev/null)"
+else
+    ok "the access log holds neither a signature nor an activation nonce"
+fi
 
 if [ "$failures" != 0 ]; then
     echo "deb-test: $failures failures (files in $work)" >&2

@@ -81,6 +81,7 @@ if [ "$(id -u)" = 0 ] && [ -z "${UNICAT_HTTP_INNER:-}" ]; then
         --exclude=./t/tmp --exclude=./t/TEST --exclude=./t/SMOKE \
         --exclude=./t/conf/httpd.conf --exclude=./t/conf/extra.conf \
         --exclude=./t/conf/backend.conf --exclude=./t/conf/cloud.conf \
+        --exclude=./t/conf/logs.conf \
         --exclude=./t/conf/apache_test_config.pm \
         --exclude=./t/conf/mime.types \
         -cf - . | tar -C "$outer/tree" -xf - || {

@@ -17,6 +17,7 @@
 #include "../core/uc_json.h"
 #include "../core/uc_secret.h"
 #include "../core/uc_time.h"
+#include "../http/uc_redact.h"
 #include "../store/uc_grants.h"
 #include "../store/uc_recipient_tokens.h"
 
@@ -309,7 +310,7 @@ static const char *activation_url(uc_call_t *call,
         return NULL;
     }
     return apr_pstrcat(call->pool, call->api_url,
-                       "/public/data_sharing_activation/", nonce, NULL);
+                       "/public/" UC_ACTIVATION_SEGMENT "/", nonce, NULL);
 }
 
 static void write_token(uc_call_t *call, uc_jw_t *out,
@@ -699,9 +700,9 @@ const uc_route_t uc_recipient_routes[] = {
       UC_ROUTE_BODY | UC_ROUTE_TXN, &recipients.rules.manage, NULL,
       &recipients, "ROTATE_TOKEN" },
     UC_FAMILY_ROUTES(recipients, "/recipients", "/recipients/{name}"),
-    { UC_GET, "/public/data_sharing_activation_info/{nonce}",
+    { UC_GET, "/public/" UC_ACTIVATION_INFO_SEGMENT "/{nonce}",
       activation_info, 0, &anyone, NULL, NULL },
-    { UC_GET, "/public/data_sharing_activation/{nonce}", activate,
+    { UC_GET, "/public/" UC_ACTIVATION_SEGMENT "/{nonce}", activate,
       UC_ROUTE_TXN, &anyone, NULL, NULL, "ACTIVATE_TOKEN" },
     { UC_POST, TOKEN_ENDPOINT, token_request, UC_ROUTE_FORM | UC_ROUTE_TXN,
       &anyone, NULL, NULL, "ISSUE_ACCESS_TOKEN" },

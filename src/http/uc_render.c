@@ -49,6 +49,8 @@ static const struct {
     { UC_E_URI_TOO_LONG, "The request URI is too long." },
     { UC_E_UNSUPPORTED_MEDIA_TYPE,
       "Request bodies must be application/json." },
+    { UC_E_RANGE_NOT_SATISFIABLE,
+      "The requested range starts after the end of the file." },
 };
 
 uc_error_t *uc_error_for_status(apr_pool_t *pool, int status)

@@ -12,6 +12,7 @@
 #include "../core/uc_percent.h"
 #include "../core/uc_secret.h"
 #include "../http/uc_query.h"
+#include "../http/uc_redact.h"
 
 #define FILE_URL_PURPOSE "file-url"
 /* Log paths are short; this bounds the work a hostile URL can ask for. */
@@ -106,8 +107,8 @@ uc_error_t *uc_file_url_signer_make(apr_pool_t *pool,
     fields = signed_fields(pool, table_id, s->exp, s->kid, &fields_len);
     uc_secret_hasher_absorb(s->hasher, fields, fields_len);
     s->prefix = apr_pstrcat(pool, files_base, "/", table_id, "/", NULL);
-    s->query = apr_pstrcat(pool, "?exp=", s->exp, "&kid=", s->kid, "&sig=",
-                           NULL);
+    s->query = apr_pstrcat(pool, "?exp=", s->exp, "&kid=", s->kid,
+                           "&" UC_SIGNATURE_PARAM "=", NULL);
     s->prefix_len = strlen(s->prefix);
     s->query_len = strlen(s->query);
     *out = s;
@@ -198,7 +199,7 @@ uc_error_t *uc_file_url_verify(apr_pool_t *pool,
                                const char **key)
 {
     apr_table_t *query;
-    const char *slash, *exp, *kid, *fields, *text;
+    const char *slash, *exp, *kid, *sig, *fields, *text;
     apr_size_t fields_len;
     uc_error_t *err;
 
@@ -217,9 +218,9 @@ uc_error_t *uc_file_url_verify(apr_pool_t *pool,
         return not_signed(pool);
     fields = signed_fields(pool, *table_id, exp, kid, &fields_len);
     text = apr_pstrcat(pool, fields, *key, NULL);
+    sig = apr_table_get(query, UC_SIGNATURE_PARAM);
     if (!uc_secret_keyed_hash_matches(pool, keys, kid, FILE_URL_PURPOSE,
-                                      text, fields_len + strlen(*key),
-                                      apr_table_get(query, "sig")))
+                                      text, fields_len + strlen(*key), sig))
         return not_signed(pool);
     if (apr_atoi64(exp) <= (apr_int64_t)apr_time_sec(now))
         return uc_error_make(pool, UC_E_PERMISSION_DENIED, "This URL has "

@@ -14,7 +14,7 @@ use Apache::TestRequest ();
 use MIME::Base64 ();
 use Unicat::Test;
 
-plan tests => 20;
+plan tests => 23;
 
 my $auth = 'Authorization: Basic '
          . MIME::Base64::encode_base64('admin:admin', '') . "\r\n";
@@ -24,6 +24,7 @@ sub host_line { 'Host: ' . Apache::TestRequest::hostport() . "\r\n" }
 sub closes { ($_[0]->{headers}{connection} // '') =~ /\bclose\b/i }
 
 # --- before any <Location> applies: the server's ErrorDocuments ----------
+my $j;
 my $res = raw_http("GET $BASE/" . ('a' x 9000) . " HTTP/1.1\r\n" . host_line()
                    . "Connection: close\r\n\r\n");
 is_error($res, 414, 'URI_TOO_LONG', 'request line over LimitRequestLine -> 414 JSON');
@@ -41,6 +42,26 @@ is_error($res, 400, 'INVALID_PARAMETER_VALUE', 'malformed header line -> 400 JSO
 $res = raw_http("GET $BASE/catalogs HTTP/1.1\r\n${auth}Connection: close\r\n\r\n");
 is_error($res, 400, 'INVALID_PARAMETER_VALUE', 'HTTP/1.1 without Host -> 400 JSON');
 
+# Before the <Location>s too, and on any mount: in the dialect of the API
+# the URL names.
+$res = raw_http("POST /management/v1/action/batch-check HTTP/1.1\r\n"
+                . host_line() . $auth . 'X-Big: ' . ('a' x 9000) . "\r\n"
+                . "Connection: close\r\n\r\n");
+$j = json_of($res);
+ok($res->{status} == 400
+   && ($res->{headers}{'content-type'} // '') =~ m{^application/json}
+   && ref $j eq 'HASH' && ref $j->{error} eq 'HASH'
+   && ($j->{error}{type} // '') eq 'INVALID_PARAMETER_VALUE',
+   'a header over LimitRequestFieldSize on the batch-check -> 400 in '
+   . 'Lakekeeper\'s dialect') or diag explain $res;
+
+# A path httpd cannot decode is refused while the mount's ErrorDocuments
+# apply.
+is_error(raw_http(plain_request_text(GET => "$BASE/catalogs/a%2Fb")), 404,
+         'ENDPOINT_NOT_FOUND', 'an encoded slash in a path -> 404 JSON');
+is_error(raw_http(plain_request_text(GET => "$BASE/catalogs/a%00")), 404,
+         'ENDPOINT_NOT_FOUND', 'an encoded NUL in a path -> 404 JSON');
+
 # TraceEnable off: httpd refuses TRACE before it walks the <Location>s.
 $res = raw_http(plain_request_text(TRACE => "$BASE/catalogs"));
 is_error($res, 405, 'METHOD_NOT_ALLOWED', 'TRACE -> 405 JSON');
@@ -49,7 +70,7 @@ is_error($res, 405, 'METHOD_NOT_ALLOWED', 'TRACE -> 405 JSON');
 $res = raw_http(plain_request_text(GET => "/denied$BASE/catalogs"));
 is_error($res, 403, 'PERMISSION_DENIED', 'Require ip refuses -> 403 JSON');
 $res = raw_http(plain_request_text(POST => '/denied/management/v1/action/batch-check'));
-my $j = json_of($res);
+$j = json_of($res);
 ok($res->{status} == 403
    && ($res->{headers}{'content-type'} // '') =~ m{^application/json}
    && ref $j eq 'HASH' && ref $j->{error} eq 'HASH'

@@ -22,7 +22,7 @@ use Apache::Test qw(-withtestmore);
 use Apache::TestRequest ();
 use Unicat::Test;
 
-plan tests => 98;
+plan tests => 103;
 
 my $p = "ds67_$$";
 my ($cat, $share, $other) = ("cat_$p", "shr_$p", "oth_$p");
@@ -463,9 +463,19 @@ ok($res->code == 200 && length($res->content) == $files->[0]{file}{size},
     is($ua->get($other_file)->code, 403, 'another file under the signature: 403');
     is($ua->request(HTTP::Request->new(POST => $url))->code, 405,
        'POST to a file URL: 405');
+    # What httpd refuses itself, in the sharing dialect too.
     (my $up = $url) =~ s{/([^/?]+)\?}{/..%2F..%2F..%2Fetc%2Fpasswd?};
-    $r = $ua->get($up);
-    ok($r->code != 200 && $r->content !~ /root:/, 'encoded slashes: refused');
+    ds_error($ua->get($up), 404, 'ENDPOINT_NOT_FOUND',
+             'encoded slashes: 404 in the sharing dialect');
+    (my $nul = $url) =~ s{/([^/?]+)\?}{/$1%00?};
+    ds_error($ua->get($nul), 404, 'ENDPOINT_NOT_FOUND',
+             'an encoded NUL: 404 in the sharing dialect');
+    ds_error($ua->get($url, Range => 'bytes=999999999-'), 416,
+             'RANGE_NOT_SATISFIABLE',
+             'a Range past the end of the file: 416 in the sharing dialect');
+    ds_error($ua->get($url, 'X-Big' => 'a' x 9000), 400,
+             'INVALID_PARAMETER_VALUE', 'a header over '
+             . 'LimitRequestFieldSize: 400 in the sharing dialect');
     my $sym = files_of(query('sym', {}));
     my @served = grep { $ua->get($_->{file}{url})->code == 200 } @$sym;
     ok(@$sym && !@served, 'files that link out of the table root: 404')
@@ -475,6 +485,13 @@ ok($res->code == 200 && length($res->content) == $files->[0]{file}{size},
     api(DELETE => "/tables/$cat.sales.gone");
     is($ua->get($gone)->code, 404, '... is gone with its table');
 }
+
+# --- httpd's own refusals on the sharing API ----------------------------------------------------
+ds_error(ds(GET => '/shares/a%2Fb'), 404, 'ENDPOINT_NOT_FOUND',
+         'an encoded slash in a sharing path: 404 in the sharing dialect');
+ds_error(ds(GET => '/shares', headers => [ 'X-Big' => 'a' x 9000 ]), 400,
+         'INVALID_PARAMETER_VALUE',
+         'a header over LimitRequestFieldSize: 400 in the sharing dialect');
 
 # --- where a recipient may call from -----------------------------------------------------------
 api(PATCH => "/recipients/$recipients[0]", body => {

@@ -449,6 +449,7 @@ static void test_httpd_protocol_errors(void **state)
         { 405, "METHOD_NOT_ALLOWED", 12 },
         { 408, "REQUEST_TIMEOUT", 4 },
         { 414, "URI_TOO_LONG", 3 },
+        { 416, "RANGE_NOT_SATISFIABLE", 11 },
         { 0, NULL, 0 }
     };
     int i;

@@ -85,6 +85,43 @@ my %RPC_FOR_CODE = (
 
 sub to_json_text { $JSON->encode($_[0]) }
 
+# record_secrets($text): the signatures, activation nonces and tokens in
+# what a request sent or an answer carried, appended to t/logs/secrets_used
+# (which goes with the logs they must stay out of), one a line, once each.
+# t/api/99_secrets_in_logs.t scans the logs for them. Values of fewer than
+# six different characters (the tests' "x" x 43) are no secret any log
+# could be told apart by.
+my %recorded;
+sub record_secrets {
+    my ($text) = @_;
+    return unless defined $text && length $text;
+    my @found = grep { my %c = map { $_ => 1 } split //; keys %c >= 6 }
+        $text =~ /\bsig=([0-9a-f]{64})/g,
+        $text =~ m{data_sharing_activation(?:_info)?/([A-Za-z0-9_-]{43})}g,
+        $text =~ /^Authorization:\s*Bearer\s+(\S{16,})/mgi,
+        $text =~ /"(?:bearerToken|access_token|clientSecret|refreshToken)"\s*:\s*"([^"]{16,})"/g,
+        $text =~ /\bclient_secret=([^&\s]{16,})/g;
+    my @new = grep { !$recorded{$_}++ } @found;
+    return unless @new;
+    open(my $fh, '>>', Apache::Test::vars('t_logs') . '/secrets_used')
+        or die "cannot record the suite's secrets: $!";
+    print $fh map { "$_\n" } @new;
+    close $fh;
+}
+
+# Every request of Apache::Test's user agent (api() and the tests' own
+# $ua->get alike) and its answer go through record_secrets.
+{
+    no warnings qw(redefine once);
+    *Apache::TestRequest::send_request = sub {
+        my ($ua, $req, @rest) = @_;
+        my $res = LWP::UserAgent::send_request($ua, $req, @rest);
+        record_secrets($req->as_string);
+        record_secrets($res->content);
+        return $res;
+    };
+}
+
 sub user_agent {
     Apache::TestRequest::user_agent(keep_alive => 1,
                                     requests_redirectable => 0);
@@ -247,6 +284,8 @@ sub raw_http {
     local $/;
     my $answer = <$sock>;
     close $sock;
+    record_secrets($text);
+    record_secrets($answer);
     return _parse_answer($answer);
 }
 
@@ -281,6 +320,7 @@ sub stalled_http {
     }
     my $elapsed = Time::HiRes::time() - $start;
     close $sock;
+    record_secrets($text);
     my $res = _parse_answer($closed ? $answer : '');
     $res->{elapsed} = $elapsed;
     return $res;
