@@ -281,11 +281,36 @@ static uc_error_t *body_unreadable(request_rec *r, int status)
  * rare (a catalog's are a few kB), so the trim's cost is too. */
 #define LARGE_BODY (64 * 1024)
 
+/* One trim at a time per process: a trim locks each arena in turn while it
+ * walks it, so trims of answers that end together would wait on each
+ * other and hold up the threads that allocate there. What the one under
+ * way misses, the next large request's gives back. */
+static int trimming;
+
 static apr_status_t trim_heap(void *unused)
 {
     (void)unused;
-    malloc_trim(0);
+    if (!__atomic_exchange_n(&trimming, 1, __ATOMIC_ACQUIRE)) {
+        malloc_trim(0);
+        __atomic_store_n(&trimming, 0, __ATOMIC_RELEASE);
+    }
     return APR_SUCCESS;
+}
+
+/* A streamed answer this long (about 15,000 lines of files) made its
+ * lines with the C library's memory too: JSON values of the files' stats
+ * (limitHint), partition values and predicates judged a file at a time,
+ * made and freed by the thousand in the arenas of the threads that wrote
+ * them, which keep the freed pages. The trim, a walk over the arenas, is
+ * little beside the tens of milliseconds such an answer takes. */
+#define LARGE_ANSWER (8 << 20)
+
+/* Registered before the call runs, so it runs after what the call made in
+ * the request's pool is freed. */
+static apr_status_t trim_after_long_answer(void *out)
+{
+    return ((const uc_out_t *)out)->sent >= LARGE_ANSWER ? trim_heap(NULL)
+                                                          : APR_SUCCESS;
 }
 
 /* Reads the whole body, refusing more than `limit` bytes whether it comes
@@ -618,6 +643,9 @@ static int serve(request_rec *r, const api_t *api,
                                          : send_error(r, api, err);
     }
     call->out = out_for(r, match->route);
+    if (call->out->sink)
+        apr_pool_cleanup_register(r->pool, call->out, trim_after_long_answer,
+                                  apr_pool_cleanup_null);
     err = uc_out_finish(call->out, uc_call_run(match->route, call,
                                                 call->out->jw));
     uc_glue_audit(r, api->name, call, match->route, err);

@@ -2,18 +2,32 @@
 #include "uc_memory.h"
 
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <apr_allocator.h>
 #include <apr_thread_mutex.h>
 
-/* Where the C library's own large-block handling starts paying. */
+/* From this size a block is mapped for itself (uc_memory_alloc). */
 #define LARGE_BLOCK ((apr_size_t)128 << 10)
 
 /* Written by uc_memory_init and its cleanup only, before and after the
  * threads that allocate. */
 static apr_allocator_t *allocator;
 static apr_pool_t *allocator_owner;
+static apr_thread_mutex_t *lock;      /* the allocator's, and the spare's */
 static int users;
 static apr_size_t retained;
+
+/* A large block, mapped for itself (uc_memory_alloc). */
+typedef struct large_block {
+    void *at;
+    apr_size_t size;
+} large_block_t;
+
+/* Under `lock`: the large block given back last, kept for the next build
+ * (the same table's file array, as a rule) when it takes at most a
+ * quarter of the retained memory. One for the process: what the C
+ * library kept was one per thread. */
+static large_block_t spare;
 
 typedef struct use {
     apr_size_t retained_before;
@@ -35,16 +49,14 @@ static void set_retained(apr_size_t bytes)
 
 static void create_allocator(void)
 {
-    apr_thread_mutex_t *mutex;
-
     if (apr_allocator_create(&allocator) != APR_SUCCESS
         || apr_pool_create_unmanaged_ex(&allocator_owner, out_of_memory,
                                         allocator) != APR_SUCCESS
-        || apr_thread_mutex_create(&mutex, APR_THREAD_MUTEX_DEFAULT,
+        || apr_thread_mutex_create(&lock, APR_THREAD_MUTEX_DEFAULT,
                                    allocator_owner) != APR_SUCCESS)
         abort();
     apr_allocator_owner_set(allocator, allocator_owner);
-    apr_allocator_mutex_set(allocator, mutex);
+    apr_allocator_mutex_set(allocator, lock);
 }
 
 static apr_status_t end_use(void *data)
@@ -55,7 +67,10 @@ static apr_status_t end_use(void *data)
         set_retained(use->retained_before);
         return APR_SUCCESS;
     }
-    /* The owner takes the allocator with it. */
+    if (spare.at)
+        munmap(spare.at, spare.size);
+    spare.at = NULL;
+    /* The owner takes the allocator and the lock with it. */
     apr_pool_destroy(allocator_owner);
     allocator_owner = NULL;
     allocator = NULL;
@@ -100,22 +115,68 @@ apr_pool_t *uc_memory_pool_owned(apr_pool_t *owner)
     return pool;
 }
 
-static apr_status_t free_block(void *holder)
+/* The spare when it is of about `size` (at most a quarter larger), else a
+ * fresh mapping, in huge pages where the system has them: they take as
+ * few page faults as a reused block. */
+static large_block_t take_block(apr_size_t size)
 {
-    free(*(void **)holder);
+    large_block_t block = { NULL, 0 };
+
+    apr_thread_mutex_lock(lock);
+    if (spare.at && spare.size >= size && spare.size - size <= size / 4) {
+        block = spare;
+        spare.at = NULL;
+    }
+    apr_thread_mutex_unlock(lock);
+    if (block.at)
+        return block;
+    block.size = size;
+    block.at = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (block.at == MAP_FAILED)
+        abort();
+#ifdef MADV_HUGEPAGE
+    madvise(block.at, size, MADV_HUGEPAGE);
+#endif
+    return block;
+}
+
+/* The block becomes the spare, small enough, and the one before goes back
+ * to the system; or it goes back itself. */
+static apr_status_t give_back(void *data)
+{
+    large_block_t block = *(large_block_t *)data;
+
+    if (block.size <= retained / 4) {
+        large_block_t before;
+
+        apr_thread_mutex_lock(lock);
+        before = spare;
+        spare = block;
+        apr_thread_mutex_unlock(lock);
+        block = before;
+    }
+    if (block.at)
+        munmap(block.at, block.size);
     return APR_SUCCESS;
 }
 
+/* Not from malloc: a block that large comes from the arena of the thread
+ * that asks for it, and once one has been freed the C library serves
+ * blocks up to that size (32 MiB at most) from arenas and trims an
+ * arena's free end only beyond twice that, which malloc_trim leaves to a
+ * thread's arena too. Under a threaded MPM every worker thread that
+ * built a snapshot would keep its file array's worth (6.4 MB for 100,000
+ * files) for the child's life once that snapshot went. */
 void *uc_memory_alloc(apr_pool_t *pool, apr_size_t size)
 {
-    void **holder;
+    large_block_t *block;
 
     if (size < LARGE_BLOCK)
         return apr_palloc(pool, size);
-    holder = apr_palloc(pool, sizeof(*holder));
-    if ((*holder = malloc(size)) == NULL)
-        abort();
-    apr_pool_cleanup_register(pool, holder, free_block,
+    block = apr_palloc(pool, sizeof(*block));
+    *block = take_block(size);
+    apr_pool_cleanup_register(pool, block, give_back,
                               apr_pool_cleanup_null);
-    return *holder;
+    return block->at;
 }

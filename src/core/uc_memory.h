@@ -10,7 +10,8 @@
 #include <apr_pools.h>
 
 /* Creates the process-wide allocator, keeping up to `retained` bytes of
- * freed memory (0 = none). Call it before any thread allocates here (the
+ * freed memory (0 = none), and one freed large block (uc_memory_alloc) of
+ * up to a quarter of that. Call it before any thread allocates here (the
  * reader's set-up, uc_delta_init, does); it is undone when `pool` is
  * cleaned up. A call while an earlier one is in force only changes the
  * retained amount, until its own pool is cleaned up. */
@@ -26,12 +27,14 @@ apr_pool_t *uc_memory_pool_create(void);
  * between threads). */
 apr_pool_t *uc_memory_pool_owned(apr_pool_t *owner);
 
-/* A block of `size` bytes (not zeroed) freed with `pool`, like
- * apr_palloc, except that large blocks (decompressed pages, file arrays)
- * come from the C library: APR's allocator hands a large free node to the
- * first request it fits, so a large block rarely finds one again and
- * comes back as fresh pages, while the C library keeps freed large blocks
- * for blocks of their size. */
+/* A block of `size` bytes freed with `pool`, like apr_palloc, except
+ * that a large block (a checkpoint's file array) is mapped for itself:
+ * when `pool` goes it goes back to the system, or becomes the one block
+ * kept for the next of about its size. APR's allocator would hand it, once
+ * free, to the first request it fits (a large block rarely finds one
+ * again), and the C library would keep one in the arena of every thread
+ * that made one. What it holds at first is undefined, as with
+ * apr_palloc. */
 void *uc_memory_alloc(apr_pool_t *pool, apr_size_t size);
 
 #endif

@@ -157,7 +157,7 @@ static void reserve_files(uc_replay_t *r, apr_size_t more)
     if (room < 2 * (apr_size_t)files->nalloc)
         room = 2 * (apr_size_t)files->nalloc;
     /* Not apr_array_make, which would zero what the rows are about to
-     * fill, in memory the next build could not reuse. */
+     * fill, in a node of the reader's allocator (see uc_memory_alloc). */
     elts = uc_memory_alloc(r->result, room * sizeof(uc_delta_file_t));
     memcpy(elts, files->elts, (apr_size_t)files->nelts
                               * sizeof(uc_delta_file_t));
