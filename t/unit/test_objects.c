@@ -153,10 +153,11 @@ static void test_managed_table_errors(void **state)
             "{\"name\":\"tb1\"," IN_SCH ",\"table_type\":\"MANAGED\","
             "\"data_source_format\":\"PARQUET\",\"storage_location\":\"%s\"}",
             loc), 400, "INVALID_PARAMETER_VALUE");
-    /* Only the reservation's creator may use it. */
+    /* Only the reservation's creator may use it: to anyone else it is as
+     * missing. */
     fx->principal = "bob";
     api_err(fx, UC_POST, "/tables", MANAGED(",\"storage_location\":\"%s\"",
-            loc), 403, "PERMISSION_DENIED");
+            loc), 404, "NOT_FOUND");
     fx->principal = "alice";
     /* Nothing was committed by the failures. */
     assert_int_equal(sql_count(fx, "SELECT COUNT(*) FROM staging_tables "
