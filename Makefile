@@ -238,6 +238,7 @@ TEST_BUILD = all $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(FUZZ_BIN) $(DELTA_DATA)/.m
 test: deps
 	@sh t/check-directives.sh
 	@sh t/check-licenses.sh
+	@sh t/check-layers.sh
 	@$(MAKE) --no-print-directory -j$(JOBS) $(TEST_BUILD)
 	@sh t/failure-digest.sh $(BUILD)/test.log \
 	  $(MAKE) --no-print-directory -j$(JOBS) --output-sync=target \

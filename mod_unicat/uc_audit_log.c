@@ -9,7 +9,7 @@
 #include <http_protocol.h>
 #include <apr_strings.h>
 
-#include "../src/call/uc_audit_line.h"
+#include "../src/http/uc_audit_line.h"
 
 /* The main server's: one destination for the process, opened by the
  * parent (still root) on every configuration load, inherited by the

@@ -13,11 +13,8 @@
 #include <apr_lib.h>
 #include <apr_strings.h>
 
-#include "../src/api/uc_api.h"
 #include "../src/core/uc_log.h"
-#include "../src/core/uc_secret.h"
-#include "../src/store/uc_recipient_tokens.h"
-#include "../src/store/uc_securables.h"
+#include "../src/sharing/uc_sharing_auth.h"
 
 #define AUTH_TYPE "UnicatBearer"
 /* Issued tokens are 43 characters; anything much longer is not one. */
@@ -70,11 +67,12 @@ static int failed(request_rec *r, const uc_error_t *err)
 static int bearer_authn(request_rec *r)
 {
     const char *type = ap_auth_type(r);
-    const char *token, *id = NULL;
+    const char *token;
     uc_glue_recipient_t *rec;
-    uc_securable_t *recipient = NULL;
+    const uc_securable_t *recipient;
     uc_store_t *store;
     uc_log_t log;
+    int admitted;
     uc_error_t *err;
 
     if (!type || strcasecmp(type, AUTH_TYPE) != 0)
@@ -84,14 +82,14 @@ static int bearer_authn(request_rec *r)
         return unauthorized(r, "no bearer token");
     uc_glue_request_log(r, &log);
     if ((err = uc_glue_store(r, &log, &store)) ||
-        (err = uc_recipient_token_lookup(store, r->pool,
-                                         uc_glue_secret_keys(), token,
-                                         r->request_time, &id)) ||
-        (id && (err = uc_securable_by_id(store, r->pool, id, &recipient))))
+        (err = uc_sharing_authenticate(store, r->pool, uc_glue_secret_keys(),
+                                       token, r->request_time,
+                                       r->useragent_ip, &recipient,
+                                       &admitted)))
         return failed(r, err);
     if (!recipient)
         return unauthorized(r, "unknown or expired bearer token");
-    if (!uc_recipient_admits(r->pool, recipient, r->useragent_ip)) {
+    if (!admitted) {
         ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "UC0111: recipient %s "
                       "may not call from %s (its ip_access_list)",
                       recipient->name, r->useragent_ip);

@@ -18,7 +18,6 @@
 #include "../src/core/uc_jw.h"
 #include "../src/http/uc_render.h"
 #include "../src/sharing/uc_file_url.h"
-#include "../src/store/uc_securables.h"
 
 static int send_error(request_rec *r, const uc_error_t *err)
 {
@@ -62,20 +61,13 @@ static uc_error_t *open_file(request_rec *r, const char *table_id,
 {
     uc_log_t log;
     struct uc_store *store;
-    uc_securable_t *table;
     const char *path;
     uc_error_t *err;
     apr_status_t rv;
 
     uc_glue_request_log(r, &log);
     if ((err = uc_glue_store(r, &log, &store)) ||
-        (err = uc_securable_by_id(store, r->pool, table_id, &table)))
-        return err;
-    if (!table || strcmp(table->kind, UC_KIND_TABLE) != 0)
-        return uc_error_make(r->pool, UC_E_RESOURCE_DOES_NOT_EXIST,
-                             "No such file.");
-    if ((err = uc_file_url_resolve(r->pool, table->storage_location, key,
-                                   &path)))
+        (err = uc_file_url_path(store, r->pool, table_id, key, &path)))
         return err;
     r->filename = apr_pstrdup(r->pool, path);
     rv = apr_stat(&r->finfo, r->filename, APR_FINFO_MIN, r->pool);

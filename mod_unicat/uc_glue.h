@@ -88,12 +88,6 @@ void uc_glue_audit(request_rec *r, const char *api,
                    const struct uc_call *call, const struct uc_route *route,
                    const struct uc_error *err);
 
-/* The APIs the handler serves, by index: the name metrics and the audit
- * log give each, and its route tables. */
-int uc_glue_api_count(void);
-const char *uc_glue_api_name(int api);
-const struct uc_route *const *uc_glue_api_routes(int api);
-
 /* The server's metrics (uc_status.c): the handler unicat-status, the
  * shared block (NULL when it could not be made), the child's slot, and
  * what a request adds: its API index, route (NULL: none matched), status,

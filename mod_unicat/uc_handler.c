@@ -13,58 +13,19 @@
 #include <util_filter.h>
 #include <malloc.h>
 
-#include "../src/api/uc_api.h"
-#include "../src/call/uc_run.h"
-#include "../src/authz/uc_batch_check.h"
+#include "../src/authz/uc_access.h"
+#include "../src/authz/uc_rules.h"
+#include "../src/core/uc_json.h"
+#include "../src/core/uc_ratelimit.h"
 #include "../src/http/uc_out.h"
 #include "../src/http/uc_query.h"
 #include "../src/http/uc_render.h"
 #include "../src/http/uc_router.h"
-#include "../src/core/uc_json.h"
-#include "../src/core/uc_ratelimit.h"
-#include "../src/sharing/uc_sharing_api.h"
+#include "../src/http/uc_run.h"
+#include "../src/mounts/uc_mounts.h"
+#include "../src/store/uc_store.h"
 
 static APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *dbd_acquire;
-
-/* The APIs the module serves: a handler name, its routes, and the dialect
- * of its error bodies. */
-typedef struct api {
-    const char *handler;
-    const char *name;              /* as the audit log and metrics say */
-    const uc_route_t *const *routes;
-    json_t *(*render_error)(apr_pool_t *pool, const uc_error_t *err);
-    /* Its callers are Delta Sharing recipients (AuthType UnicatBearer),
-     * and principals only where another authentication names them. */
-    int recipients;
-} api_t;
-
-enum { API_CATALOG, API_AUTHZ, API_SHARING };
-
-static const api_t apis[] = {
-    [API_CATALOG] = { "unicat-catalog", "catalog", uc_catalog_api,
-                      uc_render_catalog_error, 0 },
-    [API_AUTHZ] = { "unicat-authz", "authz", uc_authz_api,
-                    uc_render_lakekeeper_error, 0 },
-    [API_SHARING] = { "unicat-sharing", "sharing", uc_sharing_api,
-                      uc_render_sharing_error, 1 },
-};
-
-#define API_COUNT ((int)(sizeof(apis) / sizeof(apis[0])))
-
-int uc_glue_api_count(void)
-{
-    return API_COUNT;
-}
-
-const char *uc_glue_api_name(int api)
-{
-    return apis[api].name;
-}
-
-const uc_route_t *const *uc_glue_api_routes(int api)
-{
-    return apis[api].routes;
-}
 
 void uc_glue_retrieve_dbd(void)
 {
@@ -186,7 +147,8 @@ static int send_json(request_rec *r, int status, const json_t *value)
     return send_body(r, status, body);
 }
 
-static int send_error(request_rec *r, const api_t *api, const uc_error_t *err)
+static int send_error(request_rec *r, const uc_mount_t *api,
+                      const uc_error_t *err)
 {
     if (api->recipients && err->status == 401)
         apr_table_setn(r->err_headers_out, "WWW-Authenticate",
@@ -361,26 +323,28 @@ static uc_error_t *read_body(request_rec *r, apr_off_t limit, char **data,
 }
 
 /* The API a handler serves; NULL for none of the module's. */
-static const api_t *api_named(const char *handler)
+static const uc_mount_t *api_named(const char *handler)
 {
     int a;
 
-    for (a = 0; handler && a < API_COUNT; a++)
-        if (strcmp(handler, apis[a].handler) == 0)
-            return &apis[a];
+    for (a = 0; handler && a < UC_MOUNT_COUNT; a++)
+        if (strcmp(handler, uc_mounts[a].handler) == 0)
+            return &uc_mounts[a];
     return NULL;
 }
 
 /* The request was redirected here by ErrorDocument: answer the original
  * error in JSON, in the dialect of the API its URL names (the files
  * route's is the sharing server's), else in this location's. */
-static int error_document(request_rec *r, const api_t *api)
+static int error_document(request_rec *r, const uc_mount_t *api)
 {
     const char *status = apr_table_get(r->subprocess_env, "REDIRECT_STATUS");
     int code = status ? atoi(status) : r->prev->status;
     const char *handler = uc_glue_handler_of(uc_glue_original(r));
-    const api_t *of_url = handler && strcmp(handler, UC_FILES_HANDLER) == 0
-                          ? &apis[API_SHARING] : api_named(handler);
+    const uc_mount_t *of_url = handler &&
+                               strcmp(handler, UC_FILES_HANDLER) == 0
+                               ? &uc_mounts[UC_MOUNT_SHARING]
+                               : api_named(handler);
 
     if (of_url)
         api = of_url;
@@ -515,7 +479,7 @@ static uc_error_t *read_form(request_rec *r, const uc_dir_config_t *conf,
                                                   len), &call->form);
 }
 
-static uc_error_t *prepare_call(request_rec *r, const api_t *api,
+static uc_error_t *prepare_call(request_rec *r, const uc_mount_t *api,
                                 const uc_dir_config_t *conf,
                                 uc_call_t *call, uc_route_match_t *match)
 {
@@ -629,7 +593,7 @@ static uc_error_t *attach_store(request_rec *r, uc_call_t *call)
 }
 
 /* A call of a mounted API, from the request to the answer. */
-static int serve(request_rec *r, const api_t *api,
+static int serve(request_rec *r, const uc_mount_t *api,
                  const uc_dir_config_t *conf, uc_call_t *call,
                  uc_route_match_t *match)
 {
@@ -661,14 +625,14 @@ static int serve(request_rec *r, const api_t *api,
 int uc_handler(request_rec *r)
 {
     const uc_dir_config_t *conf;
-    const api_t *api = api_named(r->handler);
+    const uc_mount_t *api = api_named(r->handler);
     int a, status;
     uc_route_match_t match = { 0 };
     uc_call_t call = { 0 };
 
     if (!api)
         return DECLINED;
-    a = (int)(api - apis);
+    a = (int)(api - uc_mounts);
     if (r->prev && apr_table_get(r->subprocess_env, "REDIRECT_STATUS"))
         return error_document(r, api);
     conf = ap_get_module_config(r->per_dir_config, &unicat_module);

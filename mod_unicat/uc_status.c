@@ -18,6 +18,7 @@
 #include "../src/cloud/uc_vend_cache.h"
 #include "../src/core/uc_metrics.h"
 #include "../src/http/uc_router.h"
+#include "../src/mounts/uc_mounts.h"
 
 #define SHM_KEY "unicat-metrics-shm"
 
@@ -44,21 +45,21 @@ static int index_families(apr_pool_t *p)
     apr_hash_t *by_name = apr_hash_make(p);
     apr_array_header_t *names = apr_array_make(p, 64,
                                                sizeof(uc_metrics_family_t));
-    int a, n = uc_glue_api_count();
+    int a, n = UC_MOUNT_COUNT;
 
     family_of = apr_hash_make(p);
     for (a = 0; a < n; a++) {
         const uc_route_t *const *t;
         const uc_route_t *r;
-        for (t = uc_glue_api_routes(a); *t; t++)
+        for (t = uc_mounts[a].routes; *t; t++)
             for (r = *t; r->pattern; r++) {
                 const char *name = uc_route_family(p, r);
-                const char *key = apr_pstrcat(p, uc_glue_api_name(a), " ",
+                const char *key = apr_pstrcat(p, uc_mounts[a].name, " ",
                                               name, NULL);
                 int *idx = apr_hash_get(by_name, key, APR_HASH_KEY_STRING);
                 if (!idx) {
                     uc_metrics_family_t *f = apr_array_push(names);
-                    f->api = uc_glue_api_name(a);
+                    f->api = uc_mounts[a].name;
                     f->name = name;
                     idx = apr_palloc(p, sizeof(*idx));
                     *idx = names->nelts - 1;
@@ -76,7 +77,7 @@ static int index_families(apr_pool_t *p)
     unmatched_base = names->nelts;
     for (a = 0; a < n; a++) {
         uc_metrics_family_t *f = apr_array_push(names);
-        f->api = uc_glue_api_name(a);
+        f->api = uc_mounts[a].name;
         f->name = "unmatched";
     }
     families = (uc_metrics_family_t *)names->elts;

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <apr_strings.h>
 
-#include "uc_storage.h"
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
+#include "../vend/uc_storage.h"
 
 #define P UC_PRIV
 #define SKILL_NAME_MAX 64

@@ -8,29 +8,6 @@
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
 
-const uc_route_t *const uc_catalog_api[] = {
-    uc_catalog_routes,
-    uc_schema_routes,
-    uc_table_routes,
-    uc_volume_routes,
-    uc_function_routes,
-    uc_model_routes,
-    uc_agent_routes,
-    uc_credential_routes,
-    uc_external_location_routes,
-    uc_recipient_routes,
-    uc_temporary_credential_routes,
-    uc_share_permission_routes,
-    uc_share_routes,
-    uc_provider_routes,
-    uc_tag_policy_routes,
-    uc_entity_tag_routes,
-    uc_policy_routes,
-    uc_metastore_routes,
-    uc_permission_routes,
-    NULL
-};
-
 uc_error_t *uc_api_page(uc_call_t *call, uc_page_t *page)
 {
     return uc_page_parse(call->pool, apr_table_get(call->query, "max_results"),

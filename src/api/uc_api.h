@@ -20,15 +20,6 @@ extern const uc_route_t uc_model_routes[];
 extern const uc_route_t uc_agent_routes[];
 extern const uc_route_t uc_credential_routes[];
 extern const uc_route_t uc_recipient_routes[];
-
-/* The property of a recipient that holds its IP access list
- * (core/uc_ip_list.h): where the sharing server takes its calls from. */
-#define UC_RECIPIENT_IP_ACCESS_LIST "ip_access_list"
-
-/* Whether `recipient`'s IP access list lets a call from `ip` in: always
- * when it has none, never when the stored list no longer parses. */
-int uc_recipient_admits(apr_pool_t *pool, const uc_securable_t *recipient,
-                        const char *ip);
 extern const uc_route_t uc_external_location_routes[];
 extern const uc_route_t uc_temporary_credential_routes[];
 extern const uc_route_t uc_share_routes[];
@@ -51,7 +42,6 @@ extern const uc_route_t uc_policy_routes[];
 uc_error_t *uc_tag_policy_of(uc_call_t *call, const char *key,
                              uc_securable_t **out);
 json_t *uc_tag_policy_values(uc_call_t *call, const uc_securable_t *policy);
-extern const uc_route_t *const uc_catalog_api[];
 
 /* max_results / page_token of the call's query string. */
 uc_error_t *uc_api_page(uc_call_t *call, uc_page_t *page);

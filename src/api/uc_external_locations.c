@@ -6,8 +6,8 @@
  * {"credential_id":…, "read_only":…} as details. file:// locations need no
  * credential: the server reads local paths as itself. */
 #include "uc_api.h"
-#include "uc_credentials.h"
-#include "uc_storage.h"
+#include "../vend/uc_credentials.h"
+#include "../vend/uc_storage.h"
 
 #include <string.h>
 #include <apr_strings.h>

@@ -4,11 +4,11 @@
 #include <string.h>
 #include <apr_strings.h>
 
-#include "uc_storage.h"
 #include "../core/uc_id.h"
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
 #include "../store/uc_grants.h"
+#include "../vend/uc_storage.h"
 
 static const char *kind_of(const uc_api_family_t *f)
 {

@@ -7,8 +7,8 @@
 #ifndef UC_FAMILY_H
 #define UC_FAMILY_H
 
-#include "../call/uc_call.h"
 #include "../authz/uc_rules.h"
+#include "../call/uc_call.h"
 #include "../store/uc_securables.h"
 
 /* Writes one securable as its resource renders it; `context` is what the

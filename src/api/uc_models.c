@@ -8,11 +8,11 @@
 #include <string.h>
 #include <apr_strings.h>
 
-#include "uc_storage.h"
 #include "../core/uc_id.h"
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
 #include "../store/uc_model_versions.h"
+#include "../vend/uc_storage.h"
 
 #define P UC_PRIV
 #define PENDING "PENDING_REGISTRATION"

@@ -15,9 +15,9 @@
 
 #include "../cloud/uc_cloud_http.h"
 #include "../cloud/uc_cloud_settings.h"
+#include "../core/uc_bytes.h"
 #include "../core/uc_json.h"
 #include "../core/uc_jw.h"
-#include "../core/uc_bytes.h"
 #include "../core/uc_percent.h"
 #include "../core/uc_secret.h"
 #include "../core/uc_time.h"

@@ -199,23 +199,6 @@ static uc_error_t *check_ip_access_list(uc_call_t *call)
                             json_string_value(v), &list);
 }
 
-int uc_recipient_admits(apr_pool_t *pool, const uc_securable_t *recipient,
-                        const char *ip)
-{
-    json_t *props = recipient->properties
-                    ? json_loads(recipient->properties, 0, NULL) : NULL;
-    json_t *v = json_object_get(props, UC_RECIPIENT_IP_ACCESS_LIST);
-    uc_ip_list_t *list;
-    int admits = 1;
-
-    if (json_is_string(v))
-        admits = !uc_ip_list_parse(pool, UC_RECIPIENT_IP_ACCESS_LIST,
-                                   json_string_value(v), &list) &&
-                 uc_ip_list_allows(list, ip);
-    json_decref(props);
-    return admits;
-}
-
 static uc_error_t *prepare_create(uc_call_t *call, uc_securable_t *sec)
 {
     json_t *details = uc_json_own(call->pool, json_object());

@@ -7,7 +7,7 @@
  * table it holds, now and later: it is kept as the schema, and its tables
  * are found when the share is read. */
 #include "uc_api.h"
-#include "uc_table_store.h"
+#include "../vend/uc_table_store.h"
 
 #include <string.h>
 #include <strings.h>
@@ -17,8 +17,8 @@
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
 #include "../delta/uc_delta.h"
-#include "../store/uc_grants.h"
 #include "../store/uc_abac_policies.h"
+#include "../store/uc_grants.h"
 #include "../store/uc_share_objects.h"
 
 #define P UC_PRIV

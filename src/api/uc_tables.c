@@ -9,11 +9,11 @@
 #include <apr_strings.h>
 
 #include "uc_columns.h"
-#include "uc_storage.h"
 #include "../core/uc_id.h"
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
 #include "../store/uc_staging.h"
+#include "../vend/uc_storage.h"
 
 #define P UC_PRIV
 #define VIEW_DEFINITION_MAX (1024 * 1024)

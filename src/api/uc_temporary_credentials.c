@@ -6,8 +6,8 @@
  * (all of them for local paths, which need none), expiration_time in
  * epoch milliseconds and the url. */
 #include "uc_api.h"
-#include "uc_storage.h"
-#include "uc_vend.h"
+#include "../vend/uc_storage.h"
+#include "../vend/uc_vend.h"
 
 #include <string.h>
 #include <apr_strings.h>

@@ -875,5 +875,3 @@ const uc_route_t uc_authz_routes[] = {
       &any_caller },
     { 0, NULL, NULL, 0, NULL }
 };
-
-const uc_route_t *const uc_authz_api[] = { uc_authz_routes, NULL };

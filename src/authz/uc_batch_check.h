@@ -7,6 +7,5 @@
 #include "../call/uc_call.h"
 
 extern const uc_route_t uc_authz_routes[];
-extern const uc_route_t *const uc_authz_api[];
 
 #endif

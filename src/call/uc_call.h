@@ -15,7 +15,7 @@
 #include "../core/uc_error.h"
 #include "../core/uc_jw.h"
 #include "../core/uc_log.h"
-#include "../authz/uc_privileges.h"
+#include "uc_privileges.h"
 #include "../store/uc_securables.h"
 
 struct uc_store;

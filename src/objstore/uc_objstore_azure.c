@@ -16,9 +16,9 @@
 #include <apr_date.h>
 #include <apr_strings.h>
 
+#include "../cloud/uc_xml.h"
 #include "../core/uc_percent.h"
 #include "../core/uc_time.h"
-#include "../cloud/uc_xml.h"
 
 #define SERVICE "Azure Blob Storage"
 #define DEFAULT_ENDPOINT "https://{account}.blob.core.windows.net"

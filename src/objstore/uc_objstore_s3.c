@@ -14,9 +14,9 @@
 #include <apr_strings.h>
 #include <apr_time.h>
 
+#include "../cloud/uc_xml.h"
 #include "../core/uc_percent.h"
 #include "../core/uc_time.h"
-#include "../cloud/uc_xml.h"
 
 /* SHA-256 of the empty payload: S3 rejects signed requests without
  * x-amz-content-sha256, and curl 7.88 does not add it on its own. */

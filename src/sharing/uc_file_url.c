@@ -13,6 +13,7 @@
 #include "../core/uc_secret.h"
 #include "../http/uc_query.h"
 #include "../http/uc_redact.h"
+#include "../store/uc_securables.h"
 
 #define FILE_URL_PURPOSE "file-url"
 /* Log paths are short; this bounds the work a hostile URL can ask for. */
@@ -262,4 +263,19 @@ uc_error_t *uc_file_url_resolve(apr_pool_t *pool, const char *location,
         return no_file(pool);
     *path = apr_pstrdup(pool, real_file);
     return NULL;
+}
+
+uc_error_t *uc_file_url_path(uc_store_t *store, apr_pool_t *pool,
+                             const char *table_id, const char *key,
+                             const char **path)
+{
+    uc_securable_t *table;
+    uc_error_t *err = uc_securable_by_id(store, pool, table_id, &table);
+
+    if (err)
+        return err;
+    return uc_file_url_resolve(pool, table && !strcmp(table->kind,
+                                                      UC_KIND_TABLE)
+                                     ? table->storage_location : NULL,
+                               key, path);
 }

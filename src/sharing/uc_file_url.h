@@ -21,6 +21,7 @@
 #include "../core/uc_error.h"
 
 struct uc_secret_keys;
+struct uc_store;
 
 /* Signs the files of one table until one expiry (the URLs of one answer):
  * made once, with the key, the expiry and the table's prefix ready.
@@ -66,5 +67,11 @@ uc_error_t *uc_file_url_verify(apr_pool_t *pool,
  * the table's root (a link that leads out of it names nothing). */
 uc_error_t *uc_file_url_resolve(apr_pool_t *pool, const char *location,
                                 const char *key, const char **path);
+
+/* The local path of `key` in the table `table_id` (a table still) as
+ * uc_file_url_resolve gives it; the same 404 when the id names no table. */
+uc_error_t *uc_file_url_path(struct uc_store *store, apr_pool_t *pool,
+                             const char *table_id, const char *key,
+                             const char **path);
 
 #endif

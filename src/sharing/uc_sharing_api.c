@@ -14,7 +14,6 @@
 
 #include "uc_sharing_tables.h"
 #include "uc_sharing_token.h"
-#include "../api/uc_api.h"
 #include "../authz/uc_rules.h"
 #include "../store/uc_share_recipients.h"
 
@@ -339,11 +338,4 @@ const uc_route_t uc_sharing_routes[] = {
     { UC_GET, TABLE "/changes", uc_sharing_table_changes, UC_ROUTE_STREAM,
       &a_granted_share },
     { 0, NULL, NULL, 0, NULL }
-};
-
-/* Beside what recipients read, the share management of the spec's
- * CatalogService, for catalog principals where the API is mounted behind
- * their authentication. */
-const uc_route_t *const uc_sharing_api[] = {
-    uc_sharing_routes, uc_share_info_routes, uc_share_schema_routes, NULL
 };

@@ -8,8 +8,6 @@
 #include "../call/uc_call.h"
 
 extern const uc_route_t uc_sharing_routes[];
-/* The whole sharing API (NULL-ended), as the handler takes it. */
-extern const uc_route_t *const uc_sharing_api[];
 
 /* The operations on one shared table (uc_sharing_data.c); the path's
  * parameters are share, schema and table. */

@@ -22,7 +22,6 @@
 #include "uc_sharing_lines.h"
 #include "uc_sharing_tables.h"
 #include "uc_sharing_token.h"
-#include "../api/uc_table_store.h"
 #include "../core/uc_in_order.h"
 #include "../core/uc_json.h"
 #include "../core/uc_metrics.h"
@@ -31,6 +30,7 @@
 #include "../core/uc_validate.h"
 #include "../delta/uc_delta.h"
 #include "../http/uc_out.h"
+#include "../vend/uc_table_store.h"
 
 #define MAX_FILES_CAP 10000
 /* A line's memory is given back every this many lines. */

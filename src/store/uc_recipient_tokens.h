@@ -24,6 +24,10 @@
 #define UC_TOKEN_KIND_CLIENT "client"
 #define UC_TOKEN_KIND_ACCESS "access"
 
+/* The property of a recipient that holds its IP access list
+ * (core/uc_ip_list.h): where the sharing server takes its calls from. */
+#define UC_RECIPIENT_IP_ACCESS_LIST "ip_access_list"
+
 /* A row, every column as text (NULL for SQL NULL); times in epoch ms. */
 typedef struct uc_recipient_token {
     const char *id;

@@ -7,7 +7,7 @@
 #include <jansson.h>
 
 #include "../../src/authz/uc_rules.h"
-#include "../../src/call/uc_audit_line.h"
+#include "../../src/http/uc_audit_line.h"
 
 static uc_securable_t metastore = { .id = "m", .name = "metastore" };
 static uc_securable_t catalog = { .id = "c", .name = "main" };

@@ -9,7 +9,7 @@
 #include "../../src/authz/uc_authz.h"
 #include "../../src/cloud/uc_cloud_http.h"
 #include "../../src/store/uc_grants.h"
-#include "../../src/sharing/uc_sharing_api.h"
+#include "../../src/mounts/uc_mounts.h"
 
 #define P UC_PRIV
 

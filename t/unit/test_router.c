@@ -4,9 +4,9 @@
 
 #include "../../src/http/uc_router.h"
 #include "../../src/api/uc_api.h"
-#include "../../src/call/uc_run.h"
+#include "../../src/http/uc_run.h"
 #include "../../src/authz/uc_batch_check.h"
-#include "../../src/sharing/uc_sharing_api.h"
+#include "../../src/mounts/uc_mounts.h"
 
 #define BIT(m) (1u << (m))
 

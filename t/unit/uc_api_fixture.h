@@ -12,7 +12,8 @@
 #include <apr_time.h>
 
 #include "../../src/api/uc_api.h"
-#include "../../src/call/uc_run.h"
+#include "../../src/mounts/uc_mounts.h"
+#include "../../src/http/uc_run.h"
 #include "../../src/cloud/uc_cloud_settings.h"
 #include "../../src/core/uc_json.h"
 #include "../../src/core/uc_secret.h"

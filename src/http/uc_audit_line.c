@@ -4,7 +4,7 @@
 #include <apr_strings.h>
 
 #include "../core/uc_time.h"
-#include "../http/uc_router.h"
+#include "uc_router.h"
 
 /* The securable the rule resolved, dotted from its catalog (or other top
  * securable) down; a column of a tagged table after it. */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_vend.h"
-#include "uc_api.h"
-#include "../core/uc_metrics.h"
 #include "uc_storage.h"
 
 #include <string.h>
 #include <apr_strings.h>
 
 #include "../cloud/uc_cloud_settings.h"
+#include "../core/uc_json.h"
+#include "../core/uc_metrics.h"
 
 void uc_vend_split(apr_pool_t *pool, const char *url, const char **bucket,
                    const char **prefix)
@@ -88,7 +88,7 @@ uc_error_t *uc_vend_credential(uc_call_t *call, const char *url, int write,
                              "external location covers '%s': a metastore "
                              "admin must create one with a credential that "
                              "can read it.", url);
-    details = uc_api_details(call, loc);
+    details = uc_json_own(call->pool, uc_json_stored_object(loc->details));
     if (write && json_is_true(json_object_get(details, "read_only")))
         return refused_write(call, "The external location", url);
     id = json_string_value(json_object_get(details, "credential_id"));

@@ -4,10 +4,10 @@
 #include <string.h>
 #include <apr_strings.h>
 
+#include "../authz/uc_authz.h"
 #include "../core/uc_error.h"
 #include "../core/uc_jw.h"
 #include "../core/uc_validate.h"
-#include "../authz/uc_authz.h"
 #include "../store/uc_locations.h"
 
 uc_error_t *uc_storage_managed_location(uc_call_t *call, const char *segment,

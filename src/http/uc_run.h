@@ -3,7 +3,7 @@
 #ifndef UC_RUN_H
 #define UC_RUN_H
 
-#include "uc_call.h"
+#include "../call/uc_call.h"
 
 /* Takes the body out of the route's envelope, enforces the route's rule,
  * then runs the operation, both inside one transaction when the route asks

@@ -7,7 +7,7 @@
 #ifndef UC_AUDIT_LINE_H
 #define UC_AUDIT_LINE_H
 
-#include "uc_call.h"
+#include "../call/uc_call.h"
 
 /* What a call did, taken from it when it is over: it outlives the call. */
 typedef struct uc_audit_event {

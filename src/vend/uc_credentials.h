@@ -37,6 +37,32 @@ const char *uc_credential_field(const uc_credential_t *cred,
 uc_error_t *uc_credential_secret(uc_call_t *call, const uc_credential_t *cred,
                                  const char *field, const char **value);
 
+/* A type of credential (aws_iam_role, azure_service_principal, ...): its
+ * fields, which are secret, and what a valid one holds. */
+typedef struct uc_credential_type uc_credential_type_t;
+
+/* The one credential type object of the request body, a member named
+ * after its type; *type NULL when there is none. Two, or one that is not
+ * an object, are a 400. */
+uc_error_t *uc_credential_body_type(uc_call_t *call,
+                                    const uc_credential_type_t **type,
+                                    json_t **given);
+
+/* `given`, the body's object of `type`, into `details` ("type", "config"
+ * with what may be shown, "sealed" with the secrets sealed to `sec`):
+ * over the fields of `old` (NULL: none) when it is of the same type,
+ * which the request does not mention (it cannot read secrets back to send
+ * them again) and does not set to null. Unknown, missing or invalid
+ * fields are a 400 naming them; the request's copies of secrets are
+ * wiped. */
+uc_error_t *uc_credential_read(uc_call_t *call, const uc_securable_t *sec,
+                               const uc_credential_type_t *type,
+                               json_t *given, const uc_credential_t *old,
+                               json_t *details);
+
+/* The names of the types, "a, b or c", as a message lists them. */
+const char *uc_credential_type_list(apr_pool_t *pool);
+
 /* Which credential types serve a URL scheme: "s3" → aws_iam_role, "abfss"
  * → the Azure ones, "gs" → the GCP one; file:// URLs take none. */
 int uc_credential_serves(const char *type, const char *url);

@@ -7,8 +7,8 @@
 #define UC_VEND_H
 
 #include "uc_credentials.h"
-#include "../cloud/uc_sts.h"
 #include "../cloud/uc_azure_delegation.h"
+#include "../cloud/uc_sts.h"
 #include "../cloud/uc_vend_cache.h"
 
 /* What a vendor of one credential type is asked for. */
