@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The signer of an answer's file URLs: the module's signed files route
+ * for tables on this server's file system, the store's own pre-signed
+ * URLs for cloud ones, valid for UnicatSharingUrlLifetime or until the
+ * credentials that sign them expire, whichever comes first. */
+#include "uc_shared.h"
+#include "uc_file_url.h"
+
+#include <string.h>
+#include <apr_strings.h>
+
+#include "../core/uc_percent.h"
+#include "../objstore/uc_objstore.h"
+#include "../vend/uc_table_store.h"
+
+/* --- signing ----------------------------------------------------------- */
+
+/* Local files go out through the module's signed files route, under the
+ * sharing mount. */
+static uc_error_t *sign_local(void *baton, apr_pool_t *pool,
+                              const char *log_path, apr_size_t path_len,
+                              const char **url, apr_size_t *url_len)
+{
+    /* Most paths hold no escape: they are their own key. */
+    const char *key = log_path;
+    apr_size_t key_len = path_len;
+
+    if (memchr(log_path, '%', path_len) &&
+        (key = uc_percent_decode(pool, log_path)))
+        key_len = strlen(key);
+    if (!key || !*key || *key == '/')
+        return uc_error_make(pool, UC_E_UNSUPPORTED_OPERATION,
+                             "table containing absolute paths cannot be "
+                             "shared");
+    return uc_file_url_sign(baton, pool, key, key_len, url, url_len);
+}
+
+/* Cloud files go out as the store's own pre-signed URLs. */
+typedef struct cloud_signer {
+    uc_objstore_t *store;
+    apr_int64_t seconds;           /* how long each URL stays valid */
+    apr_time_t now;
+} cloud_signer_t;
+
+static uc_error_t *sign_cloud(void *baton, apr_pool_t *pool,
+                              const char *log_path, apr_size_t path_len,
+                              const char **url, apr_size_t *url_len)
+{
+    const cloud_signer_t *c = baton;
+    const char *key = uc_percent_decode(pool, log_path);
+    uc_error_t *err;
+
+    (void)path_len;
+    if (!key || !uc_objstore_key_is_safe(key) || !*key)
+        return uc_error_make(pool, UC_E_MALFORMED_DELTA_LOG, "The table's "
+                             "log names the file '%s', which is not inside "
+                             "the table.", log_path);
+    if ((err = uc_objstore_presign(c->store, pool, key, c->seconds, c->now,
+                                   url)))
+        return err;
+    *url_len = strlen(*url);
+    return NULL;
+}
+
+/* The first second no file URL of this answer is good at: the server's
+ * lifetime for them, cut short by the credentials that sign cloud ones. */
+static apr_int64_t urls_expire(const uc_shared_t *s)
+{
+    apr_int64_t at = apr_time_sec(s->call->now) + s->call->url_lifetime;
+
+    if (s->valid_until && apr_time_sec(s->valid_until) < at)
+        at = apr_time_sec(s->valid_until);
+    return at;
+}
+
+static uc_error_t *make_cloud_signer(uc_shared_t *s, apr_int64_t expires,
+                                     uc_sharing_signer_t *signer)
+{
+    uc_call_t *call = s->call;
+    cloud_signer_t *c = apr_pcalloc(call->pool, sizeof(*c));
+    uc_error_t *err;
+
+    c->now = call->now;
+    c->seconds = expires - apr_time_sec(call->now);
+    if (c->seconds < 1)
+        return uc_error_make(call->pool, UC_E_UNAVAILABLE, "The table's "
+                             "storage credentials are expiring; please "
+                             "try again.");
+    if ((err = uc_objstore_open(call->pool, s->t->table->storage_location,
+                                s->config, &c->store)))
+        return uc_shared_storage_error(s, err);
+    signer->sign = sign_cloud;
+    signer->baton = c;
+    return NULL;
+}
+
+uc_error_t *uc_shared_signer(uc_shared_t *s, uc_sharing_signer_t *signer)
+{
+    uc_call_t *call = s->call;
+    apr_int64_t expires = urls_expire(s);
+    uc_file_url_signer_t *files;
+    uc_error_t *err;
+
+    uc_sharing_signer_expire(signer, expires * 1000);
+    signer->metrics = call->metrics;
+    signer->tally = NULL;
+    signer->plain_urls = 0;
+    if (strncmp(s->t->table->storage_location, "file:", 5))
+        return make_cloud_signer(s, expires, signer);
+    if ((err = uc_file_url_signer_make(call->pool, call->secrets,
+                                       apr_pstrcat(call->pool, call->api_url,
+                                                   "/files", NULL),
+                                       s->t->table->id, expires, &files)))
+        return err;
+    signer->sign = sign_local;
+    signer->baton = files;
+    signer->plain_urls = uc_file_url_signer_plain(files);
+    return NULL;
+}
