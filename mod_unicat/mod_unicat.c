@@ -19,6 +19,7 @@
 #include "../src/core/uc_ratelimit.h"
 #include "../src/core/uc_secret.h"
 #include "../src/core/uc_validate.h"
+#include "../src/vend/uc_location.h"
 
 /* The Delta reader's settings: process-wide, so the directives that set
  * them belong to the main server. They are written while the parent reads

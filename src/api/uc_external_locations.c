@@ -15,6 +15,7 @@
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
 #include "../store/uc_locations.h"
+#include "../vend/uc_location.h"
 
 #define P UC_PRIV
 

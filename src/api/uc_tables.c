@@ -13,6 +13,7 @@
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
 #include "../store/uc_staging.h"
+#include "../vend/uc_location.h"
 #include "../vend/uc_storage.h"
 
 #define P UC_PRIV

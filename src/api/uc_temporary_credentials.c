@@ -16,6 +16,7 @@
 #include "../core/uc_validate.h"
 #include "../store/uc_locations.h"
 #include "../store/uc_model_versions.h"
+#include "../vend/uc_location.h"
 
 #define P UC_PRIV
 

@@ -60,37 +60,11 @@ uc_error_t *uc_validate_tag_text(apr_pool_t *pool, const char *field,
 uc_error_t *uc_validate_text(apr_pool_t *pool, const char *field,
                              const char *text, apr_size_t max);
 
-/* Storage locations in their one normal form, so that two spellings of
- * one place are the same text and nesting is a prefix ending at '/':
- * - a bare absolute path is a file:/// URL (file:/p and file://localhost/p
- *   too); the scheme is one of s3, gs, abfs, abfss, r2, file (s3a:// and
- *   the others are refused) and is lower-cased, as is the bucket or host;
- * - repeated and trailing slashes go, "." and ".." segments are resolved
- *   (RFC 3986 §5.2.4; ".." above the root is refused);
- * - each segment is percent-decoded once and encoded again, keeping only
- *   RFC 3986's unreserved characters, sub-delims, ':' and '@' as they are
- *   (so %41 is A and a raw space-free UTF-8 name is %XX-encoded); an
- *   escape of '/', NUL or a control character is refused, as are raw
- *   blanks, control characters, queries and fragments;
- * - at most UC_URL_MAX bytes, before and after.
- * User input may not reach into managed storage: a segment or host naming
- * __unitystorage, in any case, is refused. */
-uc_error_t *uc_validate_storage_url(apr_pool_t *pool, const char *field,
-                                    const char *url, const char **out);
-
 /* A URI reference as the spec's pattern takes it: an optional scheme, then
  * nothing or a part starting with '/', '?' or '#' ("https://host:1/p",
  * "/p"); no blanks or control characters. */
 uc_error_t *uc_validate_uri(apr_pool_t *pool, const char *field,
                             const char *uri);
-
-/* The same normal form for a location the module derived itself (a
- * managed location handed out earlier), which may lie in managed storage. */
-uc_error_t *uc_validate_location(apr_pool_t *pool, const char *field,
-                                 const char *url, const char **out);
-
-/* Whether the normal form `inner` is `outer` or lies inside it. */
-int uc_location_within(const char *inner, const char *outer);
 
 /* Query-string booleans: "true"/"false" (any case), "1"/"0"; absent → dflt. */
 uc_error_t *uc_validate_query_bool(apr_pool_t *pool, const char *field,

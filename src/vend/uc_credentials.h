@@ -63,8 +63,12 @@ uc_error_t *uc_credential_read(uc_call_t *call, const uc_securable_t *sec,
 /* The names of the types, "a, b or c", as a message lists them. */
 const char *uc_credential_type_list(apr_pool_t *pool);
 
-/* Which credential types serve a URL scheme: "s3" → aws_iam_role, "abfss"
- * → the Azure ones, "gs" → the GCP one; file:// URLs take none. */
+/* A string of a type's configuration as a request or a stored credential
+ * holds it (config), NULL when it has none: what types' checks read. */
+const char *uc_credential_config(json_t *config, const char *field);
+
+/* Whether a credential of `type` reaches `url`: both are of one cloud
+ * (uc_cloud.h); file:// URLs take none. */
 int uc_credential_serves(const char *type, const char *url);
 
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_storage.h"
+#include "uc_location.h"
 
 #include <string.h>
 #include <apr_strings.h>

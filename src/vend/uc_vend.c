@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_vend.h"
+#include "uc_cloud.h"
 #include "uc_storage.h"
 
 #include <string.h>
@@ -33,19 +34,27 @@ void uc_vend_keys(uc_vended_t *out, const char *kind,
     out->expires = session->expires;
 }
 
-typedef uc_error_t *(*vendor_fn)(const uc_vend_request_t *req,
-                                 apr_pool_t *pool, uc_vended_t *out);
+const char *uc_vended_value(const uc_vended_t *v, const char *name)
+{
+    int i;
 
+    for (i = 0; i < UC_VENDED_VALUES; i++)
+        if (v->names[i] && !strcmp(v->names[i], name))
+            return v->values[i];
+    return NULL;
+}
+
+/* The credential's cloud makes them. */
 static uc_error_t *fetch(apr_pool_t *pool, void *baton, uc_vended_t *out)
 {
     const uc_vend_request_t *req = baton;
-    const char *type = req->cred->type;
-    vendor_fn vendor = !strcmp(type, "aws_iam_role") ? uc_vend_s3
-                     : !strcmp(type, "cloudflare_api_token") ? uc_vend_r2
-                     : !strncmp(type, "azure_", 6) ? uc_vend_azure
-                     : uc_vend_gcs;
+    const uc_cloud_t *cloud = uc_cloud_of_type(req->cred->type, NULL);
 
-    return vendor(req, pool, out);
+    if (!cloud || !cloud->vend)
+        return uc_error_make(pool, UC_E_INTERNAL, "Credential '%s' is of "
+                             "the type '%s', which no cloud vends for.",
+                             req->cred->sec->name, req->cred->type);
+    return cloud->vend(req, pool, out);
 }
 
 /* No cloud identity reads local paths: the URL alone, good for the

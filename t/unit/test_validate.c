@@ -3,6 +3,7 @@
 #include "uc_test.h"
 
 #include "../../src/core/uc_validate.h"
+#include "../../src/vend/uc_location.h"
 
 static const char *name_ok(apr_pool_t *pool, const char *name)
 {

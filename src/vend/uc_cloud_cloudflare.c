@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Cloudflare R2: keys derived from the credential's parent R2 access key
- * by Cloudflare's temp-access-credentials call, limited to the location's
- * bucket and prefix, reading or writing objects. */
+/* Cloudflare R2 (r2://bucket@account.r2.cloudflarestorage.com/path): a
+ * parent R2 access key and an API token (Databricks' credential, with the
+ * token as an extension). Temporary credentials are keys Cloudflare's
+ * temp-access-credentials call derives from the parent key, limited to
+ * the location's bucket and prefix, reading or writing objects. The
+ * server does not read tables there itself. */
+#include "uc_cloud.h"
 #include "uc_vend.h"
 
 #include <string.h>
@@ -10,6 +14,28 @@
 
 #include "../cloud/uc_cloud_settings.h"
 #include "../cloud/uc_r2.h"
+#include "../core/uc_bytes.h"
+
+/* Cloudflare account ids are 32 hex digits. */
+static uc_error_t *check_cloudflare(uc_call_t *call, json_t *config,
+                                    json_t *secrets)
+{
+    (void)secrets;
+    if (!uc_is_hex(uc_credential_config(config, "account_id"), 32))
+        return uc_error_invalid(call->pool, "Invalid cloudflare_api_token."
+                                "account_id: 32 hex digits.");
+    return NULL;
+}
+
+static const uc_credential_type_t types[] = {
+    { "cloudflare_api_token",
+      { { "account_id", UC_CREDENTIAL_REQUIRED },
+        { "access_key_id", UC_CREDENTIAL_REQUIRED },
+        { "secret_access_key", UC_CREDENTIAL_SECRET },
+        { "api_token", UC_CREDENTIAL_REQUIRED | UC_CREDENTIAL_SECRET } },
+      check_cloudflare },
+    { NULL }
+};
 
 /* r2://<bucket>@<account>.r2.cloudflarestorage.com/<prefix> */
 static uc_error_t *place_of(apr_pool_t *pool, const char *url,
@@ -31,8 +57,8 @@ static uc_error_t *place_of(apr_pool_t *pool, const char *url,
     return NULL;
 }
 
-uc_error_t *uc_vend_r2(const uc_vend_request_t *req, apr_pool_t *pool,
-                       uc_vended_t *out)
+static uc_error_t *vend(const uc_vend_request_t *req, apr_pool_t *pool,
+                        uc_vended_t *out)
 {
     uc_call_t *call = req->call;
     const uc_credential_t *cred = req->cred;
@@ -66,3 +92,9 @@ uc_error_t *uc_vend_r2(const uc_vend_request_t *req, apr_pool_t *pool,
     uc_vend_keys(out, "r2_temp_credentials", &session);
     return NULL;
 }
+
+static const char *const schemes[] = { "r2", NULL };
+
+const uc_cloud_t uc_cloud_cloudflare = {
+    "cloudflare", schemes, 1, types, vend, NULL
+};

@@ -1,20 +1,96 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Azure: a SAS on the location's container, read ("rl") or read-write
- * ("racwdl"), signed with the storage account key, or with a user
- * delegation key that the service principal obtains with its Azure AD
- * token. Blob SAS cannot name a prefix outside hierarchical namespaces,
- * so it covers the container; the session is as short as the lifetime. */
+/* Azure Blob Storage and Data Lake (abfss://container@account.dfs.core.
+ * windows.net/path): a service principal, a storage account key, or a
+ * managed identity (which only Azure's own hosts can use). Temporary
+ * credentials are a SAS on the location's container, read ("rl") or
+ * read-write ("racwdl"), signed with the account key or with a user
+ * delegation key the service principal obtains with its Azure AD token;
+ * blob SAS cannot name a prefix outside hierarchical namespaces, so it
+ * covers the container, and lasts as long as vended credentials do. The
+ * server reads tables with the same keys, signing its own SAS. */
+#include "uc_cloud.h"
 #include "uc_vend.h"
 
 #include <string.h>
+#include <apr_lib.h>
 #include <apr_strings.h>
 
 #include "../cloud/uc_azure_ad.h"
 #include "../cloud/uc_azure_delegation.h"
 #include "../cloud/uc_cloud_settings.h"
 #include "../cloud/uc_vend_cache.h"
+#include "../core/uc_bytes.h"
+#include "../core/uc_secret.h"
 #include "../core/uc_time.h"
 #include "../objstore/uc_azure_sas.h"
+
+/* A workload-identity token file would let a request make the server read
+ * any file it can: refused until the administrator can name allowed
+ * files. */
+static uc_error_t *check_service_principal(uc_call_t *call, json_t *config,
+                                           json_t *secrets)
+{
+    if (json_object_get(config, "federated_token_file"))
+        return uc_error_make(call->pool, UC_E_UNSUPPORTED_OPERATION,
+                             "azure_service_principal.federated_token_file "
+                             "is not supported: give a client_secret.");
+    if (!json_object_get(secrets, "client_secret"))
+        return uc_error_invalid(call->pool, "azure_service_principal."
+                                "client_secret is required: the server signs "
+                                "in as the service principal with it.");
+    return NULL;
+}
+
+/* Storage account names are what Azure allows in a host name. */
+static uc_error_t *check_storage_key(uc_call_t *call, json_t *config,
+                                     json_t *secrets)
+{
+    const char *p, *name = uc_credential_config(config, "account_name");
+
+    (void)secrets;
+    for (p = name; *p; p++)
+        if (!apr_islower(*p) && !apr_isdigit(*p))
+            break;
+    if (*p || strlen(name) < 3 || strlen(name) > 24)
+        return uc_error_invalid(call->pool, "Invalid azure_storage_key."
+                                "account_name: 3 to 24 lower-case letters "
+                                "and digits.");
+    return NULL;
+}
+
+/* An account key is what Azure shows: base64. */
+static uc_error_t *valid_base64_key(uc_call_t *call, const char *type,
+                                    const char *field, const char *value)
+{
+    unsigned char *bytes;
+    apr_size_t len;
+
+    if (uc_base64_decode(call->pool, value, &bytes, &len) != 0 || len == 0)
+        return uc_error_invalid(call->pool, "%s.%s is not a base64 key.",
+                                type, field);
+    uc_secret_wipe(bytes, len);
+    return NULL;
+}
+
+static const uc_credential_type_t types[] = {
+    { "azure_service_principal",
+      { { "directory_id", UC_CREDENTIAL_REQUIRED },
+        { "application_id", UC_CREDENTIAL_REQUIRED },
+        { "client_secret", UC_CREDENTIAL_SECRET },
+        { "federated_token_file", 0 } },
+      check_service_principal },
+    { "azure_managed_identity",
+      { { "access_connector_id", UC_CREDENTIAL_REQUIRED },
+        { "managed_identity_id", 0 },
+        { "credential_id", UC_CREDENTIAL_SERVER } },
+      NULL },
+    { "azure_storage_key",
+      { { "account_name", UC_CREDENTIAL_REQUIRED },
+        { "account_key", UC_CREDENTIAL_REQUIRED | UC_CREDENTIAL_SECRET,
+          valid_base64_key } },
+      check_storage_key },
+    { NULL }
+};
 
 typedef struct azure_place {
     const char *container;
@@ -193,22 +269,8 @@ static uc_error_t *signing_key(uc_call_t *call, apr_pool_t *pool,
                          "a storage key.", cred->sec->name);
 }
 
-uc_error_t *uc_vend_azure_key(uc_call_t *call, apr_pool_t *pool,
-                              const uc_credential_t *cred, const char *url,
-                              apr_time_t expiry, const char **account_key,
-                              uc_azure_delegation_key_t **delegation)
-{
-    azure_place_t place = { NULL, NULL };
-    uc_error_t *err;
-
-    if ((err = place_of(pool, url, &place)))
-        return err;
-    return signing_key(call, pool, cred, &place, expiry, account_key,
-                       delegation);
-}
-
-uc_error_t *uc_vend_azure(const uc_vend_request_t *req, apr_pool_t *pool,
-                          uc_vended_t *out)
+static uc_error_t *vend(const uc_vend_request_t *req, apr_pool_t *pool,
+                        uc_vended_t *out)
 {
     uc_call_t *call = req->call;
     uc_azure_delegation_key_t *key;
@@ -239,3 +301,33 @@ uc_error_t *uc_vend_azure(const uc_vend_request_t *req, apr_pool_t *pool,
     out->expires = sas.expiry;
     return NULL;
 }
+
+/* The store signs its own SAS, with the account key or a user delegation
+ * key good for the lifetime of vended credentials. */
+static uc_error_t *table_store(uc_call_t *call, const char *location,
+                               uc_objstore_config_t *c,
+                               apr_time_t *valid_until)
+{
+    apr_time_t expiry = apr_time_from_sec(apr_time_sec(call->now) +
+                                          call->cloud->lifetime_s);
+    azure_place_t place = { NULL, NULL };
+    uc_azure_delegation_key_t *delegation;
+    uc_credential_t *cred;
+    uc_error_t *err;
+
+    if ((err = uc_vend_credential(call, location, 0, &cred)) ||
+        (err = place_of(call->pool, location, &place)) ||
+        (err = signing_key(call, call->pool, cred, &place, expiry,
+                           &c->azure_account_key, &delegation)))
+        return err;
+    c->azure_delegation = delegation;
+    c->azure_blob_endpoint = call->cloud->azure_blob_endpoint;
+    *valid_until = delegation ? expiry : 0;
+    return NULL;
+}
+
+static const char *const schemes[] = { "abfs", "abfss", NULL };
+
+const uc_cloud_t uc_cloud_azure = {
+    "azure", schemes, 1, types, vend, table_store
+};

@@ -1,23 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Storage locations in their normal form (see uc_validate.h). Every check
+/* Storage locations in their normal form (see uc_location.h). Every check
  * on where data lives compares these texts, so every spelling of a place
  * must come out as the same text: a location that reached another
  * object's files through "..", "%2e" or a different case would pass the
  * overlap checks that its plain spelling fails. */
-#include "uc_validate.h"
+#include "uc_location.h"
+#include "uc_cloud.h"
 
 #include <string.h>
 #include <apr_lib.h>
 #include <apr_strings.h>
 #include <apr_tables.h>
 
-#include "uc_percent.h"
+#include "../core/uc_percent.h"
+#include "../core/uc_validate.h"
 
 #define MANAGED_PREFIX "__unitystorage"
-
-static const char *const schemes[] = {
-    "s3", "gs", "abfs", "abfss", "r2", "file", NULL
-};
 
 /* What a segment keeps unencoded besides the unreserved characters: the
  * rest of RFC 3986's pchar. */
@@ -88,9 +86,7 @@ static uc_error_t *read_scheme(const input_t *in, parts_t *out,
     scheme = apr_pstrmemdup(in->pool, in->url, (apr_size_t)(p - in->url));
     for (i = 0; scheme[i]; i++)
         scheme[i] = (char)apr_tolower(scheme[i]);
-    for (i = 0; schemes[i] && strcmp(scheme, schemes[i]) != 0; i++)
-        ;
-    if (!schemes[i])
+    if (!uc_cloud_of_scheme(scheme))
         return refused(in, apr_psprintf(in->pool, "unsupported URI scheme: "
                                         "%s", scheme));
     out->scheme = scheme;
@@ -102,8 +98,7 @@ static uc_error_t *read_scheme(const input_t *in, parts_t *out,
  * <bucket>@<account> (R2), where '@' is no user name's end. */
 static int names_account(const char *scheme)
 {
-    return !strcmp(scheme, "abfs") || !strcmp(scheme, "abfss") ||
-           !strcmp(scheme, "r2");
+    return uc_cloud_of_scheme(scheme)->account_in_host;
 }
 
 /* A bucket, container@account or host: lower-cased, as DNS names are. No
