@@ -122,9 +122,11 @@ $(CLI): src/cli/unicat_delta.c $(LIB)
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(PKG_CFLAGS) -o $@ \
 	  src/cli/unicat_delta.c $(LIB) $(LINK_LIBS)
 
-# The build starts once deps has installed what it needs.
+# The build starts once deps has installed what it needs (and says nothing
+# when there is nothing to build).
 run: deps
-	@$(MAKE) --no-print-directory $(MODULE) $(CLI)
+	@$(MAKE) -q --no-print-directory $(MODULE) $(CLI) || \
+	  $(MAKE) --no-print-directory $(MODULE) $(CLI)
 	@sh conf/dev/run.sh "$(PORT)"
 
 # unicat.conf is not world-readable: only httpd's parent (root) reads it, and
