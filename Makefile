@@ -38,7 +38,8 @@ DEB_PKGS  := apache2 apache2-dev apache2-utils libapache2-mod-perl2 libaprutil1-
              clang libclang-rt-14-dev debhelper fakeroot
 BENCH_PKGS:= wrk
 
-.PHONY: all deps deps-bench run test unit-test http-test deploy-files-test fuzz \
+.PHONY: all deps deps-bench run test unit-test http-test deploy-files-test \
+        first-run-test fuzz \
         fuzz-regressions bench bench-delta install clean deb deb-test
 
 all: $(MODULE) $(CLI)
@@ -75,7 +76,10 @@ src/store/uc_migrations_gen.c: $(MIGRATIONS) Makefile
 
 # --- the core library ---------------------------------------------------------
 BUILD     := build
-CORE_CFLAGS = -std=gnu11 -g $(WARN) $(shell pkg-config --cflags $(PKGS)) -MMD -MP
+# pkg-config is asked when a recipe needs the flags, not when make reads
+# this file: on a fresh machine `make run` installs it (deps) first.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+CORE_CFLAGS = -std=gnu11 -g $(WARN) $(PKG_CFLAGS) -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
              -fno-omit-frame-pointer
 # Which flavour a directory of objects is, and how it compiles.
@@ -115,10 +119,14 @@ $(MODULE): $(GLUE_SRC) $(HEADERS) $(LIB)
 	  $(GLUE_SRC) $(LIB) $(LINK_LIBS)
 
 $(CLI): src/cli/unicat_delta.c $(LIB)
-	$(CC) -std=gnu11 -O2 -g $(WARN) $(shell pkg-config --cflags $(PKGS)) -o $@ \
+	$(CC) -std=gnu11 -O2 -g $(WARN) $(PKG_CFLAGS) -o $@ \
 	  src/cli/unicat_delta.c $(LIB) $(LINK_LIBS)
 
-run: deps $(MODULE)
+# The build starts once deps has installed what it needs (and says nothing
+# when there is nothing to build).
+run: deps
+	@$(MAKE) -q --no-print-directory $(MODULE) $(CLI) || \
+	  $(MAKE) --no-print-directory $(MODULE) $(CLI)
 	@sh conf/dev/run.sh "$(PORT)"
 
 # unicat.conf is not world-readable: only httpd's parent (root) reads it, and
@@ -163,8 +171,8 @@ $(TSAN_BIN): $(BUILD)/tsan/%: t/unit/%.c $(UNIT_HDR) $(TSAN_LIB)
 # libFuzzer targets link the ASan+UBSan library (t/fuzz/run.sh runs them).
 FUZZ_TARGETS := parquet thrift pages delta_log checkpoint predicate request
 FUZZ_BIN   := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS)) $(BUILD)/fuzz/seed_pages
-FUZZ_FLAGS := -std=gnu11 -g -O1 $(WARN) $(SAN_FLAGS) -fno-sanitize-recover=all \
-              -Isrc $(shell pkg-config --cflags $(PKGS))
+FUZZ_FLAGS  = -std=gnu11 -g -O1 $(WARN) $(SAN_FLAGS) -fno-sanitize-recover=all \
+              -Isrc $(PKG_CFLAGS)
 
 $(BUILD)/fuzz/fuzz_%: t/fuzz/fuzz_%.c t/fuzz/fuzz_common.c t/fuzz/fuzz_common.h $(SAN_LIB)
 	@mkdir -p $(@D)
@@ -218,6 +226,11 @@ http-test: $(MODULE) $(NODE_TOOLS)
 deploy-files-test: $(MODULE) $(CLI)
 	@sh t/deploy-files.sh
 
+# The commands `make run` prints, run against it and their answers checked:
+# the demo it makes once, in an empty catalog.
+first-run-test: $(MODULE) $(CLI)
+	@sh t/first-run.sh
+
 # The package is built from a copy of the sources, so it does not wait for
 # (or disturb) this tree's build.
 deb: deps
@@ -242,7 +255,8 @@ test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(TEST_BUILD)
 	@sh t/failure-digest.sh $(BUILD)/test.log \
 	  $(MAKE) --no-print-directory -j$(JOBS) --output-sync=target \
-	  http-test unit-test fuzz-regressions deploy-files-test deb-test
+	  http-test unit-test fuzz-regressions deploy-files-test first-run-test \
+	  deb-test
 
 # libFuzzer targets (clang): `make fuzz` fuzzes each for FUZZ_SECONDS (60)
 # after replaying the findings kept in t/fuzz/regressions, which make test
@@ -265,7 +279,7 @@ bench-delta: all $(BUILD)/delta_bench
 	@sh t/bench/delta.sh
 
 $(BUILD)/delta_bench: t/bench/delta_bench.c $(LIB)
-	$(CC) -std=gnu11 -O2 -g $(WARN) $(shell pkg-config --cflags $(PKGS)) -o $@ \
+	$(CC) -std=gnu11 -O2 -g $(WARN) $(PKG_CFLAGS) -o $@ \
 	  t/bench/delta_bench.c $(LIB) $(LINK_LIBS)
 
 clean:
