@@ -239,6 +239,7 @@ test: deps
 	@sh t/check-directives.sh
 	@sh t/check-licenses.sh
 	@sh t/check-layers.sh
+	@sh t/check-log-ids.sh
 	@sh t/check-test-numbers.sh
 	@$(MAKE) --no-print-directory -j$(JOBS) $(TEST_BUILD)
 	@sh t/failure-digest.sh $(BUILD)/test.log \
