@@ -216,7 +216,7 @@ unit-test: $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(DELTA_DATA)/.made $(NODE_TOOLS)
 	@$(UNIT_ENV) TSAN_OPTIONS=halt_on_error=1 \
 	  sh t/s3/with-s3.sh sh t/unit/run.sh $(TSAN_BIN)
 
-# The cloud stand-ins run for the suite too (t/api/62_cloud_credentials.t).
+# The cloud stand-ins run for the suite too (t/api/58_cloud_credentials.t).
 http-test: $(MODULE) $(NODE_TOOLS)
 	@sh t/s3/with-s3.sh sh t/azure/with-azurite.sh sh t/gcp/with-gcp.sh \
 	  sh t/run-http.sh
@@ -252,6 +252,8 @@ test: deps
 	@sh t/check-directives.sh
 	@sh t/check-licenses.sh
 	@sh t/check-layers.sh
+	@sh t/check-log-ids.sh
+	@sh t/check-test-numbers.sh
 	@$(MAKE) --no-print-directory -j$(JOBS) $(TEST_BUILD)
 	@sh t/failure-digest.sh $(BUILD)/test.log \
 	  $(MAKE) --no-print-directory -j$(JOBS) --output-sync=target \

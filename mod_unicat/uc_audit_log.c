@@ -75,7 +75,7 @@ static int open_audit_log(apr_pool_t *pconf, apr_pool_t *plog,
                               APR_FPROT_UWRITE | APR_FPROT_GREAD, pconf)
               : APR_EBADPATH;
     if (rv != APR_SUCCESS) {
-        ap_log_error(APLOG_MARK, APLOG_EMERG, rv, s, "UC0112: "
+        ap_log_error(APLOG_MARK, APLOG_EMERG, rv, s, "UC0116: "
                      "UnicatAuditLog: cannot open %s", destination);
         return HTTP_INTERNAL_SERVER_ERROR;
     }

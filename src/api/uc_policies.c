@@ -181,9 +181,10 @@ static uc_error_t *policy_function(uc_call_t *call, const char *field,
     if ((err = uc_authz_resolve_named(call, "function", name, UC_LOCK_SHARE,
                                       chain, &access)) ||
         (err = uc_authz_unseen(call, chain, &access)))
-        return err->status != 404 ? err
-             : uc_error_invalid(call->pool, "Function '%s' of %s.function_"
-                                "name does not exist.", name, field);
+        return uc_error_is_missing(err)
+             ? uc_error_invalid(call->pool, "Function '%s' of %s.function_"
+                                "name does not exist.", name, field)
+             : err;
     if (strcmp(chain->sec[UC_LEVEL_CATALOG]->id,
                call->chain.sec[UC_LEVEL_CATALOG]->id) != 0)
         return uc_error_invalid(call->pool, "Function '%s' of %s.function_"

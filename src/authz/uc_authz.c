@@ -664,7 +664,7 @@ static uc_error_t *missing(uc_call_t *call, const uc_chain_t *chain,
     int level;
     uc_error_t *err;
 
-    if (missed->status != 404 || chain->n <= UC_LEVEL_CATALOG)
+    if (!uc_error_is_missing(missed) || chain->n <= UC_LEVEL_CATALOG)
         return missed;
     if ((err = uc_authz_evaluate(call, chain, &a)))
         return err;

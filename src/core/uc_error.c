@@ -99,3 +99,11 @@ int uc_error_rpc_code(const uc_error_t *err)
 {
     return kinds[err->kind].rpc;
 }
+
+/* google.rpc.Code NOT_FOUND (google/rpc/code.proto). */
+#define RPC_NOT_FOUND 5
+
+int uc_error_is_missing(const uc_error_t *err)
+{
+    return kinds[err->kind].rpc == RPC_NOT_FOUND;
+}

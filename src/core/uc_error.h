@@ -106,4 +106,9 @@ int uc_error_kind_status(uc_error_kind_t kind);
 /* The google.rpc.Code number the spec's Status carries for an error. */
 int uc_error_rpc_code(const uc_error_t *err);
 
+/* Whether `err` says that what was asked for does not exist: a kind of
+ * google.rpc.Code NOT_FOUND (NOT_FOUND, CATALOG_NOT_FOUND, ...), whatever
+ * HTTP status it is answered with. */
+int uc_error_is_missing(const uc_error_t *err);
+
 #endif

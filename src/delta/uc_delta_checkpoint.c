@@ -440,7 +440,7 @@ static uc_error_t *read_part(uc_replay_t *r, const char *key)
                 return err;
         return NULL;
     }
-    if (err->status == 404)
+    if (uc_error_is_missing(err))
         return uc_delta_corrupt(r->scratch, r->table, "checkpoint file %s "
                                 "is missing", key);
     return err;

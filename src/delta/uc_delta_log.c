@@ -414,7 +414,7 @@ uc_error_t *uc_delta_read_commit(uc_delta_table_t *table, apr_pool_t *pool,
 
     if ((err = uc_objstore_read(table->store, pool, key, 0, MAX_COMMIT_BYTES,
                                 &data, &len))) {
-        if (err->status == 404)
+        if (uc_error_is_missing(err))
             return uc_delta_corrupt(pool, table, "commit %" APR_INT64_T_FMT
                                     " is missing", version);
         return err;

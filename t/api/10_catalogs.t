@@ -17,7 +17,7 @@ my @cleanup;
 END { drop_catalog($_) for @cleanup;
       revoke('metastore', 'metastore', 'alice', 'CREATE CATALOG') }
 
-# Non-admins act here with privileges granted by admin (t/api/70_authz.t
+# Non-admins act here with privileges granted by admin (t/api/72_authz.t
 # tests the authorization rules themselves).
 grant('metastore', 'metastore', 'alice', 'CREATE CATALOG');
 

@@ -17,7 +17,7 @@ my ($cat, $cat2, $empty) = ("cat_$p", "cat2_$p", "empty_$p");
 my @cleanup = ($cat, $cat2, $empty, "moved_$p");
 END { drop_catalog($_) for @cleanup }
 create_catalog($_) for ($cat, $cat2, $empty);
-# Non-admins act here with privileges granted by admin (t/api/70_authz.t
+# Non-admins act here with privileges granted by admin (t/api/72_authz.t
 # tests the authorization rules themselves).
 grant('catalog', $cat, 'alice', 'USE CATALOG', 'CREATE SCHEMA');
 grant('catalog', $cat, 'bob', 'USE CATALOG');

@@ -797,7 +797,7 @@ static void test_route_matrix(void **state)
             assert_true(strncmp(r->pattern, "/public/", 8) != 0);
             if (!r->rule->needs[0].any) {
                 /* Open to any caller; path credentials are authorized by
-                 * what the path lies in (t/api/61_temporary_credentials.t),
+                 * what the path lies in (t/api/57_temporary_credentials.t),
                  * which a caller without grants is refused. */
                 int path = !strcmp(r->pattern, "/temporary-path-credentials");
                 reset_world(fx);
@@ -957,7 +957,7 @@ static void test_route_matrix(void **state)
 
 /* The route matrix above covers the catalog API. The sharing API's
  * callers are recipients, whose rights are grants of shares, not
- * privileges (t/api/67_sharing_server.t reads them over HTTP): here every
+ * privileges (t/api/66_sharing_server.t reads them over HTTP): here every
  * route declares a recipient rule, and refuses a call without one. */
 static void test_sharing_routes(void **state)
 {

@@ -1045,6 +1045,23 @@ static void test_data_changes(void **state)
     assert_string_equal(err->code, "UNSUPPORTED_OPERATION");
 }
 
+/* A sidecar the checkpoint names but the store does not have is the log's
+ * fault (400 MALFORMED_DELTA_LOG), not a missing table. */
+static void test_missing_sidecar(void **state)
+{
+    apr_pool_t *pool = test_pool(state);
+    const char *dir = copy_fixture(pool, "v2-checkpoint-parquet");
+    uc_error_t *err;
+
+    assert_int_equal(apr_file_remove(apr_pstrcat(pool, dir, "/_delta_log/"
+        "_sidecars/00000000000000000002.checkpoint.0000000001.0000000002."
+        "055454d8-329c-4e0e-864d-7f867075af33.parquet", NULL), pool),
+        APR_SUCCESS);
+    err = snapshot_error(pool, dir, UC_DELTA_LATEST);
+    assert_string_equal(err->code, "MALFORMED_DELTA_LOG");
+    assert_non_null(strstr(err->message, "is missing"));
+}
+
 /* --- cache ----------------------------------------------------------------- */
 
 static void append_file(apr_pool_t *pool, const char *dir, apr_int64_t v,
@@ -1734,6 +1751,7 @@ static const struct CMUnitTest tests[] = {
     UC_POOL_TEST(test_change_data_feed_bounds),
     UC_POOL_TEST(test_change_data_feed_turned_off),
     UC_POOL_TEST(test_data_changes),
+    UC_POOL_TEST(test_missing_sidecar),
     UC_POOL_TEST(test_cache_advances_by_new_commits),
     UC_POOL_TEST(test_cache_budget),
     UC_POOL_TEST(test_cache_under_threads),

@@ -438,6 +438,28 @@ static void test_rpc_codes(void **state)
     assert_int_equal(uc_error_rpc_code(uc_error_invalid(pool, "x")), 3);
 }
 
+/* "Missing" is a class of kinds, not a status: the kinds the spec's Status
+ * calls NOT_FOUND, which are exactly those answered 404; an error of
+ * another kind is not missing whatever status it carries. */
+static void test_missing_kinds(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_error_t *refused;
+    int i;
+
+    for (i = 0; i < UC_E_COUNT; i++) {
+        uc_error_t *err = uc_error_make(pool, (uc_error_kind_t)i, "m");
+
+        if (uc_error_is_missing(err) != (err->status == 404))
+            fail_msg("%s (%d) is %smissing", err->code, err->status,
+                     uc_error_is_missing(err) ? "" : "not ");
+    }
+    assert_true(uc_error_is_missing(uc_error_for_status(pool, 404)));
+    refused = uc_error_make(pool, UC_E_BAD_REQUEST, "m");
+    refused->status = 404;
+    assert_false(uc_error_is_missing(refused));
+}
+
 /* What httpd refuses on its own, before or around the module, as the
  * ErrorDocument location renders it. */
 static void test_httpd_protocol_errors(void **state)
@@ -778,6 +800,7 @@ int main(void)
         UC_POOL_TEST(test_stored_object),
         UC_POOL_TEST(test_dump),
         UC_POOL_TEST(test_rpc_codes),
+        UC_POOL_TEST(test_missing_kinds),
         UC_POOL_TEST(test_httpd_protocol_errors),
         UC_POOL_TEST(test_error_constructors),
         UC_POOL_TEST(test_error_causes),

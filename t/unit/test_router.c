@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Route matching, Allow headers and the shape of the real catalog table. */
+/* Route matching, Allow headers and the shape of the real route tables. */
 #include "uc_test.h"
 
 #include "../../src/http/uc_router.h"
@@ -360,51 +360,6 @@ static void test_catalog_api_every_route_has_rule(void **state)
     assert_true(n >= 14);
 }
 
-
-
-static void test_catalog_api_self_resolution(void **state)
-{
-    apr_pool_t *pool = *state;
-    const uc_route_t *const *t;
-    const uc_route_t *r;
-    int n = 0;
-
-    for (t = uc_catalog_api; *t; t++) {
-        for (r = *t; r->pattern; r++, n++) {
-            uc_route_match_t m;
-            int i, params = 0;
-            const char *p;
-
-            assert_non_null(r->operation);
-            assert_true(r->method < UC_METHOD_COUNT);
-            assert_true(r->pattern[0] == '/');
-            uc_router_match(pool, uc_catalog_api, r->method, r->pattern, &m);
-            if (m.route != r)
-                fail_msg("%s %s resolves to %s %s", uc_method_name(r->method),
-                         r->pattern, m.route ? uc_method_name(m.route->method)
-                                             : "nothing",
-                         m.route ? m.route->pattern : "");
-            assert_true(m.allowed & BIT(r->method));
-            /* "{x}" segments come back verbatim, in order. */
-            for (p = strchr(r->pattern, '{'); p; p = strchr(p + 1, '{')) {
-                const char *end = strchr(p, '}');
-                assert_non_null(end);
-                assert_non_null(m.params[params]);
-                assert_int_equal(strlen(m.params[params]),
-                                 (size_t)(end - p + 1));
-                assert_memory_equal(m.params[params], p,
-                                    (size_t)(end - p + 1));
-                params++;
-            }
-            for (i = params; i < UC_ROUTE_MAX_PARAMS; i++)
-                assert_null(m.params[i]);
-            if (r->method == UC_GET)
-                assert_false(r->flags & UC_ROUTE_BODY);
-        }
-    }
-    assert_true(n >= 11);
-}
-
 static void test_catalog_api_methods(void **state)
 {
     apr_pool_t *pool = *state;
@@ -444,20 +399,118 @@ static void test_catalog_api_methods(void **state)
     assert_int_equal(m.allowed, 0);
 }
 
-static void test_catalog_api_no_duplicates(void **state)
+/* --- every API's routes --------------------------------------------------- */
+
+/* A path for `pattern`: each {x} segment becomes a value no pattern spells
+ * ("~" is in none), the n-th "~<n>", which `values` returns in order. */
+static const char *path_for(apr_pool_t *pool, const char *pattern,
+                            const char **values)
+{
+    const char *path = "", *p = pattern;
+    int n = 0;
+
+    while (*p == '/') {
+        const char *seg = p + 1, *end = strchr(seg, '/');
+        size_t len = end ? (size_t)(end - seg) : strlen(seg);
+
+        if (*seg == '{') {
+            assert_true(n < UC_ROUTE_MAX_PARAMS);
+            assert_true(len > 2 && seg[len - 1] == '}');
+            values[n] = apr_psprintf(pool, "~%d", n);
+            path = apr_pstrcat(pool, path, "/", values[n++], NULL);
+        }
+        else
+            path = apr_pstrcat(pool, path, "/",
+                               apr_pstrmemdup(pool, seg, len), NULL);
+        p = seg + len;
+    }
+    assert_true(*p == '\0');
+    return path;
+}
+
+/* Each route is the one its own paths reach, in every API the glue mounts
+ * (uc_mounts): a route listed after one that also matches its paths (a
+ * more general pattern, a duplicate) would never run. Its {x} segments
+ * come back in order. */
+static void test_every_route_is_reachable(void **state)
+{
+    apr_pool_t *pool = *state;
+    const uc_route_t *const *t;
+    const uc_route_t *r;
+    int a;
+    int n = 0;
+
+    for (a = 0; a < UC_MOUNT_COUNT; a++)
+        for (t = uc_mounts[a].routes; *t; t++)
+            for (r = *t; r->pattern; r++, n++) {
+                const char *values[UC_ROUTE_MAX_PARAMS] = { NULL };
+                const char *path;
+                uc_route_match_t m;
+                int i;
+
+                assert_non_null(r->operation);
+                assert_true(r->method < UC_METHOD_COUNT);
+                assert_true(r->pattern[0] == '/');
+                if (r->method == UC_GET)
+                    assert_false(r->flags & UC_ROUTE_BODY);
+                path = path_for(pool, r->pattern, values);
+                uc_router_match(pool, uc_mounts[a].routes, r->method, path, &m);
+                if (m.route != r)
+                    fail_msg("%s API: %s %s (as %s) reaches %s %s",
+                             uc_mounts[a].name, uc_method_name(r->method),
+                             r->pattern, path,
+                             m.route ? uc_method_name(m.route->method)
+                                     : "nothing",
+                             m.route ? m.route->pattern : "");
+                assert_true(m.allowed & BIT(r->method));
+                for (i = 0; i < UC_ROUTE_MAX_PARAMS; i++)
+                    if (values[i])
+                        assert_string_equal(m.params[i], values[i]);
+                    else
+                        assert_null(m.params[i]);
+            }
+    assert_true(n >= 100);
+}
+
+/* Whether two patterns match the same paths: segment by segment, both
+ * {parameters} or the same literal. */
+static int same_paths(const char *a, const char *b)
+{
+    while (*a && *b) {
+        size_t la = strcspn(a + 1, "/") + 1, lb = strcspn(b + 1, "/") + 1;
+
+        if (a[1] == '{' ? b[1] != '{'
+                        : la != lb || memcmp(a, b, la) != 0)
+            return 0;
+        a += la;
+        b += lb;
+    }
+    return !*a && !*b;
+}
+
+/* No two routes of an API have the same method and patterns that match the
+ * same paths ("/shares/{name}" and "/shares/{share}" do). */
+static void test_no_route_twice(void **state)
 {
     const uc_route_t *const *t1, *const *t2;
-    const uc_route_t *a, *b;
+    const uc_route_t *x, *y;
+    int a;
 
     (void)state;
-    for (t1 = uc_catalog_api; *t1; t1++)
-        for (a = *t1; a->pattern; a++)
-            for (t2 = uc_catalog_api; *t2; t2++)
-                for (b = *t2; b->pattern; b++)
-                    if (a != b && a->method == b->method &&
-                        strcmp(a->pattern, b->pattern) == 0)
-                        fail_msg("duplicate route %s %s",
-                                 uc_method_name(a->method), a->pattern);
+    for (a = 0; a < UC_MOUNT_COUNT; a++)
+        for (t1 = uc_mounts[a].routes; *t1; t1++)
+            for (x = *t1; x->pattern; x++)
+                for (t2 = uc_mounts[a].routes; *t2; t2++)
+                    for (y = *t2; y->pattern; y++)
+                        if (x != y && x->method == y->method &&
+                            same_paths(x->pattern, y->pattern))
+                            fail_msg("%s API: %s %s and %s", uc_mounts[a].name,
+                                     uc_method_name(x->method), x->pattern,
+                                     y->pattern);
+    assert_true(same_paths("/shares/{name}", "/shares/{share}"));
+    assert_false(same_paths("/shares/{name}", "/shares/all"));
+    assert_false(same_paths("/shares/{name}", "/shares/{name}/schemas"));
+    assert_false(same_paths("/shares", "/sharesx"));
 }
 
 /* The POST routes that only read: asking, not changing. */
@@ -479,17 +532,14 @@ static int reads_only(const uc_route_t *r)
  * it, on every API: a new POST, PATCH or DELETE without one fails here. */
 static void test_every_change_is_audited(void **state)
 {
-    const uc_route_t *const *const apis[] = {
-        uc_catalog_api, uc_authz_api, uc_sharing_api
-    };
     const uc_route_t *const *t;
     const uc_route_t *r;
     int n = 0;
-    size_t a;
+    int a;
 
     (void)state;
-    for (a = 0; a < sizeof(apis) / sizeof(apis[0]); a++)
-        for (t = apis[a]; *t; t++)
+    for (a = 0; a < UC_MOUNT_COUNT; a++)
+        for (t = uc_mounts[a].routes; *t; t++)
             for (r = *t; r->pattern; r++) {
                 if (r->method != UC_GET && !r->audit && !reads_only(r))
                     fail_msg("%s %s changes things but has no audit name",
@@ -539,9 +589,9 @@ int main(void)
         UC_POOL_TEST(test_method_names),
         UC_POOL_TEST(test_run_without_transaction),
         UC_POOL_TEST(test_run_without_rule),
-        UC_POOL_TEST(test_catalog_api_self_resolution),
+        UC_POOL_TEST(test_every_route_is_reachable),
+        UC_POOL_TEST(test_no_route_twice),
         UC_POOL_TEST(test_catalog_api_methods),
-        UC_POOL_TEST(test_catalog_api_no_duplicates),
         UC_POOL_TEST(test_catalog_api_every_route_has_rule),
         UC_POOL_TEST(test_every_change_is_audited),
         UC_POOL_TEST(test_route_family),

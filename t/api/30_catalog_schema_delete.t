@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# DELETE: empty answers, CATALOG_NOT_EMPTY, force=true cascades.
+# DELETE of catalogs and schemas: empty answers, CATALOG_NOT_EMPTY,
+# force=true cascades.
 use strict;
 use warnings FATAL => 'all';
 

@@ -4,7 +4,7 @@
 # model versions and paths, each with its authorization, and the refusals
 # (bucket roots, read-only locations, no covering location, views), where
 # what the caller may not know of answers as if it were not there.
-# Cloud credentials are vended in t/api/62_cloud_credentials.t.
+# Cloud credentials are vended in t/api/58_cloud_credentials.t.
 use strict;
 use warnings FATAL => 'all';
 
