@@ -246,7 +246,8 @@ deb-test:
 # the HTTP suite works in a copy of the tree), each one's output shown
 # whole when it ends; should one fail, what failed is repeated at the end.
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
-TEST_BUILD = all $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(FUZZ_BIN) $(DELTA_DATA)/.made
+TEST_BUILD = all $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(FUZZ_BIN) $(DELTA_DATA)/.made \
+             $(BUILD)/list-routes
 
 test: deps
 	@sh t/check-directives.sh
@@ -255,6 +256,7 @@ test: deps
 	@sh t/check-log-ids.sh
 	@sh t/check-test-numbers.sh
 	@$(MAKE) --no-print-directory -j$(JOBS) $(TEST_BUILD)
+	@sh t/check-routes.sh $(BUILD)/list-routes
 	@sh t/failure-digest.sh $(BUILD)/test.log \
 	  $(MAKE) --no-print-directory -j$(JOBS) --output-sync=target \
 	  http-test unit-test fuzz-regressions deploy-files-test first-run-test \
@@ -279,6 +281,11 @@ bench: deps
 
 bench-delta: all $(BUILD)/delta_bench
 	@sh t/bench/delta.sh
+
+# Every route of every API with its rule, as the README lists them.
+$(BUILD)/list-routes: t/list-routes.c $(LIB)
+	$(CC) -std=gnu11 -O1 -g $(WARN) $(PKG_CFLAGS) -o $@ t/list-routes.c $(LIB) \
+	  $(LINK_LIBS)
 
 $(BUILD)/delta_bench: t/bench/delta_bench.c $(LIB)
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(PKG_CFLAGS) -o $@ \
