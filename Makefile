@@ -255,6 +255,7 @@ test: deps
 	@sh t/check-layers.sh
 	@sh t/check-log-ids.sh
 	@sh t/check-test-numbers.sh
+	@sh t/check-exports.sh
 	@$(MAKE) --no-print-directory -j$(JOBS) $(TEST_BUILD)
 	@sh t/check-routes.sh $(BUILD)/list-routes
 	@sh t/failure-digest.sh $(BUILD)/test.log \

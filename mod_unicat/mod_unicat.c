@@ -19,7 +19,7 @@
 #include "../src/core/uc_ratelimit.h"
 #include "../src/core/uc_secret.h"
 #include "../src/core/uc_validate.h"
-#include "../src/vend/uc_location.h"
+#include "../src/vend/uc_storage_url.h"
 
 /* The Delta reader's settings: process-wide, so the directives that set
  * them belong to the main server. They are written while the parent reads
@@ -216,9 +216,9 @@ static const char *set_storage_root(cmd_parms *cmd, void *dconf,
                                     const char *arg)
 {
     const char *root;
-    uc_error_t *err = uc_validate_storage_url(cmd->pool,
-                                              "UnicatManagedStorageRoot", arg,
-                                              &root);
+    uc_error_t *err = uc_storage_url_check(cmd->pool,
+                                           "UnicatManagedStorageRoot", arg,
+                                           &root);
     if (err)
         return err->message;
     ((uc_dir_config_t *)dconf)->storage_root = root;

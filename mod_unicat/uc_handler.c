@@ -212,7 +212,7 @@ static int is_json_content_type(const char *ct)
 static uc_error_t *unread_body(request_rec *r, int status)
 {
     r->connection->keepalive = AP_CONN_CLOSE;
-    return uc_error_for_status(r->pool, status);
+    return uc_render_httpd_error(r->pool, status);
 }
 
 /* httpd's input filters answered the request themselves (a body over
@@ -313,7 +313,7 @@ static uc_error_t *read_body(request_rec *r, apr_off_t limit, char **data,
         APR_BRIGADE_CONCAT(all, bb);
     }
     if (apr_brigade_pflatten(all, data, len, r->pool) != APR_SUCCESS)
-        return uc_error_for_status(r->pool, 400);
+        return uc_render_httpd_error(r->pool, 400);
     /* Registered before the body's JSON is, so it runs after that is
      * freed. */
     if (*len >= LARGE_BODY)
@@ -350,7 +350,7 @@ static int error_document(request_rec *r, const uc_mount_t *api)
         api = of_url;
     return send_json(r, r->status,
                      api->render_error(r->pool,
-                                       uc_error_for_status(r->pool, code)));
+                                       uc_render_httpd_error(r->pool, code)));
 }
 
 /* Another principal's groups, as far as the group file knows them. */
@@ -370,7 +370,7 @@ static uc_error_t *identify(request_rec *r, const uc_dir_config_t *conf,
                                                 sizeof(const char *));
 
     if (!name || !*name)
-        return uc_error_for_status(r->pool, 401);
+        return uc_render_httpd_error(r->pool, 401);
     if (uc_principal_normalize(r->pool, "user", name, &name))
         return uc_error_make(r->pool, UC_E_UNAUTHENTICATED,
                              "The authenticated user name cannot name a "
@@ -546,7 +546,7 @@ static uc_error_t *prepare_call(request_rec *r, const uc_mount_t *api,
         int optional = match->route->flags & UC_ROUTE_BODY_OPTIONAL;
 
         if (!is_json_content_type(ct) && !(optional && !ct))
-            return uc_error_for_status(r->pool, 415);
+            return uc_render_httpd_error(r->pool, 415);
         if ((err = read_body(r, body_limit(conf), &data, &len)))
             return err;
         if (optional && !len)
@@ -643,7 +643,7 @@ int uc_handler(request_rec *r)
         ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "UC0104: no API is "
                       "mounted here: a <Location> with SetHandler %s serves "
                       "one only with 'Unicat On'", api->handler);
-        return send_error(r, api, uc_error_for_status(r->pool, 404));
+        return send_error(r, api, uc_render_httpd_error(r->pool, 404));
     }
     if (conf->metrics != 0)
         call.metrics = uc_glue_metrics();

@@ -55,7 +55,7 @@ static void render_agent(uc_call_t *call, uc_jw_t *out,
     uc_jw_begin_object(out);
     uc_api_write_names(call, out, context, sec);
     uc_jw_field_string(out, "agent_id", sec->id);
-    uc_api_write_details(call, out, sec, sec->browse_only ? browsed : NULL);
+    uc_family_write_details(call, out, sec, sec->browse_only ? browsed : NULL);
     if (sec->browse_only) {
         uc_jw_field_string(out, "endpoint", NULL);
         uc_jw_field_string(out, "input_schema", NULL);
@@ -177,7 +177,7 @@ static void render_skill(uc_call_t *call, uc_jw_t *out,
     uc_jw_begin_object(out);
     uc_api_write_names(call, out, context, sec);
     uc_jw_field_string(out, "agent_skill_id", sec->id);
-    uc_api_write_details(call, out, sec, NULL);
+    uc_family_write_details(call, out, sec, NULL);
     uc_jw_field_string(out, "storage_location",
                        sec->browse_only ? NULL : sec->storage_location);
     uc_jw_field_string(out, "comment", sec->comment);

@@ -15,7 +15,7 @@
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
 #include "../store/uc_locations.h"
-#include "../vend/uc_location.h"
+#include "../vend/uc_storage_url.h"
 
 #define P UC_PRIV
 
@@ -96,7 +96,7 @@ static uc_error_t *usable_credential(uc_call_t *call, const char *name,
 static uc_error_t *read_url(uc_call_t *call, const char *given,
                             const char **url)
 {
-    uc_error_t *err = uc_validate_storage_url(call->pool, "url", given, url);
+    uc_error_t *err = uc_storage_url_check(call->pool, "url", given, url);
 
     if (err)
         return err;
@@ -152,8 +152,8 @@ static uc_error_t *check_overlaps(uc_call_t *call, const char *url,
     if (name)
         return overlaps_location(call, name, found);
     if (call->storage_root &&
-        (uc_location_within(url, call->storage_root) ||
-         uc_location_within(call->storage_root, url)))
+        (uc_storage_url_within(url, call->storage_root) ||
+         uc_storage_url_within(call->storage_root, url)))
         return overlaps_managed(call, url, "the metastore's root");
     if ((err = uc_location_managed_above(call->store, call->pool, ancestors,
                                          &kind, &found)))

@@ -46,8 +46,8 @@ static uc_error_t *context_of(uc_call_t *call, const uc_api_family_t *f,
     return NULL;
 }
 
-uc_error_t *uc_api_name_taken(uc_call_t *call, const uc_api_family_t *f,
-                              const char *name)
+uc_error_t *uc_family_name_taken(uc_call_t *call, const uc_api_family_t *f,
+                                 const char *name)
 {
     return uc_error_make(call->pool, f->exists,
                          "%s already exists: %s", f->label,
@@ -61,7 +61,7 @@ static uc_error_t *written(uc_call_t *call, uc_jw_t *out,
                            const void *context, uc_error_t *err)
 {
     if (uc_store_is_duplicate(err))
-        return uc_api_name_taken(call, f, sec->name);
+        return uc_family_name_taken(call, f, sec->name);
     if (err)
         return err;
     f->render(call, out, sec, context);
@@ -393,8 +393,9 @@ static const char *const *both(uc_call_t *call, const char *const *secret,
     return (const char *const *)all->elts;
 }
 
-void uc_api_write_details(uc_call_t *call, uc_jw_t *out,
-                          const uc_securable_t *sec, const char *const *omit)
+void uc_family_write_details(uc_call_t *call, uc_jw_t *out,
+                             const uc_securable_t *sec,
+                             const char *const *omit)
 {
     if (!call->family)
         return;

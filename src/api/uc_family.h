@@ -42,7 +42,7 @@ typedef struct uc_api_family {
     const char *storage_segment;
     uc_error_kind_t not_empty;
     /* Members of `details` that are stored and never answered (NULL-ended,
-     * NULL for none): uc_api_write_details leaves them out. */
+     * NULL for none): uc_family_write_details leaves them out. */
     const char *const *secret_details;
     /* Its creates, updates and deletes go to the audit (CREATE, UPDATE,
      * DELETE, the owner as principal), beside ownership transfers. */
@@ -136,14 +136,14 @@ uc_error_t *uc_family_delete(uc_call_t *call, uc_jw_t *out);
     UC_FAMILY_ROUTES_ENVELOPED(f, collection, item, NULL)
 
 /* The family's error for a name already taken under the call's parent. */
-uc_error_t *uc_api_name_taken(uc_call_t *call, const uc_api_family_t *f,
-                              const char *name);
+uc_error_t *uc_family_name_taken(uc_call_t *call, const uc_api_family_t *f,
+                                 const char *name);
 
 /* The members of the row's details but those of `omit` (NULL-ended, NULL
  * for none) and the secret ones of the call's family: the one way details
  * reach an answer. Outside of a family's route nothing is written. */
-void uc_api_write_details(uc_call_t *call, uc_jw_t *out,
-                          const uc_securable_t *sec,
-                          const char *const *omit);
+void uc_family_write_details(uc_call_t *call, uc_jw_t *out,
+                             const uc_securable_t *sec,
+                             const char *const *omit);
 
 #endif

@@ -32,7 +32,7 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
 
     uc_jw_begin_object(out);
     uc_api_write_names(call, out, context, sec);
-    uc_api_write_details(call, out, sec, browse ? browsed : NULL);
+    uc_family_write_details(call, out, sec, browse ? browsed : NULL);
     if (browse) {
         uc_jw_field_string(out, "input_params", NULL);
         uc_jw_field_string(out, "return_params", NULL);

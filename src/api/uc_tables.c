@@ -13,7 +13,7 @@
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
 #include "../store/uc_staging.h"
-#include "../vend/uc_location.h"
+#include "../vend/uc_storage_url.h"
 #include "../vend/uc_storage.h"
 
 #define P UC_PRIV
@@ -53,9 +53,9 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
 
     uc_jw_begin_object(out);
     uc_api_write_names(call, out, shape->parents, sec);
-    uc_api_write_details(call, out, sec, browse ? browsed
-                                         : shape->omit_columns ? no_columns
-                                         : NULL);
+    uc_family_write_details(call, out, sec, browse ? browsed
+                                            : shape->omit_columns ? no_columns
+                                            : NULL);
     if (browse) {
         if (!shape->omit_columns)
             uc_jw_field_string(out, "columns", NULL);
@@ -116,8 +116,8 @@ static uc_error_t *commit_staging(uc_call_t *call, uc_securable_t *sec,
         return uc_error_invalid(call->pool, "A managed table needs "
                                 "storage_location: the staging_location "
                                 "returned by POST /staging-tables.");
-    if ((err = uc_validate_location(call->pool, "storage_location",
-                                    location, &location)) ||
+    if ((err = uc_storage_url_derived(call->pool, "storage_location",
+                                      location, &location)) ||
         (err = uc_staging_by_location(call->store, call->pool, location,
                                       &st)))
         return err;
@@ -314,7 +314,7 @@ static uc_error_t *create_staging_table(uc_call_t *call, uc_jw_t *out)
                                 &existing)))
         return err;
     if (existing)
-        return uc_api_name_taken(call, &tables, st.name);
+        return uc_family_name_taken(call, &tables, st.name);
     if (!(st.id = uc_uuid4(call->pool)))
         return uc_error_internal(call->pool);
     if ((err = uc_storage_managed_location(call, "tables", st.id,

@@ -16,7 +16,7 @@
 #include "../core/uc_validate.h"
 #include "../store/uc_locations.h"
 #include "../store/uc_model_versions.h"
-#include "../vend/uc_location.h"
+#include "../vend/uc_storage_url.h"
 
 #define P UC_PRIV
 
@@ -314,7 +314,7 @@ static uc_error_t *path_credentials(uc_call_t *call, uc_jw_t *out)
         (err = operation(call, ops, &op)) ||
         (err = uc_json_bool_field(call->pool, call->body, "dry_run",
                                   &dry_run)) ||
-        (err = uc_validate_storage_url(call->pool, "url", url, &url)))
+        (err = uc_storage_url_check(call->pool, "url", url, &url)))
         return err;
     if (!*uc_storage_path_of(url) || !strcmp(uc_storage_path_of(url), "/"))
         return uc_error_invalid(call->pool, "No credentials are vended for "

@@ -23,7 +23,7 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
 {
     uc_jw_begin_object(out);
     uc_api_write_names(call, out, context, sec);
-    uc_api_write_details(call, out, sec, NULL);
+    uc_family_write_details(call, out, sec, NULL);
     uc_jw_field_string(out, "storage_location",
                        sec->browse_only ? NULL : sec->storage_location);
     uc_jw_field_string(out, "comment", sec->comment);

@@ -53,7 +53,7 @@ static const struct {
       "The requested range starts after the end of the file." },
 };
 
-uc_error_t *uc_error_for_status(apr_pool_t *pool, int status)
+uc_error_t *uc_render_httpd_error(apr_pool_t *pool, int status)
 {
     size_t i;
 

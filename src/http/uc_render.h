@@ -16,6 +16,6 @@ json_t *uc_render_lakekeeper_error(apr_pool_t *pool, const uc_error_t *err);
 json_t *uc_render_sharing_error(apr_pool_t *pool, const uc_error_t *err);
 
 /* The error httpd itself raised (authentication, body limits) for status. */
-uc_error_t *uc_error_for_status(apr_pool_t *pool, int status);
+uc_error_t *uc_render_httpd_error(apr_pool_t *pool, int status);
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The table a call of the sharing server is about, within the room: what
- * the files of the table routes (uc_sharing_table.c, _query.c, _files.c,
- * _changes.c, _sign.c, _filter.c) share. The table as the recipient names
+ * the files of the table routes (uc_shared.c, uc_sharing_query.c,
+ * uc_sharing_files.c, uc_sharing_changes.c, uc_sharing_sign.c,
+ * uc_sharing_filter.c) share. The table as the recipient names
  * it and its Delta log; the one check of which versions a recipient may
  * read (uc_shared_may_read); what a query asks for and the span of a page;
  * the share object's partitions. */
@@ -41,7 +42,7 @@ typedef enum reach {
 typedef struct filter {
     json_t *partitions;            /* NULL: every file */
     json_t *recipient_properties;
-} uc_shared_filter_t;
+} uc_sharing_filter_t;
 
 /* What a query asks for. jsonPredicateHints prune by partition values
  * (uc_sharing_predicate.h); the legacy SQL predicateHints are accepted
@@ -67,7 +68,7 @@ typedef struct span {
 /* A line's memory is given back every this many lines. */
 #define UC_SHARING_LINES_PER_POOL 256
 
-/* --- the table (uc_sharing_table.c) ------------------------------------ */
+/* --- the table (uc_shared.c) ------------------------------------------ */
 
 /* The table of the call's path (share, schema, table) in the share the
  * rule resolved, its storage's credentials and its Delta log; a table the
@@ -112,7 +113,7 @@ uc_error_t *uc_shared_check_start(uc_shared_t *s, apr_int64_t start,
 
 /* A non-negative decimal number of a query parameter; *present 0 when
  * absent. */
-uc_error_t *uc_sharing_query_version(uc_call_t *call, const char *name,
+uc_error_t *uc_sharing_version_param(uc_call_t *call, const char *name,
                                      apr_int64_t *v, int *present);
 
 /* The version commits at the ISO-8601 timestamp `text` (the parameter
@@ -151,17 +152,18 @@ uc_error_t *uc_shared_write_head(uc_shared_t *s, uc_sharing_format_t format,
 /* The signer of the answer's file URLs (the files route for local
  * tables, the store's pre-signed URLs for cloud ones) and when they
  * expire. */
-uc_error_t *uc_shared_signer(uc_shared_t *s, uc_sharing_signer_t *signer);
+uc_error_t *uc_sharing_sign_make(uc_shared_t *s, uc_sharing_signer_t *signer);
 
 /* The share object's partitions of the table, with the recipient's
  * properties they may name. */
-uc_error_t *uc_shared_filter(uc_shared_t *s, uc_shared_filter_t *f);
+uc_error_t *uc_sharing_filter_make(uc_shared_t *s, uc_sharing_filter_t *f);
 
 /* Whether a file with these partition values goes to the recipient: the
  * share object's partitions and the query's hints (`q` NULL: none) keep
  * it. */
-int uc_shared_keeps(const uc_shared_filter_t *f, const uc_sharing_query_t *q,
-                    apr_pool_t *pool, const char *partition_values);
+int uc_sharing_filter_keeps(const uc_sharing_filter_t *f,
+                            const uc_sharing_query_t *q, apr_pool_t *pool,
+                            const char *partition_values);
 
 /* --- pages (uc_sharing_query.c) ------------------------------------------ */
 
@@ -181,17 +183,17 @@ uc_error_t *uc_sharing_end_answer(uc_call_t *call, const char *next_page,
 
 /* The end of a query's answer: the token of the page after the span
  * (none after the last) read from `at` on. */
-uc_error_t *uc_shared_end_query(uc_shared_t *s, const uc_sharing_query_t *q,
-                                apr_int64_t at, const char *refresh_token,
-                                const uc_sharing_span_t *span,
-                                const uc_sharing_signer_t *signer);
+uc_error_t *uc_sharing_query_end(uc_shared_t *s, const uc_sharing_query_t *q,
+                                 apr_int64_t at, const char *refresh_token,
+                                 const uc_sharing_span_t *span,
+                                 const uc_sharing_signer_t *signer);
 
 /* Where the page of the query's pageToken resumes: at a file of the
  * snapshot of version `at`, or at a change of the range that ends at
  * `at`; a token the server did not make for this query is a 400. */
-uc_error_t *uc_shared_page_token_read(uc_shared_t *s,
-                                      const uc_sharing_query_t *q,
-                                      apr_int64_t *at, apr_int64_t *index);
+uc_error_t *uc_sharing_query_page_token(uc_shared_t *s,
+                                        const uc_sharing_query_t *q,
+                                        apr_int64_t *at, apr_int64_t *index);
 
 /* A token the server made, of a query the table can no longer be read on
  * at: its log has lost the version since. */
@@ -212,18 +214,18 @@ uc_error_t *uc_sharing_read_hints(uc_call_t *call, uc_sharing_query_t *q,
 /* Writes the files of `snap` of the span that pass the filter: all, or
  * up to maxFiles, or until limitHint rows are reached. A long answer of
  * all of them is rendered by several threads. */
-uc_error_t *uc_shared_write_files(uc_shared_t *s, const uc_sharing_query_t *q,
-                                  uc_sharing_format_t format,
-                                  const uc_sharing_caps_t *caps,
-                                  const uc_delta_snapshot_t *snap,
-                                  int travelled,
-                                  const uc_sharing_signer_t *signer,
-                                  uc_sharing_span_t *span);
+uc_error_t *uc_sharing_files_write(uc_shared_t *s, const uc_sharing_query_t *q,
+                                   uc_sharing_format_t format,
+                                   const uc_sharing_caps_t *caps,
+                                   const uc_delta_snapshot_t *snap,
+                                   int travelled,
+                                   const uc_sharing_signer_t *signer,
+                                   uc_sharing_span_t *span);
 
 /* A startingVersion query: the protocol and metaData of the start, then
  * what each commit of the range changed, as Spark's streaming source
  * replays it. */
-uc_error_t *uc_shared_query_changes(uc_shared_t *s, uc_sharing_query_t *q,
-                                    const uc_sharing_caps_t *caps);
+uc_error_t *uc_sharing_changes_stream(uc_shared_t *s, uc_sharing_query_t *q,
+                                      const uc_sharing_caps_t *caps);
 
 #endif

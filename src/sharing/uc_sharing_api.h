@@ -9,7 +9,7 @@
 
 extern const uc_route_t uc_sharing_routes[];
 
-/* The operations on one shared table (uc_sharing_table.c: version and
+/* The operations on one shared table (uc_shared.c: version and
  * metadata; uc_sharing_query.c; uc_sharing_changes.c); the path's
  * parameters are share, schema and table. */
 uc_error_t *uc_sharing_table_version(uc_call_t *call, uc_jw_t *out);

@@ -26,7 +26,7 @@ static uc_error_t *read_bound(uc_shared_t *s, const char *which,
     int has_version;
     uc_error_t *err;
 
-    if ((err = uc_sharing_query_version(call, vname, version, &has_version)))
+    if ((err = uc_sharing_version_param(call, vname, version, &has_version)))
         return err;
     if (has_version && ts)
         return uc_error_invalid(call->pool, "Multiple %s arguments provided "
@@ -168,11 +168,11 @@ static uc_error_t *write_changes(uc_shared_t *s, uc_sharing_format_t format,
 {
     uc_call_t *call = s->call;
     apr_pool_t *lines;
-    uc_shared_filter_t filter;
+    uc_sharing_filter_t filter;
     apr_size_t i;
     uc_error_t *err;
 
-    if ((err = uc_shared_filter(s, &filter)))
+    if ((err = uc_sharing_filter_make(s, &filter)))
         return err;
     apr_pool_create(&lines, call->pool);
     for (i = span->first; i < (apr_size_t)changes->changes->nelts; i++) {
@@ -186,7 +186,7 @@ static uc_error_t *write_changes(uc_shared_t *s, uc_sharing_format_t format,
             apr_pool_clear(lines);
         if ((err = write_history_until(s, format, changes, c->version, h)))
             return err;
-        if (!uc_shared_keeps(&filter, q, lines, c->partition_values))
+        if (!uc_sharing_filter_keeps(&filter, q, lines, c->partition_values))
             continue;
         if ((err = uc_sharing_write_change(call->out->jw, lines, format,
                                            caps, c, signer)) ||
@@ -234,7 +234,7 @@ uc_error_t *uc_sharing_table_changes(uc_call_t *call, uc_jw_t *out)
         return err;
     if ((err = uc_delta_changes(s.delta, call->pool, start, end, &changes)))
         return uc_shared_error(&s, err);
-    if ((err = uc_shared_signer(&s, &signer)))
+    if ((err = uc_sharing_sign_make(&s, &signer)))
         return err;
     uc_sharing_answer_headers(call, start, format, &caps, 1);
     h = history_of(changes, format, historical, with_protocol, 0);
@@ -276,7 +276,7 @@ static uc_error_t *stream_end(uc_shared_t *s, const uc_sharing_query_t *q,
         return NULL;
     /* Later pages read to where the first did: within the range the
      * parameters (bound by the token) still name. */
-    if ((err = uc_shared_page_token_read(s, q, &at, &index)))
+    if ((err = uc_sharing_query_page_token(s, q, &at, &index)))
         return err;
     if (at < q->starting || at > *end)
         return uc_sharing_query_restart(s->call);
@@ -285,8 +285,8 @@ static uc_error_t *stream_end(uc_shared_t *s, const uc_sharing_query_t *q,
     return NULL;
 }
 
-uc_error_t *uc_shared_query_changes(uc_shared_t *s, uc_sharing_query_t *q,
-                                    const uc_sharing_caps_t *caps)
+uc_error_t *uc_sharing_changes_stream(uc_shared_t *s, uc_sharing_query_t *q,
+                                      const uc_sharing_caps_t *caps)
 {
     uc_call_t *call = s->call;
     uc_sharing_format_t format;
@@ -308,7 +308,7 @@ uc_error_t *uc_shared_query_changes(uc_shared_t *s, uc_sharing_query_t *q,
                                         changes->metadata, &format)) ||
         (err = uc_sharing_read_hints(call, q, changes->metadata)) ||
         (err = uc_sharing_check_pages(call, q)) ||
-        (err = uc_shared_signer(s, &signer)))
+        (err = uc_sharing_sign_make(s, &signer)))
         return err;
     uc_sharing_answer_headers(call, q->starting, format, caps, 1);
     h = history_of(changes, format, 1, q->include_protocol, span.first);
@@ -321,5 +321,5 @@ uc_error_t *uc_shared_query_changes(uc_shared_t *s, uc_sharing_query_t *q,
         return err;
     if (!q->has_max_files && !caps->include_end_stream)
         return NULL;
-    return uc_shared_end_query(s, q, end, NULL, &span, &signer);
+    return uc_sharing_query_end(s, q, end, NULL, &span, &signer);
 }

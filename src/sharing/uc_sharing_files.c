@@ -16,7 +16,7 @@
 /* With a filter, the files it keeps, judged a partition at a time (one
  * bit per file of the snapshot); NULL without a filter, or when the
  * snapshot's files cannot be grouped (then each file is judged). */
-static apr_uint64_t *kept_files(const uc_shared_filter_t *f,
+static apr_uint64_t *kept_files(const uc_sharing_filter_t *f,
                                 const uc_sharing_query_t *q, apr_pool_t *pool,
                                 const uc_delta_snapshot_t *snap)
 {
@@ -32,7 +32,7 @@ static apr_uint64_t *kept_files(const uc_shared_filter_t *f,
     for (g = 0; g < parts->num_groups; g++) {
         const uc_delta_partition_group_t *group = &parts->groups[g];
 
-        if (!uc_shared_keeps(f, q, pool, group->values))
+        if (!uc_sharing_filter_keeps(f, q, pool, group->values))
             continue;
         for (k = 0; k < group->count; k++)
             kept[group->files[k] / 64] |=
@@ -63,7 +63,7 @@ static apr_size_t next_kept(const apr_uint64_t *kept, apr_size_t n,
 typedef struct files_job {
     uc_shared_t *s;
     const uc_sharing_query_t *q;
-    const uc_shared_filter_t *filter;
+    const uc_sharing_filter_t *filter;
     const apr_uint64_t *kept;      /* NULL: each file is judged */
     uc_sharing_format_t format;
     const uc_sharing_caps_t *caps;
@@ -119,8 +119,8 @@ static uc_error_t *render_file(files_renderer_t *r, uc_jw_t *jw, apr_size_t i,
     *written = 0;
     if (++r->visited % UC_SHARING_LINES_PER_POOL == 0)
         apr_pool_clear(r->lines);
-    if (!job->kept && !uc_shared_keeps(job->filter, job->q, r->lines,
-                                       file->partition_values))
+    if (!job->kept && !uc_sharing_filter_keeps(job->filter, job->q, r->lines,
+                                               file->partition_values))
         return NULL;
     if ((err = uc_delta_file_stats_text(r->reader, file, &stats)) ||
         (err = uc_sharing_write_snapshot_file(jw, r->lines, job->format,
@@ -324,22 +324,22 @@ static uc_error_t *write_files_together(const files_job_t *job,
     return uc_shared_error(job->s, uc_in_order_run(job->s->call->pool, &run));
 }
 
-uc_error_t *uc_shared_write_files(uc_shared_t *s, const uc_sharing_query_t *q,
-                                  uc_sharing_format_t format,
-                                  const uc_sharing_caps_t *caps,
-                                  const uc_delta_snapshot_t *snap,
-                                  int travelled,
-                                  const uc_sharing_signer_t *signer,
-                                  uc_sharing_span_t *span)
+uc_error_t *uc_sharing_files_write(uc_shared_t *s, const uc_sharing_query_t *q,
+                                   uc_sharing_format_t format,
+                                   const uc_sharing_caps_t *caps,
+                                   const uc_delta_snapshot_t *snap,
+                                   int travelled,
+                                   const uc_sharing_signer_t *signer,
+                                   uc_sharing_span_t *span)
 {
     uc_call_t *call = s->call;
     int threads = uc_delta_answer_threads();
     apr_size_t segments, *starts;
-    uc_shared_filter_t filter;
+    uc_sharing_filter_t filter;
     files_job_t job;
     uc_error_t *err;
 
-    if ((err = uc_shared_filter(s, &filter)))
+    if ((err = uc_sharing_filter_make(s, &filter)))
         return err;
     job.s = s;
     job.q = q;

@@ -47,7 +47,7 @@ static const char *partition_value(json_t *values, const char *column)
     return NULL;
 }
 
-uc_error_t *uc_shared_filter(uc_shared_t *s, uc_shared_filter_t *f)
+uc_error_t *uc_sharing_filter_make(uc_shared_t *s, uc_sharing_filter_t *f)
 {
     uc_call_t *call = s->call;
     uc_securable_t *recipient;
@@ -68,7 +68,7 @@ uc_error_t *uc_shared_filter(uc_shared_t *s, uc_shared_filter_t *f)
     return NULL;
 }
 
-static int value_matches(const uc_shared_filter_t *f, json_t *values,
+static int value_matches(const uc_sharing_filter_t *f, json_t *values,
                          json_t *want)
 {
     const char *column = json_string_value(json_object_get(want, "name"));
@@ -87,7 +87,7 @@ static int value_matches(const uc_shared_filter_t *f, json_t *values,
                                : !strcmp(actual, expected);
 }
 
-static int passes(const uc_shared_filter_t *f, apr_pool_t *pool,
+static int passes(const uc_sharing_filter_t *f, apr_pool_t *pool,
                   const char *partition_values)
 {
     json_t *values, *p, *v;
@@ -107,8 +107,9 @@ static int passes(const uc_shared_filter_t *f, apr_pool_t *pool,
     return ok;
 }
 
-int uc_shared_keeps(const uc_shared_filter_t *f, const uc_sharing_query_t *q,
-                    apr_pool_t *pool, const char *partition_values)
+int uc_sharing_filter_keeps(const uc_sharing_filter_t *f,
+                            const uc_sharing_query_t *q, apr_pool_t *pool,
+                            const char *partition_values)
 {
     return passes(f, pool, partition_values) &&
            (!q || !q->predicate ||

@@ -254,10 +254,10 @@ static uc_error_t *page_token(const uc_shared_t *s,
                                  + UC_SHARING_PAGE_TOKEN_SECONDS, token);
 }
 
-uc_error_t *uc_shared_end_query(uc_shared_t *s, const uc_sharing_query_t *q,
-                                apr_int64_t at, const char *refresh_token,
-                                const uc_sharing_span_t *span,
-                                const uc_sharing_signer_t *signer)
+uc_error_t *uc_sharing_query_end(uc_shared_t *s, const uc_sharing_query_t *q,
+                                 apr_int64_t at, const char *refresh_token,
+                                 const uc_sharing_span_t *span,
+                                 const uc_sharing_signer_t *signer)
 {
     const char *next = NULL;
     uc_error_t *err;
@@ -267,9 +267,9 @@ uc_error_t *uc_shared_end_query(uc_shared_t *s, const uc_sharing_query_t *q,
     return uc_sharing_end_answer(s->call, next, refresh_token, span, signer);
 }
 
-uc_error_t *uc_shared_page_token_read(uc_shared_t *s,
-                                      const uc_sharing_query_t *q,
-                                      apr_int64_t *at, apr_int64_t *index)
+uc_error_t *uc_sharing_query_page_token(uc_shared_t *s,
+                                        const uc_sharing_query_t *q,
+                                        apr_int64_t *at, apr_int64_t *index)
 {
     uc_call_t *call = s->call;
     uc_sharing_token_scope_t scope = token_scope(s, q, "page token");
@@ -331,7 +331,7 @@ static uc_error_t *query_snapshot(uc_shared_t *s, const uc_sharing_query_t *q,
     if ((err = uc_shared_snapshot_as_of(s, q->has_version, q->version,
                                         q->timestamp, snap, travelled)) ||
         uc_sharing_first_page(q) ||
-        (err = uc_shared_page_token_read(s, q, &version, &index)))
+        (err = uc_sharing_query_page_token(s, q, &version, &index)))
         return err;
     /* Pages of the latest snapshot stay at the version of the first and
      * keep its lines unversioned, whatever was committed since: a client
@@ -399,21 +399,21 @@ static uc_error_t *query_files(uc_shared_t *s, uc_sharing_query_t *q,
         (err = make_refresh_token(s, q, snap->version, &refresh)) ||
         (err = uc_sharing_check_pages(call, q)))
         return err;
-    if ((err = uc_shared_signer(s, &signer)))
+    if ((err = uc_sharing_sign_make(s, &signer)))
         return err;
     uc_sharing_answer_headers(call, snap->version, format, caps, 1);
     if ((err = uc_shared_write_head(s, format, snap->protocol,
                                     snap->metadata, travelled ? snap->version
-                                                              : UC_DELTA_NONE,
+                                    : UC_DELTA_NONE,
                                     UC_DELTA_NONE)) ||
-        (err = uc_shared_write_files(s, q, format, caps, snap, travelled,
-                                     &signer, &span)))
+        (err = uc_sharing_files_write(s, q, format, caps, snap, travelled,
+                                      &signer, &span)))
         return err;
     /* Python takes every line after the metaData for a file: the end of
      * the stream is told only to clients that page or ask for it. */
     if (!q->has_max_files && !caps->include_end_stream && !refresh)
         return NULL;
-    return uc_shared_end_query(s, q, snap->version, refresh, &span, &signer);
+    return uc_sharing_query_end(s, q, snap->version, refresh, &span, &signer);
 }
 
 uc_error_t *uc_sharing_table_query(uc_call_t *call, uc_jw_t *out)
@@ -428,6 +428,6 @@ uc_error_t *uc_sharing_table_query(uc_call_t *call, uc_jw_t *out)
         (err = read_query(call, &q)) ||
         (err = uc_shared_open(call, &s)))
         return err;
-    return q.has_starting ? uc_shared_query_changes(&s, &q, &caps)
+    return q.has_starting ? uc_sharing_changes_stream(&s, &q, &caps)
                           : query_files(&s, &q, &caps);
 }

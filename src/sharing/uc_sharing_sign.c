@@ -94,7 +94,7 @@ static uc_error_t *make_cloud_signer(uc_shared_t *s, apr_int64_t expires,
     return NULL;
 }
 
-uc_error_t *uc_shared_signer(uc_shared_t *s, uc_sharing_signer_t *signer)
+uc_error_t *uc_sharing_sign_make(uc_shared_t *s, uc_sharing_signer_t *signer)
 {
     uc_call_t *call = s->call;
     apr_int64_t expires = urls_expire(s);

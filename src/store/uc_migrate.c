@@ -180,7 +180,7 @@ static uc_error_t *current_version(uc_store_t *store, uc_dialect_t dialect,
                       current);
 }
 
-uc_error_t *uc_store_migrate(uc_store_t *store, uc_dialect_t dialect,
+uc_error_t *uc_migrate_store(uc_store_t *store, uc_dialect_t dialect,
                              const uc_migration_t *migrations, int *version)
 {
     int current, latest = latest_of(migrations);

@@ -80,7 +80,7 @@ static uc_error_t *set_up_schema(uc_store_t *store, uc_store_conn_t *conn,
     if (conn->dialect == UC_DIALECT_SQLITE &&
         (err = sqlite_connection_settings(store, wal)))
         return err;
-    return uc_store_migrate(store, conn->dialect, migrations,
+    return uc_migrate_store(store, conn->dialect, migrations,
                             &conn->schema_version);
 }
 

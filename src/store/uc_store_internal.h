@@ -22,7 +22,7 @@ uc_error_t *uc_store_db_error(uc_store_t *store, int rc, const char *what);
 
 /* Brings the schema up to the last of `migrations` under a lock that
  * serialises every process and server sharing the database. */
-uc_error_t *uc_store_migrate(uc_store_t *store, uc_dialect_t dialect,
+uc_error_t *uc_migrate_store(uc_store_t *store, uc_dialect_t dialect,
                              const uc_migration_t *migrations, int *version);
 
 /* SQLite's native read path (uc_store_sqlite.c). `conn_pool` must die

@@ -4,7 +4,7 @@
  * and a session policy that keeps the keys to the location's bucket and
  * prefix (reads, or reads and writes); the server reads tables with such
  * keys too, read-only. */
-#include "uc_cloud.h"
+#include "uc_clouds.h"
 #include "uc_vend.h"
 
 #include <string.h>

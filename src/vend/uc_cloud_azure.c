@@ -8,7 +8,7 @@
  * blob SAS cannot name a prefix outside hierarchical namespaces, so it
  * covers the container, and lasts as long as vended credentials do. The
  * server reads tables with the same keys, signing its own SAS. */
-#include "uc_cloud.h"
+#include "uc_clouds.h"
 #include "uc_vend.h"
 
 #include <string.h>

@@ -5,7 +5,7 @@
  * temp-access-credentials call derives from the parent key, limited to
  * the location's bucket and prefix, reading or writing objects. The
  * server does not read tables there itself. */
-#include "uc_cloud.h"
+#include "uc_clouds.h"
 #include "uc_vend.h"
 
 #include <string.h>

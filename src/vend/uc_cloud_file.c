@@ -3,7 +3,7 @@
  * identity reads it but the server's, so no credential reaches it and
  * none is vended (uc_vend.h answers with the URL alone); the server reads
  * tables there as they are. */
-#include "uc_cloud.h"
+#include "uc_clouds.h"
 
 static uc_error_t *table_store(uc_call_t *call, const char *location,
                                uc_objstore_config_t *config,

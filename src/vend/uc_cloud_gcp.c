@@ -4,7 +4,7 @@
  * key (a JWT bearer grant), then downscoped by Google's STS to the
  * location's bucket and prefix (read, or read-write); the server reads
  * tables with a read-only one and signs V4 URLs with the account's key. */
-#include "uc_cloud.h"
+#include "uc_clouds.h"
 #include "uc_vend.h"
 
 #include <string.h>

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The credential model: how a credential of any type (its cloud declares
  * its fields, which of them are secret or made by the server, and what a
- * valid one holds: uc_cloud.h) is read from a request, sealed and stored,
+ * valid one holds: uc_clouds.h) is read from a request, sealed and stored,
  * and how the rest of the core reads a stored one. A credential's details
  * are
  *     {"purpose":…, "read_only":…, "type":"aws_iam_role",
  *      "config":{…what may be shown…}, "sealed":{field: sealed secret}}
  * so that rendering and the vendors read one shape whatever the type. */
-#include "uc_cloud.h"
+#include "uc_clouds.h"
 #include "uc_credentials.h"
 
 #include <string.h>
@@ -273,9 +273,9 @@ uc_error_t *uc_credential_secret(uc_call_t *call, const uc_credential_t *cred,
 
 int uc_credential_serves(const char *type, const char *url)
 {
-    const uc_cloud_t *cloud = uc_cloud_of_type(type, NULL);
+    const uc_cloud_t *cloud = uc_clouds_of_type(type, NULL);
 
-    return cloud && cloud == uc_cloud_of_url(url);
+    return cloud && cloud == uc_clouds_of_url(url);
 }
 const char *uc_credential_type_list(apr_pool_t *pool)
 {

@@ -68,7 +68,7 @@ const char *uc_credential_type_list(apr_pool_t *pool);
 const char *uc_credential_config(json_t *config, const char *field);
 
 /* Whether a credential of `type` reaches `url`: both are of one cloud
- * (uc_cloud.h); file:// URLs take none. */
+ * (uc_clouds.h); file:// URLs take none. */
 int uc_credential_serves(const char *type, const char *url);
 
 #endif

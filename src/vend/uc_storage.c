@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_storage.h"
-#include "uc_location.h"
+#include "uc_storage_url.h"
 
 #include <string.h>
 #include <apr_strings.h>
@@ -154,14 +154,14 @@ uc_error_t *uc_storage_external_location(uc_call_t *call, const char *field,
     const char *location, *path, *managed = metastore_managed(call);
     uc_error_t *err;
 
-    if ((err = uc_validate_storage_url(call->pool, field, url, &location)))
+    if ((err = uc_storage_url_check(call->pool, field, url, &location)))
         return err;
     path = uc_storage_path_of(location);
     if (!*path || strcmp(path, "/") == 0)
         return uc_error_invalid(call->pool, "External %s storage location "
                                 "must include a non-empty path prefix: %s",
                                 kind, location);
-    if (managed && uc_location_within(managed, location))
+    if (managed && uc_storage_url_within(managed, location))
         return overlaps_managed(call, location);
     if ((err = check_governed(call, location,
                               strcmp(kind, "table") == 0
@@ -181,7 +181,7 @@ uc_error_t *uc_storage_managed_root(uc_call_t *call, const char *field,
     const char *root, *path, *ancestors, *kind, *found;
     uc_error_t *err;
 
-    if ((err = uc_validate_storage_url(call->pool, field, url, &root)))
+    if ((err = uc_storage_url_check(call->pool, field, url, &root)))
         return err;
     path = uc_storage_path_of(root);
     /* The file system's root and its top directories (/etc, /var, /srv)
@@ -197,8 +197,8 @@ uc_error_t *uc_storage_managed_root(uc_call_t *call, const char *field,
      * the metastore's, owners their catalogs' and schemas'. */
     if (!call->who->admin) {
         if (call->storage_root &&
-            (uc_location_within(root, call->storage_root) ||
-             uc_location_within(call->storage_root, root)))
+            (uc_storage_url_within(root, call->storage_root) ||
+             uc_storage_url_within(call->storage_root, root)))
             return uc_error_invalid(call->pool, "Input path '%s' overlaps "
                                     "with the metastore's managed "
                                     "storage.", root);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_table_store.h"
-#include "uc_cloud.h"
+#include "uc_clouds.h"
 
 #include <string.h>
 #include <apr_strings.h>
@@ -14,7 +14,7 @@ static int reads_tables(const uc_cloud_t *cloud)
 
 int uc_table_store_reads(const char *location)
 {
-    const uc_cloud_t *cloud = uc_cloud_of_url(location);
+    const uc_cloud_t *cloud = uc_clouds_of_url(location);
 
     return cloud && reads_tables(cloud);
 }
@@ -29,14 +29,14 @@ static uc_error_t *unsupported(uc_call_t *call, const char *location)
     return uc_error_make(call->pool, UC_E_UNSUPPORTED_OPERATION, "The "
                          "server does not read tables on %s:// storage "
                          "itself: only on %s.", scheme,
-                         uc_cloud_schemes(call->pool, reads_tables));
+                         uc_clouds_schemes(call->pool, reads_tables));
 }
 
 uc_error_t *uc_table_store_config(uc_call_t *call, const char *location,
                                   const uc_objstore_config_t **config,
                                   apr_time_t *valid_until)
 {
-    const uc_cloud_t *cloud = uc_cloud_of_url(location);
+    const uc_cloud_t *cloud = uc_clouds_of_url(location);
     uc_objstore_config_t *c;
     apr_time_t until = 0;
     uc_error_t *err;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* How the server itself reads a table's files (its Delta log, to check
  * what is shared of it; its data files, to pre-sign them for
- * recipients): as the table's cloud says (uc_cloud.h): nothing for local
+ * recipients): as the table's cloud says (uc_clouds.h): nothing for local
  * paths, what the credential of the external location covering it gives
  * in the clouds. */
 #ifndef UC_TABLE_STORE_H

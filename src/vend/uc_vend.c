@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_vend.h"
-#include "uc_cloud.h"
+#include "uc_clouds.h"
 #include "uc_storage.h"
 
 #include <string.h>
@@ -48,7 +48,7 @@ const char *uc_vended_value(const uc_vended_t *v, const char *name)
 static uc_error_t *fetch(apr_pool_t *pool, void *baton, uc_vended_t *out)
 {
     const uc_vend_request_t *req = baton;
-    const uc_cloud_t *cloud = uc_cloud_of_type(req->cred->type, NULL);
+    const uc_cloud_t *cloud = uc_clouds_of_type(req->cred->type, NULL);
 
     if (!cloud || !cloud->vend)
         return uc_error_make(pool, UC_E_INTERNAL, "Credential '%s' is of "

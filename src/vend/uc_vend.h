@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Temporary credentials for a storage location: the external location
  * covering it says with which credential, the credential's cloud makes
- * them (uc_cloud.h: STS, a SAS, a Google token), and the process keeps
+ * them (uc_clouds.h: STS, a SAS, a Google token), and the process keeps
  * them for the next request (cloud/uc_vend_cache.h). */
 #ifndef UC_VEND_H
 #define UC_VEND_H

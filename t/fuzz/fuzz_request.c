@@ -154,7 +154,7 @@ static uc_error_t *run(apr_pool_t *pool, const uc_route_t *const *api,
         as_recipient(call);
     uc_router_match(pool, api, method, call->path, match);
     if (!match->route)
-        return uc_error_for_status(pool, match->allowed ? 405 : 404);
+        return uc_render_httpd_error(pool, match->allowed ? 405 : 404);
     call->params = match->params;
     call->out = uc_out_buffered(pool, 256);
     out = call->out->jw;

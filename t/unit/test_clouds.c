@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The table of clouds (vend/uc_cloud.h): each scheme and each credential
+/* The table of clouds (vend/uc_clouds.h): each scheme and each credential
  * type belongs to one cloud; a cloud with credential types vends for
  * them; a cloud whose tables the server reads has an object store for
  * each of its schemes; and the lookups by URL, scheme and type, the
@@ -8,8 +8,8 @@
 #include "uc_test.h"
 
 #include "../../src/objstore/uc_objstore_provider.h"
-#include "../../src/vend/uc_cloud.h"
-#include "../../src/vend/uc_location.h"
+#include "../../src/vend/uc_clouds.h"
+#include "../../src/vend/uc_storage_url.h"
 
 static void test_one_owner(void **state)
 {
@@ -27,7 +27,7 @@ static void test_one_owner(void **state)
         for (s = c->schemes; *s; s++) {
             assert_null(apr_hash_get(schemes, *s, APR_HASH_KEY_STRING));
             apr_hash_set(schemes, *s, APR_HASH_KEY_STRING, c);
-            assert_ptr_equal(uc_cloud_of_scheme(*s), c);
+            assert_ptr_equal(uc_clouds_of_scheme(*s), c);
             if (c->table_store)
                 assert_non_null(uc_objstore_lookup_provider(*s));
         }
@@ -37,30 +37,30 @@ static void test_one_owner(void **state)
 
             assert_null(apr_hash_get(types, t->name, APR_HASH_KEY_STRING));
             apr_hash_set(types, t->name, APR_HASH_KEY_STRING, c);
-            assert_ptr_equal(uc_cloud_of_type(t->name, &found), c);
+            assert_ptr_equal(uc_clouds_of_type(t->name, &found), c);
             assert_ptr_equal(found, t);
         }
     }
     assert_int_equal(n, 5);
-    assert_null(uc_cloud_of_scheme("ftp"));
-    assert_null(uc_cloud_of_type("ftp_password", NULL));
+    assert_null(uc_clouds_of_scheme("ftp"));
+    assert_null(uc_clouds_of_type("ftp_password", NULL));
 }
 
 static void test_lookups(void **state)
 {
     apr_pool_t *pool = *state;
 
-    assert_string_equal(uc_cloud_of_url("s3://b/x")->name, "aws");
-    assert_string_equal(uc_cloud_of_url("abfss://c@a.dfs.core.windows.net/x")
+    assert_string_equal(uc_clouds_of_url("s3://b/x")->name, "aws");
+    assert_string_equal(uc_clouds_of_url("abfss://c@a.dfs.core.windows.net/x")
                         ->name, "azure");
-    assert_string_equal(uc_cloud_of_url("gs://b/x")->name, "gcp");
-    assert_string_equal(uc_cloud_of_url("r2://b@a.r2.cloudflarestorage.com/x")
+    assert_string_equal(uc_clouds_of_url("gs://b/x")->name, "gcp");
+    assert_string_equal(uc_clouds_of_url("r2://b@a.r2.cloudflarestorage.com/x")
                         ->name, "cloudflare");
-    assert_string_equal(uc_cloud_of_url("file:///srv/x")->name, "file");
-    assert_string_equal(uc_cloud_of_url("/srv/x")->name, "file");
-    assert_null(uc_cloud_of_url("s3a://b/x"));
-    assert_null(uc_cloud_of_url("s3:/b/x"));
-    assert_null(uc_cloud_of_url("averyveryverylongscheme://b/x"));
+    assert_string_equal(uc_clouds_of_url("file:///srv/x")->name, "file");
+    assert_string_equal(uc_clouds_of_url("/srv/x")->name, "file");
+    assert_null(uc_clouds_of_url("s3a://b/x"));
+    assert_null(uc_clouds_of_url("s3:/b/x"));
+    assert_null(uc_clouds_of_url("averyveryverylongscheme://b/x"));
     assert_true(uc_credential_serves("aws_iam_role", "s3://b/x"));
     assert_true(uc_credential_serves("azure_storage_key", "abfss://c@a.x/y"));
     assert_false(uc_credential_serves("aws_iam_role", "gs://b/x"));
@@ -71,7 +71,7 @@ static void test_lookups(void **state)
                         "azure_managed_identity, azure_storage_key, "
                         "cloudflare_api_token or "
                         "databricks_gcp_service_account");
-    assert_string_equal(uc_cloud_schemes(pool, NULL),
+    assert_string_equal(uc_clouds_schemes(pool, NULL),
                         "file://, s3://, abfs://, abfss://, r2://, gs://");
 }
 
@@ -91,10 +91,10 @@ static void test_locations_follow_the_clouds(void **state)
 
         if (!strcmp(uc_clouds[i]->name, "file"))
             url = "file:///b/x";
-        assert_ok(uc_validate_storage_url(pool, "url", url, &out));
+        assert_ok(uc_storage_url_check(pool, "url", url, &out));
     }
-    assert_invalid(uc_validate_storage_url(pool, "url", "s3://u@b/x", &out));
-    assert_invalid(uc_validate_storage_url(pool, "url", "hdfs://b/x", &out));
+    assert_invalid(uc_storage_url_check(pool, "url", "s3://u@b/x", &out));
+    assert_invalid(uc_storage_url_check(pool, "url", "hdfs://b/x", &out));
 }
 
 int main(void)

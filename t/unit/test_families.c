@@ -18,7 +18,7 @@ static void render(uc_call_t *call, uc_jw_t *out, const uc_securable_t *sec,
 {
     uc_jw_begin_object(out);
     uc_api_write_names(call, out, context, sec);
-    uc_api_write_details(call, out, sec, sec->browse_only ? browsed : NULL);
+    uc_family_write_details(call, out, sec, sec->browse_only ? browsed : NULL);
     uc_api_write_tail(call, out, sec, "vault_id", 0);
 }
 

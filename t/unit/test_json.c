@@ -428,11 +428,11 @@ static void test_rpc_codes(void **state)
                                                "m")->code))
                 fail_msg("kinds %d and %d share %s", j, i, a->code);
     }
-    assert_int_equal(uc_error_rpc_code(uc_error_for_status(pool, 401)), 16);
-    assert_int_equal(uc_error_rpc_code(uc_error_for_status(pool, 403)), 7);
-    assert_int_equal(uc_error_rpc_code(uc_error_for_status(pool, 503)), 14);
-    assert_int_equal(uc_error_rpc_code(uc_error_for_status(pool, 400)), 3);
-    assert_int_equal(uc_error_rpc_code(uc_error_for_status(pool, 404)), 5);
+    assert_int_equal(uc_error_rpc_code(uc_render_httpd_error(pool, 401)), 16);
+    assert_int_equal(uc_error_rpc_code(uc_render_httpd_error(pool, 403)), 7);
+    assert_int_equal(uc_error_rpc_code(uc_render_httpd_error(pool, 503)), 14);
+    assert_int_equal(uc_error_rpc_code(uc_render_httpd_error(pool, 400)), 3);
+    assert_int_equal(uc_error_rpc_code(uc_render_httpd_error(pool, 404)), 5);
     assert_int_equal(uc_error_rpc_code(uc_error_internal(pool)), 13);
     assert_int_equal(uc_error_rpc_code(uc_error_unavailable(pool)), 14);
     assert_int_equal(uc_error_rpc_code(uc_error_invalid(pool, "x")), 3);
@@ -454,7 +454,7 @@ static void test_missing_kinds(void **state)
             fail_msg("%s (%d) is %smissing", err->code, err->status,
                      uc_error_is_missing(err) ? "" : "not ");
     }
-    assert_true(uc_error_is_missing(uc_error_for_status(pool, 404)));
+    assert_true(uc_error_is_missing(uc_render_httpd_error(pool, 404)));
     refused = uc_error_make(pool, UC_E_BAD_REQUEST, "m");
     refused->status = 404;
     assert_false(uc_error_is_missing(refused));
@@ -477,7 +477,7 @@ static void test_httpd_protocol_errors(void **state)
     int i;
 
     for (i = 0; cases[i].code; i++) {
-        uc_error_t *err = uc_error_for_status(pool, cases[i].status);
+        uc_error_t *err = uc_render_httpd_error(pool, cases[i].status);
         if (err->status != cases[i].status ||
             strcmp(err->code, cases[i].code) != 0 ||
             uc_error_rpc_code(err) != cases[i].rpc)
@@ -506,16 +506,16 @@ static void test_error_constructors(void **state)
     assert_true(err->retry_after > 0);
     err = uc_error_internal(pool);
     assert_err(err, 500, NULL);
-    err = uc_error_for_status(pool, 401);
+    err = uc_render_httpd_error(pool, 401);
     assert_err(err, 401, NULL);
-    err = uc_error_for_status(pool, 503);
+    err = uc_render_httpd_error(pool, 503);
     assert_err(err, 503, NULL);
     assert_true(err->retry_after > 0);
-    err = uc_error_for_status(pool, 400);
+    err = uc_render_httpd_error(pool, 400);
     assert_err(err, 400, "INVALID_PARAMETER_VALUE");
-    err = uc_error_for_status(pool, 500);
+    err = uc_render_httpd_error(pool, 500);
     assert_err(err, 500, NULL);
-    err = uc_error_for_status(pool, 406);
+    err = uc_render_httpd_error(pool, 406);
     assert_err(err, 406, "BAD_REQUEST");
 }
 

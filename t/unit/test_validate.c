@@ -3,7 +3,7 @@
 #include "uc_test.h"
 
 #include "../../src/core/uc_validate.h"
-#include "../../src/vend/uc_location.h"
+#include "../../src/vend/uc_storage_url.h"
 
 static const char *name_ok(apr_pool_t *pool, const char *name)
 {
@@ -191,7 +191,7 @@ static void test_full_name_invalid(void **state)
 static const char *url_ok(apr_pool_t *pool, const char *url)
 {
     const char *out = NULL;
-    uc_error_t *err = uc_validate_storage_url(pool, "storage_root", url, &out);
+    uc_error_t *err = uc_storage_url_check(pool, "storage_root", url, &out);
     if (err)
         fail_msg("url '%s' refused: %s", url, err->message);
     assert_non_null(out);
@@ -201,7 +201,7 @@ static const char *url_ok(apr_pool_t *pool, const char *url)
 static void url_bad(apr_pool_t *pool, const char *url)
 {
     const char *out = "untouched";
-    uc_error_t *err = uc_validate_storage_url(pool, "storage_root", url, &out);
+    uc_error_t *err = uc_storage_url_check(pool, "storage_root", url, &out);
     if (!err)
         fail_msg("url '%s' accepted as '%s'", url, out);
     assert_invalid(err);
@@ -295,15 +295,15 @@ static void test_url_one_spelling(void **state)
 static void test_location_within(void **state)
 {
     (void)state;
-    assert_true(uc_location_within("s3://b/a", "s3://b/a"));
-    assert_true(uc_location_within("s3://b/a/c", "s3://b/a"));
-    assert_true(uc_location_within("s3://b/a", "s3://b"));
-    assert_false(uc_location_within("s3://b/ab", "s3://b/a"));
-    assert_false(uc_location_within("s3://bc/a", "s3://b"));
-    assert_false(uc_location_within("s3://b", "s3://b/a"));
-    assert_true(uc_location_within("file:///etc", "file:///"));
-    assert_true(uc_location_within("file:///", "file:///"));
-    assert_false(uc_location_within("s3://b/x", "file:///"));
+    assert_true(uc_storage_url_within("s3://b/a", "s3://b/a"));
+    assert_true(uc_storage_url_within("s3://b/a/c", "s3://b/a"));
+    assert_true(uc_storage_url_within("s3://b/a", "s3://b"));
+    assert_false(uc_storage_url_within("s3://b/ab", "s3://b/a"));
+    assert_false(uc_storage_url_within("s3://bc/a", "s3://b"));
+    assert_false(uc_storage_url_within("s3://b", "s3://b/a"));
+    assert_true(uc_storage_url_within("file:///etc", "file:///"));
+    assert_true(uc_storage_url_within("file:///", "file:///"));
+    assert_false(uc_storage_url_within("s3://b/x", "file:///"));
 }
 
 static void test_url_invalid(void **state)

@@ -148,7 +148,7 @@ api(afx_t *fx, uc_method_t method, const char *target,
         uc_router_match(cp, fx->routes ? fx->routes : uc_catalog_api, method,
                         call->path, match);
         if (!match->route)
-            err = uc_error_for_status(cp, match->allowed ? 405 : 404);
+            err = uc_render_httpd_error(cp, match->allowed ? 405 : 404);
     }
     if (!err) {
         uc_jw_t *w = uc_jw_make(cp, 256);

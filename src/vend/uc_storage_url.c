@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Storage locations in their normal form (see uc_location.h). Every check
+/* Storage locations in their normal form (see uc_storage_url.h). Every check
  * on where data lives compares these texts, so every spelling of a place
  * must come out as the same text: a location that reached another
  * object's files through "..", "%2e" or a different case would pass the
  * overlap checks that its plain spelling fails. */
-#include "uc_location.h"
-#include "uc_cloud.h"
+#include "uc_storage_url.h"
+#include "uc_clouds.h"
 
 #include <string.h>
 #include <apr_lib.h>
@@ -86,7 +86,7 @@ static uc_error_t *read_scheme(const input_t *in, parts_t *out,
     scheme = apr_pstrmemdup(in->pool, in->url, (apr_size_t)(p - in->url));
     for (i = 0; scheme[i]; i++)
         scheme[i] = (char)apr_tolower(scheme[i]);
-    if (!uc_cloud_of_scheme(scheme))
+    if (!uc_clouds_of_scheme(scheme))
         return refused(in, apr_psprintf(in->pool, "unsupported URI scheme: "
                                         "%s", scheme));
     out->scheme = scheme;
@@ -98,7 +98,7 @@ static uc_error_t *read_scheme(const input_t *in, parts_t *out,
  * <bucket>@<account> (R2), where '@' is no user name's end. */
 static int names_account(const char *scheme)
 {
-    return uc_cloud_of_scheme(scheme)->account_in_host;
+    return uc_clouds_of_scheme(scheme)->account_in_host;
 }
 
 /* A bucket, container@account or host: lower-cased, as DNS names are. No
@@ -270,19 +270,19 @@ static uc_error_t *normalise(apr_pool_t *pool, const char *field,
     return NULL;
 }
 
-uc_error_t *uc_validate_storage_url(apr_pool_t *pool, const char *field,
-                                    const char *url, const char **out)
+uc_error_t *uc_storage_url_check(apr_pool_t *pool, const char *field,
+                                 const char *url, const char **out)
 {
     return normalise(pool, field, url, 1, out);
 }
 
-uc_error_t *uc_validate_location(apr_pool_t *pool, const char *field,
-                                 const char *url, const char **out)
+uc_error_t *uc_storage_url_derived(apr_pool_t *pool, const char *field,
+                                   const char *url, const char **out)
 {
     return normalise(pool, field, url, 0, out);
 }
 
-int uc_location_within(const char *inner, const char *outer)
+int uc_storage_url_within(const char *inner, const char *outer)
 {
     apr_size_t n = strlen(outer);
 

@@ -5,11 +5,11 @@
  * temporary credentials for a place there are made, and how the server
  * itself reads a table there (the object store it opens, objstore/, and
  * with what). One file per cloud (uc_cloud_<name>.c) and one line in the
- * table of uc_cloud.c; the rest of the core finds a cloud by a URL's
+ * table of uc_clouds.c; the rest of the core finds a cloud by a URL's
  * scheme or by a credential's type, as httpd finds its providers by name
  * and curl its TLS backends. */
-#ifndef UC_CLOUD_H
-#define UC_CLOUD_H
+#ifndef UC_CLOUDS_H
+#define UC_CLOUDS_H
 
 #include "uc_credentials.h"
 #include "../cloud/uc_vend_cache.h"
@@ -78,14 +78,14 @@ extern const uc_cloud_t *const uc_clouds[];
 /* The cloud of a URL scheme (lower case), of a URL ("s3://…"; an
  * absolute path is a file:// one), or of a credential type (and the type
  * itself in *type when `type` is not NULL); NULL when none is. */
-const uc_cloud_t *uc_cloud_of_scheme(const char *scheme);
-const uc_cloud_t *uc_cloud_of_url(const char *url);
-const uc_cloud_t *uc_cloud_of_type(const char *name,
-                                   const uc_credential_type_t **type);
+const uc_cloud_t *uc_clouds_of_scheme(const char *scheme);
+const uc_cloud_t *uc_clouds_of_url(const char *url);
+const uc_cloud_t *uc_clouds_of_type(const char *name,
+                                    const uc_credential_type_t **type);
 
 /* The schemes of the clouds whose `want` is set ("file://, s3://"), or
  * of all of them (`want` NULL), as messages list them. */
-const char *uc_cloud_schemes(apr_pool_t *pool,
-                             int (*want)(const uc_cloud_t *cloud));
+const char *uc_clouds_schemes(apr_pool_t *pool,
+                              int (*want)(const uc_cloud_t *cloud));
 
 #endif

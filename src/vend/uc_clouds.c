@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "uc_cloud.h"
+#include "uc_clouds.h"
 
 #include <string.h>
 #include <apr_strings.h>
@@ -17,7 +17,7 @@ const uc_cloud_t *const uc_clouds[] = {
     NULL
 };
 
-const uc_cloud_t *uc_cloud_of_scheme(const char *scheme)
+const uc_cloud_t *uc_clouds_of_scheme(const char *scheme)
 {
     const char *const *s;
     int i;
@@ -29,22 +29,22 @@ const uc_cloud_t *uc_cloud_of_scheme(const char *scheme)
     return NULL;
 }
 
-const uc_cloud_t *uc_cloud_of_url(const char *url)
+const uc_cloud_t *uc_clouds_of_url(const char *url)
 {
     const char *sep = strstr(url, "://");
     char scheme[16];
 
     if (url[0] == '/')
-        return uc_cloud_of_scheme("file");
+        return uc_clouds_of_scheme("file");
     if (!sep || sep == url || (apr_size_t)(sep - url) >= sizeof(scheme))
         return NULL;
     memcpy(scheme, url, (apr_size_t)(sep - url));
     scheme[sep - url] = '\0';
-    return uc_cloud_of_scheme(scheme);
+    return uc_clouds_of_scheme(scheme);
 }
 
-const uc_cloud_t *uc_cloud_of_type(const char *name,
-                                   const uc_credential_type_t **type)
+const uc_cloud_t *uc_clouds_of_type(const char *name,
+                                    const uc_credential_type_t **type)
 {
     const uc_credential_type_t *t;
     int i;
@@ -59,8 +59,8 @@ const uc_cloud_t *uc_cloud_of_type(const char *name,
     return NULL;
 }
 
-const char *uc_cloud_schemes(apr_pool_t *pool,
-                             int (*want)(const uc_cloud_t *cloud))
+const char *uc_clouds_schemes(apr_pool_t *pool,
+                              int (*want)(const uc_cloud_t *cloud))
 {
     const char *list = NULL;
     const char *const *s;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Storage locations: where the catalog's data lives, as URLs of the
- * clouds it governs (uc_cloud.h), in one normal form, so that every check
+ * clouds it governs (uc_clouds.h), in one normal form, so that every check
  * on where data lives compares texts. */
-#ifndef UC_LOCATION_H
-#define UC_LOCATION_H
+#ifndef UC_STORAGE_URL_H
+#define UC_STORAGE_URL_H
 
 #include <apr_pools.h>
 
@@ -12,7 +12,7 @@
 /* Storage locations in their one normal form, so that two spellings of
  * one place are the same text and nesting is a prefix ending at '/':
  * - a bare absolute path is a file:/// URL (file:/p and file://localhost/p
- *   too); the scheme is one of a cloud's (uc_cloud.h: s3, abfs, abfss,
+ *   too); the scheme is one of a cloud's (uc_clouds.h: s3, abfs, abfss,
  *   r2, gs, file; s3a:// and the others are refused) and is lower-cased,
  *   as is the bucket or host, which names no port, and no user but the
  *   account of a cloud whose hosts do (container@account);
@@ -26,15 +26,15 @@
  * - at most UC_URL_MAX bytes, before and after.
  * User input may not reach into managed storage: a segment or host naming
  * __unitystorage, in any case, is refused. */
-uc_error_t *uc_validate_storage_url(apr_pool_t *pool, const char *field,
-                                    const char *url, const char **out);
+uc_error_t *uc_storage_url_check(apr_pool_t *pool, const char *field,
+                                 const char *url, const char **out);
 
 /* The same normal form for a location the module derived itself (a
  * managed location handed out earlier), which may lie in managed storage. */
-uc_error_t *uc_validate_location(apr_pool_t *pool, const char *field,
-                                 const char *url, const char **out);
+uc_error_t *uc_storage_url_derived(apr_pool_t *pool, const char *field,
+                                   const char *url, const char **out);
 
 /* Whether the normal form `inner` is `outer` or lies inside it. */
-int uc_location_within(const char *inner, const char *outer);
+int uc_storage_url_within(const char *inner, const char *outer);
 
 #endif

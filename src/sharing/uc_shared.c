@@ -204,7 +204,7 @@ uc_error_t *uc_shared_check_start(uc_shared_t *s, apr_int64_t start,
                             APR_INT64_T_FMT ").", start, latest_version);
 }
 
-uc_error_t *uc_sharing_query_version(uc_call_t *call, const char *name,
+uc_error_t *uc_sharing_version_param(uc_call_t *call, const char *name,
                                      apr_int64_t *v, int *present)
 {
     const char *text = apr_table_get(call->query, name), *p;
@@ -358,7 +358,7 @@ uc_error_t *uc_sharing_table_metadata(uc_call_t *call, uc_jw_t *out)
 
     (void)out;
     if ((err = uc_sharing_read_caps(call, &caps)) ||
-        (err = uc_sharing_query_version(call, "version", &version,
+        (err = uc_sharing_version_param(call, "version", &version,
                                         &has_version)))
         return err;
     if (has_version && timestamp)
