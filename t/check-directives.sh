@@ -4,8 +4,8 @@
 # (a "### Name" section with Syntax, Default and Context), and every
 # documented Unicat directive exists.
 set -eu
-code=$(sed -n 's/.*AP_INIT_[A-Z0-9]*("\([A-Za-z]*\)".*/\1/p' mod_unicat/*.c | sort -u)
-docs=$(sed -n 's/^### \(Unicat[A-Za-z]*\)$/\1/p' README.md | sort -u)
+code=$(sed -n 's/.*AP_INIT_[A-Z0-9]*("\([A-Za-z0-9]*\)".*/\1/p' mod_unicat/*.c | sort -u)
+docs=$(sed -n 's/^### \(Unicat[A-Za-z0-9]*\)$/\1/p' README.md | sort -u)
 failed=0
 for d in $code; do
     if ! echo "$docs" | grep -qx "$d"; then
