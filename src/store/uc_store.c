@@ -195,7 +195,7 @@ uc_error_t *uc_store_attach(apr_pool_t *pool, const apr_dbd_driver_t *driver,
     if ((err = prepare_all(store, conn, conn_pool)))
         goto fail;
     if (conn->dialect == UC_DIALECT_SQLITE)
-        conn->sqlite_reads = uc_sqlite_reads_make(driver, handle, conn_pool);
+        conn->sqlite = uc_sqlite_make(driver, handle, conn_pool);
     if ((err = load_metastore_id(store)))
         goto fail;
 
@@ -238,9 +238,9 @@ uc_error_t *uc_store_select_page(uc_store_t *store, apr_pool_t *pool,
     uc_error_t *err;
     int n = 0, last;
 
-    if (store->conn->sqlite_reads) {
+    if (store->conn->sqlite) {
         uc_sqlite_page_t page = { limit, 0 };
-        err = uc_sqlite_select(store, store->conn->sqlite_reads, pool, stmt,
+        err = uc_sqlite_select(store, store->conn->sqlite, pool, stmt,
                                args, &page, out);
         *more = page.more;
         return counted(store, since, err);
@@ -277,8 +277,8 @@ static uc_error_t *select_rows(uc_store_t *store, apr_pool_t *pool,
     static const char *const no_args[1] = { NULL };
     int rc, copy;
 
-    if (store->conn->sqlite_reads)
-        return uc_sqlite_select(store, store->conn->sqlite_reads, pool, stmt,
+    if (store->conn->sqlite)
+        return uc_sqlite_select(store, store->conn->sqlite, pool, stmt,
                                 args ? args : no_args, NULL, out);
     rc = apr_dbd_pselect(store->driver, pool, store->handle, &res,
                          store->conn->statements[stmt], 1, 0,
@@ -329,7 +329,13 @@ uc_error_t *uc_store_exec(uc_store_t *store, uc_stmt_t stmt,
 {
     apr_time_t since = apr_time_now();
     int n = 0, rc;
+    uc_error_t *err;
 
+    if (store->conn->sqlite) {
+        err = uc_sqlite_exec(store, store->conn->sqlite, stmt, args, nrows);
+        counted(store, since, NULL);
+        return err;
+    }
     rc = apr_dbd_pquery(store->driver, store->pool, store->handle, &n,
                         store->conn->statements[stmt], 0,
                         (const char **)args);

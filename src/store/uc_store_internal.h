@@ -5,12 +5,12 @@
 
 #include "uc_store.h"
 
-typedef struct uc_sqlite_reads uc_sqlite_reads_t;
+typedef struct uc_sqlite uc_sqlite_t;
 
 struct uc_store_conn {
     uc_dialect_t dialect;
     apr_dbd_prepared_t *statements[UC_STMT_COUNT];
-    uc_sqlite_reads_t *sqlite_reads;     /* SQLite only */
+    uc_sqlite_t *sqlite;     /* SQLite only */
     const char *metastore_id;
     int schema_version;
 };
@@ -25,11 +25,10 @@ uc_error_t *uc_store_db_error(uc_store_t *store, int rc, const char *what);
 uc_error_t *uc_migrate_store(uc_store_t *store, uc_dialect_t dialect,
                              const uc_migration_t *migrations, int *version);
 
-/* SQLite's native read path (uc_store_sqlite.c). `conn_pool` must die
+/* SQLite's native statements (uc_store_sqlite.c). `conn_pool` must die
  * with the connection. */
-uc_sqlite_reads_t *uc_sqlite_reads_make(const apr_dbd_driver_t *driver,
-                                        apr_dbd_t *handle,
-                                        apr_pool_t *conn_pool);
+uc_sqlite_t *uc_sqlite_make(const apr_dbd_driver_t *driver,
+                            apr_dbd_t *handle, apr_pool_t *conn_pool);
 /* With `page`, reading stops where the page ends (uc_store_select_page):
  * after page->limit rows, or before a row once the rows read hold
  * UC_PAGE_BYTES (each row's size is its last column); page->more tells
@@ -38,9 +37,14 @@ typedef struct uc_sqlite_page {
     int limit;
     int more;
 } uc_sqlite_page_t;
-uc_error_t *uc_sqlite_select(uc_store_t *store, uc_sqlite_reads_t *reads,
+uc_error_t *uc_sqlite_select(uc_store_t *store, uc_sqlite_t *sqlite,
                              apr_pool_t *pool, uc_stmt_t id,
                              const char *const *args, uc_sqlite_page_t *page,
                              uc_rows_t *out);
+/* Runs a statement that writes, within the driver's transaction when one
+ * is open; *nrows (may be NULL) the rows it changed. A taken key is
+ * UC_E_DUPLICATE, a database still busy after the bounded retries a 503. */
+uc_error_t *uc_sqlite_exec(uc_store_t *store, uc_sqlite_t *sqlite,
+                           uc_stmt_t id, const char *const *args, int *nrows);
 
 #endif

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Reads on SQLite through the native handle. The apr_dbd driver copies every
- * row through its process-wide mutex and keeps statements that break on any
- * schema change; for the hot read path the module prepares its SELECTs with
- * sqlite3_prepare_v2 on the same connection (which re-prepares itself after
- * schema changes) and reads the rows directly. Writes and transactions stay
- * with the driver, so its transaction handling keeps working. */
+/* Statements on SQLite through the native handle. The apr_dbd driver copies
+ * every row through its process-wide mutex and prepares with the legacy
+ * sqlite3_prepare, whose statements break for good on any schema change
+ * another connection makes (VACUUM, ANALYZE, an index, a migration); the
+ * module prepares its statements with sqlite3_prepare_v2 on the same
+ * connection, which re-prepares them after schema changes, and runs reads
+ * and writes with them. Transactions stay with the driver (BEGIN and
+ * COMMIT on that connection), so its transaction handling keeps working. */
 #include "uc_store_internal.h"
 #include "../core/uc_page.h"
 
@@ -19,36 +21,35 @@
 #define BUSY_RETRIES 40
 #define BUSY_SLEEP apr_time_from_msec(25)
 
-struct uc_sqlite_reads {
+struct uc_sqlite {
     sqlite3 *db;
     sqlite3_stmt *statements[UC_STMT_COUNT];
 };
 
 static apr_status_t finalize_all(void *data)
 {
-    uc_sqlite_reads_t *reads = data;
+    uc_sqlite_t *sqlite = data;
     int i;
 
     for (i = 0; i < UC_STMT_COUNT; i++)
-        if (reads->statements[i]) {
-            sqlite3_finalize(reads->statements[i]);
-            reads->statements[i] = NULL;
+        if (sqlite->statements[i]) {
+            sqlite3_finalize(sqlite->statements[i]);
+            sqlite->statements[i] = NULL;
         }
     return APR_SUCCESS;
 }
 
-uc_sqlite_reads_t *uc_sqlite_reads_make(const apr_dbd_driver_t *driver,
-                                        apr_dbd_t *handle,
-                                        apr_pool_t *conn_pool)
+uc_sqlite_t *uc_sqlite_make(const apr_dbd_driver_t *driver,
+                            apr_dbd_t *handle, apr_pool_t *conn_pool)
 {
-    uc_sqlite_reads_t *reads = apr_pcalloc(conn_pool, sizeof(*reads));
+    uc_sqlite_t *sqlite = apr_pcalloc(conn_pool, sizeof(*sqlite));
 
-    reads->db = apr_dbd_native_handle(driver, handle);
+    sqlite->db = apr_dbd_native_handle(driver, handle);
     /* Registered after the connection was opened, so it runs before the
      * connection closes (sqlite3_close refuses while statements live). */
-    apr_pool_cleanup_register(conn_pool, reads, finalize_all,
+    apr_pool_cleanup_register(conn_pool, sqlite, finalize_all,
                               apr_pool_cleanup_null);
-    return reads;
+    return sqlite;
 }
 
 /* apr_dbd's "%s" markers become SQLite's "?". */
@@ -72,7 +73,7 @@ static const char *native_sql(apr_pool_t *pool, const char *sql)
     return out;
 }
 
-static uc_error_t *sqlite_error(uc_store_t *store, uc_sqlite_reads_t *reads,
+static uc_error_t *sqlite_error(uc_store_t *store, uc_sqlite_t *sqlite,
                                 int rc, const char *what)
 {
     int locked = rc == SQLITE_BUSY || rc == SQLITE_LOCKED;
@@ -84,21 +85,40 @@ static uc_error_t *sqlite_error(uc_store_t *store, uc_sqlite_reads_t *reads,
 
     return uc_error_because(store->pool, err, "UC0207: SQLite %s failed "
                             "(rc %d): %s", what, rc,
-                            sqlite3_errmsg(reads->db));
+                            sqlite3_errmsg(sqlite->db));
 }
 
-static uc_error_t *statement(uc_store_t *store, uc_sqlite_reads_t *reads,
+static uc_error_t *statement(uc_store_t *store, uc_sqlite_t *sqlite,
                              uc_stmt_t id, sqlite3_stmt **out)
 {
-    if (!reads->statements[id]) {
-        int rc = sqlite3_prepare_v2(reads->db,
+    if (!sqlite->statements[id]) {
+        int rc = sqlite3_prepare_v2(sqlite->db,
                                     native_sql(store->pool,
                                                uc_statements[id].sqlite),
-                                    -1, &reads->statements[id], NULL);
+                                    -1, &sqlite->statements[id], NULL);
         if (rc != SQLITE_OK)
-            return sqlite_error(store, reads, rc, "prepare");
+            return sqlite_error(store, sqlite, rc, "prepare");
     }
-    *out = reads->statements[id];
+    *out = sqlite->statements[id];
+    return NULL;
+}
+
+/* The statement `id` with `args` bound (as many as it has markers). On an
+ * error *out may be set (then it needs its reset) or NULL. */
+static uc_error_t *bound(uc_store_t *store, uc_sqlite_t *sqlite, uc_stmt_t id,
+                         const char *const *args, sqlite3_stmt **out)
+{
+    uc_error_t *err = statement(store, sqlite, id, out);
+    int nargs, i;
+
+    if (err)
+        return err;
+    nargs = sqlite3_bind_parameter_count(*out);
+    for (i = 0; i < nargs; i++)
+        if (sqlite3_bind_text(*out, i + 1, args[i], -1, SQLITE_STATIC)
+            != SQLITE_OK)
+            return sqlite_error(store, sqlite, sqlite3_errcode(sqlite->db),
+                                "bind");
     return NULL;
 }
 
@@ -115,7 +135,7 @@ static int page_full(uc_sqlite_page_t *page, sqlite3_stmt *st, int ncols,
     return 0;
 }
 
-uc_error_t *uc_sqlite_select(uc_store_t *store, uc_sqlite_reads_t *reads,
+uc_error_t *uc_sqlite_select(uc_store_t *store, uc_sqlite_t *sqlite,
                              apr_pool_t *pool, uc_stmt_t id,
                              const char *const *args, uc_sqlite_page_t *page,
                              uc_rows_t *out)
@@ -123,19 +143,11 @@ uc_error_t *uc_sqlite_select(uc_store_t *store, uc_sqlite_reads_t *reads,
     apr_array_header_t *rows;
     sqlite3_stmt *st = NULL;
     apr_int64_t bytes = 0;
-    int nargs, i, rc, tries = 0;
-    uc_error_t *err = statement(store, reads, id, &st);
+    int i, rc, tries = 0;
+    uc_error_t *err = bound(store, sqlite, id, args, &st);
 
     if (err)
-        return err;
-    nargs = sqlite3_bind_parameter_count(st);
-    for (i = 0; i < nargs; i++)
-        if (sqlite3_bind_text(st, i + 1, args[i], -1, SQLITE_STATIC)
-            != SQLITE_OK) {
-            err = sqlite_error(store, reads, rc = sqlite3_errcode(reads->db),
-                               "bind");
-            goto done;
-        }
+        goto done;
     out->ncols = sqlite3_column_count(st);
     rows = apr_array_make(pool, 16, sizeof(const char **));
     if (page)
@@ -149,7 +161,7 @@ uc_error_t *uc_sqlite_select(uc_store_t *store, uc_sqlite_reads_t *reads,
             continue;
         }
         if (rc != SQLITE_ROW) {
-            err = sqlite_error(store, reads, rc, "select");
+            err = sqlite_error(store, sqlite, rc, "select");
             goto done;
         }
         if (page && page_full(page, st, out->ncols, rows->nelts, &bytes))
@@ -170,7 +182,54 @@ uc_error_t *uc_sqlite_select(uc_store_t *store, uc_sqlite_reads_t *reads,
     out->rows = (const char ***)rows->elts;
 done:
     /* A statement left mid-step would block the driver's COMMIT. */
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
+    if (st) {
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
+    }
+    return err;
+}
+
+/* A write outside a transaction waits for another writer as long as the
+ * driver's writes did (16 tries 100 ms apart); in one, the transaction
+ * holds the write lock from its BEGIN. */
+#define WRITE_BUSY_RETRIES 16
+#define WRITE_BUSY_SLEEP apr_time_from_msec(100)
+
+static uc_error_t *write_error(uc_store_t *store, uc_sqlite_t *sqlite, int rc)
+{
+    int extended = sqlite3_extended_errcode(sqlite->db);
+
+    store->stats.errors++;
+    if (extended == SQLITE_CONSTRAINT_UNIQUE ||
+        extended == SQLITE_CONSTRAINT_PRIMARYKEY)
+        return uc_error_make(store->pool, UC_E_DUPLICATE, "duplicate key");
+    return sqlite_error(store, sqlite, rc, "update");
+}
+
+uc_error_t *uc_sqlite_exec(uc_store_t *store, uc_sqlite_t *sqlite,
+                           uc_stmt_t id, const char *const *args, int *nrows)
+{
+    sqlite3_stmt *st = NULL;
+    int rc, tries = 0;
+    uc_error_t *err = bound(store, sqlite, id, args, &st);
+
+    if (err)
+        goto done;
+    while ((rc = sqlite3_step(st)) == SQLITE_BUSY &&
+           ++tries < WRITE_BUSY_RETRIES) {
+        sqlite3_reset(st);
+        apr_sleep(WRITE_BUSY_SLEEP);
+    }
+    if (rc == SQLITE_DONE || rc == SQLITE_ROW) {
+        if (nrows)
+            *nrows = sqlite3_changes(sqlite->db);
+    }
+    else
+        err = write_error(store, sqlite, rc);
+done:
+    if (st) {
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
+    }
     return err;
 }

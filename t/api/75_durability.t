@@ -37,22 +37,7 @@ create_object('/external-locations', { name => $loc, url => $d });
 END { api(DELETE => "/external-locations/$loc", query => { force => 'true' }) }
 
 # --- the database, read beside the API ---------------------------------------
-my ($backend) = do { local (@ARGV, $/) = (Apache::Test::vars('t_conf') . '/backend.conf'); <> };
-my ($params) = $backend =~ /^DBDParams\s+"([^"]+)"/m;
-my $sqlite = $backend =~ /^DBDriver\s+sqlite3/m;
-sub db_query {
-    my ($sql) = @_;
-    my @cmd = $sqlite ? ('sqlite3', '-batch', '-readonly', $params, $sql)
-                      : do { my %kv = map { split /=/, $_, 2 } split ' ', $params;
-                             (($ENV{PG_BIN} ? "$ENV{PG_BIN}/" : '') . 'psql', '-X', '-At', '-h', $kv{host}, '-U', $kv{user},
-                              '-d', $kv{dbname}, '-c', $sql) };
-    open(my $fh, '-|', @cmd) or die "cannot run $cmd[0]: $!";
-    local $/;
-    my $out = <$fh> // '';
-    close $fh or die "$cmd[0] failed (status $?) on: $sql\n";
-    $out =~ s/\s+\z//;
-    return $out;
-}
+my $sqlite = db_is_sqlite();
 # A child killed after it sent COMMIT leaves PostgreSQL to finish that
 # transaction on its own, possibly after the client has looked: before a
 # lost write is looked up, every transaction open at that moment must end.

@@ -1085,6 +1085,46 @@ static void test_busy_write_without_transaction(void **state)
                                              "blocked")));
 }
 
+/* Another process changes the schema (VACUUM, ANALYZE, an index, a
+ * migration of a newer node): this connection's statements, prepared
+ * before, keep working, writes as well as reads, in a transaction or not,
+ * as SQLite's own re-preparing of statements allows; the driver's
+ * statements did not, and every later write failed with a 500 until
+ * httpd restarted. */
+static void test_schema_changed_by_another(void **state)
+{
+    fx_t *fx = *state;
+    uc_store_t *s = fx->store;
+    const char *ms = uc_store_metastore_id(s);
+    uc_test_conn_t *other = fx_connect(fx);
+    static const char *const changes[] = {
+        "VACUUM", "ANALYZE", "CREATE INDEX test_x ON securables (name, id)",
+        "DROP INDEX test_x", NULL
+    };
+    int i;
+
+    assert_ok(uc_securable_insert(s, new_sec(fx->pool, UC_KIND_CATALOG, ms,
+                                             "before")));
+    for (i = 0; changes[i]; i++) {
+        const char *name = apr_psprintf(fx->pool, "after_%d", i);
+
+        uc_test_sql_exec(fx->db, other, changes[i]);
+        assert_ok(uc_securable_insert(s, new_sec(fx->pool, UC_KIND_CATALOG,
+                                                 ms, name)));
+        assert_non_null(get(fx, s, ms, UC_KIND_CATALOG, name));
+        assert_ok(uc_store_begin(s));
+        assert_ok(uc_securable_insert(s, new_sec(
+            fx->pool, UC_KIND_CATALOG, ms,
+            apr_pstrcat(fx->pool, name, "_in_txn", NULL))));
+        assert_ok(uc_store_end(s, NULL));
+    }
+    assert_int_equal(sql_int(fx, other, "SELECT COUNT(*) FROM securables "
+                             "WHERE name LIKE 'after_%'"), 8);
+    assert_err(uc_securable_insert(s, new_sec(fx->pool, UC_KIND_CATALOG, ms,
+                                              "before")),
+               409, "UC_STORE_DUPLICATE");
+}
+
 /* After a begin that failed for a busy database, the connection (which
  * mod_dbd keeps for later requests, whose pools are different) must behave
  * like a fresh one: a failed statement outside a transaction must not
@@ -1218,6 +1258,7 @@ int main(void)
         FX_ATTACHED_TEST(test_txn_abandoned_with_pool),
         FX_ATTACHED_TEST(test_busy_begin),
         FX_ATTACHED_TEST(test_busy_write_without_transaction),
+        FX_ATTACHED_TEST(test_schema_changed_by_another),
         FX_ATTACHED_TEST(test_busy_begin_leaves_connection_clean),
         FX_TEST(test_attach_waits_for_first_writer),
     };

@@ -30,7 +30,7 @@ our @EXPORT = qw(
     is_ok_json is_error is_as_missing is_catalog is_schema is_deleted
     is_json_int is_uuid allow_set
     create_catalog create_schema create_object drop_catalog grant revoke
-    race one_winner has_keys secrets_kept
+    race one_winner has_keys secrets_kept db_query db_is_sqlite
     $BASE $UUID_RE
 );
 
@@ -940,6 +940,33 @@ sub secrets_kept {
         @found = grep { index($bytes, $_) >= 0 } @sent;
         Test::More::is_deeply(\@found, [], 'the database holds none in clear');
     }
+}
+
+# The suite's database, reached beside the API with its own command-line
+# client: db_is_sqlite() says which backend t/conf/backend.conf names;
+# db_query($sql, write => 1) runs one statement and returns its output
+# (rows one per line, columns |-separated), read-only unless `write`.
+sub _backend {
+    local (@ARGV, $/) = (Apache::Test::vars('t_conf') . '/backend.conf');
+    my $conf = <>;
+    my ($params) = $conf =~ /^DBDParams\s+"([^"]+)"/m;
+    return (scalar($conf =~ /^DBDriver\s+sqlite3/m) ? 1 : 0, $params);
+}
+sub db_is_sqlite { (_backend())[0] }
+sub db_query {
+    my ($sql, %opt) = @_;
+    my ($sqlite, $params) = _backend();
+    my @cmd = $sqlite
+        ? ('sqlite3', '-batch', ($opt{write} ? () : ('-readonly')), $params, $sql)
+        : do { my %kv = map { split /=/, $_, 2 } split ' ', $params;
+               (($ENV{PG_BIN} ? "$ENV{PG_BIN}/" : '') . 'psql', '-X', '-At',
+                '-h', $kv{host}, '-U', $kv{user}, '-d', $kv{dbname}, '-c', $sql) };
+    open(my $fh, '-|', @cmd) or die "cannot run $cmd[0]: $!";
+    local $/;
+    my $out = <$fh> // '';
+    close $fh or die "$cmd[0] failed (status $?) on: $sql\n";
+    $out =~ s/\s+\z//;
+    return $out;
 }
 
 # own_httpd($config): an httpd of the test's own beside the suite's server,
