@@ -110,6 +110,8 @@ static void *merge_dir_config(apr_pool_t *p, void *basev, void *addv)
         add->provider_private_addresses != UC_UNSET
             ? add->provider_private_addresses
             : base->provider_private_addresses;
+    conf->console_api = add->console_api ? add->console_api
+                                         : base->console_api;
     return conf;
 }
 
@@ -242,6 +244,23 @@ static const char *set_sharing_endpoint(cmd_parms *cmd, void *dconf,
     ((uc_dir_config_t *)dconf)->sharing_endpoint =
         n && arg[n - 1] == '/' ? apr_pstrdup(cmd->pool, arg)
                                : apr_pstrcat(cmd->pool, arg, "/", NULL);
+    return NULL;
+}
+
+/* A URL path of this server: the console calls the API from the browser,
+ * and its Content-Security-Policy allows no other origin. */
+static const char *set_console_api(cmd_parms *cmd, void *dconf,
+                                   const char *arg)
+{
+    size_t n = strlen(arg);
+
+    if (arg[0] != '/' || strpbrk(arg, "?#\"\\<> ") || strstr(arg, "//"))
+        return apr_psprintf(cmd->pool, "UnicatConsoleApi takes a URL path "
+                            "of this server such as %s, not '%s'",
+                            UC_CONSOLE_API, arg);
+    ((uc_dir_config_t *)dconf)->console_api =
+        n > 1 && arg[n - 1] == '/' ? apr_pstrndup(cmd->pool, arg, n - 1)
+                                   : apr_pstrdup(cmd->pool, arg);
     return NULL;
 }
 
@@ -480,6 +499,9 @@ static const command_rec unicat_directives[] = {
                   RSRC_CONF | ACCESS_CONF,
                   "Public base URL of the Delta Sharing endpoint that "
                   "recipients' profiles name"),
+    AP_INIT_TAKE1("UnicatConsoleApi", set_console_api, NULL, ACCESS_CONF,
+                  "The URL path of the catalog API the web console calls "
+                  "(unicat-console); /api/2.1/unity-catalog by default"),
     AP_INIT_FLAG("UnicatProviderPrivateAddresses", ap_set_flag_slot,
                  (void *)APR_OFFSETOF(uc_dir_config_t,
                                       provider_private_addresses),
@@ -629,6 +651,7 @@ static void register_hooks(apr_pool_t *p)
     ap_hook_child_init(child_init, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(uc_handler, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_handler(uc_files_handler, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_handler(uc_console_handler, NULL, NULL, APR_HOOK_MIDDLE);
     uc_bearer_register_hooks();
     uc_refusals_register_hooks();
     uc_log_redact_register_hooks();

@@ -34,6 +34,7 @@ typedef struct uc_dir_config {
     int url_lifetime;                /* UnicatSharingUrlLifetime, seconds */
     int metrics;                     /* UnicatMetrics On|Off */
     int provider_private_addresses;  /* UnicatProviderPrivateAddresses */
+    const char *console_api;         /* UnicatConsoleApi */
 } uc_dir_config_t;
 
 #define UC_DEFAULT_URL_LIFETIME 3600
@@ -108,6 +109,13 @@ int uc_handler(request_rec *r);
 /* Serves the signed files route of the sharing server. */
 #define UC_FILES_HANDLER "unicat-files"
 int uc_files_handler(request_rec *r);
+
+/* Serves the web console's files (uc_console.c); the console calls the
+ * catalog API at UnicatConsoleApi, by default where the shipped
+ * configurations mount it. */
+#define UC_CONSOLE_HANDLER "unicat-console"
+#define UC_CONSOLE_API "/api/2.1/unity-catalog"
+int uc_console_handler(request_rec *r);
 
 /* httpd's own refusals on the mounts (uc_refusals.c): the hook that makes
  * them while a mount's ErrorDocuments apply; the request as the client

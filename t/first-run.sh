@@ -49,6 +49,7 @@ check_files() {
 # Checks the answer of one printed command ($cmd), chosen by what it asks.
 check_answer() {
     case $cmd in
+        *:$port/) has '<title>Unity Catalog console</title>' 'src="app.js"' ;;
         *'$uc/catalogs') has '"name":"demo"' ;;
         *'$uc/tables?'*) has '"full_name":"demo.sales.orders"' ;;
         *'$uc/tables/demo.sales.orders')

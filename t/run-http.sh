@@ -97,6 +97,14 @@ if [ "$(id -u)" = 0 ] && [ -z "${UNICAT_HTTP_INNER:-}" ]; then
             export "$var"
         fi
     done
+    # The browser tests' npm tools (make http-test installs them under
+    # build/, which the copy leaves out).
+    node_dir=${UNICAT_CONSOLE_NODE:-$top/build/node-console}
+    if [ -d "$node_dir/node_modules" ]; then
+        cp -R "$node_dir" "$outer/run/node-console" || exit 1
+        UNICAT_CONSOLE_NODE="$outer/run/node-console"
+        export UNICAT_CONSOLE_NODE
+    fi
     chown -R "$test_user:" "$outer"
     chmod 700 "$outer"
     echo "run-http.sh: running as $test_user in $outer/tree"
@@ -107,6 +115,11 @@ if [ "$(id -u)" = 0 ] && [ -z "${UNICAT_HTTP_INNER:-}" ]; then
     wait "$child"
     rc=$?
     child=""
+    # The console's screenshots, one folder per suite, kept in the tree.
+    if [ -d "$outer/run/console-shots" ]; then
+        mkdir -p "$top/t/console/out" &&
+            cp -R "$outer/run/console-shots/." "$top/t/console/out/"
+    fi
     if [ $rc != 0 ] && [ -d "$outer/tree/t/state/logs" ]; then
         keep=$(mktemp -d /tmp/unicat-http-logs.XXXXXX) &&
             cp -R "$outer/tree/t/state/logs/." "$keep/" &&
@@ -238,8 +251,8 @@ run_suite() {
         rm -f "$work/$name.rc" t/logs/error_log t/logs/access_log* \
             t/logs/secrets_used
         set -m
-        { perl t/TEST.PL $opts -port "$(free_ports)" ${UNICAT_TEST_ARGS:-} \
-              </dev/null 2>&1
+        { UNICAT_SUITE=$name perl t/TEST.PL $opts -port "$(free_ports)" \
+              ${UNICAT_TEST_ARGS:-} </dev/null 2>&1
           echo $? >"$work/$name.rc"; } | tee "$log" &
         job=$!
         set +m

@@ -170,6 +170,8 @@ $1 the Delta table demo.sales.orders
 in demo_share with the recipient demo_recipient, whose profile file is var/demo.share.
 Try, from this folder:
   uc=$base
+  # the web console's page (open $server/ in a browser to use it)
+  curl -u admin:admin $server/
   curl -u admin:admin \$uc/catalogs
   curl -u admin:admin "\$uc/tables?catalog_name=demo&schema_name=sales"
   curl -u admin:admin \$uc/tables/demo.sales.orders
@@ -221,6 +223,7 @@ esac
 demo=$(demo_status) || demo=""
 echo "mod_unicat on $server (catalog: $var/catalog.db)"
 echo "Users: admin/admin (metastore admin), alice/alice and bob/bob (who need grants)."
+echo "The web console: open $server/ in a browser and sign in as one of them."
 case $demo in
     made) print_demo "make run made its demo in the empty catalog:" ;;
     kept) print_demo "The demo of an earlier run is there:" ;;

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The web console: its files, embedded at build time from web/ (make
+ * generates uc_console_files_gen.c, as it does the migrations), the
+ * headers every answer of the console carries, and config.json, what the
+ * console needs to know of the server before its first call. The glue's
+ * handler (SetHandler unicat-console) serves them. */
+#ifndef UC_CONSOLE_H
+#define UC_CONSOLE_H
+
+#include <apr_pools.h>
+
+typedef struct uc_console_file {
+    const char *name;            /* relative to the mount: "app.js" */
+    const unsigned char *bytes;
+    apr_size_t len;
+    const char *etag;            /* a strong tag of the content, quoted */
+} uc_console_file_t;
+
+/* Every file of web/, ended by an entry whose name is NULL. */
+extern const uc_console_file_t uc_console_files[];
+
+typedef struct uc_console_header {
+    const char *name;
+    const char *value;
+} uc_console_header_t;
+
+/* What every answer of the console carries (the Content-Security-Policy
+ * above all), ended by an entry whose name is NULL. */
+extern const uc_console_header_t uc_console_headers[];
+
+/* The file a request names ("" is index.html); NULL when there is none. */
+const uc_console_file_t *uc_console_find(const char *name);
+
+/* The Content-Type of a file, by its name's extension. */
+const char *uc_console_type(const char *name);
+
+/* config.json: where the catalog API is (`api`, a URL path of the same
+ * origin), who signed in (`user`, the name httpd authenticated, or null)
+ * and the privileges each securable type may be granted, as the
+ * permissions API takes them. */
+const char *uc_console_config(apr_pool_t *pool, const char *api,
+                              const char *user);
+
+#endif

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: Apache-2.0
+// The explorer: a tree of catalogs, schemas and what they hold, read a
+// keyset page at a time, and a page for every object with its fields,
+// tags, contents and permissions.
+import { html, useEffect, useState } from './vendor/preact-htm.js';
+import { get, page, path, server } from './api.js';
+import { fullName, href, kinds, lineage } from './kinds.js';
+import { CreateDialog, DeleteDialog, EditDialog } from './forms.js';
+import { PermissionsTab } from './permissions.js';
+import { ErrorNote, Fields, Paged, Properties, Tabs, useAnswer, when } from './ui.js';
+
+const listOf = (kind, parent) => (token) =>
+  page(`/${kinds[kind].api}`, kinds[kind].key, kinds[kind].listQuery(parent), token);
+
+// --- the tree -----------------------------------------------------------
+
+function TreeItems({ kind, parent, current, revision }) {
+  return html`<${Paged} load=${listOf(kind, parent)} deps=${[kind, parent, revision]}
+    empty=${`No ${kinds[kind].plural.toLowerCase()}.`}
+    render=${(items) => html`<ul>${items.map((item) => html`
+      <${TreeNode} kind=${kind} full=${fullName(kind, item)} label=${item.name} current=${current}
+        revision=${revision} />`)}</ul>`} />`;
+}
+
+function TreeGroup({ kind, parent, current, revision }) {
+  const [open, setOpen] = useState(false);
+  return html`<li class="group">
+    <button type="button" class="toggle" aria-expanded=${open} onClick=${() => setOpen(!open)}>
+      ${kinds[kind].plural}</button>
+    ${open ? html`<${TreeItems} kind=${kind} parent=${parent} current=${current} revision=${revision} />` : null}
+  </li>`;
+}
+
+function TreeNode({ kind, full, label, current, revision }) {
+  const inPath = current && (current === full || current.startsWith(full + '.'));
+  const [open, setOpen] = useState(Boolean(inPath && current !== full));
+  const children = kinds[kind].children;
+  return html`<li>
+    ${children ? html`<button type="button" class="toggle" aria-expanded=${open}
+        aria-label=${`${open ? 'Collapse' : 'Expand'} ${label}`} onClick=${() => setOpen(!open)}></button>` : null}
+    <a href=${href(kind, full)} class=${`node ${kind}`} aria-current=${current === full ? 'page' : undefined}>${label}</a>
+    ${open && children ? (children.length === 1
+      ? html`<${TreeItems} kind=${children[0]} parent=${full} current=${current} revision=${revision} />`
+      : html`<ul>${children.map((c) => html`<${TreeGroup} kind=${c} parent=${full} current=${current}
+          revision=${revision} />`)}</ul>`) : null}
+  </li>`;
+}
+
+// Read again, expansions kept, whenever the console changed something.
+export function Tree({ current }) {
+  const [revision, setRevision] = useState(0);
+  useEffect(() => {
+    const changed = () => setRevision((r) => r + 1);
+    addEventListener('unicat-changed', changed);
+    return () => removeEventListener('unicat-changed', changed);
+  }, []);
+  return html`<nav class="tree" aria-label="Catalogs">
+    <h2 class="visually-hidden">Catalogs</h2>
+    <${TreeItems} kind="catalog" parent=${null} current=${current} revision=${revision} />
+  </nav>`;
+}
+
+// --- lists of objects -----------------------------------------------------
+
+function ObjectTable({ kind, parent }) {
+  return html`<${Paged} load=${listOf(kind, parent)} deps=${[kind, parent]}
+    empty=${`No ${kinds[kind].plural.toLowerCase()} here, or none you may see.`}
+    render=${(items) => items.length ? html`<table class="grid"><caption>${kinds[kind].plural}</caption>
+      <thead><tr><th scope="col">Name</th><th scope="col">Owner</th><th scope="col">Comment</th><th scope="col">Changed</th></tr></thead>
+      <tbody>${items.map((item) => html`<tr>
+        <td><a href=${href(kind, fullName(kind, item))}>${item.name}</a></td>
+        <td>${item.owner}</td><td>${item.comment}</td><td>${when(item.updated_at || item.created_at)}</td>
+      </tr>`)}</tbody></table>` : null} />`;
+}
+
+export function Breadcrumbs({ kind, full }) {
+  const chain = full ? lineage(kind, full) : [];
+  return html`<nav class="crumbs" aria-label="Breadcrumbs"><ol>
+    <li><a href="#/">Catalogs</a></li>
+    ${chain.map(([k, name], i) => html`<li>
+      <a href=${href(k, name)} aria-current=${i === chain.length - 1 ? 'page' : undefined}>${name.split('.').pop()}</a></li>`)}
+  </ol></nav>`;
+}
+
+// --- pages ---------------------------------------------------------------
+
+export function Home() {
+  const [summary, error] = useAnswer(() => get('/metastore_summary'), []);
+  const [dialog, setDialog] = useState(false);
+  const [round, setRound] = useState(0);
+  return html`<${Breadcrumbs} />
+    <div class="title"><h1>Catalogs</h1>
+      <button type="button" class="primary" onClick=${() => setDialog(true)}>Create catalog</button></div>
+    <${ErrorNote} error=${error} />
+    ${summary ? html`<${Fields} rows=${[['Signed in as', server.user], ['Metastore', summary.metastore_id], ['Metastore name', summary.name]]} />` : null}
+    <${ObjectTable} kind="catalog" parent=${null} key=${round} />
+    ${dialog ? html`<${CreateDialog} kind="catalog" onClose=${() => setDialog(false)}
+      onDone=${(c) => { setDialog(false); setRound(round + 1); location.hash = href('catalog', c.name); }} />` : null}`;
+}
+
+function overviewRows(o) {
+  return [
+    ['Full name', o.full_name || o.name], ['Owner', o.owner], ['Comment', o.comment],
+    ['Type', o.table_type || o.volume_type || o.catalog_type], ['Format', o.data_source_format],
+    ['Storage root', o.storage_root], ['Storage location', o.storage_location],
+    ['Created', o.created_at ? `${when(o.created_at)} by ${o.created_by || 'unknown'}` : null],
+    ['Changed', o.updated_at ? `${when(o.updated_at)} by ${o.updated_by || 'unknown'}` : null],
+    ['Id', o.id || o.schema_id || o.table_id || o.volume_id || o.function_id],
+  ];
+}
+
+function Columns({ columns }) {
+  if (!columns || !columns.length) return null;
+  return html`<table class="grid"><caption>Columns</caption>
+    <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Nullable</th><th scope="col">Partition</th><th scope="col">Comment</th></tr></thead>
+    <tbody>${columns.map((c) => html`<tr><td>${c.name}</td><td>${c.type_text}</td>
+      <td>${c.nullable === false ? 'no' : 'yes'}</td><td>${c.partition_index ?? ''}</td><td>${c.comment}</td></tr>`)}</tbody>
+  </table>`;
+}
+
+function Tags({ kind, full }) {
+  const entity = kinds[kind].tags;
+  const [tags, error] = useAnswer(() => (entity ? get(path('entity-tag-assignments', entity, full, 'tags')) : Promise.resolve(null)), [full]);
+  if (!entity || error || !tags) return null;
+  const list = tags.tag_assignments || [];
+  return html`<h2>Tags</h2>${list.length ? html`<ul class="tags">${list.map((t) => html`
+    <li><span class="tag">${t.tag_key}${t.tag_value ? `: ${t.tag_value}` : ''}</span></li>`)}</ul>`
+    : html`<p class="muted">No tags.</p>`}`;
+}
+
+function Overview({ kind, full, object }) {
+  return html`<${Fields} rows=${overviewRows(object)} />
+    <${Columns} columns=${object.columns} />
+    <h2>Properties</h2><${Properties} properties=${object.properties} />
+    <${Tags} kind=${kind} full=${full} />`;
+}
+
+function tabsOf(kind, full) {
+  const k = kinds[kind];
+  return [['overview', 'Overview', href(kind, full)]]
+    .concat((k.children || []).map((c) => [c, kinds[c].plural, href(kind, full, c)]))
+    .concat([['permissions', 'Permissions', href(kind, full, 'permissions')]]);
+}
+
+function Actions({ kind, full, object, onChanged }) {
+  const [dialog, setDialog] = useState(null);
+  const k = kinds[kind];
+  const close = () => setDialog(null);
+  const parent = lineage(kind, full).slice(-2)[0];
+  return html`<div class="buttons">
+      ${kind === 'catalog' ? html`<button type="button" onClick=${() => setDialog('create')}>Create schema</button>` : null}
+      ${k.edit.length ? html`<button type="button" onClick=${() => setDialog('edit')}>Edit</button>` : null}
+      <button type="button" class="danger" onClick=${() => setDialog('delete')}>Delete</button>
+    </div>
+    ${dialog === 'create' ? html`<${CreateDialog} kind="schema" parent=${full} onClose=${close}
+      onDone=${(s) => { close(); location.hash = href('schema', s.full_name); }} />` : null}
+    ${dialog === 'edit' ? html`<${EditDialog} kind=${kind} full=${full} object=${object} onClose=${close}
+      onDone=${(o) => { close(); onChanged(fullName(kind, o)); }} />` : null}
+    ${dialog === 'delete' ? html`<${DeleteDialog} kind=${kind} full=${full} onClose=${close}
+      onDone=${() => { close(); location.hash = kind === 'catalog' || parent[1] === full ? '#/' : href(parent[0], parent[1]); }} />` : null}`;
+}
+
+export function ObjectPage({ kind, full, tab }) {
+  const k = kinds[kind];
+  const [object, error, reload] = useAnswer(() => get(path(k.api, full)), [kind, full]);
+  const changed = (newFull) => (newFull !== full ? (location.hash = href(kind, newFull)) : reload());
+  const current = tab || 'overview';
+  return html`<${Breadcrumbs} kind=${kind} full=${full} />
+    <div class="title"><h1><span class="kind">${k.label}</span> ${full.split('.').pop()}</h1>
+      ${object ? html`<${Actions} kind=${kind} full=${full} object=${object} onChanged=${changed} />` : null}</div>
+    <${ErrorNote} error=${error} />
+    ${!object && !error ? html`<p class="muted" aria-live="polite">Loading…</p>` : null}
+    ${object ? html`<${Tabs} tabs=${tabsOf(kind, full)} current=${current} />
+      ${current === 'overview' ? html`<${Overview} kind=${kind} full=${full} object=${object} />` : null}
+      ${current === 'permissions' ? html`<${PermissionsTab} kind=${kind} full=${full} object=${object} />` : null}
+      ${kinds[current] ? html`<${ObjectTable} kind=${current} parent=${full} />` : null}` : null}`;
+}

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+// Create, edit and delete, each through the catalog API as the caller;
+// what the server refuses is shown in its words.
+import { html } from './vendor/preact-htm.js';
+import { call, path } from './api.js';
+import { kinds } from './kinds.js';
+import { ActionForm, Dialog, Field } from './ui.js';
+
+// "key=value" lines, as the properties field takes them.
+export function parseProperties(text) {
+  const properties = {};
+  for (const line of (text || '').split('\n')) {
+    if (!line.trim()) continue;
+    const at = line.indexOf('=');
+    if (at < 1) throw new Error(`"${line}" is not key=value.`);
+    properties[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return properties;
+}
+
+const showProperties = (p) => Object.entries(p || {}).map(([k, v]) => `${k}=${v}`).join('\n');
+
+function optional(form, name) {
+  const v = (form.get(name) || '').trim();
+  return v === '' ? undefined : v;
+}
+
+// A catalog (parent null) or a schema of the catalog `parent`.
+export function CreateDialog({ kind, parent, onClose, onDone }) {
+  const k = kinds[kind];
+  const submit = (form) => {
+    const body = {
+      name: optional(form, 'name'),
+      comment: optional(form, 'comment'),
+      storage_root: optional(form, 'storage_root'),
+      properties: parseProperties(form.get('properties')),
+    };
+    if (kind === 'schema') body.catalog_name = parent;
+    return call('POST', `/${k.api}`, { body });
+  };
+  return html`<${Dialog} title=${parent ? `New ${k.label.toLowerCase()} in ${parent}` : `New ${k.label.toLowerCase()}`} onClose=${onClose}>
+    <${ActionForm} submit=${submit} onDone=${onDone} onCancel=${onClose} label="Create">
+      <${Field} name="name" label="Name" required />
+      <${Field} name="comment" label="Comment" multiline />
+      <${Field} name="storage_root" label="Storage root" hint="Where its managed tables and volumes go; optional." />
+      <${Field} name="properties" label="Properties" multiline hint="One key=value a line." />
+    <//>
+  <//>`;
+}
+
+const editLabels = {
+  new_name: ['Name', 'Renaming changes the full names of everything inside.'],
+  comment: ['Comment'],
+  owner: ['Owner', 'A user or group name.'],
+  properties: ['Properties', 'One key=value a line; the set replaces the current one.'],
+};
+
+export function EditDialog({ kind, full, object, onClose, onDone }) {
+  const k = kinds[kind];
+  const submit = (form) => {
+    const body = {};
+    for (const name of k.edit) {
+      const raw = form.get(name);
+      if (name === 'properties') {
+        const next = parseProperties(raw);
+        if (showProperties(next) !== showProperties(object.properties)) body.properties = next;
+      } else if (name === 'new_name') {
+        if (raw.trim() && raw.trim() !== object.name) body.new_name = raw.trim();
+      } else if ((raw || '') !== (object[name] || '')) {
+        body[name] = raw;
+      }
+    }
+    return call('PATCH', path(k.api, full), { body });
+  };
+  return html`<${Dialog} title=${`Edit ${k.label.toLowerCase()} ${full}`} onClose=${onClose}>
+    <${ActionForm} submit=${submit} onDone=${onDone} onCancel=${onClose} label="Save">
+      ${k.edit.map((name) => html`<${Field} name=${name} label=${editLabels[name][0]}
+        hint=${editLabels[name][1]} multiline=${name === 'comment' || name === 'properties'}
+        value=${name === 'new_name' ? object.name : name === 'properties' ? showProperties(object.properties) : object[name]} />`)}
+    <//>
+  <//>`;
+}
+
+// What deleting does, said before it happens (the API's `force`).
+const forceText = {
+  catalog: 'Also delete every schema and every table, volume, function and model in them (force=true). Without it, the server refuses to delete a catalog that still holds schemas.',
+  schema: 'Also delete every table, volume, function and model in it (force=true). Without it, the server refuses to delete a schema that is not empty.',
+};
+
+export function DeleteDialog({ kind, full, onClose, onDone }) {
+  const k = kinds[kind];
+  const submit = (form) => call('DELETE', path(k.api, full),
+    { query: { force: form.get('force') ? 'true' : undefined } });
+  return html`<${Dialog} title=${`Delete ${k.label.toLowerCase()} ${full}?`} onClose=${onClose}>
+    <${ActionForm} submit=${submit} onDone=${onDone} onCancel=${onClose} label="Delete" danger>
+      <p>The catalog forgets it and its grants and tags. The data files of external tables and
+      volumes stay where they are in storage.</p>
+      ${forceText[kind] ? html`<div class="check"><input type="checkbox" id="force" name="force" value="1" />
+        <label for="force">${forceText[kind]}</label></div>` : null}
+    <//>
+  <//>`;
+}
