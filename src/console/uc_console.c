@@ -6,6 +6,7 @@
 
 #include "../core/uc_json.h"
 #include "../call/uc_privileges.h"
+#include "../vend/uc_clouds.h"
 
 /* The console's own script and styles only, and calls to this origin
  * only: a value of the catalog that slips into the page as markup can
@@ -86,6 +87,42 @@ static json_t *grantable_privileges(void)
     return all;
 }
 
+/* The fields of one type of credential, as its create form asks them:
+ * the server's own (an external id it makes) are not asked. */
+static json_t *credential_fields(const uc_credential_type_t *type)
+{
+    json_t *fields = json_array();
+    int i;
+
+    for (i = 0; i < UC_CREDENTIAL_FIELDS && type->fields[i].name; i++) {
+        unsigned flags = type->fields[i].flags;
+
+        if (flags & UC_CREDENTIAL_SERVER)
+            continue;
+        json_array_append_new(fields, json_pack(
+            "{s:s, s:b, s:b}", "name", type->fields[i].name,
+            "required", (flags & UC_CREDENTIAL_REQUIRED) != 0,
+            "secret", (flags & UC_CREDENTIAL_SECRET) != 0));
+    }
+    return fields;
+}
+
+/* Every cloud's types of credential, by the member that names them in a
+ * request body, with their cloud. */
+static json_t *credential_types(void)
+{
+    json_t *all = json_object();
+    const uc_cloud_t *const *cloud;
+    const uc_credential_type_t *type;
+
+    for (cloud = uc_clouds; *cloud; cloud++)
+        for (type = (*cloud)->types; type && type->name; type++)
+            json_object_set_new(all, type->name, json_pack(
+                "{s:s, s:o}", "cloud", (*cloud)->name,
+                "fields", credential_fields(type)));
+    return all;
+}
+
 const char *uc_console_config(apr_pool_t *pool, const char *api,
                               const char *user)
 {
@@ -94,5 +131,6 @@ const char *uc_console_config(apr_pool_t *pool, const char *api,
     json_object_set_new(config, "api", json_string(api));
     json_object_set_new(config, "user", uc_json_string_or_null(user));
     json_object_set_new(config, "privileges", grantable_privileges());
+    json_object_set_new(config, "credential_types", credential_types());
     return uc_json_dump(pool, config);
 }

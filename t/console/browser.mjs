@@ -69,6 +69,7 @@ async function open(user) {
     viewport: { width: 1280, height: 800 },
   });
   const page = await context.newPage();
+  lastPage = page;
   page.on('request', (r) => {
     const url = r.url();
     if (!url.startsWith(origin + '/') && !url.startsWith('data:')) seen.offOrigin.push(url);
@@ -112,11 +113,19 @@ async function textOf(page) {
   return page.locator('main').innerText();
 }
 
+// A step that throws fails with the page as it was (a screenshot) and
+// what it said.
+let lastPage = null;
 const step = async (what, fn) => {
   try {
     await fn();
   } catch (e) {
     ok(false, what, e.stack || e.message);
+    if (lastPage) {
+      await shoot(lastPage, `failed-${count}`).catch(() => {});
+      const alerts = await lastPage.getByRole('alert').allInnerTexts().catch(() => []);
+      if (alerts.length) console.log(`# the page said: ${alerts.join(' | ')}`);
+    }
   }
 };
 
@@ -126,6 +135,14 @@ const browser = await chromium.launch({
     '--disable-background-networking', '--disable-component-update', '--disable-sync',
     '--disable-dev-shm-usage'],
 });
+
+const SECRET = `console-secret-${process.pid}-Zq8`;
+const TABLE = 'events';
+const scratch = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'unicat-console-'));
+fs.chmodSync(scratch, 0o755);
+const fixtures = new URL('../delta/fixtures/', import.meta.url).pathname;
+const FIXTURE = 'delta-0.8.0-partitioned';
+fs.cpSync(path.join(fixtures, FIXTURE), path.join(scratch, FIXTURE), { recursive: true });
 
 const XSS = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">';
 const XSS_PROPERTY = '"><svg onload=alert(1)><iframe src="javascript:alert(2)">';
@@ -180,6 +197,11 @@ await step('admin: creates a schema', async () => {
   await page.getByRole('heading', { level: 1, name: 'orders' }).waitFor();
   const s = await api('admin', 'GET', `/schemas/${p}_sales.orders`);
   ok(s.status === 200 && s.json.owner === 'admin', 'admin: the schema made in the console is in the API', JSON.stringify(s));
+  const t = await api('admin', 'POST', '/tables', {
+    catalog_name: `${p}_sales`, schema_name: 'orders', name: TABLE, table_type: 'EXTERNAL',
+    data_source_format: 'DELTA', columns: [], storage_location: `file://${scratch}/${FIXTURE}`,
+  });
+  ok(t.status === 200, 'set-up: an external Delta table over a fixture', JSON.stringify(t));
   const crumbs = await page.getByRole('navigation', { name: 'Breadcrumbs' }).innerText();
   ok(crumbs.includes(`${p}_sales`) && crumbs.includes('orders'), 'admin: the breadcrumbs name the catalog and the schema', crumbs);
   await settled(page);
@@ -297,6 +319,107 @@ await step('admin: the tree pages through catalogs', async () => {
   ok(true, 'admin: expanding a catalog in the tree shows its schemas');
 });
 
+await step('admin: storage governance', async () => {
+  await visit(page, '#/governance/external_location', 'Storage governance');
+  await settled(page);
+  await accessible(page, 'storage governance');
+  await page.getByRole('button', { name: 'New external location' }).click();
+  let dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name (required)').fill(`${p}_loc`);
+  await dialog.getByLabel('URL (required)').fill(`file://${scratch}/loc`);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('heading', { level: 1, name: `${p}_loc` }).waitFor();
+  const loc = await api('admin', 'GET', `/external-locations/${p}_loc`);
+  ok(loc.status === 200 && loc.json.url === `file://${scratch}/loc`, 'admin: the external location made in the console is in the API', JSON.stringify(loc));
+  await visit(page, '#/governance/external_location', 'Storage governance');
+  await page.getByRole('button', { name: 'New external location' }).click();
+  dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name (required)').fill(`${p}_inner`);
+  await dialog.getByLabel('URL (required)').fill(`file://${scratch}/loc/inner`);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  const overlap = await dialog.getByRole('alert').innerText();
+  ok(/overlap/i.test(overlap) && (await api('admin', 'GET', `/external-locations/${p}_inner`)).status === 404,
+    'admin: a location inside another is refused in the dialog, in the server\'s words', overlap);
+  await shoot(page, 'overlap');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  await visit(page, '#/governance/credential', 'Storage governance');
+  await page.getByRole('button', { name: 'New credential' }).click();
+  dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name (required)').fill(`${p}_cred`);
+  await dialog.getByLabel('Type').selectOption('aws_iam_role');
+  await dialog.getByLabel('role_arn').fill('arn:aws:iam::123456789012:role/reader');
+  await dialog.getByLabel('access_key_id (optional)').fill('AKIAIOSFODNN7EXAMPLE');
+  await dialog.getByLabel('secret_access_key').fill(SECRET);
+  await accessible(page, 'credential dialog');
+  await shoot(page, 'credential');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('heading', { level: 1, name: `${p}_cred` }).waitFor();
+  await settled(page);
+  const cred = await api('admin', 'GET', `/credentials/${p}_cred`);
+  ok(cred.status === 200 && cred.json.aws_iam_role.role_arn === 'arn:aws:iam::123456789012:role/reader',
+    'admin: the credential made in the console is in the API', JSON.stringify(cred));
+  const shown = await page.content();
+  ok(!shown.includes(SECRET) && !JSON.stringify(cred.json).includes(SECRET),
+    'admin: the secret typed in is neither on the page nor in the API\'s answer');
+});
+
+await step('admin: sharing', async () => {
+  await visit(page, '#/sharing/share', 'Sharing');
+  await page.getByRole('button', { name: 'New share' }).click();
+  let dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name (required)').fill(`${p}_share`);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('heading', { level: 1, name: `${p}_share` }).waitFor();
+  await visit(page, `#/share/${p}_share/objects`, `${p}_share`);
+  await settled(page);
+  await page.getByLabel('Full name (required)').fill(`${p}_sales.orders.${TABLE}`);
+  await page.getByLabel('Shared as').fill('orders.events');
+  await page.getByLabel('Share the history').check();
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await page.getByRole('table', { name: 'What the share holds' }).waitFor();
+  await accessible(page, 'share objects');
+  await shoot(page, 'share');
+  const share = await api('admin', 'GET', `/shares/${p}_share?include_shared_data=true`);
+  const object = ((share.json && share.json.objects) || [])[0] || {};
+  ok(object.name === `${p}_sales.orders.${TABLE}` && object.shared_as === 'orders.events' &&
+     object.history_data_sharing_status === 'ENABLED', 'admin: the table added in the console is in the share', JSON.stringify(share.json));
+
+  await visit(page, '#/sharing/recipient', 'Sharing');
+  await page.getByRole('button', { name: 'New recipient' }).click();
+  dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name (required)').fill(`${p}_rcp`);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  const link = await dialog.getByRole('textbox', { name: 'Activation link' }).inputValue();
+  ok(/\/public\/data_sharing_activation\/[A-Za-z0-9_-]{20,}$/.test(link), 'admin: the new recipient\'s activation link is shown', link);
+  await accessible(page, 'activation link');
+  await shoot(page, 'activation');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await page.getByRole('heading', { level: 1, name: `${p}_rcp` }).waitFor();
+  await settled(page);
+  const nonce = link.split('/').pop();
+  const storage = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+  ok(!(await page.content()).includes(nonce) && !storage.includes(nonce),
+    'admin: once closed, the activation link is on no page and in no storage of the browser');
+
+  await visit(page, `#/share/${p}_share/recipients`, `${p}_share`);
+  await settled(page);
+  await page.getByRole('textbox', { name: 'Recipient' }).fill(`${p}_rcp`);
+  await page.getByRole('button', { name: 'Grant SELECT' }).click();
+  await page.getByRole('table', { name: 'Recipients who may read it' }).getByText(`${p}_rcp`).waitFor();
+  const perms = await api('admin', 'GET', `/shares/${p}_share/permissions`);
+  ok((perms.json.privilege_assignments || []).some((a) => a.principal === `${p}_rcp` && a.privileges.includes('SELECT')),
+    'admin: the recipient granted in the console may read the share', JSON.stringify(perms.json));
+
+  // The recipient activates the link as a client does, and reads the share.
+  const info = await fetch(link.replace('/data_sharing_activation/', '/data_sharing_activation_info/'));
+  const profile = await (await fetch(link)).json();
+  const shares = await fetch(profile.endpoint.replace(/\/?$/, '/shares'), { headers: { Authorization: `Bearer ${profile.bearerToken}` } });
+  const listed = await shares.json();
+  ok(info.status === 200 && profile.bearerToken && (listed.items || []).some((s) => s.name === `${p}_share`),
+    'a client activates the link copied from the console and reads the share', JSON.stringify({ status: info.status, listed }));
+});
+
 await admin.context.close();
 
 const alice = await open('alice');
@@ -344,5 +467,9 @@ ok(seen.errors.length === 0, 'no script error and no Content-Security-Policy rep
 for (const name of [`${p}_hidden`, `${p}_xss`, `${p}_sales`]) {
   await api('admin', 'DELETE', `/catalogs/${name}?force=true`);
 }
+for (const where of [`/shares/${p}_share`, `/recipients/${p}_rcp`, `/external-locations/${p}_loc`, `/credentials/${p}_cred`]) {
+  await api('admin', 'DELETE', where);
+}
+fs.rmSync(scratch, { recursive: true, force: true });
 console.log(`1..${count}`);
 process.exit(failed ? 1 : 0);

@@ -3,19 +3,31 @@
 // page; the tree stays beside it.
 import { html, render, useEffect, useState } from './vendor/preact-htm.js';
 import { loadConfig, server } from './api.js';
-import { kinds } from './kinds.js';
+import { kinds, sections } from './kinds.js';
 import { Home, ObjectPage, Tree } from './explorer.js';
+import { SectionPage } from './sections.js';
 import { ErrorNote } from './ui.js';
 
 function route() {
   const [kind, name, tab] = location.hash.replace(/^#\/?/, '').split('/');
   if (kinds[kind] && name) return { kind, full: decodeURIComponent(name), tab };
-  return { kind: null };
+  if (sections[kind]) return { section: kind, tab: name };
+  return {};
 }
 
 function Page({ where }) {
   if (where.kind) return html`<${ObjectPage} kind=${where.kind} full=${where.full} tab=${where.tab} />`;
+  if (where.section) return html`<${SectionPage} section=${where.section} kind=${where.tab} />`;
   return html`<${Home} />`;
+}
+
+// The sections of the console; the current one marked for readers.
+function Sections({ where }) {
+  const at = where.section || (where.kind && kinds[where.kind].section) || 'explorer';
+  const links = [['explorer', 'Catalogs', '#/']].concat(
+    Object.entries(sections).map(([id, s]) => [id, s.label, `#/${id}`]));
+  return html`<nav class="sections" aria-label="Sections"><ul>${links.map(([id, label, to]) => html`
+    <li><a href=${to} aria-current=${id === at ? 'page' : undefined}>${label}</a></li>`)}</ul></nav>`;
 }
 
 function Console() {
@@ -26,11 +38,13 @@ function Console() {
     return () => removeEventListener('hashchange', changed);
   }, []);
   useEffect(() => {
-    document.title = where.kind ? `${where.full} · Unity Catalog console` : 'Unity Catalog console';
-  }, [where.kind, where.full]);
+    const what = where.full || (where.section && sections[where.section].label);
+    document.title = what ? `${what} · Unity Catalog console` : 'Unity Catalog console';
+  }, [where.kind, where.full, where.section]);
   return html`<a class="skip" href="#content" onClick=${(e) => { e.preventDefault(); document.getElementById('content').focus(); }}>Skip to the page</a>
     <header class="top">
       <a class="brand" href="#/">Unity Catalog</a>
+      <${Sections} where=${where} />
       <span class="who">${server.user ? `Signed in as ${server.user}` : 'Not signed in'}</span>
     </header>
     <div class="frame">

@@ -4,9 +4,11 @@
 // tags, contents and permissions.
 import { html, useEffect, useState } from './vendor/preact-htm.js';
 import { get, page, path, server } from './api.js';
-import { fullName, href, kinds, lineage } from './kinds.js';
+import { fullName, href, kinds, lineage, sections } from './kinds.js';
 import { CreateDialog, DeleteDialog, EditDialog } from './forms.js';
 import { PermissionsTab } from './permissions.js';
+import { DeltaTab, PreviewTab } from './delta.js';
+import { ProviderShares, RecipientTokens, RotateDialog, SharedObjects, ShareRecipients } from './sharing.js';
 import { ErrorNote, Fields, Paged, Properties, Tabs, useAnswer, when } from './ui.js';
 
 const listOf = (kind, parent) => (token) =>
@@ -62,21 +64,23 @@ export function Tree({ current }) {
 
 // --- lists of objects -----------------------------------------------------
 
-function ObjectTable({ kind, parent }) {
+export function ObjectTable({ kind, parent }) {
   return html`<${Paged} load=${listOf(kind, parent)} deps=${[kind, parent]}
     empty=${`No ${kinds[kind].plural.toLowerCase()} here, or none you may see.`}
     render=${(items) => items.length ? html`<table class="grid"><caption>${kinds[kind].plural}</caption>
       <thead><tr><th scope="col">Name</th><th scope="col">Owner</th><th scope="col">Comment</th><th scope="col">Changed</th></tr></thead>
       <tbody>${items.map((item) => html`<tr>
-        <td><a href=${href(kind, fullName(kind, item))}>${item.name}</a></td>
-        <td>${item.owner}</td><td>${item.comment}</td><td>${when(item.updated_at || item.created_at)}</td>
+        <td><a href=${href(kind, fullName(kind, item))}>${fullName(kind, item).split('.').pop()}</a></td>
+        <td>${item.owner}</td><td>${item.comment ?? item.description}</td><td>${when(item.updated_at || item.created_at)}</td>
       </tr>`)}</tbody></table>` : null} />`;
 }
 
 export function Breadcrumbs({ kind, full }) {
   const chain = full ? lineage(kind, full) : [];
+  const section = kind && kinds[kind].section;
   return html`<nav class="crumbs" aria-label="Breadcrumbs"><ol>
-    <li><a href="#/">Catalogs</a></li>
+    ${section ? html`<li><a href=${`#/${section}/${kind}`}>${sections[section].label}</a></li>`
+      : html`<li><a href="#/">Catalogs</a></li>`}
     ${chain.map(([k, name], i) => html`<li>
       <a href=${href(k, name)} aria-current=${i === chain.length - 1 ? 'page' : undefined}>${name.split('.').pop()}</a></li>`)}
   </ol></nav>`;
@@ -98,6 +102,28 @@ export function Home() {
       onDone=${(c) => { setDialog(false); setRound(round + 1); location.hash = href('catalog', c.name); }} />` : null}`;
 }
 
+const shown = new Set(['name', 'full_name', 'owner', 'comment', 'table_type', 'volume_type', 'catalog_type',
+  'data_source_format', 'storage_root', 'storage_location', 'created_at', 'created_by', 'updated_at',
+  'updated_by', 'id', 'schema_id', 'table_id', 'volume_id', 'function_id', 'properties', 'columns',
+  'objects', 'tokens', 'browse_only', 'catalog_name', 'schema_name', 'metastore_id']);
+
+// The fields of an object that the curated rows leave out, nested objects
+// one level deep ("aws_iam_role.role_arn").
+function otherRows(o) {
+  const rows = [];
+  for (const [k, v] of Object.entries(o)) {
+    if (shown.has(k) || v === null || v === undefined || Array.isArray(v)) continue;
+    if (typeof v === 'object') {
+      for (const [k2, v2] of Object.entries(v)) {
+        if (v2 !== null && typeof v2 !== 'object') rows.push([`${k}.${k2}`, String(v2)]);
+      }
+    } else {
+      rows.push([k, String(v)]);
+    }
+  }
+  return rows;
+}
+
 function overviewRows(o) {
   return [
     ['Full name', o.full_name || o.name], ['Owner', o.owner], ['Comment', o.comment],
@@ -106,7 +132,7 @@ function overviewRows(o) {
     ['Created', o.created_at ? `${when(o.created_at)} by ${o.created_by || 'unknown'}` : null],
     ['Changed', o.updated_at ? `${when(o.updated_at)} by ${o.updated_by || 'unknown'}` : null],
     ['Id', o.id || o.schema_id || o.table_id || o.volume_id || o.function_id],
-  ];
+  ].concat(otherRows(o));
 }
 
 function Columns({ columns }) {
@@ -131,15 +157,35 @@ function Tags({ kind, full }) {
 function Overview({ kind, full, object }) {
   return html`<${Fields} rows=${overviewRows(object)} />
     <${Columns} columns=${object.columns} />
+    ${kind === 'recipient' ? html`<${RecipientTokens} object=${object} />` : null}
     <h2>Properties</h2><${Properties} properties=${object.properties} />
     <${Tags} kind=${kind} full=${full} />`;
 }
 
-function tabsOf(kind, full) {
+// Tables in Delta format have the reader's views of them too.
+const isDelta = (kind, object) => kind === 'table' && object.data_source_format === 'DELTA' && object.storage_location;
+
+// The views a kind has beyond its overview, contents and permissions.
+const extraTabs = {
+  share: [['objects', 'Objects', SharedObjects], ['recipients', 'Recipients', ShareRecipients]],
+  provider: [['shares', 'Shares', ProviderShares]],
+};
+
+function tabsOf(kind, full, object) {
   const k = kinds[kind];
+  const delta = isDelta(kind, object)
+    ? [['delta', 'Delta', href(kind, full, 'delta')], ['preview', 'Sample data', href(kind, full, 'preview')]]
+    : (extraTabs[kind] || []).map(([id, label]) => [id, label, href(kind, full, id)]);
   return [['overview', 'Overview', href(kind, full)]]
     .concat((k.children || []).map((c) => [c, kinds[c].plural, href(kind, full, c)]))
+    .concat(delta)
     .concat([['permissions', 'Permissions', href(kind, full, 'permissions')]]);
+}
+
+// Where the console goes once an object is deleted: up one level.
+function afterDelete(kind, full, parent) {
+  if (kinds[kind].section) return `#/${kinds[kind].section}/${kind}`;
+  return kind === 'catalog' || parent[1] === full ? '#/' : href(parent[0], parent[1]);
 }
 
 function Actions({ kind, full, object, onChanged }) {
@@ -149,6 +195,7 @@ function Actions({ kind, full, object, onChanged }) {
   const parent = lineage(kind, full).slice(-2)[0];
   return html`<div class="buttons">
       ${kind === 'catalog' ? html`<button type="button" onClick=${() => setDialog('create')}>Create schema</button>` : null}
+      ${kind === 'recipient' ? html`<button type="button" onClick=${() => setDialog('rotate')}>Rotate token</button>` : null}
       ${k.edit.length ? html`<button type="button" onClick=${() => setDialog('edit')}>Edit</button>` : null}
       <button type="button" class="danger" onClick=${() => setDialog('delete')}>Delete</button>
     </div>
@@ -156,8 +203,10 @@ function Actions({ kind, full, object, onChanged }) {
       onDone=${(s) => { close(); location.hash = href('schema', s.full_name); }} />` : null}
     ${dialog === 'edit' ? html`<${EditDialog} kind=${kind} full=${full} object=${object} onClose=${close}
       onDone=${(o) => { close(); onChanged(fullName(kind, o)); }} />` : null}
+    ${dialog === 'rotate' ? html`<${RotateDialog} full=${full} onClose=${close}
+      onDone=${() => { close(); onChanged(full); }} />` : null}
     ${dialog === 'delete' ? html`<${DeleteDialog} kind=${kind} full=${full} onClose=${close}
-      onDone=${() => { close(); location.hash = kind === 'catalog' || parent[1] === full ? '#/' : href(parent[0], parent[1]); }} />` : null}`;
+      onDone=${() => { close(); location.hash = afterDelete(kind, full, parent); }} />` : null}`;
 }
 
 export function ObjectPage({ kind, full, tab }) {
@@ -170,8 +219,11 @@ export function ObjectPage({ kind, full, tab }) {
       ${object ? html`<${Actions} kind=${kind} full=${full} object=${object} onChanged=${changed} />` : null}</div>
     <${ErrorNote} error=${error} />
     ${!object && !error ? html`<p class="muted" aria-live="polite">Loading…</p>` : null}
-    ${object ? html`<${Tabs} tabs=${tabsOf(kind, full)} current=${current} />
+    ${object ? html`<${Tabs} tabs=${tabsOf(kind, full, object)} current=${current} />
       ${current === 'overview' ? html`<${Overview} kind=${kind} full=${full} object=${object} />` : null}
       ${current === 'permissions' ? html`<${PermissionsTab} kind=${kind} full=${full} object=${object} />` : null}
+      ${current === 'delta' && isDelta(kind, object) ? html`<${DeltaTab} full=${full} />` : null}
+      ${current === 'preview' && isDelta(kind, object) ? html`<${PreviewTab} full=${full} />` : null}
+      ${(extraTabs[kind] || []).filter(([id]) => id === current).map(([, , View]) => html`<${View} full=${full} />`)}
       ${kinds[current] ? html`<${ObjectTable} kind=${current} parent=${full} />` : null}` : null}`;
 }

@@ -25,25 +25,25 @@ function optional(form, name) {
   return v === '' ? undefined : v;
 }
 
-// A catalog (parent null) or a schema of the catalog `parent`.
+// A catalog (parent null), a schema of the catalog `parent`, or a share.
 export function CreateDialog({ kind, parent, onClose, onDone }) {
   const k = kinds[kind];
   const submit = (form) => {
-    const body = {
-      name: optional(form, 'name'),
-      comment: optional(form, 'comment'),
-      storage_root: optional(form, 'storage_root'),
-      properties: parseProperties(form.get('properties')),
-    };
+    const body = { name: optional(form, 'name'), comment: optional(form, 'comment') };
+    if (kind !== 'share') {
+      body.storage_root = optional(form, 'storage_root');
+      body.properties = parseProperties(form.get('properties'));
+    }
     if (kind === 'schema') body.catalog_name = parent;
     return call('POST', `/${k.api}`, { body });
   };
+  const inCatalog = kind === 'catalog' || kind === 'schema';
   return html`<${Dialog} title=${parent ? `New ${k.label.toLowerCase()} in ${parent}` : `New ${k.label.toLowerCase()}`} onClose=${onClose}>
     <${ActionForm} submit=${submit} onDone=${onDone} onCancel=${onClose} label="Create">
       <${Field} name="name" label="Name" required />
       <${Field} name="comment" label="Comment" multiline />
-      <${Field} name="storage_root" label="Storage root" hint="Where its managed tables and volumes go; optional." />
-      <${Field} name="properties" label="Properties" multiline hint="One key=value a line." />
+      ${inCatalog ? html`<${Field} name="storage_root" label="Storage root" hint="Where its managed tables and volumes go; optional." />
+      <${Field} name="properties" label="Properties" multiline hint="One key=value a line." />` : null}
     <//>
   <//>`;
 }

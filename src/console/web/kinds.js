@@ -49,11 +49,43 @@ export const kinds = {
     key: 'agent_skills', securable: 'agent_skill', edit: EDIT_NAMED,
     listQuery: inSchema,
   },
+  // Securables directly under the metastore, in the console's sections.
+  credential: {
+    label: 'Credential', plural: 'Credentials', api: 'credentials', key: 'credentials',
+    securable: 'credential', edit: EDIT_NAMED, section: 'governance', listQuery: () => ({}),
+  },
+  external_location: {
+    label: 'External location', plural: 'External locations', api: 'external-locations',
+    key: 'external_locations', securable: 'external_location', edit: EDIT_NAMED,
+    section: 'governance', listQuery: () => ({}),
+  },
+  tag_policy: {
+    label: 'Tag policy', plural: 'Tag policies', api: 'tag-policies', key: 'tag_policies',
+    securable: 'tag_policy', edit: [], section: 'governance', listQuery: () => ({}), nameField: 'tag_key',
+  },
+  share: {
+    label: 'Share', plural: 'Shares', api: 'shares', key: 'shares', securable: 'share',
+    edit: EDIT_NAMED, section: 'sharing', listQuery: () => ({}),
+  },
+  recipient: {
+    label: 'Recipient', plural: 'Recipients', api: 'recipients', key: 'recipients',
+    securable: 'recipient', edit: EDIT_ALL, section: 'sharing', listQuery: () => ({}),
+  },
+  provider: {
+    label: 'Provider', plural: 'Providers', api: 'providers', key: 'providers',
+    securable: 'provider', edit: EDIT_ALL, section: 'sharing', listQuery: () => ({}),
+  },
+};
+
+export const sections = {
+  governance: { label: 'Storage governance', kinds: ['credential', 'external_location', 'tag_policy'] },
+  sharing: { label: 'Sharing', kinds: ['share', 'recipient', 'provider'] },
 };
 
 // The full name of an object of a list answer.
 export function fullName(kind, item) {
-  if (kind === 'catalog') return item.name;
+  if (kinds[kind].nameField) return item[kinds[kind].nameField];
+  if (kind === 'catalog' || kinds[kind].section) return item.name;
   if (item.full_name) return item.full_name;
   if (kind === 'schema') return `${item.catalog_name}.${item.name}`;
   return `${item.catalog_name}.${item.schema_name}.${item.name}`;
@@ -61,6 +93,7 @@ export function fullName(kind, item) {
 
 // The parents of a full name, from the catalog down, with their kinds.
 export function lineage(kind, full) {
+  if (kinds[kind].section) return [[kind, full]];
   const parts = full.split('.');
   const chain = [['catalog', parts[0]]];
   if (parts.length > 1) chain.push(['schema', parts.slice(0, 2).join('.')]);
