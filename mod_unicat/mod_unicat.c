@@ -112,6 +112,8 @@ static void *merge_dir_config(apr_pool_t *p, void *basev, void *addv)
             : base->provider_private_addresses;
     conf->console_api = add->console_api ? add->console_api
                                          : base->console_api;
+    conf->console_metrics = add->console_metrics ? add->console_metrics
+                                                 : base->console_metrics;
     return conf;
 }
 
@@ -247,20 +249,31 @@ static const char *set_sharing_endpoint(cmd_parms *cmd, void *dconf,
     return NULL;
 }
 
-/* A URL path of this server: the console calls the API from the browser,
- * and its Content-Security-Policy allows no other origin. */
-static const char *set_console_api(cmd_parms *cmd, void *dconf,
-                                   const char *arg)
+/* A URL path of this server (the console's Content-Security-Policy lets
+ * it call no other origin), without a trailing slash; NULL when it is
+ * not one. */
+static const char *console_path(apr_pool_t *pool, const char *arg)
 {
     size_t n = strlen(arg);
 
     if (arg[0] != '/' || strpbrk(arg, "?#\"\\<> ") || strstr(arg, "//"))
-        return apr_psprintf(cmd->pool, "UnicatConsoleApi takes a URL path "
-                            "of this server such as %s, not '%s'",
-                            UC_CONSOLE_API, arg);
-    ((uc_dir_config_t *)dconf)->console_api =
-        n > 1 && arg[n - 1] == '/' ? apr_pstrndup(cmd->pool, arg, n - 1)
-                                   : apr_pstrdup(cmd->pool, arg);
+        return NULL;
+    return n > 1 && arg[n - 1] == '/' ? apr_pstrndup(pool, arg, n - 1)
+                                      : apr_pstrdup(pool, arg);
+}
+
+/* UnicatConsoleApi and UnicatConsoleMetrics: the paths config.json
+ * gives the console, at the offset of the member cmd->info names. */
+static const char *set_console_path(cmd_parms *cmd, void *dconf,
+                                    const char *arg)
+{
+    const char *path = console_path(cmd->pool, arg);
+
+    if (!path)
+        return apr_psprintf(cmd->pool, "%s takes a URL path of this "
+                            "server such as /api/2.1/unity-catalog, not '%s'",
+                            cmd->cmd->name, arg);
+    *(const char **)((char *)dconf + (apr_size_t)cmd->info) = path;
     return NULL;
 }
 
@@ -499,9 +512,16 @@ static const command_rec unicat_directives[] = {
                   RSRC_CONF | ACCESS_CONF,
                   "Public base URL of the Delta Sharing endpoint that "
                   "recipients' profiles name"),
-    AP_INIT_TAKE1("UnicatConsoleApi", set_console_api, NULL, ACCESS_CONF,
+    AP_INIT_TAKE1("UnicatConsoleApi", set_console_path,
+                  (void *)APR_OFFSETOF(uc_dir_config_t, console_api),
+                  ACCESS_CONF,
                   "The URL path of the catalog API the web console calls "
                   "(unicat-console); /api/2.1/unity-catalog by default"),
+    AP_INIT_TAKE1("UnicatConsoleMetrics", set_console_path,
+                  (void *)APR_OFFSETOF(uc_dir_config_t, console_metrics),
+                  ACCESS_CONF,
+                  "The URL path of unicat-status, whose metrics the web "
+                  "console charts; none by default"),
     AP_INIT_FLAG("UnicatProviderPrivateAddresses", ap_set_flag_slot,
                  (void *)APR_OFFSETOF(uc_dir_config_t,
                                       provider_private_addresses),

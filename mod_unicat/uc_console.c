@@ -45,10 +45,11 @@ static int send_file(request_rec *r, const uc_console_file_t *file)
 
 static int send_config(request_rec *r, const uc_dir_config_t *conf)
 {
-    const char *json = uc_console_config(r->pool, conf->console_api
-                                                      ? conf->console_api
-                                                      : UC_CONSOLE_API,
-                                        r->user);
+    uc_console_paths_t paths = {
+        conf->console_api ? conf->console_api : UC_CONSOLE_API,
+        conf->console_metrics
+    };
+    const char *json = uc_console_config(r->pool, &paths, r->user);
 
     apr_table_setn(r->headers_out, "Cache-Control", "no-store");
     return send_bytes(r, "application/json", json, strlen(json));

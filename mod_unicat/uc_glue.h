@@ -35,6 +35,7 @@ typedef struct uc_dir_config {
     int metrics;                     /* UnicatMetrics On|Off */
     int provider_private_addresses;  /* UnicatProviderPrivateAddresses */
     const char *console_api;         /* UnicatConsoleApi */
+    const char *console_metrics;     /* UnicatConsoleMetrics */
 } uc_dir_config_t;
 
 #define UC_DEFAULT_URL_LIFETIME 3600

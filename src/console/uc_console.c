@@ -123,12 +123,15 @@ static json_t *credential_types(void)
     return all;
 }
 
-const char *uc_console_config(apr_pool_t *pool, const char *api,
+const char *uc_console_config(apr_pool_t *pool,
+                              const uc_console_paths_t *paths,
                               const char *user)
 {
     json_t *config = uc_json_own(pool, json_object());
 
-    json_object_set_new(config, "api", json_string(api));
+    json_object_set_new(config, "api", json_string(paths->api));
+    json_object_set_new(config, "metrics",
+                        uc_json_string_or_null(paths->metrics));
     json_object_set_new(config, "user", uc_json_string_or_null(user));
     json_object_set_new(config, "privileges", grantable_privileges());
     json_object_set_new(config, "credential_types", credential_types());

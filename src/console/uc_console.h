@@ -35,12 +35,18 @@ const uc_console_file_t *uc_console_find(const char *name);
 const char *uc_console_type(const char *name);
 
 /* config.json: where the catalog API is (`api`, a URL path of the same
- * origin), who signed in (`user`, the name httpd authenticated, or null),
+ * origin) and the metrics (`metrics`, the same, or null), who signed in (`user`, the name httpd authenticated, or null),
  * the privileges each securable type may be granted, as the permissions
  * API takes them, and the types of storage credential with the fields a
  * request gives them (`credential_types`: name → cloud, fields with
  * whether each is required and secret). */
-const char *uc_console_config(apr_pool_t *pool, const char *api,
+typedef struct uc_console_paths {
+    const char *api;            /* the catalog API */
+    const char *metrics;        /* unicat-status, or NULL: not shown */
+} uc_console_paths_t;
+
+const char *uc_console_config(apr_pool_t *pool,
+                              const uc_console_paths_t *paths,
                               const char *user);
 
 #endif

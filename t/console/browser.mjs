@@ -197,11 +197,43 @@ await step('admin: creates a schema', async () => {
   await page.getByRole('heading', { level: 1, name: 'orders' }).waitFor();
   const s = await api('admin', 'GET', `/schemas/${p}_sales.orders`);
   ok(s.status === 200 && s.json.owner === 'admin', 'admin: the schema made in the console is in the API', JSON.stringify(s));
-  const t = await api('admin', 'POST', '/tables', {
-    catalog_name: `${p}_sales`, schema_name: 'orders', name: TABLE, table_type: 'EXTERNAL',
-    data_source_format: 'DELTA', columns: [], storage_location: `file://${scratch}/${FIXTURE}`,
-  });
-  ok(t.status === 200, 'set-up: an external Delta table over a fixture', JSON.stringify(t));
+  await page.getByRole('button', { name: 'Create table' }).click();
+  const dialog2 = page.getByRole('dialog');
+  await dialog2.getByLabel('Name (required)').fill(TABLE);
+  await dialog2.getByLabel('Format').selectOption('DELTA');
+  await dialog2.getByLabel('Storage location (required)').fill(`file://${scratch}/${FIXTURE}`);
+  await accessible(page, 'create table dialog');
+  await dialog2.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('heading', { level: 1, name: TABLE }).waitFor();
+  const t = await api('admin', 'GET', `/tables/${p}_sales.orders.${TABLE}`);
+  ok(t.status === 200 && t.json.table_type === 'EXTERNAL' && t.json.data_source_format === 'DELTA' &&
+     t.json.storage_location === `file://${scratch}/${FIXTURE}`,
+  'admin: the external Delta table made in the console is in the API', JSON.stringify(t));
+  await settled(page);
+  await page.getByText('Add a tag').click();
+  await page.getByLabel('Tag key (required)').fill('quality');
+  await page.getByLabel('Tag value').fill('gold');
+  await page.getByRole('button', { name: 'Add tag' }).click();
+  await page.getByText('quality: gold').waitFor();
+  const tags = await api('admin', 'GET', `/entity-tag-assignments/tables/${p}_sales.orders.${TABLE}/tags`);
+  ok((tags.json.tag_assignments || []).some((x) => x.tag_key === 'quality' && x.tag_value === 'gold'),
+    'admin: the tag added in the console is in the API', JSON.stringify(tags.json));
+  await accessible(page, 'table page');
+  await shoot(page, 'table');
+  await page.getByRole('button', { name: 'Remove the tag quality' }).click();
+  await page.getByText('No tags.').waitFor();
+  const untagged = await api('admin', 'GET', `/entity-tag-assignments/tables/${p}_sales.orders.${TABLE}/tags`);
+  ok((untagged.json.tag_assignments || []).length === 0, 'admin: the tag removed in the console is gone from the API');
+  await visit(page, `#/table/${p}_sales.orders.${TABLE}/policies`, TABLE);
+  await settled(page);
+  await page.getByText('New policy').click();
+  await page.getByLabel('Name (required)').fill('eu_only');
+  await page.getByLabel('Function (required)').fill(`${p}_sales.orders.no_such_function`);
+  await page.getByRole('button', { name: 'Create policy' }).click();
+  const refused = await page.getByRole('alert').innerText();
+  ok(/does not exist/.test(refused), 'admin: a policy over a missing function is refused in the server\'s words', refused);
+  await accessible(page, 'policies tab');
+  await visit(page, `#/schema/${p}_sales.orders`, 'orders');
   const crumbs = await page.getByRole('navigation', { name: 'Breadcrumbs' }).innerText();
   ok(crumbs.includes(`${p}_sales`) && crumbs.includes('orders'), 'admin: the breadcrumbs name the catalog and the schema', crumbs);
   await settled(page);
@@ -376,6 +408,7 @@ await step('admin: sharing', async () => {
   await page.getByLabel('Full name (required)').fill(`${p}_sales.orders.${TABLE}`);
   await page.getByLabel('Shared as').fill('orders.events');
   await page.getByLabel('Share the history').check();
+  await page.getByLabel('Partitions').fill('year=2021');
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   await page.getByRole('table', { name: 'What the share holds' }).waitFor();
   await accessible(page, 'share objects');
@@ -383,7 +416,9 @@ await step('admin: sharing', async () => {
   const share = await api('admin', 'GET', `/shares/${p}_share?include_shared_data=true`);
   const object = ((share.json && share.json.objects) || [])[0] || {};
   ok(object.name === `${p}_sales.orders.${TABLE}` && object.shared_as === 'orders.events' &&
-     object.history_data_sharing_status === 'ENABLED', 'admin: the table added in the console is in the share', JSON.stringify(share.json));
+     object.history_data_sharing_status === 'ENABLED' &&
+     JSON.stringify(object.partitions) === JSON.stringify([{ values: [{ name: 'year', op: 'EQUAL', value: '2021' }] }]),
+  'admin: the table added in the console is in the share, with its history and partition', JSON.stringify(share.json));
 
   await visit(page, '#/sharing/recipient', 'Sharing');
   await page.getByRole('button', { name: 'New recipient' }).click();
@@ -418,6 +453,18 @@ await step('admin: sharing', async () => {
   const listed = await shares.json();
   ok(info.status === 200 && profile.bearerToken && (listed.items || []).some((s) => s.name === `${p}_share`),
     'a client activates the link copied from the console and reads the share', JSON.stringify({ status: info.status, listed }));
+});
+
+await step('admin: operations', async () => {
+  await visit(page, '#/operations', 'Operations');
+  await page.getByText('Requests by API and status').waitFor();
+  await page.getByRole('img', { name: /Requests a second/ }).waitFor({ timeout: 15000 });
+  const text = await textOf(page);
+  const counted = /(\d+) requests answered since the server started/.exec(text);
+  ok(counted && Number(counted[1]) > 0 && /catalog 2xx/.test(text) && /Cache hit rates/.test(text),
+    'admin: the operations page charts the server\'s metrics', text.slice(0, 400));
+  await accessible(page, 'operations');
+  await shoot(page, 'operations');
 });
 
 await admin.context.close();

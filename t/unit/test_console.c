@@ -93,7 +93,8 @@ static void test_headers(void **state)
 static void test_config(void **state)
 {
     apr_pool_t *pool = *state;
-    json_t *config = json_loads(uc_console_config(pool, "/x/api", "alice"),
+    uc_console_paths_t paths = { "/x/api", "/status" }, plain = { "/api", NULL };
+    json_t *config = json_loads(uc_console_config(pool, &paths, "alice"),
                                 0, NULL);
     json_t *privileges;
     int t;
@@ -103,6 +104,8 @@ static void test_config(void **state)
                         "/x/api");
     assert_string_equal(json_string_value(json_object_get(config, "user")),
                         "alice");
+    assert_string_equal(json_string_value(json_object_get(config, "metrics")),
+                        "/status");
     privileges = json_object_get(config, "privileges");
     for (t = 0; t < UC_TYPE_COUNT; t++) {
         const char *type = uc_securable_type_name((uc_securable_type_t)t);
@@ -122,7 +125,8 @@ static void test_config(void **state)
         assert_true(got == want);
     }
     json_decref(config);
-    config = json_loads(uc_console_config(pool, "/api", NULL), 0, NULL);
+    config = json_loads(uc_console_config(pool, &plain, NULL), 0, NULL);
+    assert_true(json_is_null(json_object_get(config, "metrics")));
     assert_true(json_is_null(json_object_get(config, "user")));
     json_decref(config);
 }

@@ -6,26 +6,30 @@ import { loadConfig, server } from './api.js';
 import { kinds, sections } from './kinds.js';
 import { Home, ObjectPage, Tree } from './explorer.js';
 import { SectionPage } from './sections.js';
+import { OperationsPage } from './operations.js';
 import { ErrorNote } from './ui.js';
 
 function route() {
   const [kind, name, tab] = location.hash.replace(/^#\/?/, '').split('/');
   if (kinds[kind] && name) return { kind, full: decodeURIComponent(name), tab };
   if (sections[kind]) return { section: kind, tab: name };
+  if (kind === 'operations') return { page: 'operations' };
   return {};
 }
 
 function Page({ where }) {
   if (where.kind) return html`<${ObjectPage} kind=${where.kind} full=${where.full} tab=${where.tab} />`;
   if (where.section) return html`<${SectionPage} section=${where.section} kind=${where.tab} />`;
+  if (where.page === 'operations') return html`<${OperationsPage} />`;
   return html`<${Home} />`;
 }
 
 // The sections of the console; the current one marked for readers.
 function Sections({ where }) {
-  const at = where.section || (where.kind && kinds[where.kind].section) || 'explorer';
+  const at = where.page || where.section || (where.kind && kinds[where.kind].section) || 'explorer';
   const links = [['explorer', 'Catalogs', '#/']].concat(
-    Object.entries(sections).map(([id, s]) => [id, s.label, `#/${id}`]));
+    Object.entries(sections).map(([id, s]) => [id, s.label, `#/${id}`]),
+    [['operations', 'Operations', '#/operations']]);
   return html`<nav class="sections" aria-label="Sections"><ul>${links.map(([id, label, to]) => html`
     <li><a href=${to} aria-current=${id === at ? 'page' : undefined}>${label}</a></li>`)}</ul></nav>`;
 }
@@ -38,9 +42,9 @@ function Console() {
     return () => removeEventListener('hashchange', changed);
   }, []);
   useEffect(() => {
-    const what = where.full || (where.section && sections[where.section].label);
+    const what = where.full || (where.section && sections[where.section].label) || (where.page && 'Operations');
     document.title = what ? `${what} · Unity Catalog console` : 'Unity Catalog console';
-  }, [where.kind, where.full, where.section]);
+  }, [where.kind, where.full, where.section, where.page]);
   return html`<a class="skip" href="#content" onClick=${(e) => { e.preventDefault(); document.getElementById('content').focus(); }}>Skip to the page</a>
     <header class="top">
       <a class="brand" href="#/">Unity Catalog</a>

@@ -5,7 +5,8 @@
 import { html, useEffect, useState } from './vendor/preact-htm.js';
 import { get, page, path, server } from './api.js';
 import { fullName, href, kinds, lineage, sections } from './kinds.js';
-import { CreateDialog, DeleteDialog, EditDialog } from './forms.js';
+import { CreateDialog, CreateInSchemaDialog, DeleteDialog, EditDialog } from './forms.js';
+import { PoliciesTab, Tags, takesPolicies } from './attached.js';
 import { PermissionsTab } from './permissions.js';
 import { DeltaTab, PreviewTab } from './delta.js';
 import { ProviderShares, RecipientTokens, RotateDialog, SharedObjects, ShareRecipients } from './sharing.js';
@@ -92,14 +93,14 @@ export function Home() {
   const [summary, error] = useAnswer(() => get('/metastore_summary'), []);
   const [dialog, setDialog] = useState(false);
   const [round, setRound] = useState(0);
-  return html`<${Breadcrumbs} />
+  return html`<div class="page"><${Breadcrumbs} />
     <div class="title"><h1>Catalogs</h1>
       <button type="button" class="primary" onClick=${() => setDialog(true)}>Create catalog</button></div>
     <${ErrorNote} error=${error} />
     ${summary ? html`<${Fields} rows=${[['Signed in as', server.user], ['Metastore', summary.metastore_id], ['Metastore name', summary.name]]} />` : null}
     <${ObjectTable} kind="catalog" parent=${null} key=${round} />
     ${dialog ? html`<${CreateDialog} kind="catalog" onClose=${() => setDialog(false)}
-      onDone=${(c) => { setDialog(false); setRound(round + 1); location.hash = href('catalog', c.name); }} />` : null}`;
+      onDone=${(c) => { setDialog(false); setRound(round + 1); location.hash = href('catalog', c.name); }} />` : null}</div>`;
 }
 
 const shown = new Set(['name', 'full_name', 'owner', 'comment', 'table_type', 'volume_type', 'catalog_type',
@@ -144,22 +145,12 @@ function Columns({ columns }) {
   </table>`;
 }
 
-function Tags({ kind, full }) {
-  const entity = kinds[kind].tags;
-  const [tags, error] = useAnswer(() => (entity ? get(path('entity-tag-assignments', entity, full, 'tags')) : Promise.resolve(null)), [full]);
-  if (!entity || error || !tags) return null;
-  const list = tags.tag_assignments || [];
-  return html`<h2>Tags</h2>${list.length ? html`<ul class="tags">${list.map((t) => html`
-    <li><span class="tag">${t.tag_key}${t.tag_value ? `: ${t.tag_value}` : ''}</span></li>`)}</ul>`
-    : html`<p class="muted">No tags.</p>`}`;
-}
-
 function Overview({ kind, full, object }) {
   return html`<${Fields} rows=${overviewRows(object)} />
     <${Columns} columns=${object.columns} />
     ${kind === 'recipient' ? html`<${RecipientTokens} object=${object} />` : null}
     <h2>Properties</h2><${Properties} properties=${object.properties} />
-    <${Tags} kind=${kind} full=${full} />`;
+    ${kinds[kind].tags ? html`<${Tags} kind=${kind} full=${full} />` : null}`;
 }
 
 // Tables in Delta format have the reader's views of them too.
@@ -179,6 +170,7 @@ function tabsOf(kind, full, object) {
   return [['overview', 'Overview', href(kind, full)]]
     .concat((k.children || []).map((c) => [c, kinds[c].plural, href(kind, full, c)]))
     .concat(delta)
+    .concat(takesPolicies(kind) ? [['policies', 'Policies', href(kind, full, 'policies')]] : [])
     .concat([['permissions', 'Permissions', href(kind, full, 'permissions')]]);
 }
 
@@ -195,12 +187,16 @@ function Actions({ kind, full, object, onChanged }) {
   const parent = lineage(kind, full).slice(-2)[0];
   return html`<div class="buttons">
       ${kind === 'catalog' ? html`<button type="button" onClick=${() => setDialog('create')}>Create schema</button>` : null}
+      ${kind === 'schema' ? html`<button type="button" onClick=${() => setDialog('table')}>Create table</button>
+        <button type="button" onClick=${() => setDialog('volume')}>Create volume</button>` : null}
       ${kind === 'recipient' ? html`<button type="button" onClick=${() => setDialog('rotate')}>Rotate token</button>` : null}
       ${k.edit.length ? html`<button type="button" onClick=${() => setDialog('edit')}>Edit</button>` : null}
       <button type="button" class="danger" onClick=${() => setDialog('delete')}>Delete</button>
     </div>
     ${dialog === 'create' ? html`<${CreateDialog} kind="schema" parent=${full} onClose=${close}
       onDone=${(s) => { close(); location.hash = href('schema', s.full_name); }} />` : null}
+    ${dialog === 'table' || dialog === 'volume' ? html`<${CreateInSchemaDialog} kind=${dialog} parent=${full} onClose=${close}
+      onDone=${(o) => { close(); location.hash = href(dialog, fullName(dialog, o)); }} />` : null}
     ${dialog === 'edit' ? html`<${EditDialog} kind=${kind} full=${full} object=${object} onClose=${close}
       onDone=${(o) => { close(); onChanged(fullName(kind, o)); }} />` : null}
     ${dialog === 'rotate' ? html`<${RotateDialog} full=${full} onClose=${close}
@@ -214,7 +210,7 @@ export function ObjectPage({ kind, full, tab }) {
   const [object, error, reload] = useAnswer(() => get(path(k.api, full)), [kind, full]);
   const changed = (newFull) => (newFull !== full ? (location.hash = href(kind, newFull)) : reload());
   const current = tab || 'overview';
-  return html`<${Breadcrumbs} kind=${kind} full=${full} />
+  return html`<div class="page"><${Breadcrumbs} kind=${kind} full=${full} />
     <div class="title"><h1><span class="kind">${k.label}</span> ${full.split('.').pop()}</h1>
       ${object ? html`<${Actions} kind=${kind} full=${full} object=${object} onChanged=${changed} />` : null}</div>
     <${ErrorNote} error=${error} />
@@ -222,8 +218,9 @@ export function ObjectPage({ kind, full, tab }) {
     ${object ? html`<${Tabs} tabs=${tabsOf(kind, full, object)} current=${current} />
       ${current === 'overview' ? html`<${Overview} kind=${kind} full=${full} object=${object} />` : null}
       ${current === 'permissions' ? html`<${PermissionsTab} kind=${kind} full=${full} object=${object} />` : null}
+      ${current === 'policies' && takesPolicies(kind) ? html`<${PoliciesTab} kind=${kind} full=${full} />` : null}
       ${current === 'delta' && isDelta(kind, object) ? html`<${DeltaTab} full=${full} />` : null}
       ${current === 'preview' && isDelta(kind, object) ? html`<${PreviewTab} full=${full} />` : null}
       ${(extraTabs[kind] || []).filter(([id]) => id === current).map(([, , View]) => html`<${View} full=${full} />`)}
-      ${kinds[current] ? html`<${ObjectTable} kind=${current} parent=${full} />` : null}` : null}`;
+      ${kinds[current] ? html`<${ObjectTable} kind=${current} parent=${full} />` : null}` : null}</div>`;
 }

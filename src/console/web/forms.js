@@ -48,6 +48,36 @@ export function CreateDialog({ kind, parent, onClose, onDone }) {
   <//>`;
 }
 
+// An external table (its data where it already is) or a volume of the
+// schema `parent`.
+export function CreateInSchemaDialog({ kind, parent, onClose, onDone }) {
+  const k = kinds[kind];
+  const [catalog_name, schema_name] = parent.split('.');
+  const submit = (form) => {
+    const body = {
+      catalog_name, schema_name, name: optional(form, 'name'), comment: optional(form, 'comment'),
+      storage_location: optional(form, 'storage_location'),
+    };
+    if (kind === 'table') {
+      Object.assign(body, { table_type: 'EXTERNAL', data_source_format: form.get('format'), columns: [] });
+    } else {
+      body.volume_type = body.storage_location ? 'EXTERNAL' : 'MANAGED';
+    }
+    return call('POST', `/${k.api}`, { body });
+  };
+  return html`<${Dialog} title=${`New ${kind === 'table' ? 'external table' : 'volume'} in ${parent}`} onClose=${onClose}>
+    <${ActionForm} submit=${submit} onDone=${onDone} onCancel=${onClose} label="Create">
+      <${Field} name="name" label="Name" required />
+      ${kind === 'table' ? html`<div class="field"><label for="format">Format</label><select id="format" name="format">
+        ${['DELTA', 'PARQUET', 'CSV', 'JSON', 'AVRO', 'ORC', 'TEXT'].map((f) => html`<option value=${f}>${f}</option>`)}</select>
+        <small>A Delta table's columns come from its log.</small></div>` : null}
+      <${Field} name="storage_location" label=${kind === 'table' ? 'Storage location' : 'Storage location (external volumes)'}
+        required=${kind === 'table'} hint=${kind === 'table' ? 'Where its data is: s3://…, abfss://…, gs://… or a local path.' : 'Empty: a managed volume in the schema\'s storage.'} />
+      <${Field} name="comment" label="Comment" multiline />
+    <//>
+  <//>`;
+}
+
 const editLabels = {
   new_name: ['Name', 'Renaming changes the full names of everything inside.'],
   comment: ['Comment'],

@@ -32,10 +32,10 @@ export function SectionPage({ section, kind }) {
     const name = made && (made[k.nameField || 'name']);
     if (name) location.hash = href(current, name);
   };
-  return html`<div class="title"><h1>${s.label}</h1>
+  return html`<div class="page"><div class="title"><h1>${s.label}</h1>
       ${Create ? html`<button type="button" class="primary" onClick=${() => setDialog(true)}>
         New ${k.label.toLowerCase()}</button>` : null}</div>
     <${Tabs} tabs=${s.kinds.map((id) => [id, kinds[id].plural, `#/${section}/${id}`])} current=${current} />
     <${ObjectTable} kind=${current} parent=${null} key=${`${current}-${round}`} />
-    ${dialog && Create ? html`<${Create} onClose=${() => setDialog(false)} onDone=${done} />` : null}`;
+    ${dialog && Create ? html`<${Create} onClose=${() => setDialog(false)} onDone=${done} />` : null}</div>`;
 }

@@ -26,6 +26,17 @@ function ObjectRow({ share, o, onChanged }) {
 
 const OBJECT_TYPES = ['TABLE', 'SCHEMA', 'VOLUME', 'AGENT_SKILL'];
 
+// "region=EU, year=2024" a line: each line one partition the share
+// exposes, its columns equal to the values.
+function partitionsOf(text) {
+  return (text || '').split('\n').map((l) => l.trim()).filter(Boolean).map((line) => ({
+    values: line.split(',').map((pair) => {
+      const at = pair.indexOf('=');
+      return { name: pair.slice(0, at).trim(), op: 'EQUAL', value: pair.slice(at + 1).trim() };
+    }),
+  }));
+}
+
 function AddObject({ share, onChanged }) {
   const submit = (form) => {
     const o = {
@@ -39,6 +50,8 @@ function AddObject({ share, onChanged }) {
       if (form.get('cdf')) o.enable_cdf = true;
       const start = (form.get('start_version') || '').trim();
       if (start) o.start_version = Number(start);
+      const partitions = partitionsOf(form.get('partitions'));
+      if (partitions.length) o.partitions = partitions;
     }
     return call('PATCH', path('shares', share), { body: { updates: [{ action: 'ADD', data_object: o }] } });
   };
@@ -54,6 +67,7 @@ function AddObject({ share, onChanged }) {
       <div class="check"><input type="checkbox" id="cdf" name="cdf" value="1" />
         <label for="cdf">Share the change data feed</label></div>
       <${Field} name="start_version" label="Start version" hint="The first version recipients may read; optional." />
+      <${Field} name="partitions" label="Partitions" multiline hint="Only these partitions are shared: column=value, column=value a line; empty: all." />
     <//>
   </div>`;
 }

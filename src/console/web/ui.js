@@ -60,12 +60,12 @@ export function Paged({ load, render, empty, deps }) {
     setState('done');
   };
   useEffect(() => { setItems([]); more(null); }, deps || []);
-  return html`
+  return html`<div class="paged">
     ${render(items)}
     ${state === 'done' && !error && !items.length ? html`<p class="muted">${empty}</p>` : null}
     <${ErrorNote} error=${error} />
     ${state === 'loading' ? html`<p class="muted" aria-live="polite">Loading…</p>` : null}
-    ${state === 'done' && next ? html`<button type="button" class="more" onClick=${() => more(next)}>Show more</button>` : null}`;
+    ${state === 'done' && next ? html`<button type="button" class="more" onClick=${() => more(next)}>Show more</button>` : null}</div>`;
 }
 
 // One call's answer for a page: [value, error, reload].
