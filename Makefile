@@ -302,10 +302,12 @@ fuzz-regressions: $(FUZZ_BIN)
 # Under the S3 and STS stand-ins: figure 10 of run.sh vends AWS credentials
 # through a credential whose external id the server generated.
 bench: deps
-	@$(MAKE) --no-print-directory EXTRA_PKGS="$(BENCH_PKGS)" deps all $(BUILD)/delta_bench
+	@$(MAKE) --no-print-directory EXTRA_PKGS="$(BENCH_PKGS)" deps all $(BUILD)/delta_bench \
+	  $(BUILD)/node-console/package-lock.json
 	@sh t/s3/with-s3.sh sh t/bench/run.sh
 	@sh t/bench/delta.sh
 	@sh t/bench/sharing.sh
+	@sh t/bench/console.sh
 
 bench-delta: all $(BUILD)/delta_bench
 	@sh t/bench/delta.sh

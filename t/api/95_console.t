@@ -59,7 +59,7 @@ my @browser = do {
 };
 my @results = grep { /^(?:not )?ok\b/ } @browser;
 
-plan tests => 10 + 3 * @files + @results;
+plan tests => 11 + 3 * @files + @results;
 
 for my $file (@files) {
     my $res = console("/console/$file");
@@ -76,6 +76,9 @@ for my $file (@files) {
 
 my $index = console('/console/');
 is($index->content, slurp("$web/index.html"), 'the mount itself is index.html');
+my @modules = sort grep { m{\.js$} && $_ ne 'app.js' } @files;
+my @preloaded = sort $index->content =~ /<link rel="modulepreload" href="([^"]+)">/g;
+is("@preloaded", "@modules", 'index.html preloads every module but app.js, which it runs');
 my $redirect = console('/console');
 ok($redirect->code == 301 && ($redirect->header('Location') // '') =~ m{/console/$},
    'the mount without its slash is sent to it');

@@ -224,6 +224,12 @@ await step('admin: creates a schema', async () => {
   await page.getByText('No tags.').waitFor();
   const untagged = await api('admin', 'GET', `/entity-tag-assignments/tables/${p}_sales.orders.${TABLE}/tags`);
   ok((untagged.json.tag_assignments || []).length === 0, 'admin: the tag removed in the console is gone from the API');
+  await page.getByLabel('Find tables').fill('VEN');
+  await page.getByLabel('in catalog').fill(`${p}_sales`);
+  await page.getByRole('button', { name: 'Find' }).click();
+  const found = page.getByRole('list', { name: 'Tables found' });
+  await found.getByRole('link', { name: `${p}_sales.orders.${TABLE}` }).waitFor();
+  ok((await found.getByRole('link').count()) === 1, 'admin: finding "VEN" in the catalog finds the one table whose name holds it');
   await visit(page, `#/table/${p}_sales.orders.${TABLE}/policies`, TABLE);
   await settled(page);
   await page.getByText('New policy').click();

@@ -52,7 +52,7 @@ function Console() {
       <span class="who">${server.user ? `Signed in as ${server.user}` : 'Not signed in'}</span>
     </header>
     <div class="frame">
-      <${Tree} current=${where.full} />
+      <${Tree} current=${where.kind && !kinds[where.kind].section ? where.full : null} />
       <main id="content" tabindex="-1"><${Page} where=${where} /></main>
     </div>`;
 }

@@ -7,6 +7,7 @@ import { get, page, path, server } from './api.js';
 import { fullName, href, kinds, lineage, sections } from './kinds.js';
 import { CreateDialog, CreateInSchemaDialog, DeleteDialog, EditDialog } from './forms.js';
 import { PoliciesTab, Tags, takesPolicies } from './attached.js';
+import { Search } from './search.js';
 import { PermissionsTab } from './permissions.js';
 import { DeltaTab, PreviewTab } from './delta.js';
 import { ProviderShares, RecipientTokens, RotateDialog, SharedObjects, ShareRecipients } from './sharing.js';
@@ -58,6 +59,7 @@ export function Tree({ current }) {
     return () => removeEventListener('unicat-changed', changed);
   }, []);
   return html`<nav class="tree" aria-label="Catalogs">
+    <${Search} current=${current} />
     <h2 class="visually-hidden">Catalogs</h2>
     <${TreeItems} kind="catalog" parent=${null} current=${current} revision=${revision} />
   </nav>`;

@@ -2,7 +2,7 @@
 // The console's small parts. Everything the API says is rendered as text
 // by Preact (never as markup), so a name or comment holding HTML shows as
 // what it is.
-import { html, useEffect, useRef, useState } from './vendor/preact-htm.js';
+import { html, useEffect, useLayoutEffect, useRef, useState } from './vendor/preact-htm.js';
 
 export function when(ms) {
   if (ms === null || ms === undefined || ms === '') return '';
@@ -59,7 +59,8 @@ export function Paged({ load, render, empty, deps }) {
     }
     setState('done');
   };
-  useEffect(() => { setItems([]); more(null); }, deps || []);
+  // Asked as the list is put on the page, not a frame later.
+  useLayoutEffect(() => { setItems([]); more(null); }, deps || []);
   return html`<div class="paged">
     ${render(items)}
     ${state === 'done' && !error && !items.length ? html`<p class="muted">${empty}</p>` : null}
@@ -73,7 +74,7 @@ export function useAnswer(fetcher, deps) {
   const [value, setValue] = useState(null);
   const [error, setError] = useState(null);
   const [round, setRound] = useState(0);
-  useEffect(() => {
+  useLayoutEffect(() => {
     let live = true;
     setValue(null);
     setError(null);
