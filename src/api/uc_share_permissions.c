@@ -189,6 +189,69 @@ static uc_error_t *update_permissions(uc_call_t *call, uc_jw_t *out)
     return write_assignments(call, out, all, 1);
 }
 
+/* Whether the caller may know of the share: a share it may not see is
+ * left out of a recipient's list, as if it were not granted. */
+static uc_error_t *share_seen(uc_call_t *call, const char *name, int *seen)
+{
+    uc_chain_t chain;
+    uc_access_t access;
+    uc_error_t *err = uc_authz_resolve_named(call, "share", name,
+                                             UC_LOCK_SHARE, &chain, &access);
+
+    if (!err)
+        err = uc_authz_unseen(call, &chain, &access);
+    *seen = !err;
+    return err && !uc_error_is_missing(err) ? err : NULL;
+}
+
+/* GET /recipients/{name}/share-permissions: the shares granted to the
+ * recipient that the caller may see, a page at a time, as Databricks
+ * answers it: {"permissions_out":[{"share_name", "privilege_assignments":
+ * [{"principal": recipient, "privileges": ["SELECT"]}]}], ...}. */
+static uc_error_t *recipient_shares(uc_call_t *call, uc_jw_t *out)
+{
+    const uc_securable_t *recipient = UC_TARGET_OF(call);
+    apr_array_header_t *shares;
+    uc_page_t page;
+    int i, more, seen;
+    uc_error_t *err;
+
+    if ((err = uc_api_page(call, &page)) ||
+        (err = uc_share_recipient_shares_page(
+             call->store, call->pool, recipient->id,
+             page.after ? page.after : "", page.limit, &shares, &more)))
+        return err;
+    uc_jw_begin_object(out);
+    uc_jw_key(out, "permissions_out");
+    uc_jw_begin_array(out);
+    for (i = 0; i < shares->nelts; i++) {
+        const char *name = APR_ARRAY_IDX(shares, i, uc_securable_t *)->name;
+
+        if ((err = share_seen(call, name, &seen)))
+            return err;
+        if (!seen)
+            continue;
+        uc_jw_begin_object(out);
+        uc_jw_field_string(out, "share_name", name);
+        uc_jw_key(out, "privilege_assignments");
+        uc_jw_begin_array(out);
+        uc_jw_begin_object(out);
+        uc_jw_field_string(out, "principal", recipient->name);
+        uc_jw_key(out, "privileges");
+        uc_jw_raw(out, "[\"SELECT\"]");
+        uc_jw_end_object(out);
+        uc_jw_end_array(out);
+        uc_jw_end_object(out);
+    }
+    uc_jw_end_array(out);
+    uc_jw_field_string(out, "next_page_token", more && shares->nelts
+        ? uc_page_token(call->pool, APR_ARRAY_IDX(shares, shares->nelts - 1,
+                                                  uc_securable_t *)->name)
+        : NULL);
+    uc_jw_end_object(out);
+    return NULL;
+}
+
 /* Reading needs sight of the share; changing, SET SHARE PERMISSION (on
  * the metastore) or MANAGE, ownership or admin. */
 static const uc_rule_t read_rule = {
@@ -202,8 +265,15 @@ static const uc_rule_t manage_rule = {
     { { UC_LEVEL_TARGET, P(UC_PRIV_SET_SHARE_PERMISSION) |
                          P(UC_PRIV_MANAGE) } },
     UC_TYPE_SHARE };
+/* What a recipient reads is seen by those who may hand it shares. */
+static const uc_rule_t recipient_rule = {
+    UC_TARGET_TOP_OBJECT,
+    { { UC_LEVEL_TARGET, P(UC_PRIV_USE_RECIPIENT) | P(UC_PRIV_MANAGE) } },
+    UC_TYPE_RECIPIENT };
 
 const uc_route_t uc_share_permission_routes[] = {
+    { UC_GET, "/recipients/{name}/share-permissions", recipient_shares, 0,
+      &recipient_rule },
     { UC_GET, "/shares/{name}/permissions", get_permissions, 0,
       &read_rule },
     { UC_PATCH, "/shares/{name}/permissions", update_permissions,

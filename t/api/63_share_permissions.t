@@ -3,7 +3,9 @@
 # taking it back, the answer (paged on GET), the refusals (other
 # privileges, unknown recipients, and those the caller may not know of,
 # which answer alike), who may grant, and grants that go
-# with a deleted recipient and stay with a renamed one.
+# with a deleted recipient and stay with a renamed one. Then the other
+# way round, GET /recipients/{name}/share-permissions: the shares a
+# recipient may read, paged, without those the caller may not see.
 use strict;
 use warnings FATAL => 'all';
 
@@ -13,12 +15,13 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 25;
+plan tests => 31;
 
 my $p = "sp66_$$";
 my ($share, @recipients) = ("shr_$p");
+my @more_shares = map { "shr${_}_$p" } 2 .. 3;
 END {
-    api(DELETE => "/shares/$share");
+    api(DELETE => "/shares/$_") for $share, @more_shares;
     api(DELETE => "/recipients/$_") for @recipients;
     api(PATCH => '/permissions/metastore/metastore', body => { changes => [
         { principal => 'bob', remove => ['USE RECIPIENT',
@@ -114,3 +117,41 @@ push @recipients, "rd_$p";
 is(principals(perms()), "rb_$p:SELECT,rd_$p:SELECT", 'its grant stays');
 is(api(DELETE => "/recipients/rb_$p")->code, 200, 'a recipient is deleted');
 is(principals(perms()), "rd_$p:SELECT", 'its grant goes with it');
+
+# --- the shares of a recipient ------------------------------------------------------
+create_object('/shares', { name => $_ }) for @more_shares;
+for my $s (@more_shares) {
+    api(PATCH => "/shares/$s/permissions",
+        body => { changes => [ { principal => "rd_$p", add => ['SELECT'] } ] });
+}
+sub shares_of {
+    my ($recipient, %opt) = @_;
+    return api(GET => "/recipients/$recipient/share-permissions", %opt);
+}
+sub share_names {
+    my ($res) = @_;
+    return join ',', map {
+        $_->{share_name} . ':' . join('|', map { "$_->{principal}=" . join('|', @{ $_->{privileges} }) }
+                                      @{ $_->{privilege_assignments} })
+    } @{ (json_of($res) || {})->{permissions_out} || [] };
+}
+is(share_names(shares_of("rd_$p")),
+   join(",", map { "$_:rd_$p=SELECT" } sort $share, @more_shares),
+   'GET /recipients/{name}/share-permissions lists the shares it may read');
+my (@walked, $token) = ();
+for (1 .. 5) {
+    my $page = json_of(shares_of("rd_$p", query => { max_results => 1,
+                                                     page_token => $token // '' })) || {};
+    push @walked, map { $_->{share_name} } @{ $page->{permissions_out} || [] };
+    last unless $token = $page->{next_page_token};
+}
+is("@walked", join(" ", sort $share, @more_shares), "a page at a time, each share once");
+is_as_missing(shares_of("rd_$p", user => 'alice'), shares_of("none_$p", user => 'alice'),
+              ["rd_$p", "none_$p"], 'a recipient alice may not know of is as missing');
+grant('recipient', "rd_$p", 'alice', 'MANAGE');
+grant('share', $more_shares[0], 'alice', 'SET SHARE PERMISSION');
+is(share_names(shares_of("rd_$p", user => 'alice')), "$more_shares[0]:rd_$p=SELECT",
+   'the shares the caller may not see are left out');
+is_error(shares_of("rd_$p", query => { max_results => -1 }), 400, 'INVALID_PARAMETER_VALUE',
+         'a bad page size');
+is(share_names(shares_of("ra_$p")), '', 'a recipient granted nothing reads nothing');

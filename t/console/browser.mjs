@@ -452,6 +452,9 @@ await step('admin: sharing', async () => {
   ok((perms.json.privilege_assignments || []).some((a) => a.principal === `${p}_rcp` && a.privileges.includes('SELECT')),
     'admin: the recipient granted in the console may read the share', JSON.stringify(perms.json));
 
+  await visit(page, `#/recipient/${p}_rcp/shares`, `${p}_rcp`);
+  await page.getByRole('table', { name: 'Shares it may read' }).getByRole('link', { name: `${p}_share` }).waitFor();
+  ok(true, 'admin: the recipient\'s page lists the share it may read');
   // The recipient activates the link as a client does, and reads the share.
   const info = await fetch(link.replace('/data_sharing_activation/', '/data_sharing_activation_info/'));
   const profile = await (await fetch(link)).json();

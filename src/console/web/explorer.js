@@ -10,7 +10,9 @@ import { PoliciesTab, Tags, takesPolicies } from './attached.js';
 import { Search } from './search.js';
 import { PermissionsTab } from './permissions.js';
 import { DeltaTab, PreviewTab } from './delta.js';
-import { ProviderShares, RecipientTokens, RotateDialog, SharedObjects, ShareRecipients } from './sharing.js';
+import {
+  ProviderShares, RecipientShares, RecipientTokens, RotateDialog, SharedObjects, ShareRecipients,
+} from './sharing.js';
 import { ErrorNote, Fields, Paged, Properties, Tabs, useAnswer, when } from './ui.js';
 
 const listOf = (kind, parent) => (token) =>
@@ -162,6 +164,7 @@ const isDelta = (kind, object) => kind === 'table' && object.data_source_format 
 const extraTabs = {
   share: [['objects', 'Objects', SharedObjects], ['recipients', 'Recipients', ShareRecipients]],
   provider: [['shares', 'Shares', ProviderShares]],
+  recipient: [['shares', 'Shares', RecipientShares]],
 };
 
 function tabsOf(kind, full, object) {

@@ -4,8 +4,9 @@
 // (the activation link shown once, rotation with a grace period), and
 // providers with their shares.
 import { html, useState } from './vendor/preact-htm.js';
-import { call, get, path } from './api.js';
-import { ActionForm, Dialog, ErrorNote, Field, useAnswer, when } from './ui.js';
+import { call, get, page, path } from './api.js';
+import { href } from './kinds.js';
+import { ActionForm, Dialog, ErrorNote, Field, Paged, useAnswer, when } from './ui.js';
 
 function ObjectRow({ share, o, onChanged }) {
   const [error, setError] = useState(null);
@@ -194,4 +195,14 @@ export function ProviderShares({ full }) {
   const list = shares.shares || [];
   return list.length ? html`<ul>${list.map((s) => html`<li>${s.name}</li>`)}</ul>`
     : html`<p class="muted">The provider shares nothing with this metastore.</p>`;
+}
+
+// The shares a recipient may read (those the caller may see).
+export function RecipientShares({ full }) {
+  const load = (token) => page(path('recipients', full, 'share-permissions'), 'permissions_out', {}, token);
+  return html`<${Paged} load=${load} deps=${[full]} empty="It may read no share (that you may see)."
+    render=${(items) => (items.length ? html`<table class="grid"><caption>Shares it may read</caption>
+      <thead><tr><th scope="col">Share</th><th scope="col">Privileges</th></tr></thead>
+      <tbody>${items.map((s) => html`<tr><td><a href=${href('share', s.share_name)}>${s.share_name}</a></td>
+        <td>${s.privilege_assignments.flatMap((a) => a.privileges).join(', ')}</td></tr>`)}</tbody></table>` : null)} />`;
 }
