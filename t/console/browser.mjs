@@ -357,6 +357,21 @@ await step('admin: the tree pages through catalogs', async () => {
   ok(true, 'admin: expanding a catalog in the tree shows its schemas');
 });
 
+await step('admin: a model and its versions', async () => {
+  const model = await api('admin', 'POST', '/models', { catalog_name: `${p}_sales`, schema_name: 'orders', name: 'churn' });
+  const version = await api('admin', 'POST', '/models/versions', {
+    catalog_name: `${p}_sales`, schema_name: 'orders', model_name: 'churn', source: 'runs:/r1/model', run_id: 'r1',
+  });
+  ok(model.status === 200 && version.status === 200, 'set-up: a registered model with a version', JSON.stringify([model, version]));
+  await visit(page, `#/schema/${p}_sales.orders/model`, 'orders');
+  await page.getByRole('link', { name: 'churn', exact: true }).first().click();
+  await page.getByRole('heading', { level: 1, name: 'churn' }).waitFor();
+  await page.getByRole('link', { name: 'Versions' }).click();
+  const row = await page.getByRole('table', { name: 'Versions' }).innerText();
+  ok(/\b1\b/.test(row) && row.includes('runs:/r1/model'), 'admin: the model\'s page lists its versions', row);
+  await accessible(page, 'model versions');
+});
+
 await step('admin: storage governance', async () => {
   await visit(page, '#/governance/external_location', 'Storage governance');
   await settled(page);

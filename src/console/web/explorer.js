@@ -165,7 +165,20 @@ const extraTabs = {
   share: [['objects', 'Objects', SharedObjects], ['recipients', 'Recipients', ShareRecipients]],
   provider: [['shares', 'Shares', ProviderShares]],
   recipient: [['shares', 'Shares', RecipientShares]],
+  model: [['versions', 'Versions', ModelVersions]],
 };
+
+// A registered model's versions, newest first as the API pages them.
+function ModelVersions({ full }) {
+  const load = (token) => page(path('models', full, 'versions'), 'model_versions', {}, token);
+  return html`<${Paged} load=${load} deps=${[full]} empty="No versions."
+    render=${(items) => (items.length ? html`<table class="grid"><caption>Versions</caption>
+      <thead><tr><th scope="col">Version</th><th scope="col">Status</th><th scope="col">Source</th>
+        <th scope="col">Run</th><th scope="col">Comment</th><th scope="col">Made</th></tr></thead>
+      <tbody>${items.map((v) => html`<tr><td>${v.version}</td><td>${v.status}</td><td>${v.source}</td>
+        <td>${v.run_id}</td><td>${v.comment}</td><td>${when(v.created_at)} ${v.created_by ? `by ${v.created_by}` : ''}</td></tr>`)}</tbody>
+    </table>` : null)} />`;
+}
 
 function tabsOf(kind, full, object) {
   const k = kinds[kind];
