@@ -274,6 +274,11 @@ static uc_error_t *preview_file(preview_t *p, apr_pool_t *pool,
             uc_error_recast(err, UC_E_MALFORMED_DELTA_LOG);
         return err;
     }
+    /* The log's size is what skipped it; the file's own bounds decoding. */
+    if ((apr_int64_t)len > PREVIEW_FILE_BYTES)
+        return uc_error_make(pool, UC_E_MALFORMED_DELTA_LOG, "The table's "
+                             "data file '%s' is larger than its log says.",
+                             key);
     if ((err = uc_pq_open(pool, key, data, len, &pq)))
         return err;
     nodes = data_nodes(p, pool, pq);
