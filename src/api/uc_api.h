@@ -14,6 +14,8 @@ extern const uc_route_t uc_schema_routes[];
 extern const uc_route_t uc_metastore_routes[];
 extern const uc_route_t uc_permission_routes[];
 extern const uc_route_t uc_table_routes[];
+/* A Delta table's latest snapshot, history and first rows. */
+extern const uc_route_t uc_table_delta_routes[];
 extern const uc_route_t uc_volume_routes[];
 extern const uc_route_t uc_function_routes[];
 extern const uc_route_t uc_model_routes[];

@@ -441,6 +441,12 @@ void uc_jw_field_string(uc_jw_t *w, const char *key, const char *s)
     uc_jw_string(w, s);
 }
 
+void uc_jw_field_int(uc_jw_t *w, const char *key, apr_int64_t value)
+{
+    uc_jw_key(w, key);
+    uc_jw_int(w, value);
+}
+
 void uc_jw_field_int_text(uc_jw_t *w, const char *key, const char *text)
 {
     uc_jw_key(w, key);

@@ -97,6 +97,7 @@ const char *uc_jw_text(uc_jw_t *w);
 
 /* key + value in one call, for object members. */
 void uc_jw_field_string(uc_jw_t *w, const char *key, const char *s);
+void uc_jw_field_int(uc_jw_t *w, const char *key, apr_int64_t value);
 void uc_jw_field_int_text(uc_jw_t *w, const char *key, const char *text);
 void uc_jw_field_raw(uc_jw_t *w, const char *key, const char *json);
 

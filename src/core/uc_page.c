@@ -43,34 +43,67 @@ static uc_error_t *decode_token(apr_pool_t *pool, const char *token,
     return NULL;
 }
 
-uc_error_t *uc_page_parse(apr_pool_t *pool, const char *max_results,
-                          const char *page_token, uc_page_t *page)
+uc_error_t *uc_page_limit(apr_pool_t *pool, const char *name,
+                          const char *text, int fallback, int max, int *out)
 {
-    page->limit = UC_PAGE_DEFAULT;
-    page->after = NULL;
-    if (max_results && *max_results) {
-        char *end;
-        long long v;
+    char *end;
+    long long v;
 
-        /* strtoll alone would also take blanks and a '+' sign. */
-        if (!(max_results[0] == '-' || (max_results[0] >= '0' &&
-                                        max_results[0] <= '9')))
-            return uc_error_invalid(pool, "max_results must be an integer.");
-        errno = 0;
-        v = strtoll(max_results, &end, 10);
-        if (*end || end == max_results)
-            return uc_error_invalid(pool, "max_results must be an integer.");
-        if (errno == ERANGE)
-            v = v < 0 ? -1 : UC_PAGE_MAX;
-        if (v < 0)
-            return uc_error_invalid(pool, "max_results must be greater than "
-                                    "or equal to 0.");
-        if (v > UC_PAGE_MAX)
-            v = UC_PAGE_MAX;
-        if (v > 0)
-            page->limit = (int)v;
-    }
+    *out = fallback;
+    if (!text || !*text)
+        return NULL;
+    /* strtoll alone would also take blanks and a '+' sign. */
+    if (!(text[0] == '-' || (text[0] >= '0' && text[0] <= '9')))
+        return uc_error_invalid(pool, "%s must be an integer.", name);
+    errno = 0;
+    v = strtoll(text, &end, 10);
+    if (*end || end == text)
+        return uc_error_invalid(pool, "%s must be an integer.", name);
+    if (errno == ERANGE)
+        v = v < 0 ? -1 : max;
+    if (v < 0)
+        return uc_error_invalid(pool, "%s must be greater than or equal "
+                                "to 0.", name);
+    if (v > max)
+        v = max;
+    if (v > 0)
+        *out = (int)v;
+    return NULL;
+}
+
+uc_error_t *uc_page_parse_sized(apr_pool_t *pool, const char *max_results,
+                                const char *page_token, int fallback, int max,
+                                uc_page_t *page)
+{
+    uc_error_t *err;
+
+    page->after = NULL;
+    if ((err = uc_page_limit(pool, "max_results", max_results, fallback, max,
+                             &page->limit)))
+        return err;
     if (page_token && *page_token)
         return decode_token(pool, page_token, &page->after);
     return NULL;
+}
+
+uc_error_t *uc_page_after_number(apr_pool_t *pool, const uc_page_t *page,
+                                 apr_int64_t *out)
+{
+    const char *p = page->after;
+
+    *out = -1;
+    if (!p)
+        return NULL;
+    /* Eighteen digits at most: no overflow. */
+    if (!*p || strlen(p) > 18 || strspn(p, "0123456789") != strlen(p))
+        return bad_token(pool);
+    *out = apr_atoi64(p);
+    return NULL;
+}
+
+uc_error_t *uc_page_parse(apr_pool_t *pool, const char *max_results,
+                          const char *page_token, uc_page_t *page)
+{
+    return uc_page_parse_sized(pool, max_results, page_token,
+                               UC_PAGE_DEFAULT, UC_PAGE_MAX, page);
 }

@@ -25,6 +25,24 @@ typedef struct uc_page {
 uc_error_t *uc_page_parse(apr_pool_t *pool, const char *max_results,
                           const char *page_token, uc_page_t *page);
 
+/* The same for a list of its own sizes: `fallback` rows by default, at
+ * most `max`. */
+uc_error_t *uc_page_parse_sized(apr_pool_t *pool, const char *max_results,
+                                const char *page_token, int fallback, int max,
+                                uc_page_t *page);
+
+/* A count of rows asked for by the query parameter `name` (`text` NULL
+ * when absent), read as max_results is: absent or 0 → `fallback`,
+ * negative or not an integer → 400 naming `name`, above `max` → `max`. */
+uc_error_t *uc_page_limit(apr_pool_t *pool, const char *name,
+                          const char *text, int fallback, int max, int *out);
+
+/* The key a page token carries, for lists keyed by a non-negative number
+ * (versions): *out is -1 on the first page; a key that is no such number
+ * is the 400 of an invalid token. */
+uc_error_t *uc_page_after_number(apr_pool_t *pool, const uc_page_t *page,
+                                 apr_int64_t *out);
+
 /* The opaque token that resumes after `last_key`. */
 const char *uc_page_token(apr_pool_t *pool, const char *last_key);
 

@@ -167,6 +167,12 @@ uc_error_t *uc_delta_table_open(apr_pool_t *pool, const char *location,
 
 #define UC_DELTA_LATEST (-1)
 
+/* The key below the table's location of a file its log names: `path`, a
+ * relative URI, percent-decoded once. An absolute URI, or a path that
+ * leaves the table, is a 400 MALFORMED_DELTA_LOG. */
+uc_error_t *uc_delta_log_data_key(apr_pool_t *pool, const char *path,
+                                  const char **key);
+
 /* The snapshot at `version` (UC_DELTA_LATEST for the newest), built from
  * the log. The caller releases it. */
 uc_error_t *uc_delta_snapshot(uc_delta_table_t *table, apr_int64_t version,
@@ -232,6 +238,28 @@ uc_error_t *uc_delta_changes(uc_delta_table_t *table, apr_pool_t *pool,
 uc_error_t *uc_delta_data_changes(uc_delta_table_t *table, apr_pool_t *pool,
                                   apr_int64_t start, apr_int64_t end,
                                   uc_delta_changes_t **out);
+
+/* One commit as a table's history shows it. */
+typedef struct uc_delta_commit {
+    apr_int64_t version;
+    /* ms: its commitInfo's inCommitTimestamp when it has one, else the
+     * time of its commit file (made monotonic). */
+    apr_int64_t timestamp;
+    const char *commit_info;        /* compact JSON of its commitInfo, or
+                                     * NULL when it has none */
+    apr_int64_t num_added_files;    /* its add actions */
+    apr_int64_t num_removed_files;  /* its remove actions */
+    apr_int64_t added_bytes;        /* the sizes they give */
+    apr_int64_t removed_bytes;
+} uc_delta_commit_t;
+
+/* Up to `limit` commits (uc_delta_commit_t, into `pool`) of the versions
+ * below `below` (UC_DELTA_LATEST: from the newest), newest first, of those
+ * the log still holds as JSON commit files; *more tells whether older
+ * ones remain. */
+uc_error_t *uc_delta_commits_read(uc_delta_table_t *table, apr_pool_t *pool,
+                                  apr_int64_t below, int limit,
+                                  apr_array_header_t **out, int *more);
 
 /* Reads the stats of files for one thread, with memory from `pool`; it
  * keeps the checkpoint page it decoded last, so that files read in the

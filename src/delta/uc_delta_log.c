@@ -11,6 +11,7 @@
 #include <apr_strings.h>
 
 #include "../core/uc_json.h"
+#include "../core/uc_percent.h"
 
 #define VERSION_DIGITS 20
 /* A commit is a few actions per file; anything larger is not a commit. */
@@ -65,6 +66,21 @@ uc_error_t *uc_delta_table_open(apr_pool_t *pool, const char *location,
     table->pool = pool;
     table->location = uc_objstore_location(table->store);
     *out = table;
+    return NULL;
+}
+
+uc_error_t *uc_delta_log_data_key(apr_pool_t *pool, const char *path,
+                                  const char **key)
+{
+    /* A scheme before any '/' makes the URI absolute. */
+    int absolute = path[strcspn(path, ":/")] == ':';
+    const char *k = absolute ? NULL : uc_percent_decode(pool, path);
+
+    if (!k || !*k || !uc_objstore_key_is_safe(k))
+        return uc_error_make(pool, UC_E_MALFORMED_DELTA_LOG, "The table's "
+                             "log names the file '%s', which is not inside "
+                             "the table.", path);
+    *key = k;
     return NULL;
 }
 

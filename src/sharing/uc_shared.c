@@ -13,7 +13,6 @@
 
 #include "../core/uc_time.h"
 #include "../http/uc_out.h"
-#include "../vend/uc_table_store.h"
 
 static int history_shared(const uc_shared_t *s)
 {
@@ -104,59 +103,22 @@ uc_error_t *uc_shared_open(uc_call_t *call, uc_shared_t *s)
     s->t = t;
     s->label = apr_pstrcat(call->pool, call->params[0], ".", call->params[1],
                            ".", call->params[2], NULL);
-    if ((err = uc_table_store_config(call, t->table->storage_location,
-                                     &s->config, &s->valid_until)))
-        return uc_shared_storage_error(s, err);
-    return uc_shared_error(s, uc_delta_table_open(call->pool,
-                                                  t->table->storage_location,
-                                                  s->config, &s->delta));
-}
-
-static apr_status_t release_snapshot(void *snapshot)
-{
-    uc_delta_snapshot_release(snapshot);
-    return APR_SUCCESS;
-}
-
-/* The call holds the snapshot until its pool goes. */
-static uc_delta_snapshot_t *held(uc_shared_t *s, uc_delta_snapshot_t *snap)
-{
-    apr_pool_cleanup_register(s->call->pool, snap, release_snapshot,
-                              apr_pool_cleanup_null);
-    return snap;
+    if ((err = uc_table_log_open(call, t->table->storage_location,
+                                 &s->log)))
+        return s->log.config ? uc_shared_error(s, err)
+                             : uc_shared_storage_error(s, err);
+    return NULL;
 }
 
 uc_error_t *uc_shared_latest(uc_shared_t *s, uc_delta_snapshot_t **out)
 {
-    uc_delta_snapshot_t *snap;
-    uc_error_t *err;
-
-    if (!s->latest) {
-        err = s->call->snapshots
-              ? uc_delta_cache_latest(s->call->snapshots, s->delta, &snap)
-              : uc_delta_snapshot(s->delta, UC_DELTA_LATEST, &snap);
-        if (err)
-            return uc_shared_error(s, err);
-        s->latest = held(s, snap);
-    }
-    *out = s->latest;
-    return NULL;
+    return uc_shared_error(s, uc_table_log_latest(&s->log, out));
 }
 
 uc_error_t *uc_shared_snapshot_at(uc_shared_t *s, apr_int64_t version,
                                   uc_delta_snapshot_t **out)
 {
-    uc_delta_snapshot_t *snap;
-    uc_error_t *err;
-
-    if (s->latest && s->latest->version == version) {
-        *out = s->latest;
-        return NULL;
-    }
-    if ((err = uc_delta_snapshot(s->delta, version, &snap)))
-        return uc_shared_error(s, err);
-    *out = held(s, snap);
-    return NULL;
+    return uc_shared_error(s, uc_table_log_at(&s->log, version, out));
 }
 
 int uc_shared_cdf(const uc_shared_t *s)
@@ -242,7 +204,7 @@ uc_error_t *uc_shared_version_at(uc_shared_t *s, const char *name,
     if ((err = parse_timestamp(s->call, name, text, &ms)) ||
         (err = uc_shared_latest(s, &last)))
         return err;
-    return uc_shared_error(s, uc_delta_version_at(s->delta, last, ms, match,
+    return uc_shared_error(s, uc_delta_version_at(s->log.delta, last, ms, match,
                                                   version));
 }
 

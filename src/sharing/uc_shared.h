@@ -13,17 +13,14 @@
 #include "uc_sharing_predicate.h"
 #include "uc_sharing_tables.h"
 #include "../delta/uc_delta.h"
+#include "../vend/uc_table_log.h"
 
 /* The table a call is about, as the recipient names it, and its log. */
 typedef struct shared {
     uc_call_t *call;
     const uc_shared_table_t *t;
     const char *label;             /* share.schema.table, as named */
-    uc_delta_table_t *delta;
-    uc_delta_snapshot_t *latest;   /* read once, when needed */
-    const uc_objstore_config_t *config;  /* how its files are reached */
-    apr_time_t valid_until;        /* when config's credentials expire; 0:
-                                    * they do not */
+    uc_table_log_t log;            /* its log, snapshots and storage */
 } uc_shared_t;
 
 /* How a request reaches a version of the table. */

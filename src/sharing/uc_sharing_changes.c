@@ -232,7 +232,7 @@ uc_error_t *uc_sharing_table_changes(uc_call_t *call, uc_jw_t *out)
         (err = uc_sharing_choose_format(call->pool, &caps, &last->features,
                                         last->metadata, &format)))
         return err;
-    if ((err = uc_delta_changes(s.delta, call->pool, start, end, &changes)))
+    if ((err = uc_delta_changes(s.log.delta, call->pool, start, end, &changes)))
         return uc_shared_error(&s, err);
     if ((err = uc_sharing_sign_make(&s, &signer)))
         return err;
@@ -299,7 +299,7 @@ uc_error_t *uc_sharing_changes_stream(uc_shared_t *s, uc_sharing_query_t *q,
 
     if ((err = stream_end(s, q, &end, &span.first)))
         return err;
-    if ((err = uc_delta_data_changes(s->delta, call->pool, q->starting, end,
+    if ((err = uc_delta_data_changes(s->log.delta, call->pool, q->starting, end,
                                      &changes)))
         return uc_shared_error(s, err);
     if (span.first > (apr_size_t)changes->changes->nelts)

@@ -47,15 +47,12 @@ static uc_error_t *sign_cloud(void *baton, apr_pool_t *pool,
                               const char **url, apr_size_t *url_len)
 {
     const cloud_signer_t *c = baton;
-    const char *key = uc_percent_decode(pool, log_path);
+    const char *key;
     uc_error_t *err;
 
     (void)path_len;
-    if (!key || !uc_objstore_key_is_safe(key) || !*key)
-        return uc_error_make(pool, UC_E_MALFORMED_DELTA_LOG, "The table's "
-                             "log names the file '%s', which is not inside "
-                             "the table.", log_path);
-    if ((err = uc_objstore_presign(c->store, pool, key, c->seconds, c->now,
+    if ((err = uc_delta_log_data_key(pool, log_path, &key)) ||
+        (err = uc_objstore_presign(c->store, pool, key, c->seconds, c->now,
                                    url)))
         return err;
     *url_len = strlen(*url);
@@ -68,8 +65,8 @@ static apr_int64_t urls_expire(const uc_shared_t *s)
 {
     apr_int64_t at = apr_time_sec(s->call->now) + s->call->url_lifetime;
 
-    if (s->valid_until && apr_time_sec(s->valid_until) < at)
-        at = apr_time_sec(s->valid_until);
+    if (s->log.valid_until && apr_time_sec(s->log.valid_until) < at)
+        at = apr_time_sec(s->log.valid_until);
     return at;
 }
 
@@ -87,7 +84,7 @@ static uc_error_t *make_cloud_signer(uc_shared_t *s, apr_int64_t expires,
                              "storage credentials are expiring; please "
                              "try again.");
     if ((err = uc_objstore_open(call->pool, s->t->table->storage_location,
-                                s->config, &c->store)))
+                                s->log.config, &c->store)))
         return uc_shared_storage_error(s, err);
     signer->sign = sign_cloud;
     signer->baton = c;

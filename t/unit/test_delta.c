@@ -840,6 +840,189 @@ static void test_in_commit_timestamps(void **state)
                                 UC_DELTA_AT_OR_AFTER, &err), 3);
 }
 
+/* --- history --------------------------------------------------------------- */
+
+static apr_array_header_t *commits_of(apr_pool_t *pool, const char *dir,
+                                      apr_int64_t below, int limit,
+                                      int *more)
+{
+    uc_delta_table_t *table;
+    apr_array_header_t *commits;
+
+    assert_ok(uc_delta_table_open(pool, file_url(pool, dir), NULL, &table));
+    assert_ok(uc_delta_commits_read(table, pool, below, limit, &commits,
+                                    more));
+    return commits;
+}
+
+static const uc_delta_commit_t *commit_at(const apr_array_header_t *commits,
+                                          int i)
+{
+    return &APR_ARRAY_IDX(commits, i, uc_delta_commit_t);
+}
+
+/* The versions of a page, newest first, as "4,3,2". */
+static const char *versions_of(apr_pool_t *pool,
+                               const apr_array_header_t *commits)
+{
+    const char *text = "";
+    int i;
+
+    for (i = 0; i < commits->nelts; i++)
+        text = apr_psprintf(pool, "%s%s%" APR_INT64_T_FMT, text,
+                            i ? "," : "", commit_at(commits, i)->version);
+    return text;
+}
+
+/* A commit against its file's actions, counted here. */
+static void assert_commit(apr_pool_t *pool, const char *dir,
+                          const uc_delta_commit_t *c)
+{
+    apr_array_header_t *lines = commit_lines(pool, dir, c->version);
+    apr_int64_t adds = 0, removes = 0, added = 0, removed = 0;
+    json_t *info = NULL, *body;
+    int i;
+
+    assert_non_null(lines);
+    for (i = 0; i < lines->nelts; i++) {
+        json_t *a = APR_ARRAY_IDX(lines, i, json_t *);
+
+        if ((body = json_object_get(a, "add"))) {
+            adds++;
+            added += json_integer_value(json_object_get(body, "size"));
+        }
+        else if ((body = json_object_get(a, "remove"))) {
+            removes++;
+            removed += json_integer_value(json_object_get(body, "size"));
+        }
+        else if (!info)
+            info = json_object_get(a, "commitInfo");
+    }
+    assert_int_equal(c->num_added_files, adds);
+    assert_int_equal(c->num_removed_files, removes);
+    assert_int_equal(c->added_bytes, added);
+    assert_int_equal(c->removed_bytes, removed);
+    if (!same_json(parsed(pool, c->commit_info), info))
+        fail_msg("%s v%" APR_INT64_T_FMT ": commitInfo %s", dir, c->version,
+                 c->commit_info ? c->commit_info : "(none)");
+}
+
+static void test_history_newest_first(void **state)
+{
+    apr_pool_t *pool = test_pool(state);
+    const char *dir = copy_fixture(pool, "simple_table");
+    apr_int64_t *ts = stamp_commits(pool, dir, 4);
+    apr_array_header_t *commits;
+    int i, more;
+
+    commits = commits_of(pool, dir, UC_DELTA_LATEST, 100, &more);
+    assert_string_equal(versions_of(pool, commits), "4,3,2,1,0");
+    assert_false(more);
+    for (i = 0; i < commits->nelts; i++) {
+        const uc_delta_commit_t *c = commit_at(commits, i);
+
+        assert_commit(pool, dir, c);
+        assert_non_null(c->commit_info);
+        assert_int_equal(c->timestamp, ts[c->version]);
+    }
+    /* In-Commit Timestamps, not file times, where commits carry them. */
+    dir = copy_fixture(pool, "cdc_ict_table");
+    for (i = 0; i <= 3; i++)
+        set_mtime(commit_path(pool, dir, i), 1000 + i);
+    commits = commits_of(pool, dir, UC_DELTA_LATEST, 100, &more);
+    assert_string_equal(versions_of(pool, commits), "3,2,1,0");
+    for (i = 0; i < commits->nelts; i++) {
+        assert_commit(pool, dir, commit_at(commits, i));
+        assert_int_equal(commit_at(commits, i)->timestamp,
+                         commit_ict(pool, dir, commit_at(commits, i)->version));
+    }
+}
+
+static void test_history_pages(void **state)
+{
+    apr_pool_t *pool = test_pool(state);
+    const char *dir = fixture_dir(pool, "simple_table");
+    int more;
+
+    assert_string_equal(versions_of(pool, commits_of(pool, dir,
+        UC_DELTA_LATEST, 2, &more)), "4,3");
+    assert_true(more);
+    assert_string_equal(versions_of(pool, commits_of(pool, dir, 3, 2,
+                                                     &more)), "2,1");
+    assert_true(more);
+    assert_string_equal(versions_of(pool, commits_of(pool, dir, 1, 2,
+                                                     &more)), "0");
+    assert_false(more);
+    assert_string_equal(versions_of(pool, commits_of(pool, dir, 0, 2,
+                                                     &more)), "");
+    assert_false(more);
+    assert_string_equal(versions_of(pool, commits_of(pool, dir, 99, 3,
+                                                     &more)), "4,3,2");
+    assert_true(more);
+    /* Only the commits the log still holds: versions 0-2 of this one live
+     * in its checkpoint alone, and this one has no commit file at all. */
+    assert_string_equal(versions_of(pool, commits_of(pool,
+        fixture_dir(pool, "checkpoint-cdf-table"), UC_DELTA_LATEST, 10,
+        &more)), "5,4,3");
+    assert_false(more);
+    assert_string_equal(versions_of(pool, commits_of(pool,
+        fixture_dir(pool, "table-with-domain-metadata"), UC_DELTA_LATEST, 10,
+        &more)), "");
+    assert_false(more);
+}
+
+static void test_history_without_commit_info(void **state)
+{
+    apr_pool_t *pool = test_pool(state);
+    const char *dir = temp_table(pool);
+    apr_array_header_t *commits;
+    int more;
+
+    write_commit(pool, dir, 0, apr_pstrcat(pool, PROTOCOL_1_2,
+        apr_psprintf(pool, METADATA, ""), apr_psprintf(pool, ADD, "a", 10),
+        apr_psprintf(pool, ADD, "b", 20), NULL));
+    write_commit(pool, dir, 1, apr_pstrcat(pool, "{\"commitInfo\":{"
+        "\"inCommitTimestamp\":1234,\"operation\":\"DELETE\"}}\n"
+        "{\"remove\":{\"path\":\"a\",\"size\":10,\"dataChange\":true}}\n",
+        apr_psprintf(pool, ADD, "c", 30), NULL));
+    set_mtime(commit_path(pool, dir, 0), 5000);
+    set_mtime(commit_path(pool, dir, 1), 6000);
+    commits = commits_of(pool, dir, UC_DELTA_LATEST, 20, &more);
+    assert_string_equal(versions_of(pool, commits), "1,0");
+    assert_commit(pool, dir, commit_at(commits, 0));
+    assert_commit(pool, dir, commit_at(commits, 1));
+    assert_int_equal(commit_at(commits, 0)->timestamp, 1234);
+    assert_string_equal(commit_at(commits, 0)->commit_info,
+                        "{\"inCommitTimestamp\":1234,\"operation\":"
+                        "\"DELETE\"}");
+    assert_int_equal(commit_at(commits, 0)->removed_bytes, 10);
+    assert_int_equal(commit_at(commits, 0)->added_bytes, 30);
+    assert_null(commit_at(commits, 1)->commit_info);
+    assert_int_equal(commit_at(commits, 1)->timestamp, 5000);
+    assert_int_equal(commit_at(commits, 1)->num_added_files, 2);
+    assert_int_equal(commit_at(commits, 1)->added_bytes, 30);
+}
+
+static void test_data_keys(void **state)
+{
+    apr_pool_t *pool = test_pool(state);
+    static const char *const outside[] = {
+        "s3://bucket/t/part-0.parquet", "file:///t/part-0.parquet",
+        "/t/part-0.parquet", "../t/part-0.parquet", "x/../../part-0.parquet",
+        "./part-0.parquet", "%2Ft%2Fpart-0.parquet", "", NULL
+    };
+    const char *key;
+    int i;
+
+    assert_ok(uc_delta_log_data_key(pool, "x=A%252FA/part-0.parquet", &key));
+    assert_string_equal(key, "x=A%2FA/part-0.parquet");
+    assert_ok(uc_delta_log_data_key(pool, "x=B%20B/p:1.parquet", &key));
+    assert_string_equal(key, "x=B B/p:1.parquet");
+    for (i = 0; outside[i]; i++)
+        assert_err(uc_delta_log_data_key(pool, outside[i], &key), 400,
+                   "MALFORMED_DELTA_LOG");
+}
+
 /* --- change data feed ---------------------------------------------------- */
 
 typedef uc_error_t *feed_fn(uc_delta_table_t *table, apr_pool_t *pool,
@@ -1747,6 +1930,10 @@ static const struct CMUnitTest tests[] = {
     UC_POOL_TEST(test_special_partition_paths),
     UC_POOL_TEST(test_timestamps_from_file_times),
     UC_POOL_TEST(test_in_commit_timestamps),
+    UC_POOL_TEST(test_history_newest_first),
+    UC_POOL_TEST(test_history_pages),
+    UC_POOL_TEST(test_history_without_commit_info),
+    UC_POOL_TEST(test_data_keys),
     UC_POOL_TEST(test_change_data_feed),
     UC_POOL_TEST(test_change_data_feed_bounds),
     UC_POOL_TEST(test_change_data_feed_turned_off),
