@@ -62,7 +62,7 @@ function metrics(info) {
 function History({ full }) {
   const load = (token) => page(path('tables', full, 'delta', 'history'), 'commits', {}, token);
   return html`<${Paged} load=${load} deps=${[full]} empty="The log holds no commits."
-    render=${(commits) => (commits.length ? html`<table class="grid"><caption>History</caption>
+    render=${(commits) => (commits.length ? html`<table class="grid"><caption class="visually-hidden">History</caption>
       <thead><tr><th scope="col">Version</th><th scope="col">Time</th><th scope="col">Operation</th>
         <th scope="col">By</th><th scope="col">Files</th><th scope="col">Metrics</th></tr></thead>
       <tbody>${commits.map((c) => {
