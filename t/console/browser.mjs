@@ -565,6 +565,21 @@ await step('alice: sees what she was granted, and nothing hidden', async () => {
   const home = await textOf(mine);
   ok(home.includes(`${p}_sales`) && !home.includes(`${p}_hidden`), 'alice: the home page lists the granted catalog and not the hidden one');
 });
+await step('alice: a sign-in that expired says so', async () => {
+  const mine = alice.page;
+  // An OpenID Connect module sends an expired session to its login page,
+  // elsewhere; a Basic one answers 401.
+  await mine.route('**/catalogs?*', (r) => r.fulfill({ status: 302, headers: { Location: 'https://login.example.test/authorize' } }));
+  await visit(mine, '', 'Catalogs');
+  const redirected = await mine.getByRole('alert').first().innerText();
+  await mine.unroute('**/catalogs?*');
+  await mine.route('**/metastore_summary', (r) => r.fulfill({ status: 401, body: '' }));
+  await mine.reload();
+  const refused = await mine.getByRole('alert').first().innerText();
+  ok(/sign-in has expired/.test(redirected) && /sign-in has expired/.test(refused),
+    'alice: a call sent to a login page, or refused with 401, says the sign-in expired', `${redirected} | ${refused}`);
+  await mine.unroute('**/metastore_summary');
+});
 await alice.context.close();
 await browser.close();
 

@@ -12,6 +12,7 @@
 
 #include "../../src/console/uc_console.h"
 #include "../../src/call/uc_privileges.h"
+#include "../../src/vend/uc_clouds.h"
 
 static void test_files(void **state)
 {
@@ -131,6 +132,49 @@ static void test_config(void **state)
     json_decref(config);
 }
 
+/* config.json's credential types are the clouds' own: each with its
+ * cloud, its fields but those the server makes, and their flags. */
+static void test_credential_types(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_console_paths_t paths = { "/api", NULL };
+    json_t *config = json_loads(uc_console_config(pool, &paths, NULL), 0,
+                                NULL);
+    json_t *types = json_object_get(config, "credential_types");
+    const uc_cloud_t *const *cloud;
+    const uc_credential_type_t *type;
+    size_t n = 0;
+
+    for (cloud = uc_clouds; *cloud; cloud++)
+        for (type = (*cloud)->types; type && type->name; type++, n++) {
+            json_t *t = json_object_get(types, type->name);
+            json_t *fields = json_object_get(t, "fields");
+            size_t i, asked = 0;
+
+            assert_non_null(t);
+            assert_string_equal(json_string_value(json_object_get(t, "cloud")),
+                                (*cloud)->name);
+            for (i = 0; i < UC_CREDENTIAL_FIELDS && type->fields[i].name; i++) {
+                unsigned flags = type->fields[i].flags;
+                json_t *f;
+
+                if (flags & UC_CREDENTIAL_SERVER)
+                    continue;
+                f = json_array_get(fields, asked++);
+                assert_string_equal(json_string_value(json_object_get(f, "name")),
+                                    type->fields[i].name);
+                assert_int_equal(json_is_true(json_object_get(f, "secret")),
+                                 (flags & UC_CREDENTIAL_SECRET) != 0);
+                assert_int_equal(json_is_true(json_object_get(f, "required")),
+                                 (flags & UC_CREDENTIAL_REQUIRED) != 0);
+            }
+            assert_int_equal(json_array_size(fields), asked);
+        }
+    assert_true(n >= 5);
+    assert_int_equal(json_object_size(types), n);
+    json_decref(config);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -139,6 +183,7 @@ int main(void)
         cmocka_unit_test(test_types),
         cmocka_unit_test(test_headers),
         UC_POOL_TEST(test_config),
+        UC_POOL_TEST(test_credential_types),
     };
     int rc;
 

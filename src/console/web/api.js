@@ -16,7 +16,13 @@ export class ApiError extends Error {
 // securable type may be granted.
 export const server = { api: '', user: null, privileges: {} };
 
+// A sign-in that has expired: the authentication module redirects the
+// call to its login page (not followed: another origin) or refuses it.
+const signedOut = () => new ApiError(401, 'SIGNED_OUT',
+  'Your sign-in has expired or was refused: reload the page to sign in again.');
+
 async function answer(response) {
+  if (response.type === 'opaqueredirect' || response.status === 401) throw signedOut();
   const text = await response.text();
   let json = null;
   try {
@@ -39,7 +45,7 @@ async function answer(response) {
 async function send(url, init) {
   let response;
   try {
-    response = await fetch(url, { credentials: 'same-origin', cache: 'no-store', ...init });
+    response = await fetch(url, { credentials: 'same-origin', cache: 'no-store', redirect: 'manual', ...init });
   } catch (e) {
     throw new ApiError(0, 'NETWORK', 'The server could not be reached.');
   }
