@@ -49,15 +49,6 @@ END {
 
 sub table_name { (my $n = lc $_[0]) =~ s/[^a-z0-9]/_/g; "t_$n" }
 sub decoded { (my $s = $_[0]) =~ s/%([0-9A-Fa-f]{2})/chr hex $1/ge; $s }
-sub commits_of {
-    my ($dir) = @_;
-    return sort grep { m{/\d{20}\.json\z} } glob "$dir/_delta_log/*.json";
-}
-sub actions_of {
-    my ($commit) = @_;
-    open my $fh, '<', $commit or die "cannot read $commit: $!";
-    return map { JSON::PP::decode_json($_) } grep { /\S/ } <$fh>;
-}
 sub dv_key {
     my ($dv) = @_;
     return '' unless ref $dv eq 'HASH';

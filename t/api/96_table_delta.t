@@ -27,15 +27,6 @@ my $source = "$FindBin::Bin/../delta/fixtures";
 my $tmp = File::Temp::tempdir("unicat-t96-XXXXXX", TMPDIR => 1, CLEANUP => 1);
 my $T0 = 1_700_000_000;     # commit v is made at $T0 + 100 * v
 
-sub commits_of {
-    my ($dir) = @_;
-    return sort grep { m{/\d{20}\.json\z} } glob "$dir/_delta_log/*.json";
-}
-sub actions_of {
-    my ($commit) = @_;
-    open my $fh, '<', $commit or die "cannot read $commit: $!";
-    return map { JSON::PP::decode_json($_) } grep { /\S/ } <$fh>;
-}
 sub write_commit {
     my ($dir, $v, @actions) = @_;
     my $path = sprintf '%s/_delta_log/%020d.json', $dir, $v;

@@ -109,6 +109,13 @@ async function settled(page) {
   await page.waitForFunction(() => !document.body.textContent.includes('Loading…'), null, { timeout: 10000 });
 }
 
+// A page done loading, checked by axe and kept as a screenshot.
+async function looked(page, name, shot) {
+  await settled(page);
+  await accessible(page, name);
+  await shoot(page, shot);
+}
+
 async function textOf(page) {
   return page.locator('main').innerText();
 }
@@ -186,9 +193,7 @@ await step('admin: creates a catalog', async () => {
      c.json.properties.team === 'finance' && c.json.properties.tier === 'gold' &&
      c.json.storage_root === `file://${scratch}/managed`,
   'admin: the catalog made in the console is in the API with its comment and properties', JSON.stringify(c));
-  await settled(page);
-  await accessible(page, 'catalog page');
-  await shoot(page, 'catalog');
+  await looked(page, 'catalog page', 'catalog');
 });
 
 await step('admin: creates a schema', async () => {
@@ -244,9 +249,7 @@ await step('admin: creates a schema', async () => {
   await visit(page, `#/schema/${p}_sales.orders`, 'orders');
   const crumbs = await page.getByRole('navigation', { name: 'Breadcrumbs' }).innerText();
   ok(crumbs.includes(`${p}_sales`) && crumbs.includes('orders'), 'admin: the breadcrumbs name the catalog and the schema', crumbs);
-  await settled(page);
-  await accessible(page, 'schema page');
-  await shoot(page, 'schema');
+  await looked(page, 'schema page', 'schema');
 });
 
 await step('admin: edits the schema', async () => {

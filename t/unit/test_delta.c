@@ -940,35 +940,36 @@ static void test_history_newest_first(void **state)
 
 static void test_history_pages(void **state)
 {
+    /* Pages of `limit` below `below` and whether more follow. Only the
+     * commits the log still holds: versions 0-2 of checkpoint-cdf-table
+     * live in its checkpoint alone, and table-with-domain-metadata has no
+     * commit file at all. */
+    static const struct {
+        const char *fixture;
+        apr_int64_t below;
+        int limit;
+        const char *versions;
+        int more;
+    } pages[] = {
+        { "simple_table", UC_DELTA_LATEST, 2, "4,3", 1 },
+        { "simple_table", 3, 2, "2,1", 1 },
+        { "simple_table", 1, 2, "0", 0 },
+        { "simple_table", 0, 2, "", 0 },
+        { "simple_table", 99, 3, "4,3,2", 1 },
+        { "checkpoint-cdf-table", UC_DELTA_LATEST, 10, "5,4,3", 0 },
+        { "table-with-domain-metadata", UC_DELTA_LATEST, 10, "", 0 },
+    };
     apr_pool_t *pool = test_pool(state);
-    const char *dir = fixture_dir(pool, "simple_table");
+    size_t i;
     int more;
 
-    assert_string_equal(versions_of(pool, commits_of(pool, dir,
-        UC_DELTA_LATEST, 2, &more)), "4,3");
-    assert_true(more);
-    assert_string_equal(versions_of(pool, commits_of(pool, dir, 3, 2,
-                                                     &more)), "2,1");
-    assert_true(more);
-    assert_string_equal(versions_of(pool, commits_of(pool, dir, 1, 2,
-                                                     &more)), "0");
-    assert_false(more);
-    assert_string_equal(versions_of(pool, commits_of(pool, dir, 0, 2,
-                                                     &more)), "");
-    assert_false(more);
-    assert_string_equal(versions_of(pool, commits_of(pool, dir, 99, 3,
-                                                     &more)), "4,3,2");
-    assert_true(more);
-    /* Only the commits the log still holds: versions 0-2 of this one live
-     * in its checkpoint alone, and this one has no commit file at all. */
-    assert_string_equal(versions_of(pool, commits_of(pool,
-        fixture_dir(pool, "checkpoint-cdf-table"), UC_DELTA_LATEST, 10,
-        &more)), "5,4,3");
-    assert_false(more);
-    assert_string_equal(versions_of(pool, commits_of(pool,
-        fixture_dir(pool, "table-with-domain-metadata"), UC_DELTA_LATEST, 10,
-        &more)), "");
-    assert_false(more);
+    for (i = 0; i < sizeof(pages) / sizeof(pages[0]); i++) {
+        const char *dir = fixture_dir(pool, pages[i].fixture);
+
+        assert_string_equal(versions_of(pool, commits_of(pool, dir,
+            pages[i].below, pages[i].limit, &more)), pages[i].versions);
+        assert_int_equal(more, pages[i].more);
+    }
 }
 
 static void test_history_without_commit_info(void **state)

@@ -31,6 +31,7 @@ our @EXPORT = qw(
     is_json_int is_uuid allow_set
     create_catalog create_schema create_object drop_catalog grant revoke
     race one_winner has_keys secrets_kept db_query db_is_sqlite
+    commits_of actions_of
     $BASE $UUID_RE
 );
 
@@ -1069,5 +1070,18 @@ sub catalog_mount {
 CONF
 }
 push @EXPORT, 'catalog_mount';
+
+
+# The JSON commit files of a Delta table's log, in version order, and the
+# actions of one, as Perl data: the log as the test reads it itself.
+sub commits_of {
+    my ($dir) = @_;
+    return sort grep { m{/\d{20}\.json\z} } glob "$dir/_delta_log/*.json";
+}
+sub actions_of {
+    my ($commit) = @_;
+    open my $fh, '<', $commit or die "cannot read $commit: $!";
+    return map { $JSON->decode($_) } grep { /\S/ } <$fh>;
+}
 
 1;
