@@ -158,6 +158,9 @@ static uc_error_t *prepare_agent_update(uc_call_t *call,
     return NULL;
 }
 
+static const uc_api_family_t agents;
+const uc_api_family_t *const uc_agent_family = &agents;
+
 static const uc_api_family_t agents = {
     UC_FAMILY_IN_SCHEMA(UC_TYPE_AGENT, UC_PRIV_CREATE_FUNCTION,
                         P(UC_PRIV_EXECUTE)),
@@ -266,6 +269,9 @@ static uc_error_t *prepare_skill_update(uc_call_t *call,
         uc_api_set_details(call, sec, details);
     return NULL;
 }
+
+static const uc_api_family_t skills;
+const uc_api_family_t *const uc_agent_skill_family = &skills;
 
 static const uc_api_family_t skills = {
     UC_FAMILY_IN_SCHEMA(UC_TYPE_AGENT_SKILL, UC_PRIV_CREATE_VOLUME,

@@ -2,6 +2,7 @@
 #include "uc_api.h"
 
 #include <string.h>
+#include <apr_lib.h>
 #include <apr_strings.h>
 
 #include "../core/uc_id.h"
@@ -141,6 +142,25 @@ const char *uc_api_nested_token(uc_call_t *call,
                          apr_pstrcat(call->pool, last->catalog_name, ".",
                                      last->schema_name, ".", last->sec->name,
                                      NULL));
+}
+
+uc_error_t *uc_api_like_pattern(uc_call_t *call, const char *field,
+                                const char **out)
+{
+    const char *given = apr_table_get(call->query, field);
+    char *p;
+
+    if (!given || !*given) {
+        *out = "%";
+        return NULL;
+    }
+    if (strlen(given) > UC_API_PATTERN_MAX)
+        return uc_error_invalid(call->pool, "Query parameter '%s' is longer "
+                                "than %d bytes.", field, UC_API_PATTERN_MAX);
+    *out = p = apr_pstrdup(call->pool, given);
+    for (; *p; p++)
+        *p = (char)apr_tolower(*p);
+    return NULL;
 }
 
 uc_error_t *uc_api_list_across(uc_call_t *call, uc_jw_t *out,

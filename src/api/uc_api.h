@@ -28,6 +28,15 @@ extern const uc_route_t uc_share_routes[];
 /* What every share is (its rules among it), for the routes of other
  * families that act on a share. */
 extern const uc_api_family_t uc_share_family;
+/* The families of the objects of a schema, for the routes that list them
+ * across schemas (uc_object_summaries.c). */
+extern const uc_api_family_t *const uc_table_family;
+extern const uc_api_family_t *const uc_volume_family;
+extern const uc_api_family_t *const uc_function_family;
+extern const uc_api_family_t *const uc_model_family;
+extern const uc_api_family_t *const uc_agent_family;
+extern const uc_api_family_t *const uc_agent_skill_family;
+extern const uc_route_t uc_object_summary_routes[];
 /* The share management of the Delta Sharing API (CreateShare,
  * DeleteShare, CreateSchema, DeleteSchema), for catalog principals. */
 extern const uc_route_t uc_share_info_routes[];
@@ -138,6 +147,13 @@ uc_error_t *uc_api_new_securable(uc_call_t *call, const char *kind,
  * present. */
 uc_error_t *uc_api_read_common_fields(uc_call_t *call, uc_securable_t *sec,
                                       unsigned fields, int *changed);
+
+/* A LIKE pattern from the query (absent or empty: "%"): '%' and '_'
+ * match, everything else is data, bound as a parameter. Names are lower
+ * case, so are patterns. At most UC_API_PATTERN_MAX bytes. */
+#define UC_API_PATTERN_MAX 1024
+uc_error_t *uc_api_like_pattern(uc_call_t *call, const char *field,
+                                const char **out);
 
 /* Writes one row of a listing across schemas. */
 typedef void (*uc_api_nested_render_fn)(uc_call_t *call, uc_jw_t *out,

@@ -179,6 +179,9 @@ static uc_error_t *check_delete(uc_call_t *call)
 }
 
 /* Functions change owner only; a new definition is a new function. */
+static const uc_api_family_t functions;
+const uc_api_family_t *const uc_function_family = &functions;
+
 static const uc_api_family_t functions = {
     UC_FAMILY_IN_SCHEMA(UC_TYPE_FUNCTION, UC_PRIV_CREATE_FUNCTION,
                         P(UC_PRIV_EXECUTE)),

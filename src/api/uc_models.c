@@ -67,6 +67,9 @@ static uc_error_t *check_delete(uc_call_t *call)
 
 /* Listed without catalog_name and schema_name: every model of the
  * metastore the caller may see, across catalogs. */
+static const uc_api_family_t models;
+const uc_api_family_t *const uc_model_family = &models;
+
 static const uc_api_family_t models = {
     UC_FAMILY_IN_SCHEMA_LISTED_AT(UC_TYPE_REGISTERED_MODEL,
                                   UC_PRIV_CREATE_MODEL, P(UC_PRIV_EXECUTE),

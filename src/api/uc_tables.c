@@ -18,7 +18,6 @@
 
 #define P UC_PRIV
 #define VIEW_DEFINITION_MAX (1024 * 1024)
-#define PATTERN_MAX 1024
 /* Clients name the staging id in the properties of a managed table. */
 #define TABLE_ID_PROPERTY "io.unitycatalog.tableId"
 
@@ -231,6 +230,9 @@ static uc_error_t *prepare_create(uc_call_t *call, uc_securable_t *sec)
 }
 
 /* Tables have no update: Unity Catalog changes them through Delta. */
+static const uc_api_family_t tables;
+const uc_api_family_t *const uc_table_family = &tables;
+
 static const uc_api_family_t tables = {
     UC_FAMILY_IN_SCHEMA(UC_TYPE_TABLE, UC_PRIV_CREATE_TABLE,
                         P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY)),
@@ -329,27 +331,6 @@ static uc_error_t *create_staging_table(uc_call_t *call, uc_jw_t *out)
     return NULL;
 }
 
-/* A LIKE pattern from the query: '%' and '_' match, everything else is
- * data, bound as a parameter. Names are lower case, so are patterns. */
-static uc_error_t *like_pattern(uc_call_t *call, const char *field,
-                                const char **out)
-{
-    const char *given = apr_table_get(call->query, field);
-    char *p;
-
-    if (!given || !*given) {
-        *out = "%";
-        return NULL;
-    }
-    if (strlen(given) > PATTERN_MAX)
-        return uc_error_invalid(call->pool, "Query parameter '%s' is longer "
-                                "than %d bytes.", field, PATTERN_MAX);
-    *out = p = apr_pstrdup(call->pool, given);
-    for (; *p; p++)
-        *p = (char)apr_tolower(*p);
-    return NULL;
-}
-
 static void render_summary(uc_call_t *call, uc_jw_t *out,
                            const uc_nested_row_t *row)
 {
@@ -368,8 +349,8 @@ static uc_error_t *table_summaries(uc_call_t *call, uc_jw_t *out)
     int manifest;
     uc_error_t *err;
 
-    if ((err = like_pattern(call, "schema_name_pattern", &schemas)) ||
-        (err = like_pattern(call, "table_name_pattern", &names)) ||
+    if ((err = uc_api_like_pattern(call, "schema_name_pattern", &schemas)) ||
+        (err = uc_api_like_pattern(call, "table_name_pattern", &names)) ||
         (err = uc_api_query_flag(call, "include_manifest_capabilities",
                                  &manifest)))
         return err;

@@ -65,6 +65,9 @@ static uc_error_t *prepare_create(uc_call_t *call, uc_securable_t *sec)
     return NULL;
 }
 
+static const uc_api_family_t volumes;
+const uc_api_family_t *const uc_volume_family = &volumes;
+
 static const uc_api_family_t volumes = {
     UC_FAMILY_IN_SCHEMA(UC_TYPE_VOLUME, UC_PRIV_CREATE_VOLUME,
                         P(UC_PRIV_READ_VOLUME) | P(UC_PRIV_WRITE_VOLUME)),

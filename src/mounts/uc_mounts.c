@@ -10,6 +10,7 @@ const uc_route_t *const uc_catalog_api[] = {
     uc_catalog_routes,
     uc_schema_routes,
     uc_table_routes,
+    uc_object_summary_routes,
     uc_table_delta_routes,
     uc_volume_routes,
     uc_function_routes,

@@ -2,7 +2,9 @@
 # What the objects of a schema do to it: any of them keeps the schema (and
 # its catalog) from being deleted without force; force removes them all in
 # one go; renames of the catalog and schema keep them reachable; two
-# creates of one name at once: exactly one wins.
+# creates of one name at once: exactly one wins. Then GET
+# /object-summaries: every kind found by part of its name across the
+# schemas of a catalog, a page at a time, only what the caller may see.
 use strict;
 use warnings FATAL => 'all';
 
@@ -42,7 +44,7 @@ sub kinds {
 }
 
 my $NKINDS = () = kinds('c', 's', 'n');
-plan tests => 2 * $NKINDS + 6 + 3 * ($NKINDS - 1) + 3;
+plan tests => 2 * $NKINDS + 6 + 3 * ($NKINDS - 1) + 3 + 6;
 
 my $p = "o95_$$";
 my @cleanup;
@@ -134,3 +136,55 @@ for my $round (1 .. 3) {
 ok(!@bad, 'force-delete of a schema racing creates: only 200 and 404')
     or diag join "\n", @bad;
 ok(!@left, 'nothing survives its schema') or diag join "\n", @left;
+
+# --- finding objects by name: GET /object-summaries ----------------------------------
+my $found = "find_$p";
+push @cleanup, $found;
+create_catalog($found, storage_root => "s3://bucket/$found");
+create_schema($found, $_) for qw(east west);
+for my $s (qw(east west)) {
+    create_object($_->[0], $_->[1]) for grep { $_->[2] } kinds($found, $s, "alpha_$s"),
+                                                         kinds($found, $s, "beta_$s");
+}
+my %type_of = ('/tables' => 'table', '/volumes' => 'volume', '/functions' => 'function',
+               '/models' => 'registered_model', '/agents' => 'agent',
+               '/agent-skills' => 'agent_skill');
+my %plural = (table => 'tables', volume => 'volumes', function => 'functions',
+              registered_model => 'registered_models', agent => 'agents',
+              agent_skill => 'agent_skills');
+sub summaries {
+    my ($type, %q) = @_;
+    my $opt = delete $q{opt} || {};
+    return api(GET => '/object-summaries', %$opt,
+               query => { catalog_name => $found, object_type => $type, %q });
+}
+sub found_names {
+    my ($type, $res) = @_;
+    return join ',', map { $_->{full_name} } @{ (json_of($res) || {})->{$plural{$type}} || [] };
+}
+my @wrong;
+for my $type (sort values %type_of) {
+    my $got = found_names($type, summaries($type, name_pattern => '%ALPHA%'));
+    push @wrong, "$type: $got"
+        unless $got eq "$found.east.alpha_east,$found.west.alpha_west";
+}
+ok(!@wrong, 'every kind found by part of its name across the schemas') or diag "@wrong";
+is(found_names('volume', summaries('volume', name_pattern => 'beta%', schema_name_pattern => 'w%')),
+   "$found.west.beta_west", 'the schema pattern narrows it');
+my (@walked, $token);
+for (1 .. 6) {
+    my $page = json_of(summaries('function', max_results => 1, page_token => $token // '')) || {};
+    push @walked, map { $_->{name} } @{ $page->{functions} || [] };
+    last unless $token = $page->{next_page_token};
+}
+is("@walked", 'alpha_east beta_east alpha_west beta_west', 'a page at a time, each once');
+is_error(summaries('catalog'), 400, 'INVALID_PARAMETER_VALUE', 'an object type it does not list');
+grant('catalog', $found, 'alice', 'USE CATALOG');
+grant('schema', "$found.west", 'alice', 'USE SCHEMA');
+grant('volume', "$found.west.alpha_west", 'alice', 'READ VOLUME');
+is(found_names('volume', summaries('volume', opt => { user => 'alice' })),
+   "$found.west.alpha_west", 'alice finds only the volume she may see');
+is_as_missing(summaries('volume', opt => { user => 'bob' }),
+              api(GET => '/object-summaries', user => 'bob',
+                  query => { catalog_name => "none_$p", object_type => 'volume' }),
+              [$found, "none_$p"], 'a catalog bob may not see is as missing');

@@ -231,10 +231,10 @@ await step('admin: creates a schema', async () => {
   await page.getByText('No tags.').waitFor();
   const untagged = await api('admin', 'GET', `/entity-tag-assignments/tables/${p}_sales.orders.${TABLE}/tags`);
   ok((untagged.json.tag_assignments || []).length === 0, 'admin: the tag removed in the console is gone from the API');
-  await page.getByLabel('Find tables').fill('VEN');
+  await page.getByLabel('Part of a name').fill('VEN');
   await page.getByLabel('in catalog').fill(`${p}_sales`);
   await page.getByRole('button', { name: 'Find' }).click();
-  const found = page.getByRole('list', { name: 'Tables found' });
+  const found = page.getByRole('list', { name: 'Found' });
   await found.getByRole('link', { name: `${p}_sales.orders.${TABLE}` }).waitFor();
   ok((await found.getByRole('link').count()) === 1, 'admin: finding "VEN" in the catalog finds the one table whose name holds it');
   await visit(page, `#/table/${p}_sales.orders.${TABLE}/policies`, TABLE);
@@ -401,8 +401,11 @@ await step('admin: a model and its versions', async () => {
     catalog_name: `${p}_sales`, schema_name: 'orders', model_name: 'churn', source: 'runs:/r1/model', run_id: 'r1',
   });
   ok(model.status === 200 && version.status === 200, 'set-up: a registered model with a version', JSON.stringify([model, version]));
-  await visit(page, `#/schema/${p}_sales.orders/model`, 'orders');
-  await page.getByRole('link', { name: 'churn', exact: true }).first().click();
+  await page.getByLabel('Kind of object').selectOption('model');
+  await page.getByLabel('Part of a name').fill('hur');
+  await page.getByLabel('in catalog').fill(`${p}_sales`);
+  await page.getByRole('button', { name: 'Find' }).click();
+  await page.getByRole('list', { name: 'Found' }).getByRole('link', { name: `${p}_sales.orders.churn` }).click();
   await page.getByRole('heading', { level: 1, name: 'churn' }).waitFor();
   await page.getByRole('link', { name: 'Versions' }).click();
   const row = await page.getByRole('table', { name: 'Versions' }).innerText();
@@ -517,6 +520,21 @@ await step('admin: sharing', async () => {
   const listed = await shares.json();
   ok(info.status === 200 && profile.bearerToken && (listed.items || []).some((s) => s.name === `${p}_share`),
     'a client activates the link copied from the console and reads the share', JSON.stringify({ status: info.status, listed }));
+
+  // The other side: that profile, pasted as a provider's, reads the share.
+  await visit(page, '#/sharing/provider', 'Sharing');
+  await page.getByRole('button', { name: 'New provider' }).click();
+  dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name (required)').fill(`${p}_prov`);
+  await dialog.getByLabel('Profile file (required)').fill(JSON.stringify({ ...profile, endpoint: `${origin}/delta-sharing/` }));
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('heading', { level: 1, name: `${p}_prov` }).waitFor();
+  await settled(page);
+  ok(!(await page.content()).includes(profile.bearerToken), 'admin: the provider\'s page does not show the token of its profile');
+  await page.getByRole('link', { name: 'Shares' }).click();
+  await page.getByText(`${p}_share`).waitFor();
+  ok(true, 'admin: the provider made in the console lists the share it offers');
+  await looked(page, 'provider shares', 'provider');
 });
 
 await step('admin: operations', async () => {
@@ -593,7 +611,7 @@ ok(seen.errors.length === 0, 'no script error and no Content-Security-Policy rep
 for (const name of [`${p}_hidden`, `${p}_xss`, `${p}_sales`]) {
   await api('admin', 'DELETE', `/catalogs/${name}?force=true`);
 }
-for (const where of [`/shares/${p}_share`, `/recipients/${p}_rcp`, `/external-locations/${p}_loc`, `/credentials/${p}_cred`]) {
+for (const where of [`/providers/${p}_prov`, `/shares/${p}_share`, `/recipients/${p}_rcp`, `/external-locations/${p}_loc`, `/credentials/${p}_cred`]) {
   await api('admin', 'DELETE', where);
 }
 fs.rmSync(scratch, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { html, useState } from './vendor/preact-htm.js';
 import { href, kinds, sections } from './kinds.js';
 import { ObjectTable } from './explorer.js';
 import { CreateCredentialDialog, CreateLocationDialog, CreateTagPolicyDialog } from './governance.js';
-import { CreateRecipientDialog } from './sharing.js';
+import { CreateProviderDialog, CreateRecipientDialog } from './sharing.js';
 import { CreateDialog } from './forms.js';
 import { Tabs } from './ui.js';
 
@@ -16,6 +16,7 @@ const creators = {
   external_location: CreateLocationDialog,
   tag_policy: CreateTagPolicyDialog,
   recipient: CreateRecipientDialog,
+  provider: CreateProviderDialog,
   share: (props) => html`<${CreateDialog} kind="share" ...${props} />`,
 };
 

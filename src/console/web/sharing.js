@@ -159,6 +159,26 @@ export function CreateRecipientDialog({ onClose, onDone }) {
   <//>`;
 }
 
+// A provider from the profile file it sent: the file is a secret (it
+// holds the bearer token), sealed by the server and never shown again.
+export function CreateProviderDialog({ onClose, onDone }) {
+  const submit = (form) => call('POST', '/providers', {
+    body: {
+      name: (form.get('name') || '').trim(), comment: form.get('comment') || undefined,
+      authentication_type: 'TOKEN', recipient_profile_str: form.get('profile') || '',
+    },
+  });
+  return html`<${Dialog} title="New provider" onClose=${onClose}>
+    <${ActionForm} submit=${submit} onDone=${onDone} onCancel=${onClose} label="Create">
+      <${Field} name="name" label="Name" required />
+      <div class="field"><label for="provider-profile">Profile file (required)</label>
+        <textarea id="provider-profile" name="profile" rows="5" autocomplete="off" spellcheck="false"></textarea>
+        <small>The JSON the provider sent. It holds a secret: the server seals it and never shows it again.</small></div>
+      <${Field} name="comment" label="Comment" multiline />
+    <//>
+  <//>`;
+}
+
 export function RotateDialog({ full, onClose, onDone }) {
   const [made, setMade] = useState(null);
   const submit = (form) => call('POST', path('recipients', full, 'rotate-token'), {
