@@ -163,6 +163,13 @@ uc_error_t *uc_api_like_pattern(uc_call_t *call, const char *field,
     return NULL;
 }
 
+const char *uc_api_nested_full_name(uc_call_t *call,
+                                    const uc_nested_row_t *row)
+{
+    return apr_pstrcat(call->pool, row->catalog_name, ".", row->schema_name,
+                       ".", row->sec->name, NULL);
+}
+
 uc_error_t *uc_api_list_across(uc_call_t *call, uc_jw_t *out,
                                const uc_api_family_t *f,
                                const char *catalog_id,

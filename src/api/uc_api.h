@@ -155,6 +155,10 @@ uc_error_t *uc_api_read_common_fields(uc_call_t *call, uc_securable_t *sec,
 uc_error_t *uc_api_like_pattern(uc_call_t *call, const char *field,
                                 const char **out);
 
+/* The full name of a row of a listing across schemas. */
+const char *uc_api_nested_full_name(uc_call_t *call,
+                                    const uc_nested_row_t *row);
+
 /* Writes one row of a listing across schemas. */
 typedef void (*uc_api_nested_render_fn)(uc_call_t *call, uc_jw_t *out,
                                         const uc_nested_row_t *row);

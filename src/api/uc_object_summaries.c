@@ -8,7 +8,6 @@
 #include "uc_api.h"
 
 #include <string.h>
-#include <apr_strings.h>
 
 #include "../core/uc_json.h"
 
@@ -28,10 +27,7 @@ static const struct {
 static void render(uc_call_t *call, uc_jw_t *out, const uc_nested_row_t *row)
 {
     uc_jw_begin_object(out);
-    uc_jw_field_string(out, "full_name",
-                       apr_pstrcat(call->pool, row->catalog_name, ".",
-                                   row->schema_name, ".", row->sec->name,
-                                   NULL));
+    uc_jw_field_string(out, "full_name", uc_api_nested_full_name(call, row));
     uc_jw_field_string(out, "catalog_name", row->catalog_name);
     uc_jw_field_string(out, "schema_name", row->schema_name);
     uc_jw_field_string(out, "name", row->sec->name);

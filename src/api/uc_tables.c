@@ -335,10 +335,7 @@ static void render_summary(uc_call_t *call, uc_jw_t *out,
                            const uc_nested_row_t *row)
 {
     uc_jw_begin_object(out);
-    uc_jw_field_string(out, "full_name",
-                       apr_pstrcat(call->pool, row->catalog_name, ".",
-                                   row->schema_name, ".", row->sec->name,
-                                   NULL));
+    uc_jw_field_string(out, "full_name", uc_api_nested_full_name(call, row));
     uc_jw_field_string(out, "table_type", row->table_type);
     uc_jw_end_object(out);
 }
