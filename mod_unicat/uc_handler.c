@@ -498,6 +498,7 @@ static uc_error_t *prepare_call(request_rec *r, const uc_mount_t *api,
     call->provider_private_addresses = conf->provider_private_addresses == 1;
     call->client_ip = r->useragent_ip;
     call->headers_in = r->headers_in;
+    call->head_only = r->header_only;
     call->headers_out = r->headers_out;
     call->snapshots = uc_glue_snapshots();
     call->url_lifetime = conf->url_lifetime == UC_UNSET

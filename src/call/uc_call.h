@@ -130,6 +130,9 @@ typedef struct uc_call {
      * response headers an operation adds (Delta-Table-Version). */
     const apr_table_t *headers_in;
     apr_table_t *headers_out;
+    /* A HEAD request: the route of a GET runs, its headers are the
+     * answer. */
+    int head_only;
     /* The process's cache of latest Delta snapshots, NULL when the reader
      * could not be set up. */
     struct uc_delta_cache *snapshots;

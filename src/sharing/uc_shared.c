@@ -79,7 +79,7 @@ uc_error_t *uc_shared_storage_error(uc_shared_t *s, uc_error_t *err)
                       "please contact your share provider.");
 }
 
-static uc_error_t *not_found(uc_call_t *call)
+uc_error_t *uc_shared_not_found(uc_call_t *call)
 {
     return uc_error_make(call->pool, UC_E_RESOURCE_DOES_NOT_EXIST,
                          "[Share/Schema/Table] '%s/%s/%s' does not exist, "
@@ -99,7 +99,7 @@ uc_error_t *uc_shared_open(uc_call_t *call, uc_shared_t *s)
                                      call->params[1], call->params[2], &t)))
         return err;
     if (!t)
-        return not_found(call);
+        return uc_shared_not_found(call);
     s->t = t;
     s->label = apr_pstrcat(call->pool, call->params[0], ".", call->params[1],
                            ".", call->params[2], NULL);

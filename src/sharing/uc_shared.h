@@ -71,6 +71,9 @@ typedef struct span {
  * rule resolved, its storage's credentials and its Delta log; a table the
  * share does not show is 404 as a missing one. */
 uc_error_t *uc_shared_open(uc_call_t *call, uc_shared_t *s);
+/* The 404 of a table the share does not hold (the path's share, schema
+ * and table), in the reference server's words. */
+uc_error_t *uc_shared_not_found(uc_call_t *call);
 
 /* The reader's errors in the protocol's terms, as a recipient may see
  * them: permanent conditions of the table are 4xx (503 only while the

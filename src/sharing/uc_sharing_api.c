@@ -12,6 +12,7 @@
 #include <apr_lib.h>
 #include <apr_strings.h>
 
+#include "uc_shared.h"
 #include "uc_sharing_tables.h"
 #include "uc_sharing_token.h"
 #include "../authz/uc_rules.h"
@@ -169,6 +170,10 @@ static uc_error_t *get_share(uc_call_t *call, uc_jw_t *out)
     uc_jw_begin_object(out);
     uc_jw_field_string(out, "name", share->name);
     uc_jw_field_string(out, "id", share->id);
+    /* The catalog's shares have a comment; no display name, and no
+     * properties that they answer. */
+    if (share->comment)
+        uc_jw_field_string(out, "comment", share->comment);
     uc_jw_end_object(out);
     uc_jw_end_object(out);
     return NULL;
@@ -219,8 +224,11 @@ static uc_error_t *list_schemas(uc_call_t *call, uc_jw_t *out)
     return NULL;
 }
 
+/* A table as listings show it: read through signed file URLs only
+ * (accessModes "url"; no directory access, and no location, which is the
+ * provider's); Get Table adds the protocol it is read with. */
 static void write_table(uc_call_t *call, uc_jw_t *out,
-                        const uc_shared_table_t *t)
+                        const uc_shared_table_t *t, int with_format)
 {
     const uc_securable_t *share = share_of(call);
 
@@ -230,7 +238,30 @@ static void write_table(uc_call_t *call, uc_jw_t *out,
     uc_jw_field_string(out, "share", share->name);
     uc_jw_field_string(out, "shareId", share->id);
     uc_jw_field_string(out, "id", t->table->id);
+    uc_jw_key(out, "accessModes");
+    uc_jw_raw(out, "[\"url\"]");
+    if (with_format)
+        uc_jw_field_string(out, "format", "delta");
     uc_jw_end_object(out);
+}
+
+/* GET …/tables/{table}: Open Sharing's Get Table. HEAD, which httpd hands
+ * over as that GET: the table's version, as deprecated Delta Sharing
+ * clients ask for it. */
+static uc_error_t *get_table(uc_call_t *call, uc_jw_t *out)
+{
+    uc_shared_table_t *t;
+    uc_error_t *err;
+
+    if (call->head_only)
+        return uc_sharing_table_version(call, out);
+    if ((err = uc_sharing_table_find(call, share_of(call), call->params[1],
+                                     call->params[2], &t)))
+        return err;
+    if (!t)
+        return uc_shared_not_found(call);
+    write_table(call, out, t, 1);
+    return NULL;
 }
 
 /* The tables of `all` in `schema` (every one when NULL). */
@@ -293,7 +324,7 @@ static uc_error_t *write_tables(uc_call_t *call, uc_jw_t *out,
     uc_jw_begin_array(out);
     for (i = from; i < to; i++)
         write_table(call, out, APR_ARRAY_IDX(tables, i,
-                                             uc_shared_table_t *));
+                                             uc_shared_table_t *), 0);
     end_list(out, next);
     return NULL;
 }
@@ -325,9 +356,7 @@ const uc_route_t uc_sharing_routes[] = {
       0, &a_granted_share },
     { UC_GET, "/shares/{share}/all-tables", list_all_tables, 0,
       &a_granted_share },
-    /* HEAD (httpd hands it over as GET without a body): the version, as
-     * deprecated clients ask for it. */
-    { UC_GET, TABLE, uc_sharing_table_version, 0, &a_granted_share },
+    { UC_GET, TABLE, get_table, 0, &a_granted_share },
     { UC_GET, TABLE "/version", uc_sharing_table_version, 0,
       &a_granted_share },
     { UC_GET, TABLE "/metadata", uc_sharing_table_metadata, UC_ROUTE_STREAM,

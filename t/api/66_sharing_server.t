@@ -22,7 +22,7 @@ use Apache::Test qw(-withtestmore);
 use Apache::TestRequest ();
 use Unicat::Test;
 
-plan tests => 103;
+plan tests => 106;
 
 my $p = "ds67_$$";
 my ($cat, $share, $other) = ("cat_$p", "shr_$p", "oth_$p");
@@ -129,8 +129,13 @@ ok($j && names($j) eq $share && $j->{items}[0]{id} =~ $Unicat::Test::UUID_RE
     or diag $res->content;
 $res = ds(GET => '/shares/' . uc $share);
 $j = one_line($res) || {};
-ok($j->{share} && $j->{share}{name} eq $share && $j->{share}{id},
-   'GET /shares/{share}, any case') or diag $res->content;
+ok($j->{share} && $j->{share}{name} eq $share && $j->{share}{id}
+   && !exists $j->{share}{comment},
+   'GET /shares/{share}, any case (no comment while it has none)')
+    or diag $res->content;
+api(PATCH => "/shares/$share", body => { comment => 'Orders <b>& more</b>' });
+$j = one_line(ds(GET => "/shares/$share")) || {};
+is($j->{share}{comment}, 'Orders <b>& more</b>', 'the share\'s comment, as the catalog has it');
 $res = ds(GET => "/shares/$share/schemas");
 $j = one_line($res) || {};
 is(join(',', map { "$_->{name}:$_->{share}" } @{ $j->{items} || [] }),
@@ -148,8 +153,16 @@ $j = one_line($res) || {};
 is(names($j), 'cdf,dvs,gone,nolog,part,simple,sym', 'the tables of a schema');
 my ($simple) = grep { $_->{name} eq 'simple' } @{ $j->{items} || [] };
 is($JSON->encode($simple), $JSON->encode({ name => 'simple', schema => 'pub',
-    share => $share, shareId => $simple->{shareId}, id => $ids{simple} }),
-   'a table: name, schema, share, shareId, id (the table\'s)');
+    share => $share, shareId => $simple->{shareId}, id => $ids{simple},
+    accessModes => ['url'] }),
+   'a table: name, schema, share, shareId, id (the table\'s), read by URL only');
+$res = ds(GET => "$T/SIMPLE");
+is($JSON->encode(one_line($res) || {}), $JSON->encode({ name => 'simple',
+    schema => 'pub', share => $share, shareId => $simple->{shareId},
+    id => $ids{simple}, accessModes => ['url'], format => 'delta' }),
+   'GET the table (Open Sharing\'s Get Table): as listed, and its format');
+ds_error(ds(GET => "$T/none"), 404, 'RESOURCE_DOES_NOT_EXIST',
+         'GET a table the share does not hold', qr{'\Q$share\E/pub/none' does not exist});
 my (@all, $page, $pages);
 do {
     $res = ds(GET => "/shares/$share/all-tables",
