@@ -224,9 +224,10 @@ static uc_error_t *list_schemas(uc_call_t *call, uc_jw_t *out)
     return NULL;
 }
 
-/* A table as listings show it: read through signed file URLs only
- * (accessModes "url"; no directory access, and no location, which is the
- * provider's); Get Table adds the protocol it is read with. */
+/* A table as listings show it: read through signed file URLs, and where
+ * the share holds it whole in a cloud, by directory too, with its
+ * location (uc_sharing_dir.c); else the location stays the provider's.
+ * Get Table adds the protocol it is read with. */
 static void write_table(uc_call_t *call, uc_jw_t *out,
                         const uc_shared_table_t *t, int with_format)
 {
@@ -238,8 +239,14 @@ static void write_table(uc_call_t *call, uc_jw_t *out,
     uc_jw_field_string(out, "share", share->name);
     uc_jw_field_string(out, "shareId", share->id);
     uc_jw_field_string(out, "id", t->table->id);
-    uc_jw_key(out, "accessModes");
-    uc_jw_raw(out, "[\"url\"]");
+    if (uc_sharing_dir_offered(t)) {
+        uc_jw_field_string(out, "location", t->table->storage_location);
+        uc_jw_key(out, "accessModes");
+        uc_jw_raw(out, "[\"url\",\"dir\"]");
+    } else {
+        uc_jw_key(out, "accessModes");
+        uc_jw_raw(out, "[\"url\"]");
+    }
     if (with_format)
         uc_jw_field_string(out, "format", "delta");
     uc_jw_end_object(out);
@@ -365,6 +372,9 @@ const uc_route_t uc_sharing_routes[] = {
       UC_ROUTE_BODY | UC_ROUTE_BODY_OPTIONAL | UC_ROUTE_STREAM,
       &a_granted_share },
     { UC_GET, TABLE "/changes", uc_sharing_table_changes, UC_ROUTE_STREAM,
+      &a_granted_share },
+    { UC_POST, TABLE "/temporary-table-credentials",
+      uc_sharing_table_credentials, UC_ROUTE_BODY | UC_ROUTE_BODY_OPTIONAL,
       &a_granted_share },
     { 0, NULL, NULL, 0, NULL }
 };

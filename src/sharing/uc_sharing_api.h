@@ -16,5 +16,11 @@ uc_error_t *uc_sharing_table_version(uc_call_t *call, uc_jw_t *out);
 uc_error_t *uc_sharing_table_metadata(uc_call_t *call, uc_jw_t *out);
 uc_error_t *uc_sharing_table_query(uc_call_t *call, uc_jw_t *out);
 uc_error_t *uc_sharing_table_changes(uc_call_t *call, uc_jw_t *out);
+/* uc_sharing_dir.c: POST …/temporary-table-credentials, read credentials
+ * for the table's root (directory access), and whether a shared table
+ * offers it. */
+uc_error_t *uc_sharing_table_credentials(uc_call_t *call, uc_jw_t *out);
+struct uc_shared_table;
+int uc_sharing_dir_offered(const struct uc_shared_table *t);
 
 #endif

@@ -22,7 +22,7 @@ use Apache::Test qw(-withtestmore);
 use Apache::TestRequest ();
 use Unicat::Test;
 
-plan tests => 106;
+plan tests => 107;
 
 my $p = "ds67_$$";
 my ($cat, $share, $other) = ("cat_$p", "shr_$p", "oth_$p");
@@ -161,6 +161,9 @@ is($JSON->encode(one_line($res) || {}), $JSON->encode({ name => 'simple',
     schema => 'pub', share => $share, shareId => $simple->{shareId},
     id => $ids{simple}, accessModes => ['url'], format => 'delta' }),
    'GET the table (Open Sharing\'s Get Table): as listed, and its format');
+ds_error(ds(POST => "$T/simple/temporary-table-credentials"), 400,
+         'UNSUPPORTED_OPERATION', 'a local table: URL access only (no credentials to hand out)',
+         qr/url access only/);
 ds_error(ds(GET => "$T/none"), 404, 'RESOURCE_DOES_NOT_EXIST',
          'GET a table the share does not hold', qr{'\Q$share\E/pub/none' does not exist});
 my (@all, $page, $pages);

@@ -25,7 +25,7 @@ use Time::Local ();
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 44;
+plan tests => 49;
 
 my $p = "s68_$$";
 my ($cat, $share, $recipient) = ("cat_$p", "shr_$p", "rcp_$p");
@@ -110,7 +110,7 @@ my $token = token_of_recipient($recipient);
 push @sent, $token;
 
 SKIP: {
-    skip 'no S3 store nor STS stand-in (t/s3/with-s3.sh)', 17
+    skip 'no S3 store nor STS stand-in (t/s3/with-s3.sh)', 22
         unless $ENV{UNICAT_S3_ENDPOINT} && $ENV{UNICAT_STS_ENDPOINT};
     my $bucket = $ENV{UNICAT_S3_BUCKET};
     my $fx = "s3://$bucket/fixtures";
@@ -217,6 +217,38 @@ SKIP: {
        && $res->content !~ /outside-|external location|s3:/,
        'a table no location covers: a 400 that tells nothing of the set-up')
         or diag $res->code . ' ' . $res->content;
+
+    # --- directory access: the cdf table is shared whole, simple in part
+    my $listed = json_of(ds(GET => $T, token => $token)) || {};
+    my %mode = map { $_->{name} => join(',', @{ $_->{accessModes} || [] })
+                     . ' ' . ($_->{location} // '-') } @{ $listed->{items} || [] };
+    is("$mode{cdf} | $mode{simple}", "url,dir $fx/cdf-table | url -",
+       'a table shared whole is offered by directory, with its location; one '
+       . 'shared in part by URL only, its location kept');
+    $res = ds(POST => "$T/cdf/temporary-table-credentials", token => $token,
+              body => { location => "$fx/cdf-table/" });
+    my $dir = (json_of($res) || {})->{credentials} || {};
+    my $aws = $dir->{awsTempCredentials} || {};
+    ok($res->code == 200 && ($dir->{location} // '') eq "$fx/cdf-table"
+       && $aws->{accessKeyId} && $aws->{secretAccessKey} && $aws->{sessionToken}
+       && ($dir->{expirationTime} // 0) > time * 1000,
+       'temporary-table-credentials: read keys for the table\'s root, and '
+       . 'their expiry') or diag $res->content;
+    my @as = ('-o', '/dev/null', '--aws-sigv4', "aws:amz:$ENV{UNICAT_S3_REGION}:s3",
+              '--user', "$aws->{accessKeyId}:$aws->{secretAccessKey}",
+              '-H', "x-amz-security-token: $aws->{sessionToken}",
+              '-H', 'x-amz-content-sha256: UNSIGNED-PAYLOAD');
+    my $log = '_delta_log/00000000000000000000.json';
+    my ($in) = curl("$ENV{UNICAT_S3_ENDPOINT}/$bucket/fixtures/cdf-table/$log", @as);
+    my ($beside) = curl("$ENV{UNICAT_S3_ENDPOINT}/$bucket/fixtures/simple_table/$log", @as);
+    is("$in $beside", '200 403', 'with them the recipient reads the table\'s '
+       . 'log, and nothing beside it');
+    ds_error(ds(POST => "$T/cdf/temporary-table-credentials", token => $token,
+                body => { location => $fx }), 400, 'INVALID_PARAMETER_VALUE',
+             'a location other than the table\'s');
+    ds_error(ds(POST => "$T/simple/temporary-table-credentials",
+                token => $token), 400, 'UNSUPPORTED_OPERATION',
+             'a table shared in part: URL access only', qr/url access only/);
     $res = ds(GET => "$T/outside/version", token => $token);
     is($res->code, 400, 'its version too');
     $res = api(PATCH => "/credentials/$cred", body => { force => \1,
