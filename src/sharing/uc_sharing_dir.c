@@ -6,8 +6,10 @@
  * the change data, every partition. So it is offered only for a table the
  * share holds whole (its history and its change data feed shared, from
  * version 0, no partition filter; no ABAC policy may govern shared data),
- * in a cloud whose credentials can be scoped to it. Local tables have no
- * credentials to hand out: they are read by URL only. */
+ * in a cloud whose vended credentials are scoped to it (uc_clouds.h:
+ * S3, R2, Cloud Storage; the SAS the server makes on Azure are the
+ * container's). Local tables have no credentials to hand out: they are
+ * read by URL only. */
 #include "uc_sharing_api.h"
 
 #include <string.h>
@@ -25,7 +27,7 @@ int uc_sharing_dir_offered(const uc_shared_table_t *t)
                               ? uc_clouds_of_url(t->table->storage_location)
                               : NULL;
 
-    return cloud && cloud->types && !strcmp(o->cdf_enabled, "1") &&
+    return cloud && cloud->vend_scoped && !strcmp(o->cdf_enabled, "1") &&
            !strcmp(o->history_data_sharing_status, "ENABLED") &&
            !o->start_version && (!o->partitions || !strcmp(o->partitions,
                                                            "[]"));
@@ -46,8 +48,6 @@ static const struct {
       { { "access_key_id", "accessKeyId" },
         { "secret_access_key", "secretAccessKey" },
         { "session_token", "sessionToken" } } },
-    { "azure_user_delegation_sas", "azureUserDelegationSas",
-      { { "sas_token", "sasToken" } } },
     { "gcp_oauth_token", "gcpOauthToken",
       { { "oauth_token", "oauthToken" } } },
 };

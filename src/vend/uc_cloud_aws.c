@@ -129,5 +129,5 @@ static uc_error_t *table_store(uc_call_t *call, const char *location,
 static const char *const schemes[] = { "s3", NULL };
 
 const uc_cloud_t uc_cloud_aws = {
-    "aws", schemes, 0, types, vend, table_store
+    "aws", schemes, 0, types, vend, table_store, 1
 };

@@ -329,5 +329,7 @@ static uc_error_t *table_store(uc_call_t *call, const char *location,
 static const char *const schemes[] = { "abfs", "abfss", NULL };
 
 const uc_cloud_t uc_cloud_azure = {
-    "azure", schemes, 1, types, vend, table_store
+    "azure", schemes, 1, types, vend, table_store,
+    /* Its SAS are the container's. */
+    0
 };

@@ -96,5 +96,5 @@ static uc_error_t *vend(const uc_vend_request_t *req, apr_pool_t *pool,
 static const char *const schemes[] = { "r2", NULL };
 
 const uc_cloud_t uc_cloud_cloudflare = {
-    "cloudflare", schemes, 1, types, vend, NULL
+    "cloudflare", schemes, 1, types, vend, NULL, 1
 };

@@ -114,5 +114,5 @@ static uc_error_t *table_store(uc_call_t *call, const char *location,
 static const char *const schemes[] = { "gs", NULL };
 
 const uc_cloud_t uc_cloud_gcp = {
-    "gcp", schemes, 0, types, vend, table_store
+    "gcp", schemes, 0, types, vend, table_store, 1
 };

@@ -70,6 +70,11 @@ typedef struct uc_cloud {
     uc_error_t *(*table_store)(uc_call_t *call, const char *location,
                                uc_objstore_config_t *config,
                                apr_time_t *valid_until);
+    /* What `vend` makes reads the place asked for and nothing beside it
+     * (a prefix, not a whole bucket or container): such credentials may
+     * go to whoever may read that place alone (Delta Sharing's directory
+     * access). */
+    int vend_scoped;
 } uc_cloud_t;
 
 /* Every cloud, NULL-ended, in the order messages list them. */

@@ -25,7 +25,7 @@ use Time::Local ();
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 49;
+plan tests => 52;
 
 my $p = "s68_$$";
 my ($cat, $share, $recipient) = ("cat_$p", "shr_$p", "rcp_$p");
@@ -271,7 +271,7 @@ SKIP: {
 # The module's blob endpoint is azurite's HTTPS instance: it checks every
 # SAS, of the account key and of user delegation keys alike.
 SKIP: {
-    skip 'no azurite (t/azure/with-azurite.sh)', 13
+    skip 'no azurite (t/azure/with-azurite.sh)', 15
         unless $ENV{UNICAT_AZURE_OAUTH_ENDPOINT};
     my ($acct, $ctr) = @ENV{qw(UNICAT_AZURE_ACCOUNT UNICAT_AZURE_CONTAINER)};
     my $fx = "abfss://$ctr\@$acct.dfs.core.windows.net/fixtures";
@@ -339,6 +339,15 @@ SKIP: {
           < 2, 'expirationTimestamp: when the SAS expires')
         or diag "$se $expiry";
 
+    # Directory access: azcdf is shared whole, but the server's SAS would
+    # open the whole container.
+    my %mode = map { $_->{name} => join(',', @{ $_->{accessModes} || [] })
+                     . ' ' . ($_->{location} // '-') }
+        @{ (json_of(ds(GET => $T, token => $token)) || {})->{items} || [] };
+    ds_error(ds(POST => "$T/azcdf/temporary-table-credentials", token => $token),
+             400, 'UNSUPPORTED_OPERATION', 'Azure: no directory access (a SAS '
+             . 'would open the container), URL access only', qr/url access only/);
+    is($mode{azcdf}, 'url -', '... as its listing says, without its location');
     $res = ds(GET => "$T/azcdf/changes", token => $token,
               query => { startingVersion => 0 });
     my ($changes, $read) = changes_read($res, @ca);
@@ -379,7 +388,7 @@ SKIP: {
 # URLs whose RSA signature it checks with the service account's public
 # key.
 SKIP: {
-    skip 'no Google stand-in (t/gcp/with-gcp.sh)', 11
+    skip 'no Google stand-in (t/gcp/with-gcp.sh)', 12
         unless $ENV{UNICAT_GCS_ENDPOINT};
     my $bucket = $ENV{UNICAT_GCS_BUCKET};
     my $fx = "gs://$bucket/fixtures";
@@ -407,6 +416,20 @@ SKIP: {
     is($res->header('Delta-Table-Version'), '4',
        'the version of a table on Cloud Storage (its log listed page by page)');
 
+    # Directory access: gscdf is shared whole; the token is downscoped to it.
+    $res = ds(POST => "$T/gscdf/temporary-table-credentials", token => $token);
+    my $dir = (json_of($res) || {})->{credentials} || {};
+    my $oauth = ($dir->{gcpOauthToken} || {})->{oauthToken} // '';
+    my $api = "$ENV{UNICAT_GCS_ENDPOINT}/storage/v1/b/$bucket/o/";
+    my $log = '%2F_delta_log%2F00000000000000000000.json?alt=media';
+    my ($in) = curl("${api}fixtures%2Fcdf-table$log", '-o', '/dev/null',
+                    '-H', "Authorization: Bearer $oauth");
+    my ($beside) = curl("${api}fixtures%2Fsimple_table$log", '-o', '/dev/null',
+                        '-H', "Authorization: Bearer $oauth");
+    ok($res->code == 200 && ($dir->{location} // '') eq "$fx/cdf-table"
+       && $oauth && "$in $beside" =~ /^200 40[13]$/,
+       'Cloud Storage: a token downscoped to the table\'s directory, which '
+       . 'reads its log and nothing beside it') or diag $res->content . " $in $beside";
     my $before = time;
     $res = ds(POST => "$T/gssimple/query", token => $token, body => {});
     my $files = [ map { $_->{file} } grep { $_->{file} }

@@ -32,6 +32,8 @@ static void test_one_owner(void **state)
                 assert_non_null(uc_objstore_lookup_provider(*s));
         }
         assert_true(!c->types == !c->vend);
+        /* Only what a cloud vends can be scoped to a place. */
+        assert_true(!c->vend_scoped || c->vend);
         for (t = c->types; t && t->name; t++) {
             const uc_credential_type_t *found = NULL;
 
