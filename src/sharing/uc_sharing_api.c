@@ -224,12 +224,10 @@ static uc_error_t *list_schemas(uc_call_t *call, uc_jw_t *out)
     return NULL;
 }
 
-/* A table as listings show it: read through signed file URLs, and where
- * the share holds it whole in a cloud, by directory too, with its
- * location (uc_sharing_dir.c); else the location stays the provider's.
- * Get Table adds the protocol it is read with. */
-static void write_table(uc_call_t *call, uc_jw_t *out,
-                        const uc_shared_table_t *t, int with_format)
+/* What every shared table or volume begins with: its names as shared,
+ * the share's, its id. */
+static void write_asset_head(uc_call_t *call, uc_jw_t *out,
+                             const uc_shared_table_t *t)
 {
     const uc_securable_t *share = share_of(call);
 
@@ -239,6 +237,16 @@ static void write_table(uc_call_t *call, uc_jw_t *out,
     uc_jw_field_string(out, "share", share->name);
     uc_jw_field_string(out, "shareId", share->id);
     uc_jw_field_string(out, "id", t->table->id);
+}
+
+/* A table as listings show it: read through signed file URLs, and where
+ * the share holds it whole in a cloud, by directory too, with its
+ * location (uc_sharing_dir.c); else the location stays the provider's.
+ * Get Table adds the protocol it is read with. */
+static void write_table(uc_call_t *call, uc_jw_t *out,
+                        const uc_shared_table_t *t, int with_format)
+{
+    write_asset_head(call, out, t);
     if (uc_sharing_dir_offered(t)) {
         uc_jw_field_string(out, "location", t->table->storage_location);
         uc_jw_key(out, "accessModes");
@@ -310,33 +318,64 @@ static uc_error_t *check_schema(uc_call_t *call, const char *schema)
     return schema_not_found(call, schema);
 }
 
-static uc_error_t *write_tables(uc_call_t *call, uc_jw_t *out,
-                                const char *schema)
+/* What a share lists of one kind: its objects' type and securables'
+ * kind, the routes its page tokens are bound to, how one is written. */
+typedef struct asset {
+    const char *object_type;
+    const char *kind;
+    const char *in_schema_route;
+    const char *all_route;
+    void (*write)(uc_call_t *call, uc_jw_t *out, const uc_shared_table_t *t,
+                  int whole);
+} asset_t;
+
+/* A volume: its storage location where recipients may read it there with
+ * credentials of their own (uc_sharing_dir.c); a local one's path stays
+ * the provider's. */
+static void write_volume(uc_call_t *call, uc_jw_t *out,
+                         const uc_shared_table_t *t, int whole)
+{
+    (void)whole;
+    write_asset_head(call, out, t);
+    if (uc_sharing_volume_readable(t))
+        uc_jw_field_string(out, "storageLocation",
+                           t->table->storage_location);
+    uc_jw_end_object(out);
+}
+
+static const asset_t tables = { "TABLE", UC_KIND_TABLE, "tables",
+                                "all-tables", write_table };
+static const asset_t volumes = { "VOLUME", UC_KIND_VOLUME, "volumes",
+                                 "all-volumes", write_volume };
+
+static uc_error_t *write_assets(uc_call_t *call, uc_jw_t *out,
+                                const char *schema, const asset_t *a)
 {
     const uc_securable_t *share = share_of(call);
     uc_sharing_token_scope_t scope = list_scope(
-        call, schema ? "tables" : "all-tables", share, schema);
+        call, schema ? a->in_schema_route : a->all_route, share, schema);
     const char *next;
-    apr_array_header_t *all, *tables;
+    apr_array_header_t *all, *some;
     int from, to, i;
     uc_error_t *err;
 
-    if ((err = uc_sharing_tables_of(call, share, &all)))
+    if ((err = uc_sharing_assets_of(call, share, a->object_type, a->kind,
+                                    &all)))
         return err;
-    tables = in_schema(call, all, schema);
-    if ((err = window(call, &scope, tables->nelts, &from, &to, &next)))
+    some = in_schema(call, all, schema);
+    if ((err = window(call, &scope, some->nelts, &from, &to, &next)))
         return err;
     uc_jw_begin_object(out);
     uc_jw_key(out, "items");
     uc_jw_begin_array(out);
     for (i = from; i < to; i++)
-        write_table(call, out, APR_ARRAY_IDX(tables, i,
-                                             uc_shared_table_t *), 0);
+        a->write(call, out, APR_ARRAY_IDX(some, i, uc_shared_table_t *), 0);
     end_list(out, next);
     return NULL;
 }
 
-static uc_error_t *list_schema_tables(uc_call_t *call, uc_jw_t *out)
+static uc_error_t *list_in_schema(uc_call_t *call, uc_jw_t *out,
+                                  const asset_t *a)
 {
     char *schema = apr_pstrdup(call->pool, call->params[1]), *p;
     uc_error_t *err;
@@ -345,15 +384,42 @@ static uc_error_t *list_schema_tables(uc_call_t *call, uc_jw_t *out)
         *p = (char)apr_tolower(*p);
     if ((err = check_schema(call, schema)))
         return err;
-    return write_tables(call, out, schema);
+    return write_assets(call, out, schema, a);
+}
+
+static uc_error_t *list_schema_tables(uc_call_t *call, uc_jw_t *out)
+{
+    return list_in_schema(call, out, &tables);
 }
 
 static uc_error_t *list_all_tables(uc_call_t *call, uc_jw_t *out)
 {
-    return write_tables(call, out, NULL);
+    return write_assets(call, out, NULL, &tables);
+}
+
+static uc_error_t *list_schema_volumes(uc_call_t *call, uc_jw_t *out)
+{
+    return list_in_schema(call, out, &volumes);
+}
+
+static uc_error_t *list_all_volumes(uc_call_t *call, uc_jw_t *out)
+{
+    return write_assets(call, out, NULL, &volumes);
+}
+
+/* GET …/volumes/{volume}: Open Sharing's Get Volume. */
+static uc_error_t *get_volume(uc_call_t *call, uc_jw_t *out)
+{
+    uc_shared_table_t *t;
+    uc_error_t *err = uc_sharing_volume_find(call, &t);
+
+    if (!err)
+        write_volume(call, out, t, 1);
+    return err;
 }
 
 #define TABLE "/shares/{share}/schemas/{schema}/tables/{table}"
+#define VOLUME "/shares/{share}/schemas/{schema}/volumes/{volume}"
 
 const uc_route_t uc_sharing_routes[] = {
     { UC_GET, "/shares", list_shares, 0, &a_recipient },
@@ -375,6 +441,14 @@ const uc_route_t uc_sharing_routes[] = {
       &a_granted_share },
     { UC_POST, TABLE "/temporary-table-credentials",
       uc_sharing_table_credentials, UC_ROUTE_BODY | UC_ROUTE_BODY_OPTIONAL,
+      &a_granted_share },
+    { UC_GET, "/shares/{share}/all-volumes", list_all_volumes, 0,
+      &a_granted_share },
+    { UC_GET, "/shares/{share}/schemas/{schema}/volumes", list_schema_volumes,
+      0, &a_granted_share },
+    { UC_GET, VOLUME, get_volume, 0, &a_granted_share },
+    { UC_POST, VOLUME "/temporary-volume-credentials",
+      uc_sharing_volume_credentials, UC_ROUTE_BODY | UC_ROUTE_BODY_OPTIONAL,
       &a_granted_share },
     { 0, NULL, NULL, 0, NULL }
 };

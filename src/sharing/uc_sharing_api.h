@@ -22,5 +22,14 @@ uc_error_t *uc_sharing_table_changes(uc_call_t *call, uc_jw_t *out);
 uc_error_t *uc_sharing_table_credentials(uc_call_t *call, uc_jw_t *out);
 struct uc_shared_table;
 int uc_sharing_dir_offered(const struct uc_shared_table *t);
+/* The volumes of a share (uc_sharing_dir.c): the one the path names (its
+ * share, schema and volume), 404 when the share holds none of that name;
+ * whether recipients read it with credentials of their own (a cloud
+ * whose vended credentials are the volume's alone); and POST
+ * …/temporary-volume-credentials. */
+uc_error_t *uc_sharing_volume_find(uc_call_t *call,
+                                   struct uc_shared_table **out);
+int uc_sharing_volume_readable(const struct uc_shared_table *t);
+uc_error_t *uc_sharing_volume_credentials(uc_call_t *call, uc_jw_t *out);
 
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Directory access (Delta Sharing's accessModes "dir"): instead of signed
+/* Credentials of recipients' own. Directory access to tables (Delta
+ * Sharing's accessModes "dir"): instead of signed
  * URLs of the files one snapshot needs, read credentials for the table's
  * root, with which the recipient reads the Delta log and the files
  * itself. The whole directory is then the recipient's: every version,
@@ -9,25 +10,41 @@
  * in a cloud whose vended credentials are scoped to it (uc_clouds.h:
  * S3, R2, Cloud Storage; the SAS the server makes on Azure are the
  * container's). Local tables have no credentials to hand out: they are
- * read by URL only. */
+ * read by URL only. Volumes (Open Sharing) are read so too: read
+ * credentials for the volume's location, in the same clouds. */
 #include "uc_sharing_api.h"
 
 #include <string.h>
+#include <apr_strings.h>
 
 #include "uc_shared.h"
+#include "uc_sharing_tables.h"
 #include "../core/uc_json.h"
 #include "../vend/uc_clouds.h"
 #include "../vend/uc_storage_url.h"
 #include "../vend/uc_vend.h"
 
-int uc_sharing_dir_offered(const uc_shared_table_t *t)
+/* Whether credentials vended for the securable's location are that
+ * place's alone. */
+static int scoped_storage(const uc_shared_table_t *t)
 {
-    const uc_share_object_t *o = t->object;
     const uc_cloud_t *cloud = t->table->storage_location
                               ? uc_clouds_of_url(t->table->storage_location)
                               : NULL;
 
-    return cloud && cloud->vend_scoped && !strcmp(o->cdf_enabled, "1") &&
+    return cloud && cloud->vend_scoped;
+}
+
+int uc_sharing_volume_readable(const uc_shared_table_t *t)
+{
+    return scoped_storage(t);
+}
+
+int uc_sharing_dir_offered(const uc_shared_table_t *t)
+{
+    const uc_share_object_t *o = t->object;
+
+    return scoped_storage(t) && !strcmp(o->cdf_enabled, "1") &&
            !strcmp(o->history_data_sharing_status, "ENABLED") &&
            !o->start_version && (!o->partitions || !strcmp(o->partitions,
                                                            "[]"));
@@ -52,6 +69,8 @@ static const struct {
       { { "oauth_token", "oauthToken" } } },
 };
 
+/* The credentials object of the protocol: a table's in
+ * {"credentials": {location, …}}, a volume's flat (Open Sharing). */
 static uc_error_t *write_credentials(uc_call_t *call, uc_jw_t *out,
                                      const char *location,
                                      const uc_vended_t *v)
@@ -63,12 +82,14 @@ static uc_error_t *write_credentials(uc_call_t *call, uc_jw_t *out,
             break;
     if (i == sizeof(objects) / sizeof(objects[0]))
         return uc_error_make(call->pool, UC_E_UNSUPPORTED_OPERATION,
-                             "Table %s/%s offers url access only.",
-                             call->params[1], call->params[2]);
+                             "%s/%s cannot be read with credentials of "
+                             "your own.", call->params[1], call->params[2]);
     uc_jw_begin_object(out);
-    uc_jw_key(out, "credentials");
-    uc_jw_begin_object(out);
-    uc_jw_field_string(out, "location", location);
+    if (location) {
+        uc_jw_key(out, "credentials");
+        uc_jw_begin_object(out);
+        uc_jw_field_string(out, "location", location);
+    }
     uc_jw_key(out, objects[i].object);
     uc_jw_begin_object(out);
     for (m = 0; m < 3 && objects[i].members[m][0]; m++)
@@ -77,7 +98,8 @@ static uc_error_t *write_credentials(uc_call_t *call, uc_jw_t *out,
     uc_jw_end_object(out);
     uc_jw_key(out, "expirationTime");
     uc_jw_int(out, (apr_int64_t)apr_time_as_msec(v->expires));
-    uc_jw_end_object(out);
+    if (location)
+        uc_jw_end_object(out);
     uc_jw_end_object(out);
     return NULL;
 }
@@ -117,4 +139,48 @@ uc_error_t *uc_sharing_table_credentials(uc_call_t *call, uc_jw_t *out)
     if ((err = uc_vend_for(call, s.t->table->storage_location, 0, &v)))
         return uc_shared_storage_error(&s, err);
     return write_credentials(call, out, s.t->table->storage_location, &v);
+}
+
+uc_error_t *uc_sharing_volume_find(uc_call_t *call, uc_shared_table_t **out)
+{
+    const uc_securable_t *share = call->chain.sec[UC_LEVEL_CATALOG];
+    uc_error_t *err = uc_sharing_asset_find(call, share, "VOLUME",
+                                            UC_KIND_VOLUME, call->params[1],
+                                            call->params[2], out);
+
+    if (!err && !*out)
+        err = uc_error_make(call->pool, UC_E_RESOURCE_DOES_NOT_EXIST,
+                            "[Share/Schema/Volume] '%s/%s/%s' does not "
+                            "exist, please contact your share provider for "
+                            "further information.", call->params[0],
+                            call->params[1], call->params[2]);
+    return err;
+}
+
+uc_error_t *uc_sharing_volume_credentials(uc_call_t *call, uc_jw_t *out)
+{
+    uc_shared_table_t *t;
+    uc_vended_t v;
+    uc_error_t *err;
+
+    if ((err = uc_sharing_volume_find(call, &t)))
+        return err;
+    if (!uc_sharing_volume_readable(t))
+        return uc_error_make(call->pool, UC_E_UNSUPPORTED_OPERATION,
+                             "Volume %s/%s is kept where recipients cannot "
+                             "read it with credentials of their own.",
+                             call->params[1], call->params[2]);
+    if ((err = uc_vend_for(call, t->table->storage_location, 0, &v))) {
+        /* What the cloud said is the provider's, for the error log. */
+        uc_error_because(call->pool, err, "volume %s: %s", t->table->name,
+                         err->cause ? err->cause : err->message);
+        if (err->kind != UC_E_UNAVAILABLE)
+            uc_error_recast(err, UC_E_MALFORMED_REQUEST);
+        err->message = apr_psprintf(call->pool, "The storage of volume %s/%s "
+                                    "cannot be reached; please contact your "
+                                    "share provider.", call->params[1],
+                                    call->params[2]);
+        return err;
+    }
+    return write_credentials(call, out, NULL, &v);
 }

@@ -81,9 +81,11 @@ static void push_table(apr_array_header_t *into, apr_hash_t *seen,
     APR_ARRAY_PUSH(into, uc_shared_table_t *) = t;
 }
 
-/* Every table of a SCHEMA object's schema, page by page. */
-static uc_error_t *schema_tables(uc_call_t *call, const uc_share_object_t *o,
-                                 apr_array_header_t *into, apr_hash_t *seen)
+/* Every table (or volume: `kind`) of a SCHEMA object's schema, page by
+ * page. */
+static uc_error_t *schema_assets(uc_call_t *call, const uc_share_object_t *o,
+                                 const char *kind, apr_array_header_t *into,
+                                 apr_hash_t *seen)
 {
     uc_page_t page = { UC_PAGE_MAX, NULL };
     int more = 1, i;
@@ -91,7 +93,7 @@ static uc_error_t *schema_tables(uc_call_t *call, const uc_share_object_t *o,
     while (more) {
         apr_array_header_t *rows;
         uc_error_t *err = uc_securable_page(call->store, call->pool,
-                                            o->object_id, UC_KIND_TABLE,
+                                            o->object_id, kind,
                                             NULL, &page, &rows, &more);
         if (err)
             return err;
@@ -118,7 +120,8 @@ static int by_schema_then_name(const void *a, const void *b)
     return c ? c : strcmp(x->name, y->name);
 }
 
-uc_error_t *uc_sharing_tables_of(uc_call_t *call, const uc_securable_t *share,
+uc_error_t *uc_sharing_assets_of(uc_call_t *call, const uc_securable_t *share,
+                                 const char *object_type, const char *kind,
                                  apr_array_header_t **out)
 {
     apr_array_header_t *objects, *all;
@@ -131,13 +134,13 @@ uc_error_t *uc_sharing_tables_of(uc_call_t *call, const uc_securable_t *share,
         return err;
     all = apr_array_make(call->pool, objects->nelts + 1,
                          sizeof(uc_shared_table_t *));
-    /* TABLE objects first: their names win over a schema's tables. */
+    /* TABLE (VOLUME) objects first: their names win over a schema's. */
     for (i = 0; i < objects->nelts; i++) {
         const uc_share_object_t *o = APR_ARRAY_IDX(objects, i,
                                                    uc_share_object_t *);
         uc_shared_table_t *t;
 
-        if (!is_type(o, "TABLE"))
+        if (!is_type(o, object_type))
             continue;
         if ((err = object_table(call, o, &t)))
             return err;
@@ -148,13 +151,19 @@ uc_error_t *uc_sharing_tables_of(uc_call_t *call, const uc_securable_t *share,
         const uc_share_object_t *o = APR_ARRAY_IDX(objects, i,
                                                    uc_share_object_t *);
         if (is_type(o, "SCHEMA") &&
-            (err = schema_tables(call, o, all, seen)))
+            (err = schema_assets(call, o, kind, all, seen)))
             return err;
     }
     qsort(all->elts, (size_t)all->nelts, sizeof(uc_shared_table_t *),
           by_schema_then_name);
     *out = all;
     return NULL;
+}
+
+uc_error_t *uc_sharing_tables_of(uc_call_t *call, const uc_securable_t *share,
+                                 apr_array_header_t **out)
+{
+    return uc_sharing_assets_of(call, share, "TABLE", UC_KIND_TABLE, out);
 }
 
 static int by_name(const void *a, const void *b)
@@ -195,7 +204,8 @@ uc_error_t *uc_sharing_schemas_of(uc_call_t *call,
         const uc_share_object_t *o = APR_ARRAY_IDX(objects, i,
                                                    uc_share_object_t *);
 
-        if (is_type(o, "SCHEMA") || is_type(o, "TABLE"))
+        if (is_type(o, "SCHEMA") || is_type(o, "TABLE") ||
+            is_type(o, "VOLUME"))
             add_schema(names, seen, uc_share_object_schema(call->pool, o));
     }
     qsort(names->elts, (size_t)names->nelts, sizeof(const char *), by_name);
@@ -203,16 +213,16 @@ uc_error_t *uc_sharing_schemas_of(uc_call_t *call,
     return NULL;
 }
 
-/* The table named `name` in the schema of a SCHEMA object, if it has
- * data. */
-static uc_error_t *table_in_schema(uc_call_t *call,
+/* The table (volume: `kind`) named `name` in the schema of a SCHEMA
+ * object, if it has data. */
+static uc_error_t *asset_in_schema(uc_call_t *call,
                                    const uc_share_object_t *o,
-                                   const char *name, uc_shared_table_t **out)
+                                   const char *kind, const char *name,
+                                   uc_shared_table_t **out)
 {
     uc_securable_t *sec;
     uc_error_t *err = uc_securable_get(call->store, call->pool, o->object_id,
-                                       UC_KIND_TABLE, name, UC_LOCK_SHARE,
-                                       &sec);
+                                       kind, name, UC_LOCK_SHARE, &sec);
 
     if (err || !sec || !has_data(sec))
         return err;
@@ -220,8 +230,9 @@ static uc_error_t *table_in_schema(uc_call_t *call,
     return NULL;
 }
 
-uc_error_t *uc_sharing_table_find(uc_call_t *call,
+uc_error_t *uc_sharing_asset_find(uc_call_t *call,
                                   const uc_securable_t *share,
+                                  const char *object_type, const char *kind,
                                   const char *schema, const char *name,
                                   uc_shared_table_t **out)
 {
@@ -240,15 +251,24 @@ uc_error_t *uc_sharing_table_find(uc_call_t *call,
     for (i = 0; i < objects->nelts; i++) {
         const uc_share_object_t *o = APR_ARRAY_IDX(objects, i,
                                                    uc_share_object_t *);
-        if (is_type(o, "TABLE") && !strcmp(o->shared_as, full))
+        if (is_type(o, object_type) && !strcmp(o->shared_as, full))
             return object_table(call, o, out);
     }
     for (i = 0; i < objects->nelts && !*out; i++) {
         const uc_share_object_t *o = APR_ARRAY_IDX(objects, i,
                                                    uc_share_object_t *);
         if (is_type(o, "SCHEMA") && !strcmp(o->shared_as, schema) &&
-            (err = table_in_schema(call, o, name, out)))
+            (err = asset_in_schema(call, o, kind, name, out)))
             return err;
     }
     return NULL;
+}
+
+uc_error_t *uc_sharing_table_find(uc_call_t *call,
+                                  const uc_securable_t *share,
+                                  const char *schema, const char *name,
+                                  uc_shared_table_t **out)
+{
+    return uc_sharing_asset_find(call, share, "TABLE", UC_KIND_TABLE, schema,
+                                 name, out);
 }

@@ -22,7 +22,7 @@ use Apache::Test qw(-withtestmore);
 use Apache::TestRequest ();
 use Unicat::Test;
 
-plan tests => 107;
+plan tests => 114;
 
 my $p = "ds67_$$";
 my ($cat, $share, $other) = ("cat_$p", "shr_$p", "oth_$p");
@@ -40,6 +40,7 @@ for (['simple_table', 'simple'], ['simple_table', 'more'],
         or die "setup: cannot copy $_->[0]";
 }
 mkdir "$tmp/nolog" or die "setup: $!";
+mkdir "$tmp/vol" or die "setup: $!";
 # A table whose data files are links out of its root: none may be served.
 mkdir "$tmp/outside" or die "setup: $!";
 for my $f (glob "$tmp/sym/*.parquet") {
@@ -73,6 +74,8 @@ for ([sales => 'simple'], [sales => 'part'], [sales => 'cdf'],
         name => $name, storage_location => "file://$tmp/" . ($dir // $name) });
     $ids{$name} = $t->{table_id};
 }
+my $vol = create_object('/volumes', { catalog_name => $cat, schema_name => 'sales',
+    name => 'vol', volume_type => 'EXTERNAL', storage_location => "file://$tmp/vol" });
 create_object('/shares', { name => $_ }) for $share, $other;
 sub add { { action => 'ADD', data_object => { @_ } } }
 my $res = api(PATCH => "/shares/$share", body => { updates => [
@@ -88,8 +91,10 @@ my $res = api(PATCH => "/shares/$share", body => { updates => [
     add(name => "$cat.sales.sym", shared_as => 'pub.sym'),
     add(name => "$cat.sales.gone", shared_as => 'pub.gone'),
     add(name => "$cat.extra", data_object_type => 'SCHEMA'),
+    add(name => "$cat.sales.vol", data_object_type => 'VOLUME',
+        shared_as => 'pub.vol'),
 ] });
-is($res->code, 200, 'the provider shares eight objects')
+is($res->code, 200, 'the provider shares nine objects')
     or diag $res->content;
 api(PATCH => "/shares/$other", body => { updates => [
     add(name => "$cat.sales.hidden", shared_as => 'pub.hidden') ] });
@@ -212,6 +217,27 @@ ds_error(ds(GET => "$T/simple/version",
             query => { startingTimestamp => 'yesterday' }), 400,
          'INVALID_PARAMETER_VALUE', 'a bad startingTimestamp',
          qr/startingTimestamp/);
+
+# --- volumes (Open Sharing) ---------------------------------------------------------
+my $want_vol = $JSON->encode({ name => 'vol', schema => 'pub', share => $share,
+    shareId => $simple->{shareId}, id => $vol->{volume_id} });
+is($JSON->encode(one_line(ds(GET => "/shares/$share/all-volumes")) || {}),
+   "{\"items\":[$want_vol]}",
+   'all-volumes: the shared volume, without the path of the provider\'s local storage');
+is($JSON->encode(one_line(ds(GET => "/shares/$share/schemas/PUB/volumes")) || {}),
+   "{\"items\":[$want_vol]}", 'the volumes of a schema, any case');
+is(names(one_line(ds(GET => "/shares/$share/schemas/extra/volumes")) || {}), '',
+   'a schema without volumes lists none');
+is($JSON->encode(one_line(ds(GET => "/shares/$share/schemas/pub/volumes/VOL")) || {}),
+   $want_vol, 'GET a volume (Open Sharing\'s Get Volume)');
+ds_error(ds(GET => "/shares/$share/schemas/pub/volumes/simple"), 404,
+         'RESOURCE_DOES_NOT_EXIST', 'a table is no volume',
+         qr{'\Q$share\E/pub/simple' does not exist});
+ds_error(ds(POST => "/shares/$share/schemas/pub/volumes/vol/temporary-volume-credentials"),
+         400, 'UNSUPPORTED_OPERATION', 'a local volume: no credentials to hand out',
+         qr/cannot read it with credentials of their own/);
+ok(!grep({ $_->{name} eq 'vol' } @{ (one_line(ds(GET => "/shares/$share/all-tables")) || {})->{items} || [] }),
+   'a volume is no table');
 
 # --- metadata ------------------------------------------------------------------------
 $res = ds(GET => "$T/simple/metadata", headers => [ fileidhash => 'PARQUET' ]);

@@ -25,7 +25,7 @@ use Time::Local ();
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 52;
+plan tests => 54;
 
 my $p = "s68_$$";
 my ($cat, $share, $recipient) = ("cat_$p", "shr_$p", "rcp_$p");
@@ -110,7 +110,7 @@ my $token = token_of_recipient($recipient);
 push @sent, $token;
 
 SKIP: {
-    skip 'no S3 store nor STS stand-in (t/s3/with-s3.sh)', 22
+    skip 'no S3 store nor STS stand-in (t/s3/with-s3.sh)', 24
         unless $ENV{UNICAT_S3_ENDPOINT} && $ENV{UNICAT_STS_ENDPOINT};
     my $bucket = $ENV{UNICAT_S3_BUCKET};
     my $fx = "s3://$bucket/fixtures";
@@ -249,6 +249,28 @@ SKIP: {
     ds_error(ds(POST => "$T/simple/temporary-table-credentials",
                 token => $token), 400, 'UNSUPPORTED_OPERATION',
              'a table shared in part: URL access only', qr/url access only/);
+    # --- a volume on S3: its location, and keys for it alone
+    create_object('/volumes', { catalog_name => $cat, schema_name => 'sch',
+        name => 's3vol', volume_type => 'EXTERNAL',
+        storage_location => "$fx/delta-0.8.0-partitioned" });
+    share_tables('cloud', [ 's3vol', data_object_type => 'VOLUME' ]);
+    my $vols = json_of(ds(GET => "/shares/$share/all-volumes", token => $token)) || {};
+    is(join(',', map { "$_->{schema}.$_->{name} " . ($_->{storageLocation} // '-') }
+                 @{ $vols->{items} || [] }),
+       "cloud.s3vol $fx/delta-0.8.0-partitioned",
+       'a volume on S3 is listed with its location');
+    $res = ds(POST => "/shares/$share/schemas/cloud/volumes/s3vol/"
+                      . 'temporary-volume-credentials', token => $token);
+    my $vk = (json_of($res) || {})->{awsTempCredentials} || {};
+    my @vs = ('-o', '/dev/null', '--aws-sigv4', "aws:amz:$ENV{UNICAT_S3_REGION}:s3",
+              '--user', "$vk->{accessKeyId}:$vk->{secretAccessKey}",
+              '-H', "x-amz-security-token: $vk->{sessionToken}",
+              '-H', 'x-amz-content-sha256: UNSIGNED-PAYLOAD');
+    my ($vin) = curl("$ENV{UNICAT_S3_ENDPOINT}/$bucket/fixtures/delta-0.8.0-partitioned/$log", @vs);
+    my ($vout) = curl("$ENV{UNICAT_S3_ENDPOINT}/$bucket/fixtures/simple_table/$log", @vs);
+    ok($res->code == 200 && (json_of($res) || {})->{expirationTime} && "$vin $vout" eq '200 403',
+       'temporary-volume-credentials: flat keys that read the volume and nothing beside it')
+        or diag $res->content . " $vin $vout";
     $res = ds(GET => "$T/outside/version", token => $token);
     is($res->code, 400, 'its version too');
     $res = api(PATCH => "/credentials/$cred", body => { force => \1,
