@@ -63,10 +63,11 @@ async function api(user, method, apiPath, body) {
 // report: a console that leaks or runs what it shows fails here.
 const seen = { offOrigin: [], dialogs: [], errors: [] };
 
-async function open(user) {
+async function open(user, options = {}) {
   const context = await browser.newContext({
     httpCredentials: { username: user, password: user },
     viewport: { width: 1280, height: 800 },
+    ...options,
   });
   const page = await context.newPage();
   lastPage = page;
@@ -344,6 +345,26 @@ await step('admin: values are shown as text', async () => {
   await settled(page);
   ok((await textOf(page)).includes(XSS_PROPERTY), 'xss: a schema\'s comment in a list shows as text');
   await shoot(page, 'xss');
+});
+
+// Without the Content-Security-Policy, the values must still render as
+// text by themselves (the policy is the second line of defence, not the
+// first).
+await step('admin: values are text even without the CSP', async () => {
+  const bare = await open('admin', { bypassCSP: true });
+  await visit(bare.page, `#/catalog/${p}_xss`, `${p}_xss`);
+  await settled(bare.page);
+  await bare.page.locator('main dl.fields').waitFor();
+  await visit(bare.page, `#/catalog/${p}_xss/schema`, `${p}_xss`);
+  await settled(bare.page);
+  const counts = await bare.page.evaluate(() => ({
+    pwned: window.__pwned,
+    elements: document.querySelectorAll('main img, main svg, main iframe, main script').length,
+  }));
+  ok(counts.pwned === undefined && counts.elements === 0 && seen.dialogs.length === 0,
+    'xss: with the CSP bypassed, nothing of the values became an element or ran', JSON.stringify(counts));
+  await bare.context.close();
+  lastPage = page;
 });
 
 await step('admin: the tree pages through catalogs', async () => {
