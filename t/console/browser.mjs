@@ -380,7 +380,9 @@ await step('admin: the tree pages through catalogs', async () => {
   ok(await tree.getByRole('link', { name: `${p}_sales`, exact: true }).count() === 1, 'admin: the tree holds the new catalog');
   await tree.getByRole('button', { name: `Expand ${p}_sales` }).click();
   await tree.getByRole('link', { name: 'orders', exact: true }).waitFor();
-  ok(true, 'admin: expanding a catalog in the tree shows its schemas');
+  const branch = await tree.getByRole('button', { name: `Collapse ${p}_sales` }).getAttribute('aria-expanded');
+  ok(branch === 'true' && await tree.getByRole('link', { name: 'orders', exact: true }).count() === 1,
+    'admin: expanding a catalog in the tree shows its schemas, and says it is expanded');
 });
 
 // The fixture's one commit and its rows, as the Parquet files hold them
@@ -530,8 +532,9 @@ await step('admin: sharing', async () => {
     'admin: the recipient granted in the console may read the share', JSON.stringify(perms.json));
 
   await visit(page, `#/recipient/${p}_rcp/shares`, `${p}_rcp`);
-  await page.getByRole('table', { name: 'Shares it may read' }).getByRole('link', { name: `${p}_share` }).waitFor();
-  ok(true, 'admin: the recipient\'s page lists the share it may read');
+  const mayRead = page.getByRole('table', { name: 'Shares it may read' });
+  await mayRead.getByRole('link', { name: `${p}_share` }).waitFor();
+  ok(await mayRead.locator('tbody tr').count() === 1, 'admin: the recipient\'s page lists the one share it may read');
   // The recipient activates the link as a client does, and reads the share.
   const info = await fetch(link.replace('/data_sharing_activation/', '/data_sharing_activation_info/'));
   const profile = await (await fetch(link)).json();
@@ -553,8 +556,9 @@ await step('admin: sharing', async () => {
   await settled(page);
   ok(!(await page.content()).includes(profile.bearerToken), 'admin: the provider\'s page does not show the token of its profile');
   await page.getByRole('link', { name: 'Shares' }).click();
-  await page.getByText(`${p}_share`).waitFor();
-  ok(true, 'admin: the provider made in the console lists the share it offers');
+  await page.locator('main').getByText(`${p}_share`).waitFor();
+  ok(await page.locator('main li').filter({ hasText: `${p}_share` }).count() === 1,
+    'admin: the provider made in the console lists the share it offers');
   await looked(page, 'provider shares', 'provider');
 });
 
