@@ -441,7 +441,7 @@ const uc_route_t uc_sharing_routes[] = {
       &a_granted_share },
     { UC_POST, TABLE "/temporary-table-credentials",
       uc_sharing_table_credentials, UC_ROUTE_BODY | UC_ROUTE_BODY_OPTIONAL,
-      &a_granted_share },
+      &a_granted_share, .audit = "GENERATE_TEMPORARY_TABLE_CREDENTIAL" },
     { UC_GET, "/shares/{share}/all-volumes", list_all_volumes, 0,
       &a_granted_share },
     { UC_GET, "/shares/{share}/schemas/{schema}/volumes", list_schema_volumes,
@@ -449,6 +449,6 @@ const uc_route_t uc_sharing_routes[] = {
     { UC_GET, VOLUME, get_volume, 0, &a_granted_share },
     { UC_POST, VOLUME "/temporary-volume-credentials",
       uc_sharing_volume_credentials, UC_ROUTE_BODY | UC_ROUTE_BODY_OPTIONAL,
-      &a_granted_share },
+      &a_granted_share, .audit = "GENERATE_TEMPORARY_VOLUME_CREDENTIAL" },
     { 0, NULL, NULL, 0, NULL }
 };

@@ -13,6 +13,7 @@
 // Users admin (a metastore admin) and alice sign in with Basic
 // credentials equal to their names, as the suite's htpasswd has them.
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -151,6 +152,33 @@ fs.chmodSync(scratch, 0o755);
 const fixtures = new URL('../delta/fixtures/', import.meta.url).pathname;
 const FIXTURE = 'delta-0.8.0-partitioned';
 fs.cpSync(path.join(fixtures, FIXTURE), path.join(scratch, FIXTURE), { recursive: true });
+
+// A provider's Delta Sharing server offering one share to the bearer of
+// its token: what the catalog asks of providers' servers.
+async function standInSharingServer(shareName) {
+  const token = `stand-in-${process.pid}-token`;
+  let asked = 0;
+  const server = http.createServer((req, res) => {
+    asked += 1;
+    if (req.headers.authorization !== `Bearer ${token}`) {
+      res.writeHead(401, { 'Content-Type': 'application/json' });
+      res.end('{"errorCode":"UNAUTHENTICATED","message":"no"}');
+    } else if (req.url.startsWith('/delta-sharing/shares')) {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ items: [{ name: shareName }] }));
+    } else {
+      res.writeHead(404, { 'Content-Type': 'application/json' });
+      res.end('{"errorCode":"RESOURCE_DOES_NOT_EXIST","message":"no"}');
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${server.address().port}/delta-sharing/`;
+  return {
+    profile: { shareCredentialsVersion: 1, endpoint, bearerToken: token },
+    asked: () => asked,
+    close: () => server.close(),
+  };
+}
 
 const XSS = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">';
 const XSS_PROPERTY = '"><svg onload=alert(1)><iframe src="javascript:alert(2)">';
@@ -545,20 +573,24 @@ await step('admin: sharing', async () => {
   ok(info.status === 200 && profile.bearerToken && (listed.items || []).some((s) => s.name === `${p}_share`),
     'a client activates the link copied from the console and reads the share', JSON.stringify({ status: info.status, listed }));
 
-  // The other side: that profile, pasted as a provider's, reads the share.
+  // The other side: a provider's profile pasted in, its sharing server a
+  // stand-in of this test's (this server calling itself would wait for a
+  // child of its own under prefork).
+  const provider = await standInSharingServer(`${p}_offered`);
   await visit(page, '#/sharing/provider', 'Sharing');
   await page.getByRole('button', { name: 'New provider' }).click();
   dialog = page.getByRole('dialog');
   await dialog.getByLabel('Name (required)').fill(`${p}_prov`);
-  await dialog.getByLabel('Profile file (required)').fill(JSON.stringify({ ...profile, endpoint: `${origin}/delta-sharing/` }));
+  await dialog.getByLabel('Profile file (required)').fill(JSON.stringify(provider.profile));
   await dialog.getByRole('button', { name: 'Create' }).click();
   await page.getByRole('heading', { level: 1, name: `${p}_prov` }).waitFor();
   await settled(page);
-  ok(!(await page.content()).includes(profile.bearerToken), 'admin: the provider\'s page does not show the token of its profile');
+  ok(!(await page.content()).includes(provider.profile.bearerToken), 'admin: the provider\'s page does not show the token of its profile');
   await page.getByRole('link', { name: 'Shares' }).click();
-  await page.locator('main').getByText(`${p}_share`).waitFor();
-  ok(await page.locator('main li').filter({ hasText: `${p}_share` }).count() === 1,
-    'admin: the provider made in the console lists the share it offers');
+  await page.locator('main').getByText(`${p}_offered`).waitFor();
+  ok(await page.locator('main li').filter({ hasText: `${p}_offered` }).count() === 1 && provider.asked() > 0,
+    'admin: the provider made in the console lists the share its server offers');
+  provider.close();
   await looked(page, 'provider shares', 'provider');
 });
 
