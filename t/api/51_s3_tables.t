@@ -20,38 +20,12 @@ plan tests => 15;
 
 my $p = "s55_$$";
 my ($cat, $share) = ("cat_$p", "shr_$p");
-my (@answers, @sent, @creds, @locs);
-sub call {
-    my $res = api(@_);
-    push @answers, $res->content;
-    return $res;
-}
+my @sent;
 END {
     api(DELETE => "/shares/$share");
     drop_catalog($cat);
-    api(DELETE => "/external-locations/$_", query => { force => 'true' })
-        for @locs;
-    api(DELETE => "/credentials/$_", query => { force => 'true' })
-        for @creds;
 }
-sub credential {
-    my ($name, %body) = @_;
-    push @creds, $name;
-    return create_object('/credentials', { name => $name, %body });
-}
-sub location {
-    my ($name, $url, $cred) = @_;
-    push @locs, $name;
-    return create_object('/external-locations', {
-        name => $name, url => $url, credential_name => $cred });
-}
-sub table_at {
-    my ($name, $url) = @_;
-    return create_object('/tables', {
-        catalog_name => $cat, schema_name => 'sch', name => $name,
-        table_type => 'EXTERNAL', data_source_format => 'DELTA',
-        columns => [], storage_location => $url });
-}
+sub table_at { external_table($cat, 'sch', @_) }
 sub update {
     my ($action, $name, %fields) = @_;
     return call(PATCH => "/shares/$share", body => { updates => [ {
@@ -74,7 +48,7 @@ SKIP: {
     create_schema($cat, 'sch');
     create_object('/shares', { name => $share });
     push @sent, $ENV{UNICAT_S3_SECRET};
-    my $c = credential("aws_$p", aws_iam_role => {
+    my $c = made_credential("aws_$p", aws_iam_role => {
         role_arn => $ENV{UNICAT_STS_ROLE_ARN},
         region => $ENV{UNICAT_S3_REGION},
         access_key_id => $ENV{UNICAT_S3_KEY},
@@ -87,7 +61,7 @@ SKIP: {
                    . $c->{aws_iam_role}{external_id},
                    "$ENV{UNICAT_STS_ENDPOINT}/"), '200',
        "the role trusts the credential's external_id");
-    location("s3_$p", $fx, "aws_$p");
+    made_location("s3_$p", $fx, "aws_$p");
     table_at('cdf', "$fx/cdf-table");
     table_at('simple', "$fx/simple_table");
     table_at('part', "$fx/delta-0.8.0-partitioned");
@@ -133,10 +107,10 @@ SKIP: {
     # stays the cloud's and nothing secret is quoted.
     my $bad = "wrong-$p-secret";
     push @sent, $bad;
-    credential("awsbad_$p", aws_iam_role => {
+    made_credential("awsbad_$p", aws_iam_role => {
         role_arn => $ENV{UNICAT_STS_ROLE_ARN},
         access_key_id => $ENV{UNICAT_S3_KEY}, secret_access_key => $bad });
-    location("s3bad_$p", "s3://$bucket/bad-$p", "awsbad_$p");
+    made_location("s3bad_$p", "s3://$bucket/bad-$p", "awsbad_$p");
     table_at('bad', "s3://$bucket/bad-$p/t");
     is_error(update(ADD => 'bad', enable_cdf => \1), 502, 'STORAGE_ERROR',
              'STS refusing is a 502', message => qr/AWS STS refused/);
@@ -146,5 +120,5 @@ SKIP: {
     is_deeply(\%objects, { "$cat.sch.cdf" => 1, "$cat.sch.part" => 1 },
               'only the tables whose options held are shared');
 
-    secrets_kept(\@answers, [grep { defined && length > 8 } @sent]);
+    secrets_kept(answers_kept(), [grep { defined && length > 8 } @sent]);
 }

@@ -20,37 +20,11 @@ plan tests => 37;
 
 my $p = "c62_$$";
 my $cat = "cat_$p";
-my (@answers, @sent, @vended, @creds, @locs);
-sub call {
-    my $res = api(@_);
-    push @answers, $res->content;
-    return $res;
-}
+my (@sent, @vended);
 END {
     drop_catalog($cat);
-    api(DELETE => "/external-locations/$_", query => { force => 'true' })
-        for @locs;
-    api(DELETE => "/credentials/$_", query => { force => 'true' })
-        for @creds;
 }
-sub credential {
-    my ($name, %body) = @_;
-    push @creds, $name;
-    return create_object('/credentials', { name => $name, %body });
-}
-sub location {
-    my ($name, $url, $cred) = @_;
-    push @locs, $name;
-    return create_object('/external-locations', {
-        name => $name, url => $url, credential_name => $cred });
-}
-sub table_at {
-    my ($name, $url) = @_;
-    return create_object('/tables', {
-        catalog_name => $cat, schema_name => 'sch', name => $name,
-        table_type => 'EXTERNAL', data_source_format => 'DELTA',
-        columns => [], storage_location => $url });
-}
+sub table_at { external_table($cat, 'sch', @_) }
 sub vend {
     my ($table, $op, %opt) = @_;
     my $res = call(POST => '/temporary-table-credentials', %opt,
@@ -67,7 +41,7 @@ SKIP: {
         unless $ENV{UNICAT_STS_ENDPOINT};
     my ($bucket, $s3) = @ENV{qw(UNICAT_S3_BUCKET UNICAT_S3_ENDPOINT)};
     push @sent, $ENV{UNICAT_S3_SECRET};
-    my $c = credential("aws_$p", aws_iam_role => {
+    my $c = made_credential("aws_$p", aws_iam_role => {
         role_arn => $ENV{UNICAT_STS_ROLE_ARN},
         region => $ENV{UNICAT_S3_REGION},
         access_key_id => $ENV{UNICAT_S3_KEY},
@@ -80,7 +54,7 @@ SKIP: {
                    . $c->{aws_iam_role}{external_id},
                    "$ENV{UNICAT_STS_ENDPOINT}/"), '200',
        "the role trusts the credential's external_id");
-    location("s3_$p", "s3://$bucket/fixtures", "aws_$p");
+    made_location("s3_$p", "s3://$bucket/fixtures", "aws_$p");
     my $t = table_at('simple', "s3://$bucket/fixtures/simple_table");
     my ($res, $j) = vend($t, 'READ');
     is_ok_json($res, 'READ of an s3 table');
@@ -124,17 +98,17 @@ SKIP: {
     # says so and quotes nothing secret.
     my $bad = "wrong-$p-secret";
     push @sent, $bad;
-    credential("awsbad_$p", aws_iam_role => {
+    made_credential("awsbad_$p", aws_iam_role => {
         role_arn => $ENV{UNICAT_STS_ROLE_ARN},
         access_key_id => $ENV{UNICAT_S3_KEY}, secret_access_key => $bad });
-    location("s3bad_$p", "s3://$bucket/other", "awsbad_$p");
+    made_location("s3bad_$p", "s3://$bucket/other", "awsbad_$p");
     ($res) = vend(table_at('bad', "s3://$bucket/other/t"), 'READ');
     is_error($res, 502, 'STORAGE_ERROR', 'STS refuses a wrong secret',
              message => qr/AWS STS refused the request.*SignatureDoesNotMatch/);
     # Without base keys there is nothing to call STS with.
-    credential("awsnokey_$p", aws_iam_role => {
+    made_credential("awsnokey_$p", aws_iam_role => {
         role_arn => $ENV{UNICAT_STS_ROLE_ARN} });
-    location("s3nokey_$p", "s3://$bucket/nokey", "awsnokey_$p");
+    made_location("s3nokey_$p", "s3://$bucket/nokey", "awsnokey_$p");
     ($res) = vend(table_at('nokey', "s3://$bucket/nokey/t"), 'READ');
     is_error($res, 400, 'FAILED_PRECONDITION', 'a role without base keys',
              message => qr/no access key/);
@@ -154,12 +128,12 @@ SKIP: {
     my ($bucket, $s3, $acct) =
         @ENV{qw(UNICAT_S3_BUCKET UNICAT_S3_ENDPOINT UNICAT_R2_ACCOUNT_ID)};
     push @sent, $ENV{UNICAT_R2_API_TOKEN}, $ENV{UNICAT_S3_SECRET};
-    credential("r2_$p", cloudflare_api_token => {
+    made_credential("r2_$p", cloudflare_api_token => {
         account_id => $acct, access_key_id => $ENV{UNICAT_R2_PARENT_KEY},
         secret_access_key => $ENV{UNICAT_S3_SECRET},
         api_token => $ENV{UNICAT_R2_API_TOKEN} });
     my $base = "r2://$bucket\@$acct.r2.cloudflarestorage.com";
-    location("r2loc_$p", "$base/fixtures/simple_table_with_checkpoint",
+    made_location("r2loc_$p", "$base/fixtures/simple_table_with_checkpoint",
              "r2_$p");
     my $t = table_at('r2table', "$base/fixtures/simple_table_with_checkpoint");
     my ($res, $j) = vend($t, 'READ');
@@ -180,11 +154,11 @@ SKIP: {
                         . $log), '200', 'the keys read the table');
     is(curl_status(@as, "$s3/$bucket/fixtures/simple_table/$log"), '403',
        'and nothing outside its prefix');
-    credential("r2bad_$p", cloudflare_api_token => {
+    made_credential("r2bad_$p", cloudflare_api_token => {
         account_id => $acct, access_key_id => $ENV{UNICAT_R2_PARENT_KEY},
         api_token => "wrong-$p-token" });
     push @sent, "wrong-$p-token";
-    location("r2badloc_$p", "$base/other", "r2bad_$p");
+    made_location("r2badloc_$p", "$base/other", "r2bad_$p");
     ($res) = vend(table_at('r2bad', "$base/other/t"), 'READ');
     is_error($res, 502, 'STORAGE_ERROR', 'Cloudflare refuses a wrong token',
              message => qr/Cloudflare.*10000/);
@@ -203,9 +177,9 @@ SKIP: {
         @ENV{qw(UNICAT_AZURE_ACCOUNT UNICAT_AZURE_CONTAINER UNICAT_AZURE_BLOB)};
     (my $blob_path = $blob) =~ s/ /%20/g;
     push @sent, $ENV{UNICAT_AZURE_KEY}, $ENV{UNICAT_AZURE_CLIENT_SECRET};
-    credential("azkey_$p", azure_storage_key => {
+    made_credential("azkey_$p", azure_storage_key => {
         account_name => $acct, account_key => $ENV{UNICAT_AZURE_KEY} });
-    location("az_$p", "abfss://$ctr\@$acct.dfs.core.windows.net/tables",
+    made_location("az_$p", "abfss://$ctr\@$acct.dfs.core.windows.net/tables",
              "azkey_$p");
     my $t = table_at('aztable',
                      "abfss://$ctr\@$acct.dfs.core.windows.net/tables/t1");
@@ -229,7 +203,7 @@ SKIP: {
     is(curl_status("$ENV{UNICAT_AZURE_ENDPOINT}/$ctr/$blob_path?$sas"), '403',
        'nor does it hold over plain HTTP');
 
-    credential("azsp_$p", azure_service_principal => {
+    made_credential("azsp_$p", azure_service_principal => {
         directory_id => $ENV{UNICAT_AZURE_TENANT_ID},
         application_id => $ENV{UNICAT_AZURE_CLIENT_ID},
         client_secret => $ENV{UNICAT_AZURE_CLIENT_SECRET} });
@@ -255,11 +229,11 @@ SKIP: {
         unless $ENV{UNICAT_GCP_TOKEN_URI};
     my $key = do { local (@ARGV, $/) = ($ENV{UNICAT_GCP_PRIVATE_KEY_FILE}); <> };
     push @sent, $key;
-    credential("gcp_$p", databricks_gcp_service_account => {
+    made_credential("gcp_$p", databricks_gcp_service_account => {
         email => $ENV{UNICAT_GCP_CLIENT_EMAIL},
         private_key_id => $ENV{UNICAT_GCP_PRIVATE_KEY_ID},
         private_key => $key });
-    location("gs_$p", "gs://bucket-$$/data", "gcp_$p");
+    made_location("gs_$p", "gs://bucket-$$/data", "gcp_$p");
     my $t = table_at('gstable', "gs://bucket-$$/data/t1");
     my ($res, $j) = vend($t, 'READ');
     is_ok_json($res, 'READ of a GCS table');
@@ -283,5 +257,5 @@ SKIP: {
 }
 
 # --- nothing secret anywhere ---------------------------------------------------
-secrets_kept(\@answers, [grep { defined && length > 8 } @sent],
+secrets_kept(answers_kept(), [grep { defined && length > 8 } @sent],
              [grep { defined && length > 8 } @vended]);

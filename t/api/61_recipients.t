@@ -17,12 +17,6 @@ use Unicat::Test;
 plan tests => 60;
 
 my $p = "r64_$$";
-my @answers;      # every body but the activation's, for the token scan
-sub call {
-    my $res = api(@_);
-    push @answers, $res->content;
-    return $res;
-}
 my @names;
 END { api(DELETE => "/recipients/$_") for @names }
 sub recipient {
@@ -136,7 +130,7 @@ is((json_of($res) || {})->{tokens}[0]{expiration_time}, $later + 1000,
 # --- activation -------------------------------------------------------------
 my $nonce = nonce_of($tok);
 $res = public('data_sharing_activation_info', $nonce);
-push @answers, $res->content;
+keep($res);
 is_ok_json($res, 'activation info without credentials');
 is($res->content, '{}', '... answers {}');
 $res = public('data_sharing_activation', $nonce);
@@ -149,10 +143,10 @@ ok($profile->{shareCredentialsVersion} == 1
    'the profile file: version 1, the endpoint, a token of 256 bits')
     or diag explain $profile;
 my $used = public('data_sharing_activation', $nonce);
-push @answers, $used->content;
+keep($used);
 is_error($used, 404, 'NOT_FOUND', 'a second activation: 404');
 my $unknown = public('data_sharing_activation', 'x' x 43);
-push @answers, $unknown->content;
+keep($unknown);
 is_error($unknown, 404, 'NOT_FOUND', 'an unknown link: 404');
 is($used->content, $unknown->content,
    'used and unknown links cannot be told apart');
@@ -252,4 +246,4 @@ like($limited->header('Retry-After') // '', qr/^[1-9]\d*$/,
      '... with Retry-After');
 
 # --- the token nowhere else -------------------------------------------------
-secrets_kept(\@answers, [grep { length } $bearer, $bearer3]);
+secrets_kept(answers_kept(), [grep { length } $bearer, $bearer3]);

@@ -18,12 +18,6 @@ use MIME::Base64 qw(encode_base64);
 plan tests => 31;
 
 my $p = "r69_$$";
-my @answers;      # every body but the one a secret is handed over in
-sub call {
-    my $res = api(@_);
-    push @answers, $res->content;
-    return $res;
-}
 my @names;
 END { api(DELETE => "/recipients/$_") for @names }
 
@@ -86,11 +80,11 @@ is(scalar @{ (json_of(call(GET => "/recipients/oa_$p")) || {})->{tokens}
              || [] }, 1, 'access tokens are not listed as tokens');
 
 my $bad = token_request(auth => basic($id, 'x' x 43));
-push @answers, $bad->content;
+keep($bad);
 is_error($bad, 401, 'UNAUTHENTICATED', 'a wrong secret: 401');
 my $unknown = token_request(auth => basic('00000000-0000-4000-8000-000000000000',
                                           $secret));
-push @answers, $unknown->content;
+keep($unknown);
 is_error($unknown, 401, 'UNAUTHENTICATED', 'an unknown client: 401');
 is($bad->content, $unknown->content,
    'a wrong secret and an unknown client cannot be told apart');
@@ -147,5 +141,5 @@ ok($capped->{expires_in} <= 120 && $capped->{expires_in} > 100,
    'the access token ends with the secret') or diag explain $capped;
 
 # --- the audit and the secrets ----------------------------------------------
-secrets_kept(\@answers, [$secret, $new->{clientSecret}, $access->{access_token},
+secrets_kept(answers_kept(), [$secret, $new->{clientSecret}, $access->{access_token},
                          $access2, $access3, $capped->{access_token}]);

@@ -32,6 +32,7 @@ our @EXPORT = qw(
     create_catalog create_schema create_object drop_catalog grant revoke
     race one_winner has_keys secrets_kept db_query db_is_sqlite
     commits_of actions_of
+    call keep answers_kept made_credential made_location external_table
     $BASE $UUID_RE
 );
 
@@ -1082,6 +1083,45 @@ sub actions_of {
     my ($commit) = @_;
     open my $fh, '<', $commit or die "cannot read $commit: $!";
     return map { $JSON->decode($_) } grep { /\S/ } <$fh>;
+}
+
+
+# call(@api_args): api() whose answer a file's scan for secrets reads at
+# its end (answers_kept(), secrets_kept's first argument); keep($res)
+# adds an answer got otherwise.
+my @KEPT;
+sub keep { push @KEPT, $_[0]->content; return $_[0] }
+sub call { return keep(api(@_)) }
+sub answers_kept { return \@KEPT }
+
+# A credential or an external location made for a file, and deleted
+# (with force) once its catalogs are gone: this END runs after the
+# file's own.
+my (@MADE_CREDENTIALS, @MADE_LOCATIONS);
+END {
+    api(DELETE => "/external-locations/$_", query => { force => 'true' })
+        for @MADE_LOCATIONS;
+    api(DELETE => "/credentials/$_", query => { force => 'true' })
+        for @MADE_CREDENTIALS;
+}
+sub made_credential {
+    my ($name, %body) = @_;
+    push @MADE_CREDENTIALS, $name;
+    return create_object('/credentials', { name => $name, %body });
+}
+sub made_location {
+    my ($name, $url, $cred) = @_;
+    push @MADE_LOCATIONS, $name;
+    return create_object('/external-locations', {
+        name => $name, url => $url, credential_name => $cred });
+}
+# An external Delta table `name` of catalog.schema at `url`.
+sub external_table {
+    my ($catalog, $schema, $name, $url) = @_;
+    return create_object('/tables', {
+        catalog_name => $catalog, schema_name => $schema, name => $name,
+        table_type => 'EXTERNAL', data_source_format => 'DELTA',
+        columns => [], storage_location => $url });
 }
 
 1;
