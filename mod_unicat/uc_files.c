@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The signed files route of the Delta Sharing server (SetHandler
- * unicat-files): the files of file:// tables, for whoever holds a URL the
- * sharing server signed (src/sharing/uc_file_url.h). The signature is the
- * authorization, so the route needs no other (Require all granted); once
- * it holds, the bytes go out as httpd sends a static file: a file bucket
- * with Last-Modified, ETag and a length, so that its own filters answer
- * HEAD, conditional requests and Range (206) exactly as for any file. */
+ * unicat-files): the files of file:// tables, volumes and agent skills,
+ * for whoever holds a URL or a grant the sharing server signed
+ * (src/sharing/uc_file_url.h). The signature is the authorization, so the
+ * route needs no other (Require all granted); once it holds, the bytes go
+ * out as httpd sends a static file: a file bucket with Last-Modified,
+ * ETag and a length, so that its own filters answer HEAD, conditional
+ * requests and Range (206) exactly as for any file. A grant's directory
+ * answers its JSON listing (src/sharing/uc_file_list.h). */
 #include "uc_glue.h"
 
 #include <http_core.h>
@@ -17,6 +19,7 @@
 #include "../src/core/uc_log.h"
 #include "../src/core/uc_jw.h"
 #include "../src/http/uc_render.h"
+#include "../src/sharing/uc_file_list.h"
 #include "../src/sharing/uc_file_url.h"
 
 static int send_error(request_rec *r, const uc_error_t *err)
@@ -54,21 +57,26 @@ static const char *raw_path_after(request_rec *r, const char *base)
     return apr_pstrndup(r->pool, path + n, strcspn(path + n, "?#"));
 }
 
-/* The file the URL names, opened: its table (by id, a table still) and
- * the file's place inside that table's root. */
-static uc_error_t *open_file(request_rec *r, const char *table_id,
-                             const char *key, apr_file_t **fd)
+/* Where what the URL names lies: its securable (by id, still of a kind
+ * the URL may open) and the place inside that securable's root. */
+static uc_error_t *locate(request_rec *r, const uc_file_target_t *target,
+                          const char **path, const char **root)
 {
     uc_log_t log;
     struct uc_store *store;
-    const char *path;
     uc_error_t *err;
-    apr_status_t rv;
 
     uc_glue_request_log(r, &log);
-    if ((err = uc_glue_store(r, &log, &store)) ||
-        (err = uc_file_url_path(store, r->pool, table_id, key, &path)))
+    if ((err = uc_glue_store(r, &log, &store)))
         return err;
+    return uc_file_url_path(store, r->pool, target, path, root);
+}
+
+static uc_error_t *open_file(request_rec *r, const char *path,
+                             apr_file_t **fd)
+{
+    apr_status_t rv;
+
     r->filename = apr_pstrdup(r->pool, path);
     rv = apr_stat(&r->finfo, r->filename, APR_FINFO_MIN, r->pool);
     if (rv == APR_SUCCESS)
@@ -78,6 +86,23 @@ static uc_error_t *open_file(request_rec *r, const char *table_id,
         return uc_error_make(r->pool, UC_E_RESOURCE_DOES_NOT_EXIST,
                              "No such file.");
     return NULL;
+}
+
+static int send_listing(request_rec *r, const uc_file_target_t *target,
+                        const char *dir, const char *root)
+{
+    uc_jw_t *body = uc_jw_make(r->pool, 8192);
+    uc_error_t *err = uc_file_list(r->pool, uc_glue_secret_keys(), target,
+                                   dir, root, r->args, r->request_time, body);
+
+    if (err)
+        return send_error(r, err);
+    ap_set_content_type(r, "application/json");
+    apr_table_setn(r->headers_out, "Cache-Control", "no-store");
+    ap_set_content_length(r, (apr_off_t)body->len);
+    if (!r->header_only)
+        ap_rwrite(body->buf, (int)body->len, r);
+    return OK;
 }
 
 static int send_file(request_rec *r, apr_file_t *fd)
@@ -106,7 +131,8 @@ static int send_file(request_rec *r, apr_file_t *fd)
 int uc_files_handler(request_rec *r)
 {
     const uc_dir_config_t *conf;
-    const char *path, *table_id, *key;
+    const char *path, *local, *root;
+    uc_file_target_t target;
     apr_file_t *fd;
     uc_error_t *err;
 
@@ -131,9 +157,12 @@ int uc_files_handler(request_rec *r)
                                            UC_E_RESOURCE_DOES_NOT_EXIST,
                                            "No such file."));
     if ((err = uc_file_url_verify(r->pool, uc_glue_secret_keys(), path,
-                                  r->args, r->request_time, &table_id,
-                                  &key)) ||
-        (err = open_file(r, table_id, key, &fd)))
+                                  r->args, r->request_time, &target)) ||
+        (err = locate(r, &target, &local, &root)))
+        return send_error(r, err);
+    if (target.listing)
+        return send_listing(r, &target, local, root);
+    if ((err = open_file(r, local, &fd)))
         return send_error(r, err);
     return send_file(r, fd);
 }

@@ -16,6 +16,9 @@
 #include "../store/uc_securables.h"
 
 #define FILE_URL_PURPOSE "file-url"
+#define FILE_GRANT_PURPOSE "file-grant"
+/* The value of the `scope` parameter that marks a grant. */
+#define GRANT_SCOPE "prefix"
 /* Log paths are short; this bounds the work a hostile URL can ask for. */
 #define KEY_MAX 4096
 
@@ -72,6 +75,13 @@ static const char *signed_fields(apr_pool_t *pool, const char *table_id,
     return out;
 }
 
+static uc_error_t *no_keys(apr_pool_t *pool)
+{
+    return uc_error_make(pool, UC_E_FAILED_PRECONDITION, "Local files are "
+                         "handed out through URLs this server signs: its "
+                         "administrator must set UnicatSecretKeyFile.");
+}
+
 struct uc_file_url_signer {
     uc_secret_hasher_t *hasher;
     const char *table_id;
@@ -93,10 +103,7 @@ uc_error_t *uc_file_url_signer_make(apr_pool_t *pool,
     apr_size_t fields_len;
 
     if (!keys || !keys->n)
-        return uc_error_make(pool, UC_E_FAILED_PRECONDITION, "Files of "
-                             "local tables are handed out through URLs this "
-                             "server signs: its administrator must set "
-                             "UnicatSecretKeyFile.");
+        return no_keys(pool);
     s = apr_pcalloc(pool, sizeof(*s));
     if (!(s->hasher = uc_secret_hasher_make(pool, &keys->keys[0],
                                             FILE_URL_PURPOSE)))
@@ -147,6 +154,32 @@ uc_error_t *uc_file_url_sign(uc_file_url_signer_t *s, apr_pool_t *pool,
     return NULL;
 }
 
+uc_error_t *uc_file_grant_make(apr_pool_t *pool,
+                               const struct uc_secret_keys *keys,
+                               const char *files_base, const char *asset_id,
+                               apr_int64_t expires, const char **root_url,
+                               const char **query)
+{
+    const char *exp, *fields, *sig;
+    apr_size_t fields_len;
+
+    if (!keys || !keys->n)
+        return no_keys(pool);
+    exp = apr_psprintf(pool, "%" APR_INT64_T_FMT, expires);
+    fields = signed_fields(pool, asset_id, exp, keys->keys[0].id,
+                           &fields_len);
+    if (!(sig = uc_secret_keyed_hash(pool, &keys->keys[0],
+                                     FILE_GRANT_PURPOSE, fields,
+                                     fields_len)))
+        return uc_error_because(pool, uc_error_internal(pool),
+                                "HMAC-SHA256 failed");
+    *root_url = apr_pstrcat(pool, files_base, "/", asset_id, "/", NULL);
+    *query = apr_pstrcat(pool, "exp=", exp, "&kid=", keys->keys[0].id,
+                         "&scope=" GRANT_SCOPE "&" UC_SIGNATURE_PARAM "=",
+                         sig, NULL);
+    return NULL;
+}
+
 static uc_error_t *not_signed(apr_pool_t *pool)
 {
     return uc_error_make(pool, UC_E_PERMISSION_DENIED, "This URL is not one "
@@ -184,6 +217,23 @@ static uc_error_t *decode_key(apr_pool_t *pool, const char *encoded,
     return NULL;
 }
 
+/* The key of a path after the id; under a grant, a path ending in '/' (or
+ * none: the root) is a directory's listing. */
+static uc_error_t *decode_target_key(apr_pool_t *pool, const char *encoded,
+                                     uc_file_target_t *target)
+{
+    apr_size_t n = strlen(encoded);
+
+    if (target->grant && (!n || encoded[n - 1] == '/')) {
+        target->listing = 1;
+        target->key = "";
+        return n > 1 ? decode_key(pool, apr_pstrndup(pool, encoded, n - 1),
+                                  &target->key)
+                     : n ? no_file(pool) : NULL;
+    }
+    return decode_key(pool, encoded, &target->key);
+}
+
 static int is_decimal(const char *s)
 {
     const char *p = s;
@@ -196,34 +246,45 @@ static int is_decimal(const char *s)
 uc_error_t *uc_file_url_verify(apr_pool_t *pool,
                                const struct uc_secret_keys *keys,
                                const char *path, const char *args,
-                               apr_time_t now, const char **table_id,
-                               const char **key)
+                               apr_time_t now, uc_file_target_t *target)
 {
     apr_table_t *query;
-    const char *slash, *exp, *kid, *sig, *fields, *text;
-    apr_size_t fields_len;
+    const char *slash, *exp, *kid, *scope, *fields, *text;
+    apr_size_t fields_len, text_len;
     uc_error_t *err;
 
+    memset(target, 0, sizeof(*target));
     if (*path != '/' || !(slash = strchr(path + 1, '/')))
         return no_file(pool);
-    *table_id = apr_pstrndup(pool, path + 1, (apr_size_t)(slash - path - 1));
-    if (!uc_is_uuid(*table_id))
+    target->id = apr_pstrndup(pool, path + 1,
+                              (apr_size_t)(slash - path - 1));
+    if (!uc_is_uuid(target->id))
         return no_file(pool);
-    if ((err = decode_key(pool, slash + 1, key)))
-        return err;
     if (uc_query_parse(pool, args, &query))
         return not_signed(pool);
+    scope = apr_table_get(query, "scope");
+    if (scope && strcmp(scope, GRANT_SCOPE) != 0)
+        return not_signed(pool);
+    target->grant = scope != NULL;
+    if ((err = decode_target_key(pool, slash + 1, target)))
+        return err;
     exp = apr_table_get(query, "exp");
     kid = apr_table_get(query, "kid");
     if (!kid || !exp || !is_decimal(exp))
         return not_signed(pool);
-    fields = signed_fields(pool, *table_id, exp, kid, &fields_len);
-    text = apr_pstrcat(pool, fields, *key, NULL);
-    sig = apr_table_get(query, UC_SIGNATURE_PARAM);
-    if (!uc_secret_keyed_hash_matches(pool, keys, kid, FILE_URL_PURPOSE,
-                                      text, fields_len + strlen(*key), sig))
+    fields = signed_fields(pool, target->id, exp, kid, &fields_len);
+    /* A grant signs its asset and expiry; a file's URL its file too. */
+    text = target->grant ? fields : apr_pstrcat(pool, fields, target->key,
+                                                NULL);
+    text_len = fields_len + (target->grant ? 0 : strlen(target->key));
+    if (!uc_secret_keyed_hash_matches(pool, keys, kid, target->grant
+                                      ? FILE_GRANT_PURPOSE : FILE_URL_PURPOSE,
+                                      text, text_len,
+                                      apr_table_get(query,
+                                                    UC_SIGNATURE_PARAM)))
         return not_signed(pool);
-    if (apr_atoi64(exp) <= (apr_int64_t)apr_time_sec(now))
+    target->expires = apr_atoi64(exp);
+    if (target->expires <= (apr_int64_t)apr_time_sec(now))
         return uc_error_make(pool, UC_E_PERMISSION_DENIED, "This URL has "
                              "expired: ask the sharing server for the file "
                              "again.");
@@ -245,37 +306,56 @@ static const char *root_of(apr_pool_t *pool, const char *location)
 }
 
 uc_error_t *uc_file_url_resolve(apr_pool_t *pool, const char *location,
-                                const char *key, const char **path)
+                                const char *key, int directory,
+                                const char **path, const char **root_out)
 {
     const char *root = location ? root_of(pool, location) : NULL;
     char real_root[PATH_MAX], real_file[PATH_MAX];
     struct stat st;
     apr_size_t n;
 
-    if (!root || !is_safe_key(key) || !realpath(root, real_root) ||
-        !realpath(apr_pstrcat(pool, root, "/", key, NULL), real_file))
+    if (!root || !realpath(root, real_root))
+        return no_file(pool);
+    if (!*key && directory)
+        strcpy(real_file, real_root);
+    else if (!is_safe_key(key) ||
+             !realpath(apr_pstrcat(pool, root, "/", key, NULL), real_file))
         return no_file(pool);
     n = strlen(real_root);
     /* Inside the root after every link is followed, or not at all. */
     if (strncmp(real_file, real_root, n) != 0 ||
-        (real_file[n] != '/' && strcmp(real_root, "/") != 0) ||
-        stat(real_file, &st) != 0 || !S_ISREG(st.st_mode))
+        (real_file[n] != '/' && real_file[n] && strcmp(real_root, "/")) ||
+        stat(real_file, &st) != 0 ||
+        !(directory ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode)))
         return no_file(pool);
     *path = apr_pstrdup(pool, real_file);
+    if (root_out)
+        *root_out = apr_pstrdup(pool, real_root);
     return NULL;
 }
 
-uc_error_t *uc_file_url_path(uc_store_t *store, apr_pool_t *pool,
-                             const char *table_id, const char *key,
-                             const char **path)
+/* The securables a URL may open: a table's files by their own URLs, a
+ * volume's or a skill's under a grant. */
+static int opens(const uc_file_target_t *target, const uc_securable_t *sec)
 {
-    uc_securable_t *table;
-    uc_error_t *err = uc_securable_by_id(store, pool, table_id, &table);
+    if (!sec)
+        return 0;
+    if (!target->grant)
+        return !strcmp(sec->kind, UC_KIND_TABLE);
+    return !strcmp(sec->kind, UC_KIND_VOLUME) ||
+           !strcmp(sec->kind, UC_KIND_AGENT_SKILL);
+}
+
+uc_error_t *uc_file_url_path(uc_store_t *store, apr_pool_t *pool,
+                             const uc_file_target_t *target,
+                             const char **path, const char **root)
+{
+    uc_securable_t *sec;
+    uc_error_t *err = uc_securable_by_id(store, pool, target->id, &sec);
 
     if (err)
         return err;
-    return uc_file_url_resolve(pool, table && !strcmp(table->kind,
-                                                      UC_KIND_TABLE)
-                                     ? table->storage_location : NULL,
-                               key, path);
+    return uc_file_url_resolve(pool, opens(target, sec)
+                                     ? sec->storage_location : NULL,
+                               target->key, target->listing, path, root);
 }

@@ -9,9 +9,20 @@
  *     <files base>/<table id>/<key, each segment percent-encoded>
  *         ?exp=<unix seconds>&kid=<key id>&sig=<hex HMAC-SHA256>
  *
+ * A grant opens every file under a volume's or an agent skill's root
+ * (Open Sharing's assets, whose recipients read all of them): the same
+ * parameters, with scope=prefix, signed for the asset and the expiry alone
+ * (a purpose of its own keeps the two kinds of signature apart), so that
+ * the query of one grant goes after the path of any of the asset's files:
+ *
+ *     <files base>/<asset id>/<key>?exp=<..>&kid=<..>&scope=prefix&sig=<..>
+ *
+ * and after a directory's path ending in '/' (the root's: <asset id>/)
+ * asks for the JSON listing of that directory (uc_file_list.h).
+ *
  * The files route (mod_unicat/uc_files.c) checks the URL, finds the
- * table's root and hands the bytes to httpd, which serves HEAD and Range
- * as for any static file. */
+ * securable's root and hands the bytes to httpd, which serves HEAD and
+ * Range as for any static file. */
 #ifndef UC_FILE_URL_H
 #define UC_FILE_URL_H
 
@@ -50,28 +61,50 @@ uc_error_t *uc_file_url_sign(uc_file_url_signer_t *signer, apr_pool_t *pool,
                              const char *key, apr_size_t key_len,
                              const char **url, apr_size_t *url_len);
 
+/* The grant of the asset `asset_id` until `expires`: the URL of its root
+ * (`files_base`/<asset id>/) and the query string that opens it, without
+ * its '?'. The errors of uc_file_url_signer_make. */
+uc_error_t *uc_file_grant_make(apr_pool_t *pool,
+                               const struct uc_secret_keys *keys,
+                               const char *files_base, const char *asset_id,
+                               apr_int64_t expires, const char **root_url,
+                               const char **query);
+
+/* What a request of the files route names once its signature holds. */
+typedef struct uc_file_target {
+    const char *id;         /* the table's or the asset's securable id */
+    const char *key;        /* the decoded key below its root; "" for the
+                             * root itself */
+    apr_int64_t expires;    /* the URL's expiry, seconds since the epoch */
+    int grant;              /* signed by a grant: a volume's or a skill's */
+    int listing;            /* a grant's directory ('/' at the end) */
+} uc_file_target_t;
+
 /* Checks a request of the files route: `path` is the request's path after
  * the route's mount, as sent (still percent-encoded), `args` its query
- * string. The table id and the decoded key on success. 403
- * PERMISSION_DENIED for a signature that is not this server's (any key of
- * the file) or an expired URL, 404 for a path that names no file. The
- * signature is compared in constant time. */
+ * string. 403 PERMISSION_DENIED for a signature that is not this server's
+ * (any key of the file) or an expired URL, 404 for a path that names no
+ * file. The signature is compared in constant time. */
 uc_error_t *uc_file_url_verify(apr_pool_t *pool,
                                const struct uc_secret_keys *keys,
                                const char *path, const char *args,
-                               apr_time_t now, const char **table_id,
-                               const char **key);
+                               apr_time_t now, uc_file_target_t *target);
 
 /* The local path of `key` in the table at `location` (file:///dir), with
  * every symbolic link resolved: 404 unless it is a regular file inside
- * the table's root (a link that leads out of it names nothing). */
+ * the table's root (a link that leads out of it names nothing), or with
+ * `directory` a directory inside it or the root itself (key ""). The
+ * root's own resolved path in `root` (NULL: not wanted). */
 uc_error_t *uc_file_url_resolve(apr_pool_t *pool, const char *location,
-                                const char *key, const char **path);
+                                const char *key, int directory,
+                                const char **path, const char **root);
 
-/* The local path of `key` in the table `table_id` (a table still) as
- * uc_file_url_resolve gives it; the same 404 when the id names no table. */
+/* The local path of what `target` names as uc_file_url_resolve gives it
+ * (a directory for a listing): in a table (a table still) for a file's
+ * URL, in a volume or an agent skill for a grant; the same 404 when the
+ * id names no such securable. */
 uc_error_t *uc_file_url_path(struct uc_store *store, apr_pool_t *pool,
-                             const char *table_id, const char *key,
-                             const char **path);
+                             const uc_file_target_t *target,
+                             const char **path, const char **root);
 
 #endif

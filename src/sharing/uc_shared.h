@@ -153,6 +153,9 @@ uc_error_t *uc_shared_write_head(uc_shared_t *s, uc_sharing_format_t format,
  * tables, the store's pre-signed URLs for cloud ones) and when they
  * expire. */
 uc_error_t *uc_sharing_sign_make(uc_shared_t *s, uc_sharing_signer_t *signer);
+/* The absolute URL of the signed files route (uc_file_url.h), under the
+ * sharing mount, without a trailing '/'. */
+const char *uc_sharing_sign_files_base(const uc_call_t *call);
 
 /* The share object's partitions of the table, with the recipient's
  * properties they may name. */

@@ -16,6 +16,7 @@
 #include "uc_sharing_tables.h"
 #include "uc_sharing_token.h"
 #include "../authz/uc_rules.h"
+#include "../core/uc_json.h"
 #include "../store/uc_share_recipients.h"
 
 #define MAX_RESULTS 500
@@ -321,32 +322,87 @@ static uc_error_t *check_schema(uc_call_t *call, const char *schema)
 /* What a share lists of one kind: its objects' type and securables'
  * kind, the routes its page tokens are bound to, how one is written. */
 typedef struct asset {
-    const char *object_type;
-    const char *kind;
+    uc_sharing_asset_kind_t is;
     const char *in_schema_route;
     const char *all_route;
     void (*write)(uc_call_t *call, uc_jw_t *out, const uc_shared_table_t *t,
                   int whole);
 } asset_t;
 
-/* A volume: its storage location where recipients may read it there with
- * credentials of their own (uc_sharing_dir.c); a local one's path stays
- * the provider's. */
+/* Open Sharing leaves out what an asset does not have. */
+static void field_if(uc_jw_t *out, const char *key, const char *value)
+{
+    if (value)
+        uc_jw_field_string(out, key, value);
+}
+
+/* A volume or a skill: where recipients read it (uc_sharing_dir.c). A
+ * local one's path stays the provider's. */
+static void write_asset_place(uc_call_t *call, uc_jw_t *out,
+                              const uc_shared_table_t *t)
+{
+    write_asset_head(call, out, t);
+    field_if(out, "storageLocation", uc_sharing_asset_location(call, t));
+}
+
 static void write_volume(uc_call_t *call, uc_jw_t *out,
                          const uc_shared_table_t *t, int whole)
 {
     (void)whole;
-    write_asset_head(call, out, t);
-    if (uc_sharing_volume_readable(t))
-        uc_jw_field_string(out, "storageLocation",
-                           t->table->storage_location);
+    write_asset_place(call, out, t);
+    field_if(out, "comment", t->table->comment);
     uc_jw_end_object(out);
 }
 
-static const asset_t tables = { "TABLE", UC_KIND_TABLE, "tables",
-                                "all-tables", write_table };
-static const asset_t volumes = { "VOLUME", UC_KIND_VOLUME, "volumes",
-                                 "all-volumes", write_volume };
+/* The allowed tools of a skill as Open Sharing writes them: one string,
+ * the names separated by spaces. */
+static const char *joined_tools(apr_pool_t *pool, json_t *tools)
+{
+    const char *joined = NULL;
+    json_t *tool;
+    size_t i;
+
+    json_array_foreach(tools, i, tool)
+        if (json_is_string(tool))
+            joined = apr_pstrcat(pool, joined ? joined : "", joined ? " " : "",
+                                 json_string_value(tool), NULL);
+    return joined;
+}
+
+/* An agent skill: Open Sharing's fields, from what the catalog keeps of
+ * it. */
+static void write_skill(uc_call_t *call, uc_jw_t *out,
+                        const uc_shared_table_t *t, int whole)
+{
+    json_t *details = NULL, *metadata;
+
+    (void)whole;
+    write_asset_place(call, out, t);
+    if (t->table->details)
+        uc_json_parse_object(call->pool, t->table->details,
+                             strlen(t->table->details), &details);
+    field_if(out, "description",
+             json_string_value(json_object_get(details, "description")));
+    field_if(out, "license",
+             json_string_value(json_object_get(details, "license")));
+    field_if(out, "allowedTools",
+             joined_tools(call->pool, json_object_get(details,
+                                                      "allowed_tools")));
+    if (json_is_object(metadata = json_object_get(details, "metadata")) &&
+        json_object_size(metadata)) {
+        uc_jw_key(out, "metadata");
+        uc_jw_json(out, metadata);
+    }
+    uc_jw_end_object(out);
+}
+
+static const asset_t tables = { { "TABLE", UC_KIND_TABLE, "Table" },
+                                "tables", "all-tables", write_table };
+static const asset_t volumes = { { "VOLUME", UC_KIND_VOLUME, "Volume" },
+                                 "volumes", "all-volumes", write_volume };
+static const asset_t skills = { { "AGENT_SKILL", UC_KIND_AGENT_SKILL,
+                                  "Skill" },
+                                "skills", "all-skills", write_skill };
 
 static uc_error_t *write_assets(uc_call_t *call, uc_jw_t *out,
                                 const char *schema, const asset_t *a)
@@ -359,8 +415,8 @@ static uc_error_t *write_assets(uc_call_t *call, uc_jw_t *out,
     int from, to, i;
     uc_error_t *err;
 
-    if ((err = uc_sharing_assets_of(call, share, a->object_type, a->kind,
-                                    &all)))
+    if ((err = uc_sharing_assets_of(call, share, a->is.object_type,
+                                    a->is.kind, &all)))
         return err;
     some = in_schema(call, all, schema);
     if ((err = window(call, &scope, some->nelts, &from, &to, &next)))
@@ -387,6 +443,40 @@ static uc_error_t *list_in_schema(uc_call_t *call, uc_jw_t *out,
     return write_assets(call, out, schema, a);
 }
 
+/* Get Volume, Get Skill: the one the path names. */
+static uc_error_t *get_asset(uc_call_t *call, uc_jw_t *out,
+                             const asset_t *a)
+{
+    uc_shared_table_t *t;
+    uc_error_t *err = uc_sharing_asset_named(call, &a->is, &t);
+
+    if (!err)
+        a->write(call, out, t, 1);
+    return err;
+}
+
+/* The routes of each kind, as the route table takes them. */
+#define ASSET_ROUTES(a)                                                     \
+    static uc_error_t *list_schema_##a(uc_call_t *call, uc_jw_t *out)      \
+    {                                                                       \
+        return list_in_schema(call, out, &a);                               \
+    }                                                                       \
+    static uc_error_t *list_all_##a(uc_call_t *call, uc_jw_t *out)         \
+    {                                                                       \
+        return write_assets(call, out, NULL, &a);                           \
+    }                                                                       \
+    static uc_error_t *get_##a(uc_call_t *call, uc_jw_t *out)              \
+    {                                                                       \
+        return get_asset(call, out, &a);                                    \
+    }                                                                       \
+    static uc_error_t *credentials_##a(uc_call_t *call, uc_jw_t *out)      \
+    {                                                                       \
+        return uc_sharing_asset_credentials(call, out, &a.is);              \
+    }
+
+ASSET_ROUTES(volumes)
+ASSET_ROUTES(skills)
+
 static uc_error_t *list_schema_tables(uc_call_t *call, uc_jw_t *out)
 {
     return list_in_schema(call, out, &tables);
@@ -397,29 +487,9 @@ static uc_error_t *list_all_tables(uc_call_t *call, uc_jw_t *out)
     return write_assets(call, out, NULL, &tables);
 }
 
-static uc_error_t *list_schema_volumes(uc_call_t *call, uc_jw_t *out)
-{
-    return list_in_schema(call, out, &volumes);
-}
-
-static uc_error_t *list_all_volumes(uc_call_t *call, uc_jw_t *out)
-{
-    return write_assets(call, out, NULL, &volumes);
-}
-
-/* GET …/volumes/{volume}: Open Sharing's Get Volume. */
-static uc_error_t *get_volume(uc_call_t *call, uc_jw_t *out)
-{
-    uc_shared_table_t *t;
-    uc_error_t *err = uc_sharing_volume_find(call, &t);
-
-    if (!err)
-        write_volume(call, out, t, 1);
-    return err;
-}
-
 #define TABLE "/shares/{share}/schemas/{schema}/tables/{table}"
 #define VOLUME "/shares/{share}/schemas/{schema}/volumes/{volume}"
+#define SKILL "/shares/{share}/schemas/{schema}/skills/{skill}"
 
 const uc_route_t uc_sharing_routes[] = {
     { UC_GET, "/shares", list_shares, 0, &a_recipient },
@@ -446,9 +516,17 @@ const uc_route_t uc_sharing_routes[] = {
       &a_granted_share },
     { UC_GET, "/shares/{share}/schemas/{schema}/volumes", list_schema_volumes,
       0, &a_granted_share },
-    { UC_GET, VOLUME, get_volume, 0, &a_granted_share },
-    { UC_POST, VOLUME "/temporary-volume-credentials",
-      uc_sharing_volume_credentials, UC_ROUTE_BODY | UC_ROUTE_BODY_OPTIONAL,
-      &a_granted_share, .audit = "GENERATE_TEMPORARY_VOLUME_CREDENTIAL" },
+    { UC_GET, VOLUME, get_volumes, 0, &a_granted_share },
+    { UC_POST, VOLUME "/temporary-volume-credentials", credentials_volumes,
+      UC_ROUTE_BODY | UC_ROUTE_BODY_OPTIONAL, &a_granted_share,
+      .audit = "GENERATE_TEMPORARY_VOLUME_CREDENTIAL" },
+    { UC_GET, "/shares/{share}/all-skills", list_all_skills, 0,
+      &a_granted_share },
+    { UC_GET, "/shares/{share}/schemas/{schema}/skills", list_schema_skills,
+      0, &a_granted_share },
+    { UC_GET, SKILL, get_skills, 0, &a_granted_share },
+    { UC_POST, SKILL "/temporary-skill-credentials", credentials_skills,
+      UC_ROUTE_BODY | UC_ROUTE_BODY_OPTIONAL, &a_granted_share,
+      .audit = "GENERATE_TEMPORARY_SKILL_CREDENTIAL" },
     { 0, NULL, NULL, 0, NULL }
 };

@@ -22,14 +22,24 @@ uc_error_t *uc_sharing_table_changes(uc_call_t *call, uc_jw_t *out);
 uc_error_t *uc_sharing_table_credentials(uc_call_t *call, uc_jw_t *out);
 struct uc_shared_table;
 int uc_sharing_dir_offered(const struct uc_shared_table *t);
-/* The volumes of a share (uc_sharing_dir.c): the one the path names (its
- * share, schema and volume), 404 when the share holds none of that name;
- * whether recipients read it with credentials of their own (a cloud
- * whose vended credentials are the volume's alone); and POST
- * …/temporary-volume-credentials. */
-uc_error_t *uc_sharing_volume_find(uc_call_t *call,
+/* Open Sharing's assets other than tables, volumes and agent skills
+ * (uc_sharing_dir.c): a kind of them, the one the path names (its share,
+ * schema and name; 404 when the share holds none of that name), where a
+ * recipient reads it (a cloud location whose vended credentials are the
+ * asset's alone, the root of its grant on the files route for a local
+ * one; NULL where neither), and POST …/temporary-volume-credentials
+ * (…/temporary-skill-credentials). */
+typedef struct uc_sharing_asset_kind {
+    const char *object_type;       /* of the share's objects: "VOLUME" */
+    const char *kind;              /* of the securables: UC_KIND_VOLUME */
+    const char *label;             /* in errors: "Volume" */
+} uc_sharing_asset_kind_t;
+uc_error_t *uc_sharing_asset_named(uc_call_t *call,
+                                   const uc_sharing_asset_kind_t *a,
                                    struct uc_shared_table **out);
-int uc_sharing_volume_readable(const struct uc_shared_table *t);
-uc_error_t *uc_sharing_volume_credentials(uc_call_t *call, uc_jw_t *out);
+const char *uc_sharing_asset_location(uc_call_t *call,
+                                      const struct uc_shared_table *t);
+uc_error_t *uc_sharing_asset_credentials(uc_call_t *call, uc_jw_t *out,
+                                         const uc_sharing_asset_kind_t *a);
 
 #endif

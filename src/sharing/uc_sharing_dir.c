@@ -10,13 +10,19 @@
  * in a cloud whose vended credentials are scoped to it (uc_clouds.h:
  * S3, R2, Cloud Storage; the SAS the server makes on Azure are the
  * container's). Local tables have no credentials to hand out: they are
- * read by URL only. Volumes (Open Sharing) are read so too: read
- * credentials for the volume's location, in the same clouds. */
+ * read by URL only.
+ *
+ * Volumes and agent skills (Open Sharing's assets, read whole by their
+ * recipients) get read credentials for their location in the same
+ * clouds; a local one gets a grant of the files route for its root
+ * (uc_file_url.h), the credentials of this server's own "store", with
+ * the listing of its directories (uc_file_list.h). */
 #include "uc_sharing_api.h"
 
 #include <string.h>
 #include <apr_strings.h>
 
+#include "uc_file_url.h"
 #include "uc_shared.h"
 #include "uc_sharing_tables.h"
 #include "../core/uc_json.h"
@@ -35,9 +41,18 @@ static int scoped_storage(const uc_shared_table_t *t)
     return cloud && cloud->vend_scoped;
 }
 
-int uc_sharing_volume_readable(const uc_shared_table_t *t)
+static int is_local(const uc_shared_table_t *t)
 {
-    return scoped_storage(t);
+    return !strncmp(t->table->storage_location, "file:", 5);
+}
+
+const char *uc_sharing_asset_location(uc_call_t *call,
+                                      const uc_shared_table_t *t)
+{
+    if (is_local(t))
+        return apr_pstrcat(call->pool, uc_sharing_sign_files_base(call), "/",
+                           t->table->id, "/", NULL);
+    return scoped_storage(t) ? t->table->storage_location : NULL;
 }
 
 int uc_sharing_dir_offered(const uc_shared_table_t *t)
@@ -141,46 +156,82 @@ uc_error_t *uc_sharing_table_credentials(uc_call_t *call, uc_jw_t *out)
     return write_credentials(call, out, s.t->table->storage_location, &v);
 }
 
-uc_error_t *uc_sharing_volume_find(uc_call_t *call, uc_shared_table_t **out)
+uc_error_t *uc_sharing_asset_named(uc_call_t *call,
+                                   const uc_sharing_asset_kind_t *a,
+                                   uc_shared_table_t **out)
 {
     const uc_securable_t *share = call->chain.sec[UC_LEVEL_CATALOG];
-    uc_error_t *err = uc_sharing_asset_find(call, share, "VOLUME",
-                                            UC_KIND_VOLUME, call->params[1],
+    uc_error_t *err = uc_sharing_asset_find(call, share, a->object_type,
+                                            a->kind, call->params[1],
                                             call->params[2], out);
 
     if (!err && !*out)
         err = uc_error_make(call->pool, UC_E_RESOURCE_DOES_NOT_EXIST,
-                            "[Share/Schema/Volume] '%s/%s/%s' does not "
-                            "exist, please contact your share provider for "
-                            "further information.", call->params[0],
-                            call->params[1], call->params[2]);
+                            "[Share/Schema/%s] '%s/%s/%s' does not exist, "
+                            "please contact your share provider for "
+                            "further information.", a->label,
+                            call->params[0], call->params[1],
+                            call->params[2]);
     return err;
 }
 
-uc_error_t *uc_sharing_volume_credentials(uc_call_t *call, uc_jw_t *out)
+/* A local asset's credentials: the grant of its root on the files route,
+ * as long as the URLs of files are good. */
+static uc_error_t *write_grant(uc_call_t *call, uc_jw_t *out,
+                               const uc_shared_table_t *t)
+{
+    apr_int64_t expires = apr_time_sec(call->now) + call->url_lifetime;
+    const char *url, *query;
+    uc_error_t *err = uc_file_grant_make(call->pool, call->secrets,
+                                         uc_sharing_sign_files_base(call),
+                                         t->table->id, expires, &url,
+                                         &query);
+
+    if (err)
+        return err;
+    uc_jw_begin_object(out);
+    uc_jw_key(out, "signedPrefix");
+    uc_jw_begin_object(out);
+    uc_jw_field_string(out, "url", url);
+    uc_jw_field_string(out, "query", query);
+    uc_jw_end_object(out);
+    uc_jw_field_int(out, "expirationTime", expires * 1000);
+    uc_jw_end_object(out);
+    return NULL;
+}
+
+/* What the cloud said is the provider's, for the error log. */
+static uc_error_t *vend_error(uc_call_t *call, const uc_shared_table_t *t,
+                             uc_error_t *err)
+{
+    uc_error_because(call->pool, err, "%s: %s", t->table->name,
+                     err->cause ? err->cause : err->message);
+    if (err->kind != UC_E_UNAVAILABLE)
+        uc_error_recast(err, UC_E_MALFORMED_REQUEST);
+    err->message = apr_psprintf(call->pool, "The storage of %s/%s cannot be "
+                                "reached; please contact your share "
+                                "provider.", call->params[1],
+                                call->params[2]);
+    return err;
+}
+
+uc_error_t *uc_sharing_asset_credentials(uc_call_t *call, uc_jw_t *out,
+                                         const uc_sharing_asset_kind_t *a)
 {
     uc_shared_table_t *t;
     uc_vended_t v;
     uc_error_t *err;
 
-    if ((err = uc_sharing_volume_find(call, &t)))
+    if ((err = uc_sharing_asset_named(call, a, &t)))
         return err;
-    if (!uc_sharing_volume_readable(t))
+    if (is_local(t))
+        return write_grant(call, out, t);
+    if (!scoped_storage(t))
         return uc_error_make(call->pool, UC_E_UNSUPPORTED_OPERATION,
-                             "Volume %s/%s is kept where recipients cannot "
-                             "read it with credentials of their own.",
+                             "%s %s/%s is kept where recipients cannot read "
+                             "it with credentials of their own.", a->label,
                              call->params[1], call->params[2]);
-    if ((err = uc_vend_for(call, t->table->storage_location, 0, &v))) {
-        /* What the cloud said is the provider's, for the error log. */
-        uc_error_because(call->pool, err, "volume %s: %s", t->table->name,
-                         err->cause ? err->cause : err->message);
-        if (err->kind != UC_E_UNAVAILABLE)
-            uc_error_recast(err, UC_E_MALFORMED_REQUEST);
-        err->message = apr_psprintf(call->pool, "The storage of volume %s/%s "
-                                    "cannot be reached; please contact your "
-                                    "share provider.", call->params[1],
-                                    call->params[2]);
-        return err;
-    }
+    if ((err = uc_vend_for(call, t->table->storage_location, 0, &v)))
+        return vend_error(call, t, err);
     return write_credentials(call, out, NULL, &v);
 }

@@ -91,6 +91,11 @@ static uc_error_t *make_cloud_signer(uc_shared_t *s, apr_int64_t expires,
     return NULL;
 }
 
+const char *uc_sharing_sign_files_base(const uc_call_t *call)
+{
+    return apr_pstrcat(call->pool, call->api_url, "/files", NULL);
+}
+
 uc_error_t *uc_sharing_sign_make(uc_shared_t *s, uc_sharing_signer_t *signer)
 {
     uc_call_t *call = s->call;
@@ -105,8 +110,7 @@ uc_error_t *uc_sharing_sign_make(uc_shared_t *s, uc_sharing_signer_t *signer)
     if (strncmp(s->t->table->storage_location, "file:", 5))
         return make_cloud_signer(s, expires, signer);
     if ((err = uc_file_url_signer_make(call->pool, call->secrets,
-                                       apr_pstrcat(call->pool, call->api_url,
-                                                   "/files", NULL),
+                                       uc_sharing_sign_files_base(call),
                                        s->t->table->id, expires, &files)))
         return err;
     signer->sign = sign_local;

@@ -200,14 +200,12 @@ uc_error_t *uc_sharing_schemas_of(uc_call_t *call,
     for (i = 0; i < declared->nelts; i++)
         add_schema(names, seen, APR_ARRAY_IDX(declared, i,
                                               uc_share_schema_t *)->name);
-    for (i = 0; i < objects->nelts; i++) {
-        const uc_share_object_t *o = APR_ARRAY_IDX(objects, i,
-                                                   uc_share_object_t *);
-
-        if (is_type(o, "SCHEMA") || is_type(o, "TABLE") ||
-            is_type(o, "VOLUME"))
-            add_schema(names, seen, uc_share_object_schema(call->pool, o));
-    }
+    /* Every kind of object names its schema: tables, volumes, skills. */
+    for (i = 0; i < objects->nelts; i++)
+        add_schema(names, seen,
+                   uc_share_object_schema(call->pool,
+                                          APR_ARRAY_IDX(objects, i,
+                                                        uc_share_object_t *)));
     qsort(names->elts, (size_t)names->nelts, sizeof(const char *), by_name);
     *out = names;
     return NULL;

@@ -22,7 +22,7 @@ use Apache::Test qw(-withtestmore);
 use Apache::TestRequest ();
 use Unicat::Test;
 
-plan tests => 114;
+plan tests => 115;
 
 my $p = "ds67_$$";
 my ($cat, $share, $other) = ("cat_$p", "shr_$p", "oth_$p");
@@ -219,8 +219,13 @@ ds_error(ds(GET => "$T/simple/version",
          qr/startingTimestamp/);
 
 # --- volumes (Open Sharing) ---------------------------------------------------------
+my $vol_at = ((one_line(ds(GET => "/shares/$share/all-volumes")) || {})
+              ->{items}[0] || {})->{storageLocation} // '';
+like($vol_at, qr{^https?://[^/]+/delta-sharing/files/\Q$vol->{volume_id}\E/$},
+     'a local volume is kept, for recipients, at its root on the files route');
 my $want_vol = $JSON->encode({ name => 'vol', schema => 'pub', share => $share,
-    shareId => $simple->{shareId}, id => $vol->{volume_id} });
+    shareId => $simple->{shareId}, id => $vol->{volume_id},
+    storageLocation => $vol_at });
 is($JSON->encode(one_line(ds(GET => "/shares/$share/all-volumes")) || {}),
    "{\"items\":[$want_vol]}",
    'all-volumes: the shared volume, without the path of the provider\'s local storage');
@@ -233,9 +238,11 @@ is($JSON->encode(one_line(ds(GET => "/shares/$share/schemas/pub/volumes/VOL")) |
 ds_error(ds(GET => "/shares/$share/schemas/pub/volumes/simple"), 404,
          'RESOURCE_DOES_NOT_EXIST', 'a table is no volume',
          qr{'\Q$share\E/pub/simple' does not exist});
-ds_error(ds(POST => "/shares/$share/schemas/pub/volumes/vol/temporary-volume-credentials"),
-         400, 'UNSUPPORTED_OPERATION', 'a local volume: no credentials to hand out',
-         qr/cannot read it with credentials of their own/);
+my $grant = one_line(ds(POST => "/shares/$share/schemas/pub/volumes/vol/temporary-volume-credentials"));
+ok(($grant->{signedPrefix}{url} // '') eq $vol_at
+   && ($grant->{signedPrefix}{query} // '') =~ /^exp=\d+&kid=[^&]+&scope=prefix&sig=[0-9a-f]{64}$/,
+   'a local volume\'s credentials: a grant of its root on the files route')
+    or diag explain $grant;
 ok(!grep({ $_->{name} eq 'vol' } @{ (one_line(ds(GET => "/shares/$share/all-tables")) || {})->{items} || [] }),
    'a volume is no table');
 

@@ -3,7 +3,11 @@
  * file until it expires, under any key of a rotated key file; any change
  * to the table, the file, the expiry, the key id or the signature is
  * refused, and so is every path that could leave the table (dot
- * segments, encoded slashes, NULs, symbolic links out of the root). */
+ * segments, encoded slashes, NULs, symbolic links out of the root). A
+ * grant opens every file and directory of its asset and nothing of
+ * another; its signature is no file URL's, nor the other way round. The
+ * listing of a directory pages through all of its entries once, leaves
+ * out links that lead out of the root, and takes only its own tokens. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,11 +18,13 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <cmocka.h>
+#include <jansson.h>
 #include <apr_general.h>
 #include <apr_strings.h>
 
 #include "../../src/core/uc_jw.h"
 #include "../../src/core/uc_secret.h"
+#include "../../src/sharing/uc_file_list.h"
 #include "../../src/sharing/uc_file_url.h"
 
 #define TABLE "0a1b2c3d-0000-4000-8000-00000000f11e"
@@ -64,12 +70,15 @@ static void split(const char *url, const char **path, const char **args)
 static uc_error_t *verify(const uc_secret_keys_t *keys, const char *path,
                           const char *args, const char **key)
 {
-    const char *table;
-    uc_error_t *err = uc_file_url_verify(pool, keys, path, args, NOW, &table,
-                                         key);
+    uc_file_target_t target;
+    uc_error_t *err = uc_file_url_verify(pool, keys, path, args, NOW,
+                                         &target);
 
-    if (!err)
-        assert_string_equal(table, TABLE);
+    if (!err) {
+        assert_string_equal(target.id, TABLE);
+        assert_false(target.grant);
+        *key = target.key;
+    }
     return err;
 }
 
@@ -198,6 +207,15 @@ static void write_file(const char *path)
     fclose(f);
 }
 
+static int resolved(const char *loc, const char *key, int directory,
+                    const char **path)
+{
+    uc_error_t *err = uc_file_url_resolve(pool, loc, key, directory, path,
+                                          NULL);
+
+    return err ? err->status : 0;
+}
+
 static void test_resolve(void **state)
 {
     const char *loc = apr_pstrcat(pool, "file://", root, NULL), *path;
@@ -205,22 +223,162 @@ static void test_resolve(void **state)
 
     (void)state;
     assert_non_null(realpath(root, real));
-    assert_null(uc_file_url_resolve(pool, loc, "p=1/a.parquet", &path));
+    assert_int_equal(resolved(loc, "p=1/a.parquet", 0, &path), 0);
     assert_string_equal(path, apr_pstrcat(pool, real, "/p=1/a.parquet",
                                           NULL));
-    assert_null(uc_file_url_resolve(pool, loc, "inside", &path));
-    assert_int_equal(uc_file_url_resolve(pool, loc, "out", &path)->status,
-                     404);
-    assert_int_equal(uc_file_url_resolve(pool, loc, "outdir/secret",
-                                         &path)->status, 404);
-    assert_int_equal(uc_file_url_resolve(pool, loc, "../x/secret",
-                                         &path)->status, 404);
-    assert_int_equal(uc_file_url_resolve(pool, loc, "p=1", &path)->status,
-                     404);
-    assert_int_equal(uc_file_url_resolve(pool, loc, "missing",
-                                         &path)->status, 404);
-    assert_int_equal(uc_file_url_resolve(pool, "s3://b/t", "a",
-                                         &path)->status, 404);
+    assert_int_equal(resolved(loc, "inside", 0, &path), 0);
+    assert_int_equal(resolved(loc, "out", 0, &path), 404);
+    assert_int_equal(resolved(loc, "outdir/secret", 0, &path), 404);
+    assert_int_equal(resolved(loc, "../x/secret", 0, &path), 404);
+    assert_int_equal(resolved(loc, "p=1", 0, &path), 404);
+    assert_int_equal(resolved(loc, "missing", 0, &path), 404);
+    assert_int_equal(resolved("s3://b/t", "a", 0, &path), 404);
+    /* Directories: only a listing's, and only inside. */
+    assert_int_equal(resolved(loc, "", 0, &path), 404);
+    assert_int_equal(resolved(loc, "", 1, &path), 0);
+    assert_string_equal(path, real);
+    assert_int_equal(resolved(loc, "p=1", 1, &path), 0);
+    assert_int_equal(resolved(loc, "p=1/a.parquet", 1, &path), 404);
+    assert_int_equal(resolved(loc, "outdir", 1, &path), 404);
+}
+
+/* The path after the mount and the query of a grant's root URL plus
+ * `key`. */
+static void grant(const uc_secret_keys_t *keys, const char *id,
+                  apr_int64_t exp, const char *key, const char **path,
+                  const char **args)
+{
+    const char *url = NULL;
+
+    assert_null(uc_file_grant_make(pool, keys, BASE, id, exp, &url, args));
+    assert_string_equal(url, apr_pstrcat(pool, BASE "/", id, "/", NULL));
+    *path = apr_pstrcat(pool, url + strlen(BASE), key, NULL);
+}
+
+static int granted(const char *path, const char *args,
+                   uc_file_target_t *target)
+{
+    uc_error_t *err = uc_file_url_verify(pool, &rotated, path, args, NOW,
+                                         target);
+
+    return err ? err->status : 0;
+}
+
+static void test_grant(void **state)
+{
+    uc_file_target_t t;
+    const char *path, *args, *file_args;
+    char *bad;
+
+    (void)state;
+    grant(&old_only, TABLE, LATER, "p=1/a.parquet", &path, &args);
+    assert_int_equal(granted(path, args, &t), 0);
+    assert_true(t.grant && !t.listing);
+    assert_string_equal(t.key, "p=1/a.parquet");
+    assert_int_equal(t.expires, LATER);
+    /* Its directories are listings; the root's path is the id's. */
+    assert_int_equal(granted("/" TABLE "/p%3D1/", args, &t), 0);
+    assert_true(t.listing);
+    assert_string_equal(t.key, "p=1");
+    assert_int_equal(granted("/" TABLE "/", args, &t), 0);
+    assert_true(t.listing && !*t.key);
+    assert_int_equal(granted("/" TABLE "//", args, &t), 404);
+    assert_int_equal(granted("/" TABLE "/../", args, &t), 404);
+    assert_int_equal(granted("/" TABLE "/p%2F1/", args, &t), 404);
+    /* Another asset, a changed expiry or scope, a file URL's query. */
+    assert_int_equal(granted("/0a1b2c3d-0000-4000-8000-00000000f11f/a",
+                             args, &t), 403);
+    bad = apr_pstrdup(pool, args);
+    bad[strlen("exp=") + 9]++;
+    assert_int_equal(granted(path, bad, &t), 403);
+    bad = apr_pstrdup(pool, args);
+    memcpy(strstr(bad, "scope=prefix"), "scope=prefiy", 12);
+    assert_int_equal(granted(path, bad, &t), 403);
+    split(sign(&old_only, "p=1/a.parquet", LATER), &path, &file_args);
+    assert_int_equal(granted(path, apr_pstrcat(pool, file_args,
+                                               "&scope=prefix", NULL), &t),
+                     403);
+    /* A grant's query is no file URL's without its scope. */
+    bad = apr_pstrdup(pool, args);
+    memcpy(strstr(bad, "scope=prefix"), "scopa=prefix", 12);
+    assert_int_equal(granted(path, bad, &t), 403);
+    /* Expired, and no key to sign with. */
+    grant(&old_only, TABLE, 1700000000, "a", &path, &args);
+    assert_int_equal(granted(path, args, &t), 403);
+    assert_int_equal(uc_file_grant_make(pool, NULL, BASE, TABLE, LATER,
+                                        &path, &args)->status, 400);
+}
+
+/* A listing of `dir` (a path) of the grant `t` with query `args`: its
+ * entries' paths joined by ',', the next page's token in `next`. */
+static const char *listed(const uc_file_target_t *t, const char *dir,
+                          const char *args, const char **next, int *status)
+{
+    uc_jw_t *out = uc_jw_make(pool, 256);
+    char real[4096];
+    uc_error_t *err;
+    json_t *doc, *e;
+    const char *paths = "";
+    size_t i;
+
+    assert_non_null(realpath(root, real));
+    err = uc_file_list(pool, &old_only, t, dir, real, args, NOW, out);
+    *status = err ? err->status : 0;
+    *next = NULL;
+    if (err)
+        return NULL;
+    doc = json_loadb(out->buf, out->len, 0, NULL);
+    assert_non_null(doc);
+    json_array_foreach(json_object_get(doc, "contents"), i, e)
+        paths = apr_pstrcat(pool, paths, *paths ? "," : "",
+                            json_string_value(json_object_get(e, "path")),
+                            json_is_true(json_object_get(e, "isDirectory"))
+                            ? "/" : "", NULL);
+    if (json_object_get(doc, "nextPageToken"))
+        *next = apr_pstrdup(pool, json_string_value(
+                                      json_object_get(doc, "nextPageToken")));
+    json_decref(doc);
+    return paths;
+}
+
+static void test_listing(void **state)
+{
+    uc_file_target_t t = { TABLE, "", LATER, 1, 1 }, other = t;
+    const char *next, *all = "", *page;
+    char real[4096];
+    int status, pages = 0;
+
+    (void)state;
+    assert_non_null(realpath(root, real));
+    /* Links out of the root are left out; the one inside is listed. */
+    assert_string_equal(listed(&t, real, NULL, &next, &status),
+                        "inside,p=1/");
+    assert_null(next);
+    do {
+        page = listed(&t, real, next ? apr_pstrcat(pool, "maxResults=1&"
+                                                   "pageToken=", next, NULL)
+                                     : "maxResults=1", &next, &status);
+        assert_int_equal(status, 0);
+        all = apr_pstrcat(pool, all, *all && *page ? "," : "", page, NULL);
+    } while (next && ++pages < 10);
+    assert_string_equal(all, "inside,p=1/");
+    t.key = "p=1";
+    assert_string_equal(listed(&t, apr_pstrcat(pool, real, "/p=1", NULL),
+                               NULL, &next, &status), "p=1/a.parquet");
+    /* A token is its directory's and its asset's. */
+    t.key = "";
+    listed(&t, real, "maxResults=1", &next, &status);
+    assert_non_null(next);
+    other.key = "p=1";
+    listed(&other, real, apr_pstrcat(pool, "pageToken=", next, NULL), &next,
+           &status);
+    assert_int_equal(status, 400);
+    listed(&t, real, "maxResults=0", &next, &status);
+    assert_int_equal(status, 400);
+    listed(&t, real, "maxResults=1001", &next, &status);
+    assert_int_equal(status, 400);
+    listed(&t, real, "pageToken=forged", &next, &status);
+    assert_int_equal(status, 400);
 }
 
 static int setup(void **state)
@@ -267,6 +425,8 @@ int main(void)
         cmocka_unit_test(test_paths),
         cmocka_unit_test(test_plain),
         cmocka_unit_test(test_resolve),
+        cmocka_unit_test(test_grant),
+        cmocka_unit_test(test_listing),
     };
     int rc;
 
