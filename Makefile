@@ -308,6 +308,7 @@ bench: deps
 	@sh t/bench/delta.sh
 	@sh t/bench/sharing.sh
 	@sh t/bench/console.sh
+	@sh t/bench/volume.sh
 
 bench-delta: all $(BUILD)/delta_bench
 	@sh t/bench/delta.sh

@@ -120,3 +120,26 @@ child_pid() {
 }
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 hwm_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
+
+# The catalog API at $api as $user: one call, its answer in $dir/api.out;
+# fails unless 200.
+call() { # method path [json]
+    curl -sS -u "$user:$pass" -X "$1" -H 'Content-Type: application/json' \
+         ${3:+-d "$3"} -o "$dir/api.out" -w '%{http_code}' "$api$2" >"$dir/api.code" ||
+        die "curl failed"
+    [ "$(cat "$dir/api.code")" = 200 ] ||
+        die "$1 $2 answered $(cat "$dir/api.code"): $(head -c 300 "$dir/api.out")"
+}
+
+# A recipient "reader" of the share $1, its link activated: its bearer
+# token in $token.
+recipient_of() { # share
+    call POST /recipients '{"name":"reader","authentication_type":"TOKEN"}'
+    nonce=$(sed -n 's|.*"activation_url":"[^"]*/\([A-Za-z0-9_-]\{43\}\)".*|\1|p' "$dir/api.out")
+    [ -n "$nonce" ] || die "no activation link in $(head -c 300 "$dir/api.out")"
+    call PATCH "/shares/$1/permissions" \
+        '{"changes":[{"principal":"reader","add":["SELECT"]}]}'
+    call GET "/public/data_sharing_activation/$nonce"
+    token=$(sed -n 's|.*"bearerToken":"\([^"]*\)".*|\1|p' "$dir/api.out")
+    [ -n "$token" ] || die "no bearer token in the activation answer"
+}

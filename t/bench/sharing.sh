@@ -93,13 +93,6 @@ static="http://127.0.0.1:$port/full.ndjson"
 say "bench: httpd pid $httpd_pid (child $child) on 127.0.0.1:$port, data in $dir"
 
 # --- the share ---------------------------------------------------------------
-call() { # method path [json] -> the answer in $dir/api.out; fails unless 200
-    curl -sS -u "$user:$pass" -X "$1" -H 'Content-Type: application/json' \
-         ${3:+-d "$3"} -o "$dir/api.out" -w '%{http_code}' "$api$2" >"$dir/api.code" ||
-        die "curl failed"
-    [ "$(cat "$dir/api.code")" = 200 ] ||
-        die "$1 $2 answered $(cat "$dir/api.code"): $(head -c 300 "$dir/api.out")"
-}
 call POST /catalogs '{"name":"bench"}'
 call POST /schemas '{"name":"sch","catalog_name":"bench"}'
 for t in full part large; do
@@ -113,14 +106,7 @@ call PATCH /shares/bench '{"updates":[
     {"action":"ADD","data_object":{"name":"bench.sch.full"}},
     {"action":"ADD","data_object":{"name":"bench.sch.part"}},
     {"action":"ADD","data_object":{"name":"bench.sch.large"}}]}'
-call POST /recipients '{"name":"reader","authentication_type":"TOKEN"}'
-nonce=$(sed -n 's|.*"activation_url":"[^"]*/\([A-Za-z0-9_-]\{43\}\)".*|\1|p' "$dir/api.out")
-[ -n "$nonce" ] || die "no activation link in $(head -c 300 "$dir/api.out")"
-call PATCH /shares/bench/permissions \
-    '{"changes":[{"principal":"reader","add":["SELECT"]}]}'
-call GET "/public/data_sharing_activation/$nonce"
-token=$(sed -n 's|.*"bearerToken":"\([^"]*\)".*|\1|p' "$dir/api.out")
-[ -n "$token" ] || die "no bearer token in the activation answer"
+recipient_of bench
 bearer="Authorization: Bearer $token"
 
 query_url() { echo "$sharing/shares/bench/schemas/sch/tables/$1/query"; }
