@@ -25,7 +25,7 @@ use Time::Local ();
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 54;
+plan tests => 55;
 
 my $p = "s68_$$";
 my ($cat, $share, $recipient) = ("cat_$p", "shr_$p", "rcp_$p");
@@ -271,6 +271,31 @@ SKIP: {
     ok($res->code == 200 && (json_of($res) || {})->{expirationTime} && "$vin $vout" eq '200 403',
        'temporary-volume-credentials: flat keys that read the volume and nothing beside it')
         or diag $res->content . " $vin $vout";
+    # --- an agent skill on S3: its files listed and read with its own keys
+    create_object('/agent-skills', { catalog_name => $cat,
+        schema_name => 'sch', name => 's3skill', agent_skill_type => 'EXTERNAL',
+        storage_location => "$fx/table-with-dv-small", description => 'reads dvs' });
+    share_tables('cloud', [ 's3skill', data_object_type => 'AGENT_SKILL' ]);
+    $res = ds(POST => "/shares/$share/schemas/cloud/skills/s3skill/"
+                      . 'temporary-skill-credentials', token => $token);
+    my $kk = (json_of($res) || {})->{awsTempCredentials} || {};
+    my @ks = ('--aws-sigv4', "aws:amz:$ENV{UNICAT_S3_REGION}:s3",
+              '--user', "$kk->{accessKeyId}:$kk->{secretAccessKey}",
+              '-H', "x-amz-security-token: $kk->{sessionToken}",
+              '-H', 'x-amz-content-sha256: UNSIGNED-PAYLOAD');
+    my ($lc, $skill_list) = curl("$ENV{UNICAT_S3_ENDPOINT}/$bucket?list-type=2"
+                             . '&prefix=fixtures%2Ftable-with-dv-small%2F', @ks);
+    my @keys = $skill_list =~ m{<Key>fixtures/table-with-dv-small/([^<]+)</Key>}g;
+    my $equal = grep { my ($c, $b) = curl("$ENV{UNICAT_S3_ENDPOINT}/$bucket/fixtures/table-with-dv-small/$_", @ks);
+                       $c eq '200' && $b eq (slurp("$fixtures/table-with-dv-small/$_") // "\0") }
+                @keys;
+    my ($lbeside) = curl("$ENV{UNICAT_S3_ENDPOINT}/$bucket?list-type=2"
+                         . '&prefix=fixtures%2Fsimple_table%2F', @ks);
+    ok($res->code == 200 && $lc eq '200' && @keys == 4 && $equal == @keys
+       && $lbeside eq '403',
+       'temporary-skill-credentials: keys that list the skill\'s files and read each byte for byte, '
+       . 'and list nothing beside it')
+        or diag $res->content . " list $lc, " . scalar(@keys) . " keys, $equal equal, beside $lbeside";
     $res = ds(GET => "$T/outside/version", token => $token);
     is($res->code, 400, 'its version too');
     $res = api(PATCH => "/credentials/$cred", body => { force => \1,
