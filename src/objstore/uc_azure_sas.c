@@ -76,10 +76,12 @@ static uc_error_t *check_delegation(apr_pool_t *pool,
 static uc_error_t *check_sas(apr_pool_t *pool, const uc_azure_sas_t *sas)
 {
     if (!is_set(sas->account) || !is_set(sas->container)
-        || (sas->blob && !*sas->blob)
+        || (sas->blob && !*sas->blob) || (sas->blob && sas->directory)
+        || (sas->directory && (!*sas->directory || *sas->directory == '/'))
         || (!sas->delegation && !sas->account_key))
         return uc_error_invalid(pool, "A SAS needs an account, a container "
-                                "and a key.");
+                                "and a key, and names a blob or a directory "
+                                "at most.");
     if (!permissions_valid(sas->permissions))
         return uc_error_invalid(pool, "SAS permissions are letters of '%s', "
                                 "in that order.", PERMISSION_ORDER);
@@ -93,7 +95,31 @@ static uc_error_t *check_sas(apr_pool_t *pool, const uc_azure_sas_t *sas)
 /* What the SAS grants, as both forms of string-to-sign begin. */
 typedef struct grant {
     const char *start, *expiry, *resource, *protocol, *canonical;
+    const char *depth;             /* a directory's sdd, "" otherwise */
 } grant_t;
+
+/* The resource the SAS opens: its letter, its canonical name (the path
+ * as it is, not encoded) and, for a directory, how many directories
+ * deep it lies below the container. */
+static void grant_resource(apr_pool_t *pool, const uc_azure_sas_t *sas,
+                           grant_t *g)
+{
+    const char *path = sas->blob ? sas->blob : sas->directory;
+    const char *p;
+    int depth = 0;
+
+    g->resource = sas->blob ? "b" : sas->directory ? "d" : "c";
+    g->canonical = apr_pstrcat(pool, "/blob/", sas->account, "/",
+                               sas->container, path ? "/" : "",
+                               path ? path : "", NULL);
+    g->depth = "";
+    if (!sas->directory)
+        return;
+    for (p = sas->directory; *p; p++)
+        if (*p != '/' && (p == sas->directory || p[-1] == '/'))
+            depth++;
+    g->depth = apr_psprintf(pool, "&sdd=%d", depth);
+}
 
 /* A service SAS: identifier, IP, snapshot time, encryption scope and the
  * response header overrides are not used, so their lines are empty. */
@@ -155,11 +181,8 @@ uc_error_t *uc_azure_sas_sign(apr_pool_t *pool, const uc_azure_sas_t *sas,
         return err;
     g.start = sas->start ? uc_time_iso8601_seconds(pool, sas->start) : "";
     g.expiry = uc_time_iso8601_seconds(pool, sas->expiry);
-    g.resource = sas->blob ? "b" : "c";
     g.protocol = sas->allow_http ? "https,http" : "https";
-    g.canonical = apr_pstrcat(pool, "/blob/", sas->account, "/",
-                              sas->container, sas->blob ? "/" : "",
-                              sas->blob ? sas->blob : "", NULL);
+    grant_resource(pool, sas, &g);
     err = sas->delegation
         ? sign(pool, sas->delegation->value, "user delegation key",
                delegation_text(pool, sas, &g), &sig)
@@ -171,7 +194,8 @@ uc_error_t *uc_azure_sas_sign(apr_pool_t *pool, const uc_azure_sas_t *sas,
                          *g.start ? "&st=" : "",
                          *g.start ? encoded(pool, g.start) : "",
                          "&se=", encoded(pool, g.expiry),
-                         "&sr=", g.resource, "&sp=", sas->permissions,
+                         "&sr=", g.resource, g.depth,
+                         "&sp=", sas->permissions,
                          delegation_query(pool, sas->delegation),
                          "&spr=", encoded(pool, g.protocol),
                          "&sig=", encoded(pool, sig), NULL);

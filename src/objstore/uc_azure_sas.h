@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Azure Blob Storage shared access signatures: a query string that lets
- * its holder do what `permissions` allow on one blob, or on a container's
- * blobs, until it expires. Signed with the storage account key (a service
+ * its holder do what `permissions` allow on one blob, on a container's
+ * blobs, or on the blobs under one directory of an account with a
+ * hierarchical namespace (ADLS Gen2), until it expires. Signed with the storage account key (a service
  * SAS, learn.microsoft.com/rest/api/storageservices/create-service-sas) or
  * with a user delegation key (a user delegation SAS, .../create-user-
  * delegation-sas), both in the form of version 2020-12-06 and later. */
@@ -24,6 +25,9 @@ typedef struct uc_azure_sas {
     const uc_azure_delegation_key_t *delegation;
     const char *container;
     const char *blob;           /* NULL: the container (sr=c) */
+    /* Instead of a blob: a directory ("a/b", sr=d, sdd=2), for accounts
+     * with a hierarchical namespace only. */
+    const char *directory;
     /* Azure's letters in Azure's order, e.g. "r", "rl", "racwdl". */
     const char *permissions;
     apr_time_t start;           /* 0: from when it is made */

@@ -7,10 +7,10 @@
  * the change data, every partition. So it is offered only for a table the
  * share holds whole (its history and its change data feed shared, from
  * version 0, no partition filter; no ABAC policy may govern shared data),
- * in a cloud whose vended credentials are scoped to it (uc_clouds.h:
- * S3, R2, Cloud Storage; the SAS the server makes on Azure are the
- * container's). Local tables have no credentials to hand out: they are
- * read by URL only.
+ * in a cloud whose vended credentials can be scoped to it (uc_clouds.h:
+ * S3, R2 and Cloud Storage by the policies their tokens carry, Azure by
+ * a SAS of the table's directory). Local tables have no credentials to
+ * hand out: they are read by URL only.
  *
  * Volumes and agent skills (Open Sharing's assets, read whole by their
  * recipients) get read credentials for their location in the same
@@ -82,6 +82,8 @@ static const struct {
         { "session_token", "sessionToken" } } },
     { "gcp_oauth_token", "gcpOauthToken",
       { { "oauth_token", "oauthToken" } } },
+    { "azure_user_delegation_sas", "azureUserDelegationSas",
+      { { "sas_token", "sasToken" } } },
 };
 
 /* The credentials object of the protocol: a table's in
@@ -151,7 +153,7 @@ uc_error_t *uc_sharing_table_credentials(uc_call_t *call, uc_jw_t *out)
                              call->params[1], call->params[2]);
     if ((err = check_location(call, s.t->table->storage_location)))
         return err;
-    if ((err = uc_vend_for(call, s.t->table->storage_location, 0, &v)))
+    if ((err = uc_vend_scoped(call, s.t->table->storage_location, &v)))
         return uc_shared_storage_error(&s, err);
     return write_credentials(call, out, s.t->table->storage_location, &v);
 }
@@ -231,7 +233,7 @@ uc_error_t *uc_sharing_asset_credentials(uc_call_t *call, uc_jw_t *out,
                              "%s %s/%s is kept where recipients cannot read "
                              "it with credentials of their own.", a->label,
                              call->params[1], call->params[2]);
-    if ((err = uc_vend_for(call, t->table->storage_location, 0, &v)))
+    if ((err = uc_vend_scoped(call, t->table->storage_location, &v)))
         return vend_error(call, t, err);
     return write_credentials(call, out, NULL, &v);
 }

@@ -9,6 +9,7 @@
  * covers the container, and lasts as long as vended credentials do. The
  * server reads tables with the same keys, signing its own SAS. */
 #include "uc_clouds.h"
+#include "uc_storage.h"
 #include "uc_vend.h"
 
 #include <string.h>
@@ -111,6 +112,20 @@ static uc_error_t *place_of(apr_pool_t *pool, const char *url,
     out->container = apr_pstrndup(pool, start, (apr_size_t)(at - start));
     out->account = apr_pstrndup(pool, at + 1, (apr_size_t)(dot - at - 1));
     return NULL;
+}
+
+/* The path of `url` in its container, without the slashes around it. */
+static const char *directory_of(apr_pool_t *pool, const char *url)
+{
+    const char *path = uc_storage_path_of(url);
+    apr_size_t n;
+
+    while (*path == '/')
+        path++;
+    n = strlen(path);
+    while (n && path[n - 1] == '/')
+        n--;
+    return apr_pstrndup(pool, path, n);
 }
 
 /* The storage account's blob endpoint, as the administrator set it. */
@@ -284,6 +299,11 @@ static uc_error_t *vend(const uc_vend_request_t *req, apr_pool_t *pool,
         return err;
     sas.account = place.account;
     sas.container = place.container;
+    /* A container's SAS, as Unity Catalog vends them; for a recipient,
+     * one of the location's directory (sr=d: ADLS Gen2's hierarchical
+     * namespace, which Unity Catalog asks of Azure storage). */
+    if (req->scoped)
+        sas.directory = directory_of(pool, req->url);
     sas.permissions = req->write ? "racwdl" : "rl";
     /* Whole seconds, as Azure writes times: a delegation key asked to
      * expire then does not expire before the SAS it signs. */
@@ -330,6 +350,6 @@ static const char *const schemes[] = { "abfs", "abfss", NULL };
 
 const uc_cloud_t uc_cloud_azure = {
     "azure", schemes, 1, types, vend, table_store,
-    /* Its SAS are the container's. */
-    0
+    /* A scoped request gets a directory's SAS. */
+    1
 };

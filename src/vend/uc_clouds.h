@@ -48,6 +48,9 @@ typedef struct uc_vend_request {
     const uc_credential_t *cred;   /* of one of the cloud's types */
     const char *url;               /* normalised, not a bucket root */
     int write;
+    /* For someone who may read that place alone (a recipient): the
+     * credentials must reach nothing beside it (see vend_scoped). */
+    int scoped;
 } uc_vend_request_t;
 
 typedef struct uc_cloud {
@@ -70,10 +73,10 @@ typedef struct uc_cloud {
     uc_error_t *(*table_store)(uc_call_t *call, const char *location,
                                uc_objstore_config_t *config,
                                apr_time_t *valid_until);
-    /* What `vend` makes reads the place asked for and nothing beside it
-     * (a prefix, not a whole bucket or container): such credentials may
-     * go to whoever may read that place alone (Delta Sharing's directory
-     * access). */
+    /* What `vend` makes for a scoped request reads the place asked for
+     * and nothing beside it (a prefix, not a whole bucket or container):
+     * such credentials may go to whoever may read that place alone (Delta
+     * Sharing's directory access, Open Sharing's volumes and skills). */
     int vend_scoped;
 } uc_cloud_t;
 

@@ -113,17 +113,35 @@ uc_error_t *uc_vend_credential(uc_call_t *call, const char *url, int write,
     return NULL;
 }
 
+static uc_error_t *vend_request(uc_call_t *call, const char *url, int write,
+                                int scoped, uc_vended_t *out,
+                                const uc_credential_t **found);
+
 uc_error_t *uc_vend_for(uc_call_t *call, const char *url, int write,
                         uc_vended_t *out)
 {
     const uc_credential_t *cred;
 
-    return uc_vend_for_credential(call, url, write, out, &cred);
+    return vend_request(call, url, write, 0, out, &cred);
 }
 
 uc_error_t *uc_vend_for_credential(uc_call_t *call, const char *url,
                                    int write, uc_vended_t *out,
                                    const uc_credential_t **found)
+{
+    return vend_request(call, url, write, 0, out, found);
+}
+
+uc_error_t *uc_vend_scoped(uc_call_t *call, const char *url, uc_vended_t *out)
+{
+    const uc_credential_t *cred;
+
+    return vend_request(call, url, 0, 1, out, &cred);
+}
+
+static uc_error_t *vend_request(uc_call_t *call, const char *url, int write,
+                                int scoped, uc_vended_t *out,
+                                const uc_credential_t **found)
 {
     uc_vend_request_t *req = apr_pcalloc(call->pool, sizeof(*req));
     const char *path = uc_storage_path_of(url), *key;
@@ -146,10 +164,12 @@ uc_error_t *uc_vend_for_credential(uc_call_t *call, const char *url,
     req->cred = cred;
     req->url = url;
     req->write = write;
+    req->scoped = scoped;
     /* A changed credential is another identity: its update stamp is in the
      * key. */
     key = apr_pstrcat(call->pool, cred->sec->id, "@", cred->sec->updated_at,
-                      write ? " rw " : " r ", url, NULL);
+                      write ? " rw " : scoped ? " r scoped " : " r ", url,
+                      NULL);
     err = uc_vend_cache_get(call->cloud->cache, call->pool, key, call->now,
                             call->cloud->timeout_ms * 1000, fetch, req, out,
                             &hit);

@@ -30,6 +30,13 @@ uc_error_t *uc_vend_for_credential(uc_call_t *call, const char *url,
                                    int write, uc_vended_t *out,
                                    const uc_credential_t **cred);
 
+/* Credentials to read `url` for someone who may read that place alone (a
+ * recipient): uc_vend_for's, made so that they reach nothing beside it
+ * in a cloud whose vend_scoped says it can (uc_clouds.h); the caller
+ * asks that first. */
+uc_error_t *uc_vend_scoped(uc_call_t *call, const char *url,
+                           uc_vended_t *out);
+
 /* The credential of the external location covering `url`, with the
  * refusals of uc_vend_for; *cred NULL for a local path that no location
  * (or one without a credential) covers. */

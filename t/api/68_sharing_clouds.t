@@ -9,7 +9,9 @@
 # recipient the provider's set-up. On Azure (azurite, which checks every
 # SAS): the server signs its own SAS with the location's storage key or a
 # user delegation key of its service principal, and hands out per-blob
-# read SAS that open one blob and list nothing. On Cloud Storage (a
+# read SAS that open one blob and list nothing; directory access and
+# volumes get a SAS of their directory (sr=d), which azurite, having no
+# hierarchical namespace, refuses. On Cloud Storage (a
 # stand-in that checks tokens and V4 signatures): the server reads with
 # its service account's downscoped token and hands out V4 signed URLs.
 # Each part is skipped without its harness. No secret that was sent shows
@@ -25,7 +27,7 @@ use Time::Local ();
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 55;
+plan tests => 57;
 
 my $p = "s68_$$";
 my ($cat, $share, $recipient) = ("cat_$p", "shr_$p", "rcp_$p");
@@ -318,7 +320,7 @@ SKIP: {
 # The module's blob endpoint is azurite's HTTPS instance: it checks every
 # SAS, of the account key and of user delegation keys alike.
 SKIP: {
-    skip 'no azurite (t/azure/with-azurite.sh)', 15
+    skip 'no azurite (t/azure/with-azurite.sh)', 17
         unless $ENV{UNICAT_AZURE_OAUTH_ENDPOINT};
     my ($acct, $ctr) = @ENV{qw(UNICAT_AZURE_ACCOUNT UNICAT_AZURE_CONTAINER)};
     my $fx = "abfss://$ctr\@$acct.dfs.core.windows.net/fixtures";
@@ -386,15 +388,49 @@ SKIP: {
           < 2, 'expirationTimestamp: when the SAS expires')
         or diag "$se $expiry";
 
-    # Directory access: azcdf is shared whole, but the server's SAS would
-    # open the whole container.
+    # Directory access: azcdf is shared whole; its credentials are a SAS of
+    # the table's directory (sr=d), which needs a hierarchical namespace.
+    # azurite has none and refuses every such SAS: they open nothing of a
+    # flat account, its container least of all. Their signature is
+    # checked against Microsoft's SDK in t/unit/test_azure_sas.c.
     my %mode = map { $_->{name} => join(',', @{ $_->{accessModes} || [] })
                      . ' ' . ($_->{location} // '-') }
         @{ (json_of(ds(GET => $T, token => $token)) || {})->{items} || [] };
-    ds_error(ds(POST => "$T/azcdf/temporary-table-credentials", token => $token),
-             400, 'UNSUPPORTED_OPERATION', 'Azure: no directory access (a SAS '
-             . 'would open the container), URL access only', qr/url access only/);
-    is($mode{azcdf}, 'url -', '... as its listing says, without its location');
+    is("$mode{azcdf} | $mode{azsimple}", "url,dir $fx/cdf-table | url -",
+       'Azure: a table shared whole is offered by directory, with its location');
+    my $dir_sas = sub {        # the SAS of an answer, and what it says
+        my ($r, $wrapped) = @_;
+        my $j = json_of($r) || {};
+        $j = $j->{credentials} || {} if $wrapped;
+        my $sas = ($j->{azureUserDelegationSas} || {})->{sasToken} // '';
+        my %q = map { split /=/, $_, 2 } split /&/, $sas;
+        return ($sas, \%q, $j);
+    };
+    $res = ds(POST => "$T/azcdf/temporary-table-credentials", token => $token);
+    my ($dsas, $dq, $dj) = $dir_sas->($res, 1);
+    ok($res->code == 200 && ($dj->{location} // '') eq "$fx/cdf-table"
+       && ($dq->{sr} // '') eq 'd' && ($dq->{sdd} // '') eq '2'
+       && ($dq->{sp} // '') eq 'rl' && $dq->{sig}
+       && ($dj->{expirationTime} // 0) > time * 1000,
+       'temporary-table-credentials on Azure: a SAS that reads and lists the '
+       . 'table\'s directory (sr=d, sdd=2, sp=rl)') or diag $res->content;
+    is((curl("$ENV{UNICAT_AZURE_OAUTH_ENDPOINT}/$ctr?restype=container"
+             . "&comp=list&$dsas", @ca, '-o', '/dev/null'))[0], '403',
+       'azurite (no hierarchical namespace) refuses it: it lists no container');
+    create_object('/volumes', { catalog_name => $cat, schema_name => 'sch',
+        name => 'azvol', volume_type => 'EXTERNAL',
+        storage_location => "$fx/delta-0.8.0-partitioned" });
+    share_tables('azure', [ 'azvol', data_object_type => 'VOLUME' ]);
+    my $azvols = json_of(ds(GET => "/shares/$share/schemas/azure/volumes",
+                            token => $token)) || {};
+    $res = ds(POST => "/shares/$share/schemas/azure/volumes/azvol/"
+                      . 'temporary-volume-credentials', token => $token);
+    my (undef, $vq) = $dir_sas->($res, 0);
+    ok($res->code == 200 && ($vq->{sr} // '') eq 'd' && ($vq->{sdd} // '') eq '2'
+       && (($azvols->{items} || [])->[0]{storageLocation} // '') eq
+          "$fx/delta-0.8.0-partitioned",
+       'an Azure volume: listed with its location, its credentials a SAS of '
+       . 'its directory') or diag $res->content;
     $res = ds(GET => "$T/azcdf/changes", token => $token,
               query => { startingVersion => 0 });
     my ($changes, $read) = changes_read($res, @ca);

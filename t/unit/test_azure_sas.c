@@ -4,7 +4,10 @@
  * container SAS lists, and a changed signature, a missing permission or a
  * past expiry is refused with 403. Service SAS are signed with the account
  * key; user delegation SAS with a key azurite's OAuth instance hands out
- * for a token from the Azure AD stand-in, both fetched by our clients. */
+ * for a token from the Azure AD stand-in, both fetched by our clients.
+ * Directory SAS (sr=d), which azurite does not know (it has no
+ * hierarchical namespace), are checked against what Microsoft's own SDK
+ * signs for the same grant. */
 #include "uc_test.h"
 
 #include <curl/curl.h>
@@ -659,6 +662,66 @@ static void test_delegation_sas_refusals(void **state)
     assert_sas_invalid(pool, &sas);
 }
 
+/* --- directory SAS ---------------------------------------------------- */
+
+/* Vectors of @azure/storage-file-datalake 12.26.0 (npm),
+ * generateDataLakeSASQueryParameters with fileSystemName "lake", pathName
+ * "vols/v 1/data", isDirectory true, permissions "rl", expiresOn
+ * 2026-12-07T12:00:00Z, protocol "https", version 2022-11-02: under
+ * azurite's published account key, and under the delegation key below. */
+#define DIR_SERVICE_SIG "wUiLINdUlKrQNJHOKZKOxr0W6eTnz8L%2Fto8PFUoPkw8%3D"
+#define DIR_DELEGATION_SIG "KQkjgI35fzWPZWgC251Pz%2BKZ%2F8hhsDc1pZw%2BYxDR874%3D"
+
+static uc_azure_sas_t directory_sas(void)
+{
+    uc_azure_sas_t sas;
+
+    memset(&sas, 0, sizeof(sas));
+    sas.account = "devstoreaccount1";
+    sas.account_key = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2U"
+                      "VErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+    sas.container = "lake";
+    sas.directory = "vols/v 1/data";
+    sas.permissions = "rl";
+    sas.expiry = apr_time_from_sec(1796644800);   /* 2026-12-07T12:00:00Z */
+    return sas;
+}
+
+static void assert_signed_as(apr_pool_t *pool, const uc_azure_sas_t *sas,
+                             const char *sig)
+{
+    const char *query = NULL;
+
+    assert_null(uc_azure_sas_sign(pool, sas, &query));
+    assert_non_null(strstr(query, "&sr=d&sdd=3&sp=rl&"));
+    assert_non_null(strstr(query, "&spr=https&"));
+    assert_string_equal(strstr(query, "&sig=") + 5, sig);
+}
+
+static void test_directory_sas_as_the_sdk_signs(void **state)
+{
+    apr_pool_t *pool = *state;
+    uc_azure_sas_t sas = directory_sas();
+    uc_azure_delegation_key_t key = {
+        "11111111-2222-3333-4444-555555555555",
+        "66666666-7777-8888-9999-000000000000", "2026-12-07T10:00:00Z",
+        "2026-12-08T10:00:00Z", "b", "2022-11-02",
+        "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+    };
+
+    assert_signed_as(pool, &sas, DIR_SERVICE_SIG);
+    sas.delegation = &key;
+    assert_signed_as(pool, &sas, DIR_DELEGATION_SIG);
+    /* A directory and a blob at once, or an empty or absolute one. */
+    sas.blob = "x";
+    assert_sas_invalid(pool, &sas);
+    sas.blob = NULL;
+    sas.directory = "";
+    assert_sas_invalid(pool, &sas);
+    sas.directory = "/vols";
+    assert_sas_invalid(pool, &sas);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -675,6 +738,7 @@ int main(void)
         UC_POOL_TEST(test_delegation_sas_on_container),
         UC_POOL_TEST(test_delegation_sas_on_blob),
         UC_POOL_TEST(test_delegation_sas_refusals),
+        UC_POOL_TEST(test_directory_sas_as_the_sdk_signs),
     };
     int rc;
 
