@@ -488,8 +488,18 @@ static uc_error_t *list_all_tables(uc_call_t *call, uc_jw_t *out)
 }
 
 #define TABLE "/shares/{share}/schemas/{schema}/tables/{table}"
-#define VOLUME "/shares/{share}/schemas/{schema}/volumes/{volume}"
-#define SKILL "/shares/{share}/schemas/{schema}/skills/{skill}"
+/* The four routes of an asset kind `a`: its listings (all of the share's,
+ * a schema's), Get, and its credentials. */
+#define ASSET_ROUTE_ROWS(a, plural, param, credentials, action)             \
+    { UC_GET, "/shares/{share}/all-" plural, list_all_##a, 0,               \
+      &a_granted_share },                                                   \
+    { UC_GET, "/shares/{share}/schemas/{schema}/" plural, list_schema_##a,  \
+      0, &a_granted_share },                                                \
+    { UC_GET, "/shares/{share}/schemas/{schema}/" plural "/" param, get_##a, \
+      0, &a_granted_share },                                                \
+    { UC_POST, "/shares/{share}/schemas/{schema}/" plural "/" param         \
+      credentials, credentials_##a, UC_ROUTE_BODY | UC_ROUTE_BODY_OPTIONAL, \
+      &a_granted_share, .audit = action }
 
 const uc_route_t uc_sharing_routes[] = {
     { UC_GET, "/shares", list_shares, 0, &a_recipient },
@@ -512,21 +522,11 @@ const uc_route_t uc_sharing_routes[] = {
     { UC_POST, TABLE "/temporary-table-credentials",
       uc_sharing_table_credentials, UC_ROUTE_BODY | UC_ROUTE_BODY_OPTIONAL,
       &a_granted_share, .audit = "GENERATE_TEMPORARY_TABLE_CREDENTIAL" },
-    { UC_GET, "/shares/{share}/all-volumes", list_all_volumes, 0,
-      &a_granted_share },
-    { UC_GET, "/shares/{share}/schemas/{schema}/volumes", list_schema_volumes,
-      0, &a_granted_share },
-    { UC_GET, VOLUME, get_volumes, 0, &a_granted_share },
-    { UC_POST, VOLUME "/temporary-volume-credentials", credentials_volumes,
-      UC_ROUTE_BODY | UC_ROUTE_BODY_OPTIONAL, &a_granted_share,
-      .audit = "GENERATE_TEMPORARY_VOLUME_CREDENTIAL" },
-    { UC_GET, "/shares/{share}/all-skills", list_all_skills, 0,
-      &a_granted_share },
-    { UC_GET, "/shares/{share}/schemas/{schema}/skills", list_schema_skills,
-      0, &a_granted_share },
-    { UC_GET, SKILL, get_skills, 0, &a_granted_share },
-    { UC_POST, SKILL "/temporary-skill-credentials", credentials_skills,
-      UC_ROUTE_BODY | UC_ROUTE_BODY_OPTIONAL, &a_granted_share,
-      .audit = "GENERATE_TEMPORARY_SKILL_CREDENTIAL" },
+    ASSET_ROUTE_ROWS(volumes, "volumes", "{volume}",
+                     "/temporary-volume-credentials",
+                     "GENERATE_TEMPORARY_VOLUME_CREDENTIAL"),
+    ASSET_ROUTE_ROWS(skills, "skills", "{skill}",
+                     "/temporary-skill-credentials",
+                     "GENERATE_TEMPORARY_SKILL_CREDENTIAL"),
     { 0, NULL, NULL, 0, NULL }
 };
