@@ -123,11 +123,13 @@ export class SparkClient {
   }
 
   // getNDJsonWithAsync: while the first line is a queryStatus, poll its
-  // query; the result is then answered like a /query.
+  // query; the result is then answered like a /query. Every answer, a
+  // pending one too, has its Delta-Table-Version (getNDJsonPost).
   async untilDone(table, first) {
     let r = first
     let queryId
     for (const start = Date.now(); parsed(r.lines[0])?.queryStatus;) {
+      if (r.version === undefined) throw new Refused(`${r.target}: a queryStatus without Delta-Table-Version`)
       const status = parsed(r.lines[0]).queryStatus
       if (!status.queryId || (queryId && status.queryId !== queryId))
         throw new Refused('queryStatus without its queryId, or with another')
