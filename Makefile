@@ -220,7 +220,8 @@ UNIT_ENV = UNICAT_DELTA_SYNTHETIC=$(CURDIR)/$(DELTA_DATA)/tables \
 # that use them run side by side.
 NODE_TOOLS := $(BUILD)/node-s3/package-lock.json \
               $(BUILD)/node-azure/package-lock.json \
-              $(BUILD)/node-console/package-lock.json
+              $(BUILD)/node-console/package-lock.json \
+              $(BUILD)/node-sharing/package-lock.json
 $(BUILD)/node-s3/package-lock.json: t/s3/package.json t/s3/package-lock.json
 	@sh t/npm-install.sh t/s3 $(@D) node_modules/s3rver node_modules/aws4
 $(BUILD)/node-azure/package-lock.json: t/azure/package.json \
@@ -232,6 +233,12 @@ $(BUILD)/node-console/package-lock.json: t/console/package.json \
                                          t/console/package-lock.json
 	@sh t/npm-install.sh t/console $(@D) node_modules/playwright-core \
 	  node_modules/axe-core
+# The recipient of t/api/74_sharing_conformance.t reads Parquet files with
+# hyparquet (and the codecs of hyparquet-compressors).
+$(BUILD)/node-sharing/package-lock.json: t/sharing/package.json \
+                                         t/sharing/package-lock.json
+	@sh t/npm-install.sh t/sharing $(@D) node_modules/hyparquet \
+	  node_modules/hyparquet-compressors
 
 unit-test: $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(DELTA_DATA)/.made $(NODE_TOOLS)
 	@$(UNIT_ENV) sh t/s3/with-s3.sh sh t/azure/with-azurite.sh \

@@ -97,14 +97,18 @@ if [ "$(id -u)" = 0 ] && [ -z "${UNICAT_HTTP_INNER:-}" ]; then
             export "$var"
         fi
     done
-    # The browser tests' npm tools (make http-test installs them under
-    # build/, which the copy leaves out).
-    node_dir=${UNICAT_CONSOLE_NODE:-$top/build/node-console}
-    if [ -d "$node_dir/node_modules" ]; then
-        cp -R "$node_dir" "$outer/run/node-console" || exit 1
-        UNICAT_CONSOLE_NODE="$outer/run/node-console"
-        export UNICAT_CONSOLE_NODE
-    fi
+    # The npm tools of the browser tests and of the sharing recipient
+    # (make http-test installs them under build/, which the copy leaves
+    # out): UNICAT_CONSOLE_NODE, UNICAT_SHARING_NODE.
+    for tool in CONSOLE:console SHARING:sharing; do
+        var=UNICAT_${tool%%:*}_NODE dir=node-${tool#*:}
+        eval "node_dir=\${$var:-\$top/build/\$dir}"
+        if [ -d "$node_dir/node_modules" ]; then
+            cp -R "$node_dir" "$outer/run/$dir" || exit 1
+            eval "$var=\$outer/run/\$dir"
+            export "$var"
+        fi
+    done
     chown -R "$test_user:" "$outer"
     chmod 700 "$outer"
     echo "run-http.sh: running as $test_user in $outer/tree"

@@ -16,38 +16,19 @@ use warnings FATAL => 'all';
 use FindBin ();
 use lib "$FindBin::Bin/../lib";
 
-use File::Temp ();
 use JSON::PP ();
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-# The complete logs of the reader's own test of every version.
-my @fixtures = qw(
-    simple_table simple_table_with_checkpoint python-0.25.5-checkpoint
-    delta-0.8.0-partitioned delta-0.8.0-null-partition
-    delta-0.8.0-special-partition cdf-table cdc_ict_table table-with-dv-small
-    dv-partitioned-with-checkpoint table_with_column_mapping
-    data-reader-timestamp_ntz v2-checkpoint-parquet v2-checkpoint-json
-    checkpoint-v2-table multi-part-checkpoint delta-1.2.1-only-struct-stats
-    with_checkpoint_no_last_checkpoint table_failed_last_checkpoint_update
-);
+my @fixtures = @FIXTURES_WITH_HISTORY;
 plan tests => @fixtures + 3;
 
 my $p = "fx67_$$";
-my ($cat, $share, $recipient) = ("cat_$p", "shr_$p", "rcp_$p");
 my $source = "$FindBin::Bin/../delta/fixtures";
-my $tmp = File::Temp::tempdir("unicat-f67-XXXXXX", TMPDIR => 1, CLEANUP => 1);
-my $T0 = 1_700_000_000;     # commit v is made at $T0 + 100 * v
+my $T0 = Unicat::Test::HISTORY_T0;     # commit v is made at $T0 + 100 * v
 my $DELTA = 'responseformat=delta;readerfeatures=deletionvectors,'
           . 'columnmapping,timestampntz,v2checkpoint,vacuumprotocolcheck,'
           . 'domainmetadata,rowtracking,icebergcompatv1';
-END {
-    api(DELETE => "/shares/$share");
-    api(DELETE => "/recipients/$recipient");
-    drop_catalog($cat);
-}
-
-sub table_name { (my $n = lc $_[0]) =~ s/[^a-z0-9]/_/g; "t_$n" }
 sub decoded { (my $s = $_[0]) =~ s/%([0-9A-Fa-f]{2})/chr hex $1/ge; $s }
 sub dv_key {
     my ($dv) = @_;
@@ -96,52 +77,20 @@ sub needs_delta {
 }
 
 # --- the provider ------------------------------------------------------------
-my %replay;
-for my $name (@fixtures) {
-    system('cp', '-r', "$source/$name", "$tmp/$name") == 0
-        or die "setup: cannot copy $name";
-    my $v = 0;
-    for my $commit (commits_of("$tmp/$name")) {
-        my $t = $T0 + 100 * $v++;
-        utime $t, $t, $commit or die "setup: $!";
-    }
-    $replay{$name} = replay("$tmp/$name");
-}
-system('chmod', '-R', 'a+rX', $tmp);
-chmod 0755, $tmp;
-create_catalog($cat);
-create_schema($cat, 'fixtures');
-create_object('/shares', { name => $share });
-my @added;
-for my $name (@fixtures) {
-    create_object('/tables', { catalog_name => $cat, schema_name => 'fixtures',
-        name => table_name($name), table_type => 'EXTERNAL',
-        data_source_format => 'DELTA', columns => [],
-        storage_location => "file://$tmp/$name" });
-    my $cdf = setting($replay{$name}[-1]{meta}, 'delta.enableChangeDataFeed')
-              eq 'true';
-    push @added, { action => 'ADD', data_object => {
-        name => "$cat.fixtures." . table_name($name),
-        history_data_sharing_status => 'ENABLED',
-        $cdf ? (enable_cdf => \1) : () } };
-}
-my $res = api(PATCH => "/shares/$share", body => { updates => \@added });
-create_object('/recipients', { name => $recipient,
-                               authentication_type => 'TOKEN' });
-api(PATCH => "/shares/$share/permissions", body => { changes => [
-    { principal => $recipient, add => ['SELECT'] } ] });
-my $token = token_of_recipient($recipient);
-ok($res->code == 200 && $token, 'every fixture is shared with its history')
-    or diag $res->content;
+my %replay = map { $_ => replay("$source/$_") } @fixtures;
+my $s = shared_fixtures($p, \@fixtures, "rcp_$p");
+my $token = $s->{token}{"rcp_$p"};
+ok($token, 'every fixture is shared with its history');
 
 # --- the recipient -----------------------------------------------------------
-my $T = "/shares/$share/schemas/fixtures/tables";
+my $T = "/shares/$s->{share}/schemas/pub/tables";
 my $ua = Unicat::Test::user_agent();
 my ($urls_read, $urls_failed) = (0, 0);
 
 sub query {
     my ($name, $body, $caps) = @_;
-    return sharing_api($token, POST => "$T/" . table_name($name) . '/query',
+    return sharing_api($token, POST => "$T/" . fixture_table_name($name)
+                       . '/query',
                        body => $body,
                        headers => [ $caps ? ('delta-sharing-capabilities'
                                              => $caps) : () ]);
@@ -157,7 +106,8 @@ sub key_of_url {
 sub read_url {
     my ($name, $url) = @_;
     my $r = $ua->get($url, Range => 'bytes=0-3');
-    my $held = -f "$tmp/$name/" . key_of_url($url);
+    my $held = -f "$s->{tmp}/" . fixture_table_name($name) . '/'
+                  . key_of_url($url);
     my $ok = $held ? $r->code == 206 && length($r->content) == 4
                    : $r->code == 404;
     $ok ? $urls_read++ : $urls_failed++;
@@ -253,7 +203,7 @@ for my $name (@fixtures) {
                  0 .. $#$states;
     if (defined $from && setting($states->[-1]{meta},
                                  'delta.enableChangeDataFeed') eq 'true') {
-        my $r = sharing_api($token, GET => "$T/" . table_name($name)
+        my $r = sharing_api($token, GET => "$T/" . fixture_table_name($name)
                             . '/changes', query => { startingVersion => $from },
                             headers => [ 'delta-sharing-capabilities'
                                          => $DELTA ]);

@@ -527,6 +527,8 @@ sub is_as_missing {
     if (!@p) {
         my $message = $got->{message};
         $message =~ s/\Q$from\E/$to/g if length $from;
+        # Delta Sharing's errors name their code errorCode.
+        $_->{error_code} //= $_->{errorCode} for $got, $want;
         push @p, 'status ' . _status($res) . ' and ' . _status($missing)
             unless _status($res) == _status($missing) && _status($res) >= 400;
         push @p, "error_code '" . ($got->{error_code} // '') . "' and '"
@@ -838,15 +840,17 @@ sub drop_catalog {
     api(DELETE => "/catalogs/$name", query => { force => 'true' });
 }
 
-# shared_tables($tag, { name => [ fixture, { share object fields } ] },
+# shared_tables($tag, { name => [ fixture, { share object fields }, t0 ] },
 #               @recipients): a provider's side of a sharing test, dying
 # (failing the file) when it cannot be set up. Each fixture of
-# t/delta/fixtures is copied to a temporary folder and made the external
-# table cat_<tag>.sales.<name>; the share shr_<tag> holds each as
-# pub.<name> with its fields; each TOKEN recipient is granted it and
-# activates its link. Returns { cat, share, tmp, ids => { name => table
-# id }, token => { recipient => bearer token } }; all is dropped when the
-# test ends.
+# t/delta/fixtures is copied to a temporary folder ($tmp/<name>) and made
+# the external table cat_<tag>.sales.<name>; with t0, commit v of its
+# log is made at t0 + 100 v (git keeps no times, and commit times are
+# the files' unless the table has in-commit timestamps); the share
+# shr_<tag> holds each as pub.<name> with its fields; each TOKEN
+# recipient is granted it and activates its link. Returns { cat, share,
+# tmp, ids => { name => table id }, token => { recipient => bearer
+# token } }; all is dropped when the test ends.
 my @shared_setups;
 END {
     for my $s (@shared_setups) {
@@ -866,9 +870,10 @@ sub shared_tables {
     create_schema($s{cat}, 'sales');
     create_object('/shares', { name => $s{share} });
     for my $name (sort keys %$tables) {
-        my ($fixture, $fields) = @{ $tables->{$name} };
+        my ($fixture, $fields, $t0) = @{ $tables->{$name} };
         system('cp', '-r', "$fixtures/$fixture", "$s{tmp}/$name") == 0
             or die "setup: cannot copy $fixture";
+        commits_made_at("$s{tmp}/$name", $t0) if defined $t0;
         $s{ids}{$name} = create_object('/tables', {
             catalog_name => $s{cat}, schema_name => 'sales', name => $name,
             table_type => 'EXTERNAL', data_source_format => 'DELTA',
@@ -887,6 +892,38 @@ sub shared_tables {
     }
     return \%s;
 }
+
+# The fixtures whose log goes back to version 0 in JSON commits (every
+# version of them can be replayed from the log alone), the name of the
+# table each is shared as, and shared_fixtures($tag, \@fixtures,
+# @recipients): shared_tables of them with their history, commit v made
+# at HISTORY_T0 + 100 v, the change data feed of those whose last
+# metaData has it on.
+our @FIXTURES_WITH_HISTORY = qw(
+    simple_table simple_table_with_checkpoint python-0.25.5-checkpoint
+    delta-0.8.0-partitioned delta-0.8.0-null-partition
+    delta-0.8.0-special-partition cdf-table cdc_ict_table table-with-dv-small
+    dv-partitioned-with-checkpoint table_with_column_mapping
+    data-reader-timestamp_ntz v2-checkpoint-parquet v2-checkpoint-json
+    checkpoint-v2-table multi-part-checkpoint delta-1.2.1-only-struct-stats
+    with_checkpoint_no_last_checkpoint table_failed_last_checkpoint_update
+);
+use constant HISTORY_T0 => 1_700_000_000;
+sub fixture_table_name { (my $n = lc $_[0]) =~ s/[^a-z0-9]/_/g; "t_$n" }
+sub shared_fixtures {
+    my ($tag, $fixtures, @recipients) = @_;
+    my $dir = Apache::Test::vars('top_dir') . '/t/delta/fixtures';
+    return shared_tables($tag, { map {
+        my ($meta) = grep { $_ } map { $_->{metaData} }
+                     reverse map { actions_of($_) } commits_of("$dir/$_");
+        my $cdf = ((($meta || {})->{configuration} || {})
+                   ->{'delta.enableChangeDataFeed'} // '') eq 'true';
+        (fixture_table_name($_) => [ $_, {
+            history_data_sharing_status => 'ENABLED',
+            $cdf ? (enable_cdf => \1) : () }, HISTORY_T0 ])
+    } @$fixtures }, @recipients);
+}
+push @EXPORT, qw(@FIXTURES_WITH_HISTORY fixture_table_name shared_fixtures);
 
 # share_table($setup, $share, $name, %fields): adds table `name` of
 # shared_tables' catalog to `share` as pub.<name> (a share of its own is
@@ -1078,6 +1115,16 @@ push @EXPORT, 'catalog_mount';
 sub commits_of {
     my ($dir) = @_;
     return sort grep { m{/\d{20}\.json\z} } glob "$dir/_delta_log/*.json";
+}
+# commits_made_at($dir, $t0): commit v of the table's log made at
+# t0 + 100 v (its file's times).
+sub commits_made_at {
+    my ($dir, $t0) = @_;
+    my $v = 0;
+    for my $commit (commits_of($dir)) {
+        my $t = $t0 + 100 * $v++;
+        utime $t, $t, $commit or die "setup: $commit: $!";
+    }
 }
 sub actions_of {
     my ($commit) = @_;
