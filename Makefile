@@ -189,7 +189,8 @@ $(TSAN_BIN): $(BUILD)/tsan/%: t/unit/%.c $(UNIT_HDR) $(TSAN_LIB)
 	clang $(UNIT_CFLAGS) -fsanitize=thread -o $@ $< $(TSAN_LIB) $(UNIT_LIBS)
 
 # libFuzzer targets link the ASan+UBSan library (t/fuzz/run.sh runs them).
-FUZZ_TARGETS := parquet thrift pages delta_log checkpoint predicate request
+FUZZ_TARGETS := parquet thrift pages delta_log checkpoint predicate request \
+                files
 FUZZ_BIN   := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS)) $(BUILD)/fuzz/seed_pages
 FUZZ_FLAGS  = -std=gnu11 -g -O1 $(WARN) $(SAN_FLAGS) -fno-sanitize-recover=all \
               -Isrc $(PKG_CFLAGS)

@@ -27,7 +27,7 @@ OUT=$ROOT/build/fuzz
 FIXTURES=${FIXTURES:-${UNICAT_DELTA_FIXTURES:-$ROOT/t/delta/fixtures}}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-1}
-ALL_TARGETS="parquet thrift pages delta_log checkpoint predicate request"
+ALL_TARGETS="parquet thrift pages delta_log checkpoint predicate request files"
 
 mode=fuzz
 targets=""
@@ -68,6 +68,7 @@ max_len() {
     delta_log) echo 131072 ;;
     predicate) echo 16384 ;;
     request) echo 8192 ;;
+    files) echo 4096 ;;
     esac
 }
 
@@ -244,6 +245,21 @@ seed_request() {    # calls of every family and batch-checks: mode byte, target,
 EOF_SEEDS
 }
 
+seed_files() {      # paths of the files route (after its mount), NUL, a query
+    n=0
+    while IFS='|' read -r path query; do
+        n=$((n + 1))
+        { printf '%s' "$path"; printf '\000%s' "$query"; } > "$1/seed-$n"
+    done <<'EOF_SEEDS'
+/0a1b2c3d-0000-4000-8000-00000000f11e/a.txt|exp=1700000060&kid=f0&sig=00
+/0a1b2c3d-0000-4000-8000-00000000f11e/dir/|exp=1700000060&kid=f0&scope=prefix&sig=00&maxResults=1
+/0a1b2c3d-0000-4000-8000-00000000f11e/|scope=prefix&pageToken=YQ.1700000060.f0.00
+/0a1b2c3d-0000-4000-8000-00000000f11e/dir/%2E%2E/a.txt|exp=1&kid=f0&sig=
+/0a1b2c3d-0000-4000-8000-00000000f11e/dir/out/secret|scope=prefix
+/0a1b2c3d-0000-4000-8000-00000000f11e/p%3D1/part%201%25.parquet|maxResults=1000
+EOF_SEEDS
+}
+
 # --- fuzzing ----------------------------------------------------------------
 fuzz_one() {
     t=$1
@@ -257,6 +273,7 @@ fuzz_one() {
     delta_log) seed_delta_log "$corpus" ;;
     predicate) seed_predicate "$corpus" ;;
     request) seed_request "$corpus" ;;
+    files) seed_files "$corpus" ;;
     esac
     dict=""
     [ -f "t/fuzz/$t.dict" ] && dict="-dict=t/fuzz/$t.dict"
