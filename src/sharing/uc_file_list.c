@@ -84,6 +84,7 @@ static uc_error_t *pick_names(apr_pool_t *pool, const char *dir,
 {
     DIR *d = opendir(dir);
     struct dirent *e;
+    int failed;
 
     if (!d)
         return uc_error_make(pool, UC_E_RESOURCE_DOES_NOT_EXIST,
@@ -94,7 +95,13 @@ static uc_error_t *pick_names(apr_pool_t *pool, const char *dir,
             continue;
         consider(p, e->d_name);
     }
+    failed = errno;
     closedir(d);
+    /* A page cut short by a failing disk would read as the last one. */
+    if (failed)
+        return uc_error_because(pool, uc_error_internal(pool),
+                                "reading directory %s: %s", dir,
+                                strerror(failed));
     qsort(p->names, (size_t)p->n, NAME_BYTES, by_name);
     return NULL;
 }
