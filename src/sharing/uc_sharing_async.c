@@ -427,6 +427,10 @@ static uc_error_t *restore(uc_call_t *call, const uc_sharing_query_row_t *row,
         if (v && !json_is_null(v))
             json_object_set(body, field[i], v);
     }
+    /* The refresh token comes with the first page only: the later ones are
+     * read as a client pages the synchronous query, without asking. */
+    if (json_object_get(body, "pageToken"))
+        json_object_del(body, "includeRefreshToken");
     call->body = body;
     if ((err = uc_sharing_caps_parse(call->pool, json_string_value(
                                          json_object_get(all,

@@ -23,7 +23,7 @@ use Apache::Test qw(-withtestmore);
 use JSON::PP ();
 use Unicat::Test;
 
-plan tests => 54;
+plan tests => 56;
 
 my @recipients = ("rca_as81_$$", "rcb_as81_$$");
 my $setup = shared_tables("as81_$$", {
@@ -214,6 +214,26 @@ is((status_of($resubmit) || {})->{queryId}, $id,
    'a ready query submitted again: its id again, no new work');
 ok(defined $resubmit->header('Delta-Table-Version'),
    '... with Delta-Table-Version');
+
+# --- includeRefreshToken (Spark sends it with a latest snapshot's query): the
+# first page's, the later pages read without it ------------------------------------------
+{
+    my $rk = query('one', { idempotency_key => new_key(), maxFiles => 2,
+                            includeRefreshToken => JSON::PP::true },
+                   caps => $SPARK, base => $ASYNC);
+    my $rid = (status_of($rk) || {})->{queryId} // 'none';
+    my $r1 = result('one', $rid, { maxFiles => 2 }, base => $ASYNC);
+    my $end = ((answer_lines($r1)->[-1] || {})->{endStreamAction}) || {};
+    ok($end->{refreshToken} && $end->{nextPageToken},
+       'its first page: a refresh token and the next page')
+        or diag $r1 ? $r1->content : 'none';
+    my $r2 = poll('one', $rid, { maxFiles => 2,
+                                 pageToken => $end->{nextPageToken} },
+                  base => $ASYNC);
+    ok($r2->code == 200 && @{ file_ids($r2) } == 2,
+       'its second page (was 400: includeRefreshToken past the first page)')
+        or diag $r2->content;
+}
 
 # --- whose ids -------------------------------------------------------------------------
 my $missing = qr/^Query '.*' does not exist or has expired\.$/;
