@@ -79,6 +79,8 @@ static void *create_dir_config(apr_pool_t *p, char *dir)
     conf->enabled = UC_UNSET;
     conf->max_body = UC_UNSET;
     conf->url_lifetime = UC_UNSET;
+    conf->async_wait = UC_UNSET;
+    conf->async_lifetime = UC_UNSET;
     conf->metrics = UC_UNSET;
     conf->provider_private_addresses = UC_UNSET;
     conf->base = dir;
@@ -105,6 +107,10 @@ static void *merge_dir_config(apr_pool_t *p, void *basev, void *addv)
                                                    : base->sharing_endpoint;
     conf->url_lifetime = add->url_lifetime != UC_UNSET ? add->url_lifetime
                                                        : base->url_lifetime;
+    conf->async_wait = add->async_wait != UC_UNSET ? add->async_wait
+                                                   : base->async_wait;
+    conf->async_lifetime = add->async_lifetime != UC_UNSET
+                           ? add->async_lifetime : base->async_lifetime;
     conf->metrics = add->metrics != UC_UNSET ? add->metrics : base->metrics;
     conf->provider_private_addresses =
         add->provider_private_addresses != UC_UNSET
@@ -290,6 +296,40 @@ static const char *set_url_lifetime(cmd_parms *cmd, void *dconf,
                             "number of seconds from 60 to 604800, not '%s'",
                             arg);
     ((uc_dir_config_t *)dconf)->url_lifetime = (int)v;
+    return NULL;
+}
+
+/* Milliseconds a submit waits for its snapshot, 0 to a minute, or Off. */
+static const char *set_async_wait(cmd_parms *cmd, void *dconf,
+                                  const char *arg)
+{
+    char *end;
+    apr_int64_t v = apr_strtoi64(arg, &end, 10);
+
+    if (!strcasecmp(arg, "off")) {
+        ((uc_dir_config_t *)dconf)->async_wait = UC_ASYNC_OFF;
+        return NULL;
+    }
+    if (!*arg || *end || v < 0 || v > 60000)
+        return apr_psprintf(cmd->pool, "UnicatSharingAsyncWait takes a "
+                            "number of milliseconds from 0 to 60000, or "
+                            "Off, not '%s'", arg);
+    ((uc_dir_config_t *)dconf)->async_wait = (int)v;
+    return NULL;
+}
+
+/* Seconds an asynchronous query's id answers, a second to a day. */
+static const char *set_async_lifetime(cmd_parms *cmd, void *dconf,
+                                      const char *arg)
+{
+    char *end;
+    apr_int64_t v = apr_strtoi64(arg, &end, 10);
+
+    if (!*arg || *end || v < 1 || v > 86400)
+        return apr_psprintf(cmd->pool, "UnicatSharingAsyncLifetime takes a "
+                            "number of seconds from 1 to 86400, not '%s'",
+                            arg);
+    ((uc_dir_config_t *)dconf)->async_lifetime = (int)v;
     return NULL;
 }
 
@@ -533,6 +573,15 @@ static const command_rec unicat_directives[] = {
                   RSRC_CONF | ACCESS_CONF,
                   "Seconds the data file URLs of Delta Sharing answers stay "
                   "valid (default 3600)"),
+    AP_INIT_TAKE1("UnicatSharingAsyncWait", set_async_wait, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "Milliseconds a Delta Sharing query of a client that "
+                  "allows asynchronous queries waits for its snapshot "
+                  "before it answers pending, or Off (default 50)"),
+    AP_INIT_TAKE1("UnicatSharingAsyncLifetime", set_async_lifetime, NULL,
+                  RSRC_CONF | ACCESS_CONF,
+                  "Seconds an asynchronous Delta Sharing query can be "
+                  "polled (default 3600)"),
     AP_INIT_TAKE1("UnicatActivationRateLimit", set_open_routes_limit, NULL,
                   RSRC_CONF,
                   "Requests per minute a client address may make of the "
@@ -677,6 +726,7 @@ static void register_hooks(apr_pool_t *p)
     uc_log_redact_register_hooks();
     uc_audit_log_register_hooks();
     uc_status_register_hooks();
+    uc_async_pool_register_hooks();
     ap_hook_optional_fn_retrieve(optional_fn_retrieve, NULL, NULL,
                                  APR_HOOK_MIDDLE);
 }

@@ -32,6 +32,9 @@ typedef struct uc_dir_config {
     const char *storage_root;        /* UnicatManagedStorageRoot */
     const char *sharing_endpoint;    /* UnicatSharingEndpoint */
     int url_lifetime;                /* UnicatSharingUrlLifetime, seconds */
+    int async_wait;                  /* UnicatSharingAsyncWait, ms, or
+                                      * UC_ASYNC_OFF */
+    int async_lifetime;              /* UnicatSharingAsyncLifetime, s */
     int metrics;                     /* UnicatMetrics On|Off */
     int provider_private_addresses;  /* UnicatProviderPrivateAddresses */
     const char *console_api;         /* UnicatConsoleApi */
@@ -39,6 +42,9 @@ typedef struct uc_dir_config {
 } uc_dir_config_t;
 
 #define UC_DEFAULT_URL_LIFETIME 3600
+#define UC_DEFAULT_ASYNC_WAIT_MS 50
+#define UC_DEFAULT_ASYNC_LIFETIME 3600
+#define UC_ASYNC_OFF -2
 
 /* The Delta Sharing recipient the UnicatBearer authentication found for
  * the request; NULL when none did. */
@@ -134,5 +140,14 @@ void uc_log_redact_register_hooks(void);
 const char *uc_glue_uri_for_log(request_rec *r);
 
 void uc_glue_retrieve_dbd(void);
+
+/* The pool of threads that prepare asynchronous sharing queries
+ * (uc_async_pool.c): the child_init hook that makes it, and what a request
+ * of `conf` lends the core of it, NULL when queries are all answered at
+ * once. */
+struct uc_sharing_async_env;
+void uc_async_pool_register_hooks(void);
+const struct uc_sharing_async_env *uc_glue_async_env(
+    request_rec *r, const uc_dir_config_t *conf);
 
 #endif

@@ -503,6 +503,7 @@ static uc_error_t *prepare_call(request_rec *r, const uc_mount_t *api,
     call->snapshots = uc_glue_snapshots();
     call->url_lifetime = conf->url_lifetime == UC_UNSET
                          ? UC_DEFAULT_URL_LIFETIME : conf->url_lifetime;
+    call->async = api->recipients ? uc_glue_async_env(r, conf) : NULL;
     if (!method_of(r, &method))
         method = UC_METHOD_COUNT;
     call->method = method;

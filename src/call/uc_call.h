@@ -25,6 +25,7 @@ struct uc_secret_keys;
 struct uc_cloud_settings;
 struct uc_delta_cache;
 struct uc_metrics;
+struct uc_sharing_async_env;
 
 typedef enum uc_method {
     UC_GET = 0, UC_POST, UC_PUT, UC_PATCH, UC_DELETE, UC_METHOD_COUNT
@@ -142,6 +143,10 @@ typedef struct uc_call {
     /* The server's shared counters (core/uc_metrics.h), NULL when they
      * are off. */
     struct uc_metrics *metrics;
+    /* Where the sharing server prepares asynchronous queries
+     * (sharing/uc_sharing_api.h), NULL when it answers every query at
+     * once. */
+    const struct uc_sharing_async_env *async;
 } uc_call_t;
 
 /* An operation writes its JSON answer into `out`, or returns an error (and

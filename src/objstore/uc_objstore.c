@@ -6,7 +6,9 @@
 #include <apr_lib.h>
 #include <apr_strings.h>
 
+#include "../cloud/uc_azure_delegation.h"
 #include "../core/uc_percent.h"
+#include "../core/uc_secret.h"
 
 /* Every provider, each serving the schemes it names. */
 static const uc_objstore_provider_t *const providers[] = {
@@ -71,6 +73,58 @@ static uc_error_t *parse_url(apr_pool_t *pool, const char *location,
         return uc_error_invalid(pool, "The location '%s' has an invalid "
                                 "path.", location);
     return NULL;
+}
+
+/* A secret's copy in `pool`, wiped with it. */
+static const char *secret_copy(apr_pool_t *pool, const char *secret)
+{
+    char *copy = secret ? apr_pstrdup(pool, secret) : NULL;
+
+    if (copy)
+        uc_secret_wipe_with_pool(pool, copy, strlen(copy));
+    return copy;
+}
+
+static const uc_azure_delegation_key_t *
+delegation_copy(apr_pool_t *pool, const uc_azure_delegation_key_t *key)
+{
+    uc_azure_delegation_key_t *copy;
+
+    if (!key)
+        return NULL;
+    copy = apr_pmemdup(pool, key, sizeof(*key));
+    copy->signed_oid = apr_pstrdup(pool, key->signed_oid);
+    copy->signed_tid = apr_pstrdup(pool, key->signed_tid);
+    copy->signed_start = apr_pstrdup(pool, key->signed_start);
+    copy->signed_expiry = apr_pstrdup(pool, key->signed_expiry);
+    copy->signed_service = apr_pstrdup(pool, key->signed_service);
+    copy->signed_version = apr_pstrdup(pool, key->signed_version);
+    copy->value = secret_copy(pool, key->value);
+    return copy;
+}
+
+uc_objstore_config_t *uc_objstore_config_copy(apr_pool_t *pool,
+                                              const uc_objstore_config_t *c)
+{
+    uc_objstore_config_t *copy;
+
+    if (!c)
+        return NULL;
+    copy = apr_pmemdup(pool, c, sizeof(*c));
+    copy->region = apr_pstrdup(pool, c->region);
+    copy->access_key_id = apr_pstrdup(pool, c->access_key_id);
+    copy->secret_access_key = secret_copy(pool, c->secret_access_key);
+    copy->session_token = secret_copy(pool, c->session_token);
+    copy->endpoint = apr_pstrdup(pool, c->endpoint);
+    copy->ca_file = apr_pstrdup(pool, c->ca_file);
+    copy->azure_blob_endpoint = apr_pstrdup(pool, c->azure_blob_endpoint);
+    copy->azure_account_key = secret_copy(pool, c->azure_account_key);
+    copy->azure_delegation = delegation_copy(pool, c->azure_delegation);
+    copy->gcs_endpoint = apr_pstrdup(pool, c->gcs_endpoint);
+    copy->gcs_token = secret_copy(pool, c->gcs_token);
+    copy->gcs_client_email = apr_pstrdup(pool, c->gcs_client_email);
+    copy->gcs_private_key = secret_copy(pool, c->gcs_private_key);
+    return copy;
 }
 
 uc_error_t *uc_objstore_open(apr_pool_t *pool, const char *location,

@@ -73,6 +73,12 @@ typedef struct uc_objstore uc_objstore_t;
  * does); it is undone when `pool` is cleaned up. */
 uc_error_t *uc_objstore_init(apr_pool_t *pool);
 
+/* A copy of `config` that lives as long as `pool`, for work that outlives
+ * the call that read it (a background read of a Delta log); its secrets
+ * are wiped when `pool` goes. */
+uc_objstore_config_t *uc_objstore_config_copy(apr_pool_t *pool,
+                                              const uc_objstore_config_t *c);
+
 /* Opens the store for `location`; the store lives as long as `pool`. A
  * scheme no provider serves is a 400 naming the schemes that are. */
 uc_error_t *uc_objstore_open(apr_pool_t *pool, const char *location,

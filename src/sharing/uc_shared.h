@@ -53,6 +53,12 @@ typedef struct query {
     const char *refresh_token;
     const char *hints;             /* jsonPredicateHints, or NULL */
     uc_sharing_predicate_t *predicate;   /* parsed against the metaData */
+    /* An asynchronous query's result (uc_sharing_async.c): its id, which
+     * its page tokens are bound to, and the latest version it was pinned
+     * to when it was prepared (has_pinned 0: none yet). */
+    const char *query_id;
+    int has_pinned;
+    apr_int64_t pinned;
 } uc_sharing_query_t;
 
 /* The files or changes of one page: it starts at index `first`; `next`
@@ -206,6 +212,23 @@ uc_error_t *uc_sharing_query_restart(uc_call_t *call);
  * known before the answer begins. */
 uc_error_t *uc_sharing_check_pages(uc_call_t *call,
                                    const uc_sharing_query_t *q);
+
+/* The query of the call's body (a JSON object), checked as the protocol
+ * says; its errors are 400s. */
+uc_error_t *uc_sharing_query_read(uc_call_t *call, uc_sharing_query_t *q);
+
+/* The answer of a query: a snapshot's files, or a startingVersion range's
+ * changes. */
+uc_error_t *uc_sharing_query_answer(uc_shared_t *s, uc_sharing_query_t *q,
+                                    const uc_sharing_caps_t *caps);
+
+/* --- asynchronous queries (uc_sharing_async.c) --------------------------- */
+
+/* A query of a client that stated asyncquery=true: answered at once when
+ * its snapshot is ready within UnicatSharingAsyncWait, else one
+ * queryStatus line of the query it is prepared as. */
+uc_error_t *uc_sharing_async_submit(uc_shared_t *s, uc_sharing_query_t *q,
+                                    const uc_sharing_caps_t *caps);
 
 /* jsonPredicateHints are read against the schema of the metaData the
  * answer starts with. */

@@ -5,7 +5,11 @@
 #ifndef UC_SHARING_API_H
 #define UC_SHARING_API_H
 
+#include <apr_thread_pool.h>
+
 #include "../call/uc_call.h"
+
+struct uc_store;
 
 extern const uc_route_t uc_sharing_routes[];
 
@@ -41,5 +45,27 @@ const char *uc_sharing_asset_location(uc_call_t *call,
                                       const struct uc_shared_table *t);
 uc_error_t *uc_sharing_asset_credentials(uc_call_t *call, uc_jw_t *out,
                                          const uc_sharing_asset_kind_t *a);
+
+/* Asynchronous queries (uc_sharing_async.c): the process's pool of
+ * threads that read a query's snapshot while its client polls, and what
+ * the glue lends them. */
+typedef struct uc_sharing_async_env {
+    apr_thread_pool_t *threads;    /* the child's, made in child_init */
+    apr_size_t backlog;            /* at most this many jobs wait: beyond,
+                                    * queries are answered at once */
+    const char *process;           /* names this process (host, pid, start)
+                                    * in the rows it prepares */
+    apr_interval_time_t wait;      /* UnicatSharingAsyncWait */
+    apr_int64_t lifetime;          /* UnicatSharingAsyncLifetime, seconds */
+    /* A connection to the database for a thread of the pool, given back
+     * when `pool` goes. */
+    uc_error_t *(*store_open)(void *baton, apr_pool_t *pool,
+                              struct uc_store **out);
+    void *baton;
+} uc_sharing_async_env_t;
+
+/* POST …/tables/{table}/queries/{query}: a poll of an asynchronous
+ * query. */
+uc_error_t *uc_sharing_table_query_poll(uc_call_t *call, uc_jw_t *out);
 
 #endif

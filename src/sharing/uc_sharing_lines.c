@@ -72,6 +72,7 @@ uc_error_t *uc_sharing_caps_parse(apr_pool_t *pool, const char *header,
     uc_error_t *err;
 
     caps->wants_parquet = caps->wants_delta = caps->include_end_stream = 0;
+    caps->async_query = 0;
     caps->reader_features = apr_array_make(pool, 8, sizeof(const char *));
     /* The reference lower-cases the whole header: keys and values alike. */
     for (p = text; *p; p++)
@@ -92,6 +93,8 @@ uc_error_t *uc_sharing_caps_parse(apr_pool_t *pool, const char *header,
             add_features(pool, eq + 1, caps);
         else if (strcmp(key, "includeendstreamaction") == 0)
             caps->include_end_stream = strcmp(trimmed(eq + 1), "true") == 0;
+        else if (strcmp(key, "asyncquery") == 0)
+            caps->async_query = strcmp(trimmed(eq + 1), "true") == 0;
     }
     if (!listed)
         caps->wants_parquet = 1;

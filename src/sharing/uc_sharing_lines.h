@@ -24,6 +24,7 @@ typedef struct uc_sharing_caps {
     int wants_parquet, wants_delta;       /* responseformat (absent header/key = parquet only) */
     apr_array_header_t *reader_features;  /* lower-cased names, const char * */
     int include_end_stream;               /* includeendstreamaction=true */
+    int async_query;                      /* asyncquery=true */
     /* The fileidhash header, lower-cased: "parquet", "delta", or NULL when
      * absent. Only uc_sharing_fileidhash_parse sets it (uc_sharing_caps_parse
      * leaves it alone), so call both, in either order. */

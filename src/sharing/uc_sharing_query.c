@@ -151,7 +151,7 @@ static uc_error_t *check_refresh(uc_call_t *call, const uc_sharing_query_t *q)
     return NULL;
 }
 
-static uc_error_t *read_query(uc_call_t *call, uc_sharing_query_t *q)
+uc_error_t *uc_sharing_query_read(uc_call_t *call, uc_sharing_query_t *q)
 {
     uc_error_t *err;
 
@@ -213,6 +213,10 @@ static const char *page_params(uc_call_t *call, const uc_sharing_query_t *q)
                         uc_json_string_or_null(q->hints));
     json_object_set(params, "predicateHints",
                     json_object_get(call->body, "predicateHints"));
+    /* An asynchronous query's pages are its own: neither another's nor
+     * the synchronous query's. */
+    if (q->query_id)
+        json_object_set_new(params, "queryId", json_string(q->query_id));
     return uc_json_dump(call->pool, params);
 }
 
@@ -290,6 +294,17 @@ uc_error_t *uc_sharing_query_page_token(uc_shared_t *s,
     return NULL;
 }
 
+/* The snapshot of `version`, which was the latest when a token or an
+ * asynchronous query named it: read as the latest, if the recipient may
+ * still read it. */
+static uc_error_t *latest_at(uc_shared_t *s, apr_int64_t version,
+                             uc_delta_snapshot_t **snap)
+{
+    uc_error_t *err = uc_shared_may_read(s, UC_REACH_LATEST, version);
+
+    return err ? err : uc_shared_snapshot_at(s, version, snap);
+}
+
 /* The version a refresh token names: the latest when it was made. */
 static uc_error_t *refreshed_snapshot(uc_shared_t *s,
                                       const uc_sharing_query_t *q,
@@ -310,9 +325,7 @@ static uc_error_t *refreshed_snapshot(uc_shared_t *s,
     if (*end || version < 0)
         return uc_error_because(call->pool, uc_error_internal(call->pool),
                                 "refresh token state '%s'", state);
-    if ((err = uc_shared_may_read(s, UC_REACH_LATEST, version)))
-        return err;
-    return uc_shared_snapshot_at(s, version, snap);
+    return latest_at(s, version, snap);
 }
 
 /* The snapshot a query reads: the one its page token names, else the
@@ -328,6 +341,8 @@ static uc_error_t *query_snapshot(uc_shared_t *s, const uc_sharing_query_t *q,
     *travelled = 0;
     if (q->refresh_token)
         return refreshed_snapshot(s, q, snap);
+    if (q->has_pinned && uc_sharing_first_page(q))
+        return latest_at(s, q->pinned, snap);
     if ((err = uc_shared_snapshot_as_of(s, q->has_version, q->version,
                                         q->timestamp, snap, travelled)) ||
         uc_sharing_first_page(q) ||
@@ -338,10 +353,8 @@ static uc_error_t *query_snapshot(uc_shared_t *s, const uc_sharing_query_t *q,
      * that pages checks that every page starts as the first did. A
      * travelling query's version is its parameters', which the token
      * binds; the log may still have lost it since. */
-    if (*travelled
-        ? (*snap)->version != version
-        : ((err = uc_shared_may_read(s, UC_REACH_LATEST, version)) ||
-           (err = uc_shared_snapshot_at(s, version, snap))))
+    if (*travelled ? (*snap)->version != version
+                   : (err = latest_at(s, version, snap)) != NULL)
         return err ? err : uc_sharing_query_restart(s->call);
     if ((apr_size_t)index > (*snap)->num_files)
         return uc_sharing_query_restart(s->call);
@@ -416,6 +429,13 @@ static uc_error_t *query_files(uc_shared_t *s, uc_sharing_query_t *q,
     return uc_sharing_query_end(s, q, snap->version, refresh, &span, &signer);
 }
 
+uc_error_t *uc_sharing_query_answer(uc_shared_t *s, uc_sharing_query_t *q,
+                                    const uc_sharing_caps_t *caps)
+{
+    return q->has_starting ? uc_sharing_changes_stream(s, q, caps)
+                           : query_files(s, q, caps);
+}
+
 uc_error_t *uc_sharing_table_query(uc_call_t *call, uc_jw_t *out)
 {
     uc_sharing_caps_t caps;
@@ -425,9 +445,12 @@ uc_error_t *uc_sharing_table_query(uc_call_t *call, uc_jw_t *out)
 
     (void)out;
     if ((err = uc_sharing_read_caps(call, &caps)) ||
-        (err = read_query(call, &q)) ||
+        (err = uc_sharing_query_read(call, &q)) ||
         (err = uc_shared_open(call, &s)))
         return err;
-    return q.has_starting ? uc_sharing_changes_stream(&s, &q, &caps)
-                          : query_files(&s, &q, &caps);
+    /* Only a client that said it reads queryStatus lines may get one:
+     * Python's takes every line for a file. */
+    if (caps.async_query)
+        return uc_sharing_async_submit(&s, &q, &caps);
+    return uc_sharing_query_answer(&s, &q, &caps);
 }

@@ -48,6 +48,7 @@
 #define RECIPIENT_TOKENS COLUMNS(UC_RECIPIENT_TOKEN_COLUMNS)
 #define ENTITY_TAGS COLUMNS(UC_ENTITY_TAG_COLUMNS)
 #define ABAC_POLICIES COLUMNS(UC_ABAC_POLICY_COLUMNS)
+#define SHARING_QUERIES COLUMNS(UC_SHARING_QUERY_COLUMNS)
 
 const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
     [UC_STMT_METASTORE_GET] = {
@@ -558,4 +559,29 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "LEFT JOIN securables up ON up.id = x.parent_id "
         "WHERE x.id = %s OR x.parent_id = %s OR up.parent_id = %s OR "
         "x.id = %s ORDER BY sh.name LIMIT 1", NULL },
+    [UC_STMT_SHARING_QUERY_INSERT] = {
+        "INSERT INTO sharing_queries (" SHARING_QUERIES ") VALUES (%s, %s, "
+        "%s, %s, %s, %s, %s, %s, CAST(%s AS BIGINT), CAST(%s AS BIGINT), "
+        "CAST(%s AS BIGINT))", NULL },
+    /* A live query is one before its expiry: the others answer as
+     * missing ones until a submit deletes them. */
+    [UC_STMT_SHARING_QUERY_BY_KEY] = {
+        "SELECT " SHARING_QUERIES " FROM sharing_queries "
+        "WHERE recipient_id = %s AND table_id = %s AND key_hash = %s "
+        "AND expires_at > CAST(%s AS BIGINT)", NULL },
+    [UC_STMT_SHARING_QUERY_GET] = {
+        "SELECT " SHARING_QUERIES " FROM sharing_queries "
+        "WHERE id = %s AND recipient_id = %s AND table_id = %s "
+        "AND expires_at > CAST(%s AS BIGINT)", NULL },
+    /* The first process to read the snapshot pins its version. */
+    [UC_STMT_SHARING_QUERY_PIN] = {
+        "UPDATE sharing_queries SET state = 'ready', "
+        "version = COALESCE(version, CAST(%s AS BIGINT)) WHERE id = %s",
+        NULL },
+    [UC_STMT_SHARING_QUERIES_LIVE] = {
+        "SELECT COUNT(*) FROM sharing_queries WHERE recipient_id = %s "
+        "AND expires_at > CAST(%s AS BIGINT)", NULL },
+    [UC_STMT_SHARING_QUERIES_PURGE] = {
+        "DELETE FROM sharing_queries WHERE expires_at <= CAST(%s AS BIGINT)",
+        NULL },
 };

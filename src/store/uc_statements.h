@@ -117,6 +117,17 @@ enum {
     UC_RECIPIENT_TOKEN_NCOLS
 };
 
+/* An asynchronous query of the sharing server (uc_sharing_queries.h). */
+#define UC_SHARING_QUERY_COLUMNS(COL, BIG, SEP) \
+    COL(id) SEP COL(recipient_id) SEP COL(table_id) SEP COL(key_hash) SEP \
+    COL(params_hash) SEP BIG(params) SEP COL(state) SEP COL(preparer) SEP \
+    COL(version) SEP COL(created_at) SEP COL(expires_at)
+#define UC_SHARING_QUERY_COL(c) UC_SHARING_QUERY_COL_##c,
+enum {
+    UC_SHARING_QUERY_COLUMNS(UC_SHARING_QUERY_COL, UC_SHARING_QUERY_COL, )
+    UC_SHARING_QUERY_NCOLS
+};
+
 /* A tag of an entity (uc_entity_tags.h). */
 #define UC_ENTITY_TAG_COLUMNS(COL, BIG, SEP) \
     COL(entity_id) SEP COL(column_name) SEP COL(tag_key) SEP \
@@ -220,6 +231,12 @@ typedef enum uc_stmt {
     UC_STMT_ABAC_POLICY_COUNT,
     UC_STMT_ABAC_POLICY_OVER_SHARED,
     UC_STMT_SHARE_OF_POLICY_SCOPE,
+    UC_STMT_SHARING_QUERY_INSERT,
+    UC_STMT_SHARING_QUERY_BY_KEY,
+    UC_STMT_SHARING_QUERY_GET,
+    UC_STMT_SHARING_QUERY_PIN,
+    UC_STMT_SHARING_QUERIES_LIVE,
+    UC_STMT_SHARING_QUERIES_PURGE,
     UC_STMT_COUNT
 } uc_stmt_t;
 

@@ -992,7 +992,7 @@ static void test_sharing_routes(void **state)
             assert_non_null(err);
             assert_int_equal(err->status, 403);
         }
-    assert_int_equal(routes, 23);
+    assert_int_equal(routes, 24);
     assert_int_equal(management, 4);
 }
 

@@ -451,9 +451,45 @@ static void test_s3_presign_urls(void **state)
     assert_int_equal(strlen(url), strlen(signed_prefix) + 64);
 }
 
+/* A config copied for background work outlives the one it was copied
+ * from, the delegation key's strings included. */
+static void test_config_copy(void **state)
+{
+    apr_pool_t *pool = *state, *call;
+    uc_objstore_config_t *c, *copy;
+    uc_azure_delegation_key_t *key;
+
+    assert_null(uc_objstore_config_copy(pool, NULL));
+    apr_pool_create(&call, pool);
+    c = apr_pcalloc(call, sizeof(*c));
+    key = apr_pcalloc(call, sizeof(*key));
+    c->region = apr_pstrdup(call, "eu-west-1");
+    c->access_key_id = apr_pstrdup(call, "AKID");
+    c->secret_access_key = apr_pstrdup(call, "secret");
+    c->path_style = 1;
+    c->timeout_ms = 1234;
+    key->signed_oid = apr_pstrdup(call, "oid");
+    key->value = apr_pstrdup(call, "a2V5");
+    c->azure_delegation = key;
+    c->gcs_private_key = apr_pstrdup(call, "-----BEGIN");
+    copy = uc_objstore_config_copy(pool, c);
+    apr_pool_destroy(call);
+    assert_string_equal(copy->region, "eu-west-1");
+    assert_string_equal(copy->access_key_id, "AKID");
+    assert_string_equal(copy->secret_access_key, "secret");
+    assert_null(copy->session_token);
+    assert_int_equal(copy->path_style, 1);
+    assert_int_equal(copy->timeout_ms, 1234);
+    assert_string_equal(copy->azure_delegation->signed_oid, "oid");
+    assert_null(copy->azure_delegation->signed_tid);
+    assert_string_equal(copy->azure_delegation->value, "a2V5");
+    assert_string_equal(copy->gcs_private_key, "-----BEGIN");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        UC_POOL_TEST(test_config_copy),
         UC_POOL_TEST(test_providers_by_scheme),
         UC_POOL_TEST(test_azure_locations_and_urls),
         UC_POOL_TEST(test_gcs_locations),

@@ -231,12 +231,19 @@ static void test_caps_parse(void **state)
     assert_string_equal(feature(&caps, 1), "columnmapping");
     assert_string_equal(feature(&caps, 2), "timestampntz");
     assert_true(caps.include_end_stream);
+    assert_true(caps.async_query);
+    /* An answer never echoes asyncquery: only a queryStatus answer does
+     * (uc_sharing_async.c). */
+    assert_null(strstr(uc_sharing_caps_answer(pool, UC_SHARING_PARQUET,
+                                              &caps), "async"));
 
     assert_ok(uc_sharing_caps_parse(pool, "responseformat=delta,;"
-                                    "includeendstreamaction=false", &caps));
+                                    "includeendstreamaction=false;"
+                                    "asyncquery=false", &caps));
     assert_false(caps.wants_parquet);
     assert_true(caps.wants_delta);
     assert_false(caps.include_end_stream);
+    assert_false(caps.async_query);
 
     /* Features alone ask for no format: parquet, as without the header. */
     assert_ok(uc_sharing_caps_parse(pool, "readerfeatures=deletionvectors",

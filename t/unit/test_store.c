@@ -10,6 +10,7 @@
 #include "../../src/core/uc_id.h"
 #include "../../src/store/uc_store.h"
 #include "../../src/store/uc_securables.h"
+#include "../../src/store/uc_sharing_queries.h"
 #include "../../src/store/uc_store_internal.h"
 
 typedef struct fx {
@@ -646,6 +647,86 @@ static void test_securable_insert_get(void **state)
     assert_null(get(fx, s, ms, UC_KIND_CATALOG, "x' OR '1'='1"));
 }
 
+/* An asynchronous query of the sharing server (uc_sharing_queries.h): the
+ * recipient's, on its table; its key unique for both; not found past its
+ * expiry, and deleted by a purge then; its version pinned once. */
+static uc_sharing_query_row_t *query_row(apr_pool_t *pool,
+                                         const char *recipient,
+                                         const char *id, const char *key)
+{
+    uc_sharing_query_row_t *q = apr_pcalloc(pool, sizeof(*q));
+
+    q->id = id;
+    q->recipient_id = recipient;
+    q->table_id = "tbl";
+    q->key_hash = key;
+    q->params_hash = "ph";
+    q->params = "{\"body\":{}}";
+    q->state = "pending";
+    q->preparer = "host/1/2";
+    q->created_at = "1000";
+    q->expires_at = "2000";
+    return q;
+}
+
+static void test_sharing_queries(void **state)
+{
+    fx_t *fx = *state;
+    uc_store_t *s = fx->store;
+    const char *ms = uc_store_metastore_id(s), *pinned;
+    uc_securable_t *r = new_sec(fx->pool, UC_KIND_RECIPIENT, ms, "r");
+    uc_securable_t *r2 = new_sec(fx->pool, UC_KIND_RECIPIENT, ms, "r2");
+    uc_sharing_query_row_t *q = query_row(fx->pool, r->id, "q1", "k1"), *got;
+    int live;
+
+    assert_ok(uc_securable_insert(s, r));
+    assert_ok(uc_securable_insert(s, r2));
+    assert_ok(uc_sharing_queries_insert(s, q));
+    assert_true(uc_store_is_duplicate(uc_sharing_queries_insert(
+        s, query_row(fx->pool, r->id, "q2", "k1"))));
+    assert_ok(uc_sharing_queries_insert(s, query_row(fx->pool, r2->id, "q3",
+                                                     "k1")));
+
+    assert_ok(uc_sharing_queries_by_key(s, fx->pool, r->id, "tbl", "k1",
+                                        "1500", &got));
+    assert_non_null(got);
+    assert_string_equal(got->id, "q1");
+    assert_string_equal(got->state, "pending");
+    assert_null(got->version);
+    assert_ok(uc_sharing_queries_by_key(s, fx->pool, r->id, "tbl", "k1",
+                                        "2000", &got));
+    assert_null(got);
+    /* Another recipient's, another table's, an expired one: none. */
+    assert_ok(uc_sharing_queries_get(s, fx->pool, "q1", r2->id, "tbl", "1500",
+                                     &got));
+    assert_null(got);
+    assert_ok(uc_sharing_queries_get(s, fx->pool, "q1", r->id, "other",
+                                     "1500", &got));
+    assert_null(got);
+    assert_ok(uc_sharing_queries_get(s, fx->pool, "q1", r->id, "tbl", "2500",
+                                     &got));
+    assert_null(got);
+
+    assert_ok(uc_sharing_queries_pin(s, fx->pool, q, "7", &pinned));
+    assert_string_equal(pinned, "7");
+    assert_ok(uc_sharing_queries_pin(s, fx->pool, q, "9", &pinned));
+    assert_string_equal(pinned, "7");
+    assert_ok(uc_sharing_queries_ready(s, "q1", NULL));
+    assert_ok(uc_sharing_queries_get(s, fx->pool, "q1", r->id, "tbl", "1500",
+                                     &got));
+    assert_string_equal(got->state, "ready");
+    assert_string_equal(got->version, "7");
+
+    assert_ok(uc_sharing_queries_live(s, fx->pool, r->id, "1500", &live));
+    assert_int_equal(live, 1);
+    assert_ok(uc_sharing_queries_purge(s, "1999"));
+    assert_int_equal(sql_int(fx, fx->conn,
+                             "SELECT COUNT(*) FROM sharing_queries"), 2);
+    assert_ok(uc_sharing_queries_purge(s, "2000"));
+    assert_int_equal(sql_int(fx, fx->conn,
+                             "SELECT COUNT(*) FROM sharing_queries"), 0);
+}
+
 static void test_securable_duplicate(void **state)
 {
     fx_t *fx = *state;
@@ -1248,6 +1329,7 @@ int main(void)
         FX_TEST(test_newer_database),
         FX_TEST(test_failed_migration_rolls_back),
         FX_ATTACHED_TEST(test_securable_insert_get),
+        FX_ATTACHED_TEST(test_sharing_queries),
         FX_ATTACHED_TEST(test_securable_duplicate),
         FX_ATTACHED_TEST(test_securable_update),
         FX_ATTACHED_TEST(test_securable_page),
