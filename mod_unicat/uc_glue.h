@@ -32,6 +32,7 @@ typedef struct uc_dir_config {
     const char *storage_root;        /* UnicatManagedStorageRoot */
     const char *sharing_endpoint;    /* UnicatSharingEndpoint */
     int url_lifetime;                /* UnicatSharingUrlLifetime, seconds */
+    int max_unbackfilled;     /* UnicatDeltaMaxUnbackfilledCommits */
     int metrics;                     /* UnicatMetrics On|Off */
     int provider_private_addresses;  /* UnicatProviderPrivateAddresses */
     const char *console_api;         /* UnicatConsoleApi */

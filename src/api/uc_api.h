@@ -24,6 +24,8 @@ extern const uc_route_t uc_credential_routes[];
 extern const uc_route_t uc_recipient_routes[];
 extern const uc_route_t uc_external_location_routes[];
 extern const uc_route_t uc_temporary_credential_routes[];
+/* The commit coordinator of catalog-managed Delta tables. */
+extern const uc_route_t uc_delta_commit_routes[];
 extern const uc_route_t uc_share_routes[];
 /* What every share is (its rules among it), for the routes of other
  * families that act on a share. */
