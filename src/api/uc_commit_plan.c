@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#define ROW(rows, i) (&APR_ARRAY_IDX((rows), (i), uc_delta_commit_t))
+#define ROW(rows, i) (&APR_ARRAY_IDX((rows), (i), uc_ratified_commit_t))
 #define V APR_INT64_T_FMT
 
 /* The backfill a request reports: rows up to `b` go, but the highest
@@ -29,7 +29,7 @@ static void backfill(const apr_array_header_t *rows, apr_int64_t b,
 static apr_int64_t backfilled_before(const apr_array_header_t *rows,
                                      apr_int64_t b)
 {
-    const uc_delta_commit_t *first, *last;
+    const uc_ratified_commit_t *first, *last;
 
     if (!rows->nelts)
         return 0;
@@ -46,9 +46,9 @@ static apr_int64_t backfilled_before(const apr_array_header_t *rows,
  * that did not hear the answer), another file a conflict. A version
  * backfilled and forgotten cannot be told apart here. */
 static uc_error_t *taken(apr_pool_t *pool, const apr_array_header_t *rows,
-                         const uc_delta_commit_t *c, uc_commit_plan_t *out)
+                         const uc_ratified_commit_t *c, uc_commit_plan_t *out)
 {
-    const uc_delta_commit_t *first = ROW(rows, 0), *row = NULL;
+    const uc_ratified_commit_t *first = ROW(rows, 0), *row = NULL;
     apr_int64_t at = c->version - first->version;
 
     if (c->version < first->version)
@@ -96,7 +96,7 @@ uc_error_t *uc_commit_plan_make(apr_pool_t *pool,
                                 const uc_commit_request_t *req, int limit,
                                 uc_commit_plan_t *out)
 {
-    const uc_delta_commit_t *c = req->commit;
+    const uc_ratified_commit_t *c = req->commit;
     apr_int64_t latest = rows->nelts ? ROW(rows, rows->nelts - 1)->version
                                      : 0, waiting;
 
@@ -136,12 +136,12 @@ void uc_commit_plan_listing(apr_pool_t *pool, const apr_array_header_t *rows,
 
     *latest = rows->nelts ? ROW(rows, rows->nelts - 1)->version : 0;
     *shown = apr_array_make(pool, rows->nelts ? rows->nelts : 1,
-                            sizeof(const uc_delta_commit_t *));
+                            sizeof(const uc_ratified_commit_t *));
     for (i = rows->nelts - 1; i >= 0; i--) {
-        const uc_delta_commit_t *c = ROW(rows, i);
+        const uc_ratified_commit_t *c = ROW(rows, i);
 
         if (!c->backfilled && c->version >= start &&
             (end < 0 || c->version <= end))
-            APR_ARRAY_PUSH(*shown, const uc_delta_commit_t *) = c;
+            APR_ARRAY_PUSH(*shown, const uc_ratified_commit_t *) = c;
     }
 }

@@ -11,14 +11,14 @@
 #include <apr_tables.h>
 
 #include "../core/uc_error.h"
-#include "../store/uc_delta_commits.h"
+#include "../store/uc_ratified_commits.h"
 
 /* The most commits a table may have waiting to be backfilled, unless the
  * configuration says otherwise (Unity Catalog's fixed number). */
 #define UC_COMMIT_MAX_UNBACKFILLED 10
 
 typedef struct uc_commit_request {
-    const uc_delta_commit_t *commit;  /* NULL: a backfill report alone */
+    const uc_ratified_commit_t *commit;  /* NULL: a backfill report alone */
     apr_int64_t backfilled;           /* latest_backfilled_version, -1 none */
 } uc_commit_request_t;
 
@@ -29,7 +29,7 @@ typedef struct uc_commit_plan {
     apr_int64_t flag;           /* mark this version backfilled; -1 none */
 } uc_commit_plan_t;
 
-/* `rows` are the table's (uc_delta_commit_t, oldest first); at most
+/* `rows` are the table's (uc_ratified_commit_t, oldest first); at most
  * `limit` commits may wait to be backfilled. */
 uc_error_t *uc_commit_plan_make(apr_pool_t *pool,
                                 const apr_array_header_t *rows,
@@ -37,7 +37,7 @@ uc_error_t *uc_commit_plan_make(apr_pool_t *pool,
                                 uc_commit_plan_t *out);
 
 /* The commits a reader is given for [start, end] (end -1: no end), newest
- * first (const uc_delta_commit_t *): the ratified ones not backfilled;
+ * first (const uc_ratified_commit_t *): the ratified ones not backfilled;
  * and the table's latest version (0 before its first commit). */
 void uc_commit_plan_listing(apr_pool_t *pool, const apr_array_header_t *rows,
                             apr_int64_t start, apr_int64_t end,

@@ -16,7 +16,7 @@
 #include "../core/uc_id.h"
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
-#include "../store/uc_delta_commits.h"
+#include "../store/uc_ratified_commits.h"
 #include "../vend/uc_storage_url.h"
 
 #define P UC_PRIV
@@ -33,7 +33,7 @@ static const char *const catalog_managed[] = {
 
 /* What a commit body holds besides the table. */
 typedef struct commit_body {
-    uc_delta_commit_t commit;
+    uc_ratified_commit_t commit;
     uc_commit_request_t request;
     const char *table_uri;
     const char *description;    /* metadata's, NULL when not set */
@@ -84,7 +84,7 @@ static uc_error_t *check_file_name(uc_call_t *call, const char *name)
 }
 
 static uc_error_t *read_commit_info(uc_call_t *call, json_t *info,
-                                    uc_delta_commit_t *c)
+                                    uc_ratified_commit_t *c)
 {
     uc_error_t *err;
 
@@ -264,7 +264,7 @@ static uc_error_t *carry_out(uc_call_t *call, uc_securable_t *table,
     uc_error_t *err;
 
     if (plan->insert &&
-        (err = uc_delta_commits_insert(call->store, call->pool, table->id,
+        (err = uc_ratified_commits_insert(call->store, call->pool, table->id,
                                        &b->commit))) {
         /* Another writer's row, should the lock not have held it back. */
         if (uc_store_is_duplicate(err))
@@ -275,11 +275,11 @@ static uc_error_t *carry_out(uc_call_t *call, uc_securable_t *table,
         return err;
     }
     if ((plan->forget_up_to >= 0 &&
-         (err = uc_delta_commits_delete_up_to(call->store, call->pool,
+         (err = uc_ratified_commits_delete_up_to(call->store, call->pool,
                                               table->id,
                                               plan->forget_up_to))) ||
         (plan->flag >= 0 &&
-         (err = uc_delta_commits_flag(call->store, call->pool, table->id,
+         (err = uc_ratified_commits_flag(call->store, call->pool, table->id,
                                       plan->flag))))
         return err;
     return plan->insert ? apply_metadata(call, table, b) : NULL;
@@ -310,7 +310,7 @@ static uc_error_t *post_commit(uc_call_t *call, uc_jw_t *out)
                                              &table)) ||
         (err = check_coordinated(call, id, table)) ||
         (err = check_table_uri(call, table, b.table_uri)) ||
-        (err = uc_delta_commits_of(call->store, call->pool, id, &rows)) ||
+        (err = uc_ratified_commits_of(call->store, call->pool, id, &rows)) ||
         (err = uc_commit_plan_make(call->pool, rows, &b.request,
                                    unbackfilled_limit(call), &plan)) ||
         (err = carry_out(call, table, &b, &plan)))
@@ -319,7 +319,7 @@ static uc_error_t *post_commit(uc_call_t *call, uc_jw_t *out)
     return NULL;
 }
 
-static void write_commit(uc_jw_t *out, const uc_delta_commit_t *c)
+static void write_commit(uc_jw_t *out, const uc_ratified_commit_t *c)
 {
     uc_jw_begin_object(out);
     uc_jw_key(out, "version");
@@ -356,7 +356,7 @@ static uc_error_t *get_commits(uc_call_t *call, uc_jw_t *out)
                                 ") must not be less than start_version (%"
                                 APR_INT64_T_FMT ").", end, start);
     if ((err = check_coordinated(call, table->id, table)) ||
-        (err = uc_delta_commits_of(call->store, call->pool, table->id,
+        (err = uc_ratified_commits_of(call->store, call->pool, table->id,
                                    &rows)))
         return err;
     uc_commit_plan_listing(call->pool, rows, start, end, &shown, &latest);
@@ -364,7 +364,7 @@ static uc_error_t *get_commits(uc_call_t *call, uc_jw_t *out)
     uc_jw_key(out, "commits");
     uc_jw_begin_array(out);
     for (i = 0; i < shown->nelts; i++)
-        write_commit(out, APR_ARRAY_IDX(shown, i, const uc_delta_commit_t *));
+        write_commit(out, APR_ARRAY_IDX(shown, i, const uc_ratified_commit_t *));
     uc_jw_end_array(out);
     uc_jw_key(out, "latest_table_version");
     uc_jw_int(out, latest);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "uc_delta_commits.h"
+#include "uc_ratified_commits.h"
 
 #include <apr_strings.h>
 
@@ -8,7 +8,7 @@ static const char *text_of(apr_pool_t *pool, apr_int64_t n)
     return apr_psprintf(pool, "%" APR_INT64_T_FMT, n);
 }
 
-uc_error_t *uc_delta_commits_of(uc_store_t *store, apr_pool_t *pool,
+uc_error_t *uc_ratified_commits_of(uc_store_t *store, apr_pool_t *pool,
                                 const char *table_id,
                                 apr_array_header_t **out)
 {
@@ -21,10 +21,10 @@ uc_error_t *uc_delta_commits_of(uc_store_t *store, apr_pool_t *pool,
     if (err)
         return err;
     *out = apr_array_make(pool, rows.nrows ? rows.nrows : 1,
-                          sizeof(uc_delta_commit_t));
+                          sizeof(uc_ratified_commit_t));
     for (i = 0; i < rows.nrows; i++) {
         const char **r = rows.rows[i];
-        uc_delta_commit_t *c = apr_array_push(*out);
+        uc_ratified_commit_t *c = apr_array_push(*out);
 
         c->version = apr_atoi64(r[UC_DELTA_COMMIT_COL_commit_version]);
         c->file_name = r[UC_DELTA_COMMIT_COL_commit_filename];
@@ -38,9 +38,9 @@ uc_error_t *uc_delta_commits_of(uc_store_t *store, apr_pool_t *pool,
     return NULL;
 }
 
-uc_error_t *uc_delta_commits_insert(uc_store_t *store, apr_pool_t *pool,
+uc_error_t *uc_ratified_commits_insert(uc_store_t *store, apr_pool_t *pool,
                                     const char *table_id,
-                                    const uc_delta_commit_t *commit)
+                                    const uc_ratified_commit_t *commit)
 {
     const char *args[1 + UC_DELTA_COMMIT_NCOLS];
 
@@ -59,7 +59,7 @@ uc_error_t *uc_delta_commits_insert(uc_store_t *store, apr_pool_t *pool,
     return uc_store_exec(store, UC_STMT_DELTA_COMMIT_INSERT, args, NULL);
 }
 
-uc_error_t *uc_delta_commits_delete_up_to(uc_store_t *store,
+uc_error_t *uc_ratified_commits_delete_up_to(uc_store_t *store,
                                           apr_pool_t *pool,
                                           const char *table_id,
                                           apr_int64_t version)
@@ -70,7 +70,7 @@ uc_error_t *uc_delta_commits_delete_up_to(uc_store_t *store,
                          NULL);
 }
 
-uc_error_t *uc_delta_commits_flag(uc_store_t *store, apr_pool_t *pool,
+uc_error_t *uc_ratified_commits_flag(uc_store_t *store, apr_pool_t *pool,
                                   const char *table_id, apr_int64_t version)
 {
     const char *args[] = { table_id, text_of(pool, version) };
