@@ -18,7 +18,7 @@ use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
 my $t_conf = Apache::Test::vars('t_conf');
-plan tests => 88;
+plan tests => 87;
 
 my $p = "t83_$$";
 my $cat = "cat_$p";
@@ -84,8 +84,16 @@ sub get_commits {
                                    start_version => $start // 0,
                                    defined $end ? (end_version => $end) : () }, %o);
 }
+# is_as_missing, once the missing table's own answer is the catalog's 404.
+sub as_missing_table {
+    my ($res, $missing, $name) = @_;
+    my $code = (json_of($missing) || {})->{error_code} // '';
+    return is_as_missing($res, $missing, [$_[3], $UNKNOWN], $name)
+        if $code eq 'TABLE_NOT_FOUND';
+    return ok(0, $name) || diag "the missing table answered " . $missing->content;
+}
 sub versions_of { [ map { $_->{version} } @{ (json_of($_[0]) // {})->{commits} // [] } ] }
-sub latest_of { (json_of($_[0]) // {})->{latest_table_version} }
+sub latest_of { (json_of($_[0]) // {})->{latest_table_version} // -1 }
 
 # --- a fresh table, the first commits ----------------------------------------------
 my $t = coordinated('events');
@@ -96,7 +104,7 @@ ok(ref $j->{commits} eq 'ARRAY' && !@{ $j->{commits} }
    && is_json_int($j->{latest_table_version}) && $j->{latest_table_version} == 0,
    'fresh table: no commits, latest_table_version 0 (a JSON number)') or diag explain $j;
 $res = api(GET => $COMMITS, query => { table_id => $t->{table_id}, start_version => 0 });
-ok($res->code == 200 && latest_of($res) == 0 && ref json_of($res)->{commits} eq 'ARRAY',
+ok($res->code == 200 && latest_of($res) == 0 && ref((json_of($res) || {})->{commits}) eq 'ARRAY',
    'GET commits without a body reads the query string') or diag $res->content;
 
 $res = commit($t, 1, lbv => 0);
@@ -172,7 +180,8 @@ ok(($j->{comment} // '') eq 'events, partitioned'
 my $before = $j;
 is_ok_json(commit($t, 7, metadata => { description => 'a replay says nothing' }),
            'a replay of 7 with other metadata: 200');
-is_deeply(json_of(api(GET => "/tables/$full")), $before, 'a replay changes nothing');
+is_deeply(json_of(api(GET => "/tables/$full")), { %$before, comment => 'events, partitioned' },
+          'a replay changes nothing');
 is_error(commit($t, 8, metadata => {}), 400, 'INVALID_PARAMETER_VALUE', 'empty metadata: 400',
          message => qr/At least one of description, properties, or schema/);
 is_error(commit($t, 8, metadata => { properties => { properties => { a => 'b' } } }),
@@ -215,8 +224,8 @@ is_error(commit({ %$view, storage_location => "s3://bucket/$p/v" }, 1), 400,
 my $missing = commit({ table_id => $UNKNOWN, storage_location => "s3://bucket/$p/x" }, 1);
 is_error($missing, 404, 'TABLE_NOT_FOUND', 'an unknown table: 404');
 my $st = create_object('/staging-tables', { name => 'pending', %in });
-is_as_missing(commit({ table_id => $st->{id}, storage_location => $st->{staging_location} }, 1),
-              $missing, [$st->{id}, $UNKNOWN], 'an open staging reservation is no table yet');
+as_missing_table(commit({ table_id => $st->{id}, storage_location => $st->{staging_location} }, 1),
+                 $missing, 'an open staging reservation is no table yet', $st->{id});
 
 # --- privileges --------------------------------------------------------------------------
 for my $u (qw(alice bob carol)) {
@@ -235,14 +244,15 @@ is_error(get_commits($t, 0, undef, user => 'bob'), 403, 'PERMISSION_DENIED',
          'MODIFY alone does not read the commits', message => qr/SELECT/);
 my $missing_read = api(GET => $COMMITS, user => 'carol',
                        body => { table_id => $UNKNOWN, start_version => 0 });
-is_as_missing(commit($t, 9, user => 'carol'),
-              commit({ table_id => $UNKNOWN, storage_location => 'x' }, 9, user => 'carol'),
-              [$t->{table_id}, $UNKNOWN], 'a hidden table answers a commit as a missing one');
-is_as_missing(get_commits($t, 0, undef, user => 'carol'), $missing_read,
-              [$t->{table_id}, $UNKNOWN], 'and a read of its commits too');
-is_as_missing(get_commits($t, 0, undef, user => 'dave'),
-              api(GET => $COMMITS, user => 'dave', body => { table_id => $UNKNOWN, start_version => 0 }),
-              [$t->{table_id}, $UNKNOWN], 'for a caller with nothing in the catalog too');
+as_missing_table(commit($t, 9, user => 'carol'),
+                 commit({ table_id => $UNKNOWN, storage_location => 'x' }, 9, user => 'carol'),
+                 'a hidden table answers a commit as a missing one', $t->{table_id});
+as_missing_table(get_commits($t, 0, undef, user => 'carol'), $missing_read,
+                 'and a read of its commits too', $t->{table_id});
+as_missing_table(get_commits($t, 0, undef, user => 'dave'),
+                 api(GET => $COMMITS, user => 'dave',
+                     body => { table_id => $UNKNOWN, start_version => 0 }),
+                 'for a caller with nothing in the catalog too', $t->{table_id});
 is_deeply(versions_of(get_commits($t)), [8, 7, 6], 'only the allowed commit was ratified');
 
 # --- the bound on commits not backfilled ---------------------------------------------------
@@ -267,7 +277,8 @@ for my $v (1 .. $ROUNDS) {
 }
 $res = get_commits($raced);
 is_deeply(versions_of($res), [reverse 1 .. $ROUNDS], 'versions dense, each once');
-ok(!grep({ $_->{file_name} !~ /^\d{20}\.w[1-8]\.json$/ } @{ json_of($res)->{commits} }),
+my @held = @{ (json_of($res) || {})->{commits} || [] };
+ok(@held == $ROUNDS && !grep({ $_->{file_name} !~ /^\d{20}\.w[1-8]\.json$/ } @held),
    'each version holds one writer\'s file') or diag $res->content;
 
 # --- a second server: the directive, and races across the servers ------------------------
@@ -300,5 +311,5 @@ is(latest_of(get_commits($across, 0, undef, base => $B)), $ROUNDS,
 $node_b->{stop}->();
 
 # --- a table's commits go with it ---------------------------------------------------------------
-is_ok_json(api(DELETE => "/tables/$full"), 'the table is deleted');
+api(DELETE => "/tables/$full")->code == 200 or die "setup: the table was not deleted";
 is_error(get_commits($t), 404, 'TABLE_NOT_FOUND', 'its commits are gone with it');
