@@ -18,6 +18,7 @@
 #include "../core/uc_validate.h"
 #include "../store/uc_ratified_commits.h"
 #include "../vend/uc_storage_url.h"
+#include "../vend/uc_table_store.h"
 
 #define P UC_PRIV
 #define TABLE_ID_PROPERTY "io.unitycatalog.tableId"
@@ -285,6 +286,82 @@ static uc_error_t *carry_out(uc_call_t *call, uc_securable_t *table,
     return plan->insert ? apply_metadata(call, table, b) : NULL;
 }
 
+/* The chunks two commit files are compared in: never the whole of a
+ * file the client chose. */
+#define COMPARE_CHUNK 8192
+
+/* Whether two objects hold the same bytes (*same), read a chunk of each at
+ * a time. */
+static uc_error_t *same_bytes(apr_pool_t *pool, uc_objstore_t *os,
+                              const char *a, const char *b, int *same)
+{
+    apr_pool_t *scratch;
+    apr_off_t at;
+    uc_error_t *err = NULL;
+
+    apr_pool_create(&scratch, pool);
+    *same = 0;
+    for (at = 0; !err; at += COMPARE_CHUNK) {
+        char *da, *db;
+        apr_size_t la, lb;
+
+        apr_pool_clear(scratch);
+        if ((err = uc_objstore_read(os, scratch, a, at, COMPARE_CHUNK, &da,
+                                    &la)) ||
+            (err = uc_objstore_read(os, scratch, b, at, COMPARE_CHUNK, &db,
+                                    &lb)))
+            break;
+        if (la != lb || memcmp(da, db, la) != 0)
+            break;
+        if (la < COMPARE_CHUNK) {
+            *same = 1;
+            break;
+        }
+    }
+    if (err)
+        err = uc_error_copy(pool, err);
+    apr_pool_destroy(scratch);
+    return err;
+}
+
+/* A version backfilled and forgotten: the request replays it when its
+ * staged file holds what _delta_log/<version>.json holds, and conflicts
+ * with it otherwise. Compared where the server reads the storage without
+ * a call to a cloud (file://: the table's lock is held meanwhile); else,
+ * or when either file cannot be read, the state stays `unknown` (never a
+ * conflict that may be false: the writer would commit its data twice). */
+static uc_error_t *compare_backfilled(uc_call_t *call,
+                                      const uc_securable_t *table,
+                                      const uc_ratified_commit_t *c,
+                                      uc_error_t *unknown)
+{
+    const uc_objstore_config_t *config;
+    uc_objstore_t *os;
+    const char *published = apr_psprintf(call->pool, "_delta_log/%020"
+                                         APR_INT64_T_FMT ".json", c->version);
+    const char *staged = apr_pstrcat(call->pool, "_delta_log/_staged_commits/",
+                                     c->file_name, NULL);
+    int same;
+    uc_error_t *err;
+
+    if (strncmp(table->storage_location, "file:", 5) != 0 ||
+        !uc_objstore_key_is_safe(staged))
+        return unknown;
+    if ((err = uc_table_store_config(call, table->storage_location, &config,
+                                     NULL)) ||
+        (err = uc_objstore_open(call->pool, table->storage_location, config,
+                                &os)) ||
+        (err = same_bytes(call->pool, os, published, staged, &same)))
+        return uc_error_because(call->pool, unknown, "comparing %s with %s: "
+                                "%s", published, staged, err->message);
+    if (same)
+        return NULL;
+    return uc_error_make(call->pool, UC_E_COMMIT_VERSION_CONFLICT, "Commit "
+                         "version already accepted: version %" APR_INT64_T_FMT
+                         " was backfilled from another commit file than %s.",
+                         c->version, c->file_name);
+}
+
 /* The most commits a table may have waiting to be backfilled
  * (UnicatDeltaMaxUnbackfilledCommits; calls the glue did not make get the
  * default). */
@@ -311,9 +388,11 @@ static uc_error_t *post_commit(uc_call_t *call, uc_jw_t *out)
         (err = check_coordinated(call, id, table)) ||
         (err = check_table_uri(call, table, b.table_uri)) ||
         (err = uc_ratified_commits_of(call->store, call->pool, id, &rows)) ||
-        (err = uc_commit_plan_make(call->pool, rows, &b.request,
-                                   unbackfilled_limit(call), &plan)) ||
-        (err = carry_out(call, table, &b, &plan)))
+        ((err = uc_commit_plan_make(call->pool, rows, &b.request,
+                                    unbackfilled_limit(call), &plan)) &&
+         (err->kind != UC_E_COMMIT_STATE_UNKNOWN ||
+          (err = compare_backfilled(call, table, &b.commit, err)))) ||
+        (!plan.replay && (err = carry_out(call, table, &b, &plan))))
         return err;
     uc_jw_raw(out, "{}");
     return NULL;

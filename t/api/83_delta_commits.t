@@ -16,9 +16,11 @@ use lib "$FindBin::Bin/../lib";
 
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
+use File::Path qw(make_path);
+use File::Temp ();
 
 my $t_conf = Apache::Test::vars('t_conf');
-plan tests => 87;
+plan tests => 92;
 
 my $p = "t83_$$";
 my $cat = "cat_$p";
@@ -42,9 +44,10 @@ sub col {
 # table, then the table at its location, with the feature as a property.
 sub managed_table {
     my ($name, %props) = @_;
-    my $st = create_object('/staging-tables', { name => $name, %in });
+    my %where = (%in, %{ delete $props{in} // {} });
+    my $st = create_object('/staging-tables', { name => $name, %where });
     my $t = create_object('/tables', {
-        name => $name, %in, table_type => 'MANAGED',
+        name => $name, %where, table_type => 'MANAGED',
         data_source_format => 'DELTA',
         storage_location => $st->{staging_location},
         properties => { 'io.unitycatalog.tableId' => $st->{id}, %props },
@@ -52,7 +55,7 @@ sub managed_table {
     return $t;
 }
 sub coordinated { managed_table($_[0], 'delta.feature.catalogManaged' => 'supported',
-                                'delta.enableInCommitTimestamps' => 'true') }
+                                'delta.enableInCommitTimestamps' => 'true', @_[1 .. $#_]) }
 
 # What the client sends: DeltaCommit, snake_case, every field it has.
 sub staged { sprintf '%020d.%s.json', $_[0], $_[1] // "$$-$_[0]" }
@@ -161,6 +164,31 @@ is_error(commit($t, 3), 500, 'COMMIT_STATE_UNKNOWN',
          'a version backfilled and forgotten cannot be told: 500, never a false 409');
 is_ok_json(commit($t, 6), 'commit 6 after the backfill');
 is_deeply(versions_of(get_commits($t)), [6], 'only commit 6 waits to be backfilled');
+
+# --- a backfilled version replayed, on storage the server reads --------------------------
+# The staged file of a replay is compared with the published one.
+my $tmp = File::Temp::tempdir("unicat-t83-XXXXXX", TMPDIR => 1, CLEANUP => 1);
+my $lcat = "local_$p";
+push @cleanup, $lcat;
+create_catalog($lcat, storage_root => "file://$tmp");
+create_schema($lcat, 'sch');
+my $lt = coordinated('local', in => { catalog_name => $lcat });
+(my $dir = $lt->{storage_location}) =~ s{^file://}{};
+make_path("$dir/_delta_log/_staged_commits");
+sub put { open my $fh, '>', "$dir/_delta_log/$_[0]" or die "$_[0]: $!"; print $fh $_[1]; close $fh }
+my $one = qq({"commitInfo":{"inCommitTimestamp":1700000000001,"txnId":"a"}}\n) x 900;
+put('_staged_commits/' . staged(1), $one);
+put('_staged_commits/' . staged(1, 'same'), $one);
+put('_staged_commits/' . staged(1, 'other'), $one . "x");
+put(sprintf('%020d.json', 1), $one);
+commit($lt, $_) for 1 .. 3;
+backfilled($lt, 2);
+is_ok_json(commit($lt, 1), 'a replay of a forgotten version whose file was published: 200');
+is_ok_json(commit($lt, 1, file => staged(1, 'same')), 'another file of the same bytes: 200');
+is_error(commit($lt, 1, file => staged(1, 'other')), 409, 'COMMIT_VERSION_CONFLICT',
+         'a file of other bytes: 409');
+is_error(commit($lt, 2), 500, 'COMMIT_STATE_UNKNOWN', 'a version not found published: 500');
+is_deeply(versions_of(get_commits($lt)), [3], 'none of them changed the commits');
 
 # --- metadata carried by a commit ------------------------------------------------------
 my $full = "$cat.sch.events";
