@@ -33,6 +33,9 @@ extern const uc_api_family_t uc_share_family;
 /* The families of the objects of a schema, for the routes that list them
  * across schemas (uc_object_summaries.c). */
 extern const uc_api_family_t *const uc_table_family;
+/* The member of a table's details that keeps the UniForm (Iceberg)
+ * metadata of its latest commit; never answered. */
+#define UC_TABLE_UNIFORM_DETAIL "uniform_iceberg"
 extern const uc_api_family_t *const uc_volume_family;
 extern const uc_api_family_t *const uc_function_family;
 extern const uc_api_family_t *const uc_model_family;

@@ -13,6 +13,7 @@
 
 #include "uc_columns.h"
 #include "uc_commit_plan.h"
+#include "uc_commit_uniform.h"
 #include "../core/uc_id.h"
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
@@ -40,6 +41,7 @@ typedef struct commit_body {
     const char *description;    /* metadata's, NULL when not set */
     json_t *properties;         /* metadata's, NULL when not set */
     json_t *columns;            /* metadata's, NULL when not set */
+    uc_commit_uniform_t *uniform;   /* NULL when not set */
 } commit_body_t;
 
 static uc_error_t *required_int(uc_call_t *call, json_t *obj,
@@ -160,15 +162,16 @@ static uc_error_t *read_commit_body(uc_call_t *call, const char *table_id,
     if (!info && !present)
         return uc_error_invalid(call->pool, "Either commit_info or "
                                 "latest_backfilled_version must be defined.");
-    if (!info && meta)
+    if (!info && (meta || uniform))
         return uc_error_invalid(call->pool, "A backfill report "
                                 "(latest_backfilled_version without "
-                                "commit_info) carries no metadata.");
-    if (uniform)
-        return uc_error_make(call->pool, UC_E_UNSUPPORTED_OPERATION,
-                             "UniForm (Iceberg) metadata in commits is not "
-                             "supported by this catalog.");
+                                "commit_info) carries no metadata or "
+                                "uniform.");
     b->request.commit = info ? &b->commit : NULL;
+    if (uniform && (err = uc_commit_uniform_read(call->pool, uniform,
+                                                 b->commit.version,
+                                                 &b->uniform)))
+        return err;
     return meta ? read_metadata(call, meta, table_id, b) : NULL;
 }
 
@@ -224,33 +227,49 @@ static uc_error_t *check_table_uri(uc_call_t *call,
     return NULL;
 }
 
+/* The table's properties once the commit is ratified: the preview API's
+ * properties replace the whole set, but the table's features are its
+ * protocol's, which this API never carries, so they stay (a table stays
+ * catalog-managed). */
+static json_t *properties_after(uc_call_t *call, const uc_securable_t *table,
+                                const commit_body_t *b)
+{
+    json_t *stored = uc_json_own(call->pool,
+                                 uc_json_stored_object(table->properties));
+    json_t *merged;
+    const char *key;
+    json_t *value;
+
+    if (!b->properties)
+        return stored;
+    merged = uc_json_own(call->pool, json_copy(b->properties));
+    json_object_foreach(stored, key, value)
+        if (!strncmp(key, FEATURE_PREFIX, strlen(FEATURE_PREFIX)))
+            json_object_set(merged, key, value);
+    return merged;
+}
+
 /* The metadata a commit carries, written to the table's row with the
- * commit: the preview API's properties replace the whole set, but the
- * table's features are its protocol's, which this API never carries, so
- * they stay (a table stays catalog-managed). */
+ * commit: comment, properties, columns, and UniForm's metadata (kept in
+ * the details, never answered). */
 static uc_error_t *apply_metadata(uc_call_t *call, uc_securable_t *table,
                                   const commit_body_t *b)
 {
-    if (!b->description && !b->properties && !b->columns)
+    if (!b->description && !b->properties && !b->columns && !b->uniform)
         return NULL;
     if (b->description)
         table->comment = b->description;
-    if (b->properties) {
-        json_t *merged = uc_json_own(call->pool, json_copy(b->properties));
-        json_t *stored = uc_json_own(call->pool,
-                                     uc_json_stored_object(table->properties));
-        const char *key;
-        json_t *value;
-
-        json_object_foreach(stored, key, value)
-            if (!strncmp(key, FEATURE_PREFIX, strlen(FEATURE_PREFIX)))
-                json_object_set(merged, key, value);
-        table->properties = uc_json_dump(call->pool, merged);
-    }
-    if (b->columns) {
+    if (b->properties)
+        table->properties = uc_json_dump(call->pool,
+                                         properties_after(call, table, b));
+    if (b->columns || b->uniform) {
         json_t *details = uc_api_details(call, table);
 
-        json_object_set(details, "columns", b->columns);
+        if (b->columns)
+            json_object_set(details, "columns", b->columns);
+        if (b->uniform)
+            json_object_set_new(details, UC_TABLE_UNIFORM_DETAIL,
+                                uc_commit_uniform_json(b->uniform));
         uc_api_set_details(call, table, details);
     }
     table->updated_at = uc_epoch_ms_text(call->pool, call->now);
@@ -387,6 +406,10 @@ static uc_error_t *post_commit(uc_call_t *call, uc_jw_t *out)
                                              &table)) ||
         (err = check_coordinated(call, id, table)) ||
         (err = check_table_uri(call, table, b.table_uri)) ||
+        (b.request.commit &&
+         (err = uc_commit_uniform_check(call->pool, b.uniform,
+                                        properties_after(call, table, &b),
+                                        table->storage_location))) ||
         (err = uc_ratified_commits_of(call->store, call->pool, id, &rows)) ||
         ((err = uc_commit_plan_make(call->pool, rows, &b.request,
                                     unbackfilled_limit(call), &plan)) &&

@@ -20,7 +20,7 @@ use File::Path qw(make_path);
 use File::Temp ();
 
 my $t_conf = Apache::Test::vars('t_conf');
-plan tests => 92;
+plan tests => 100;
 
 my $p = "t83_$$";
 my $cat = "cat_$p";
@@ -227,7 +227,10 @@ my @bad = (
     [ 'file_size 0', { %$good, commit_info => { %{ $good->{commit_info} }, file_size => 0 } } ],
     [ 'no timestamp', { %$good, commit_info => { %{ $good->{commit_info} }, timestamp => undef } } ],
     [ 'neither commit_info nor latest_backfilled_version', { %$good, commit_info => undef } ],
-    [ 'uniform', { %$good, uniform => { iceberg => { metadata_location => 's3://b/m.json' } } } ],
+    [ 'uniform on a table without Iceberg',
+      { %$good, uniform => { iceberg => { metadata_location => "$t->{storage_location}/metadata/m.json",
+                                          converted_delta_version => 8,
+                                          converted_delta_timestamp => '2026-12-07T09:00:00Z' } } } ],
 );
 for my $case (@bad) {
     is_error(post($case->[1]), 400, undef, "$case->[0]: 400");
@@ -238,6 +241,32 @@ is_error(api(GET => $COMMITS, body => { table_id => $t->{table_id} }), 400,
 is_error(get_commits($t, 5, 4), 400, 'INVALID_PARAMETER_VALUE', 'GET with end before start: 400');
 is_error(api(GET => $COMMITS, raw => '{"table_id":', content_type => 'application/json'),
          400, undef, 'GET with a body that is not JSON: 400');
+
+# --- UniForm: the Iceberg metadata of a commit ----------------------------------------------
+my $ice = coordinated('ice', 'delta.universalFormat.enabledFormats' => 'iceberg',
+                      'delta.enableIcebergCompatV2' => 'true');
+sub uniform_of {
+    my ($v, %o) = @_;
+    return { iceberg => { metadata_location => "$ice->{storage_location}/metadata/v$v.metadata.json",
+                          converted_delta_version => $v,
+                          converted_delta_timestamp => '2026-12-07T09:00:00.250Z', %o } };
+}
+sub ice_commit { my ($v, $u) = @_; post({ %{ commit_body($ice, $v) }, uniform => $u }) }
+is_error(commit($ice, 1), 400, 'INVALID_PARAMETER_VALUE', 'an Iceberg table\'s commit without uniform: 400',
+         message => qr/Uniform metadata must be set/);
+is_error(ice_commit(1, uniform_of(1, converted_delta_version => 2)), 400, 'INVALID_PARAMETER_VALUE',
+         'uniform of another version: 400', message => qr/must equal commit version/);
+is_error(ice_commit(1, uniform_of(1, metadata_location => "s3://bucket/$p/elsewhere/v1.json")), 400,
+         'INVALID_PARAMETER_VALUE', 'Iceberg metadata outside the table: 400', message => qr/subpath/);
+is_error(ice_commit(1, uniform_of(1, converted_delta_timestamp => 'yesterday')), 400,
+         'INVALID_PARAMETER_VALUE', 'a timestamp that is not ISO-8601: 400');
+is_error(ice_commit(1, {}), 400, 'INVALID_PARAMETER_VALUE', 'uniform without iceberg: 400');
+is_ok_json(ice_commit(1, uniform_of(1)), 'a commit with its Iceberg metadata');
+my $kept = db_query("SELECT details FROM securables WHERE id = '$ice->{table_id}'");
+like($kept, qr/"uniform_iceberg":\{"metadata_location":"\Q$ice->{storage_location}\E\/metadata\/v1\.metadata\.json","converted_delta_version":1,"converted_delta_timestamp":1796634000250\}/,
+     'kept with the table, its time in epoch milliseconds');
+$j = json_of(api(GET => "/tables/$cat.sch.ice")) || {};
+ok($j->{table_id} && !grep({ /uniform/ } keys %$j), 'and not in the table\'s answer') or diag explain $j;
 
 # --- tables the coordinator does not serve ------------------------------------------------
 my $plain = managed_table('plain');
