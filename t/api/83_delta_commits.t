@@ -20,7 +20,7 @@ use File::Path qw(make_path);
 use File::Temp ();
 
 my $t_conf = Apache::Test::vars('t_conf');
-plan tests => 100;
+plan tests => 101;
 
 my $p = "t83_$$";
 my $cat = "cat_$p";
@@ -189,6 +189,8 @@ is_error(commit($lt, 1, file => staged(1, 'other')), 409, 'COMMIT_VERSION_CONFLI
          'a file of other bytes: 409');
 is_error(commit($lt, 2), 500, 'COMMIT_STATE_UNKNOWN', 'a version not found published: 500');
 is_deeply(versions_of(get_commits($lt)), [3], 'none of them changed the commits');
+is_ok_json(commit($lt, 4, uri => "file:$dir"),
+           'the table_uri as Hadoop spells a local path (file:/...)');
 
 # --- metadata carried by a commit ------------------------------------------------------
 my $full = "$cat.sch.events";
