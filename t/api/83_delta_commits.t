@@ -268,7 +268,8 @@ my $kept = db_query("SELECT details FROM securables WHERE id = '$ice->{table_id}
 like($kept, qr/"uniform_iceberg":\{"metadata_location":"\Q$ice->{storage_location}\E\/metadata\/v1\.metadata\.json","converted_delta_version":1,"converted_delta_timestamp":1796634000250\}/,
      'kept with the table, its time in epoch milliseconds');
 $j = json_of(api(GET => "/tables/$cat.sch.ice")) || {};
-ok($j->{table_id} && !grep({ /uniform/ } keys %$j), 'and not in the table\'s answer') or diag explain $j;
+ok($kept =~ /uniform_iceberg/ && $j->{table_id} && !grep({ /uniform/ } keys %$j),
+   'and not in the table\'s answer') or diag explain $j;
 
 # --- tables the coordinator does not serve ------------------------------------------------
 my $plain = managed_table('plain');
