@@ -517,6 +517,7 @@ static uc_error_t *prepare_call(request_rec *r, const uc_mount_t *api,
 {
     uc_method_t method;
     const char *rel;
+    int status;
     uc_error_t *err, *unidentified;
 
     call->pool = r->pool;
@@ -576,12 +577,8 @@ static uc_error_t *prepare_call(request_rec *r, const uc_mount_t *api,
         return read_form(r, conf, call);
     if (match->route->flags & UC_ROUTE_BODY)
         return read_json_body(r, conf, match->route->flags, call);
-    else {
-        int status = ap_discard_request_body(r);
-        if (status != OK)
-            return body_unreadable(r, status);
-    }
-    return NULL;
+    status = ap_discard_request_body(r);
+    return status == OK ? NULL : body_unreadable(r, status);
 }
 
 uc_error_t *uc_glue_store(request_rec *r, const uc_log_t *log,
