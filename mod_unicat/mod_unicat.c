@@ -81,6 +81,7 @@ static void *create_dir_config(apr_pool_t *p, char *dir)
     conf->url_lifetime = UC_UNSET;
     conf->async_wait = UC_UNSET;
     conf->async_lifetime = UC_UNSET;
+    conf->max_unbackfilled = UC_UNSET;
     conf->metrics = UC_UNSET;
     conf->provider_private_addresses = UC_UNSET;
     conf->base = dir;
@@ -111,6 +112,8 @@ static void *merge_dir_config(apr_pool_t *p, void *basev, void *addv)
                                                    : base->async_wait;
     conf->async_lifetime = add->async_lifetime != UC_UNSET
                            ? add->async_lifetime : base->async_lifetime;
+    conf->max_unbackfilled = add->max_unbackfilled != UC_UNSET
+                             ? add->max_unbackfilled : base->max_unbackfilled;
     conf->metrics = add->metrics != UC_UNSET ? add->metrics : base->metrics;
     conf->provider_private_addresses =
         add->provider_private_addresses != UC_UNSET
@@ -330,6 +333,23 @@ static const char *set_async_lifetime(cmd_parms *cmd, void *dconf,
                             "number of seconds from 1 to 86400, not '%s'",
                             arg);
     ((uc_dir_config_t *)dconf)->async_lifetime = (int)v;
+    return NULL;
+}
+
+/* Commits a catalog-managed Delta table may have waiting to be
+ * backfilled: at least one, at most what a reader is given in one
+ * answer. */
+static const char *set_max_unbackfilled(cmd_parms *cmd, void *dconf,
+                                        const char *arg)
+{
+    char *end;
+    apr_int64_t v = apr_strtoi64(arg, &end, 10);
+
+    if (!*arg || *end || v < 1 || v > 1000)
+        return apr_psprintf(cmd->pool, "UnicatDeltaMaxUnbackfilledCommits "
+                            "takes a number of commits from 1 to 1000, not "
+                            "'%s'", arg);
+    ((uc_dir_config_t *)dconf)->max_unbackfilled = (int)v;
     return NULL;
 }
 
@@ -582,6 +602,11 @@ static const command_rec unicat_directives[] = {
                   RSRC_CONF | ACCESS_CONF,
                   "Seconds an asynchronous Delta Sharing query can be "
                   "polled (default 3600)"),
+    AP_INIT_TAKE1("UnicatDeltaMaxUnbackfilledCommits", set_max_unbackfilled,
+                  NULL, RSRC_CONF | ACCESS_CONF,
+                  "Commits of a catalog-managed Delta table that may wait "
+                  "to be backfilled before the next is refused (default "
+                  "10)"),
     AP_INIT_TAKE1("UnicatActivationRateLimit", set_open_routes_limit, NULL,
                   RSRC_CONF,
                   "Requests per minute a client address may make of the "

@@ -35,6 +35,7 @@ typedef struct uc_dir_config {
     int async_wait;                  /* UnicatSharingAsyncWait, ms, or
                                       * UC_ASYNC_OFF */
     int async_lifetime;              /* UnicatSharingAsyncLifetime, s */
+    int max_unbackfilled;            /* UnicatDeltaMaxUnbackfilledCommits */
     int metrics;                     /* UnicatMetrics On|Off */
     int provider_private_addresses;  /* UnicatProviderPrivateAddresses */
     const char *console_api;         /* UnicatConsoleApi */

@@ -479,12 +479,45 @@ static uc_error_t *read_form(request_rec *r, const uc_dir_config_t *conf,
                                                   len), &call->form);
 }
 
+/* The JSON object of a route's body (UC_ROUTE_BODY and its modifiers)
+ * into call->body. httpd reads a body whatever the method, a GET's
+ * too. */
+static uc_error_t *read_json_body(request_rec *r, const uc_dir_config_t *conf,
+                                  unsigned flags, uc_call_t *call)
+{
+    char *data = NULL;
+    apr_size_t len = 0;
+    const char *ct = apr_table_get(r->headers_in, "Content-Type");
+    int optional = flags & UC_ROUTE_BODY_OPTIONAL;
+    int or_query = flags & UC_ROUTE_BODY_OR_QUERY;
+    uc_error_t *err;
+
+    if (!is_json_content_type(ct) && !((optional || or_query) && !ct))
+        return uc_render_httpd_error(r->pool, 415);
+    if ((err = read_body(r, body_limit(conf), &data, &len)))
+        return err;
+    if (or_query && !len)
+        return uc_query_object(r->pool, call->query, &call->body);
+    if (or_query && !ct)
+        return uc_render_httpd_error(r->pool, 415);
+    if (optional && !len)
+        call->body = uc_json_own(r->pool, json_object());
+    else if ((err = uc_json_parse_object(r->pool, data, len, &call->body))) {
+        /* Delta Sharing's word for a body that is not a JSON object. */
+        if (optional)
+            uc_error_recast(err, UC_E_MALFORMED_REQUEST);
+        return err;
+    }
+    return NULL;
+}
+
 static uc_error_t *prepare_call(request_rec *r, const uc_mount_t *api,
                                 const uc_dir_config_t *conf,
                                 uc_call_t *call, uc_route_match_t *match)
 {
     uc_method_t method;
     const char *rel;
+    int status;
     uc_error_t *err, *unidentified;
 
     call->pool = r->pool;
@@ -501,6 +534,8 @@ static uc_error_t *prepare_call(request_rec *r, const uc_mount_t *api,
     call->head_only = r->header_only;
     call->headers_out = r->headers_out;
     call->snapshots = uc_glue_snapshots();
+    call->max_unbackfilled_commits = conf->max_unbackfilled == UC_UNSET
+                                     ? 0 : conf->max_unbackfilled;
     call->url_lifetime = conf->url_lifetime == UC_UNSET
                          ? UC_DEFAULT_URL_LIFETIME : conf->url_lifetime;
     call->async = api->recipients ? uc_glue_async_env(r, conf) : NULL;
@@ -541,32 +576,10 @@ static uc_error_t *prepare_call(request_rec *r, const uc_mount_t *api,
         call->authorization = apr_table_get(r->headers_in, "Authorization");
     if (match->route->flags & UC_ROUTE_FORM)
         return read_form(r, conf, call);
-    if (match->route->flags & UC_ROUTE_BODY) {
-        char *data = NULL;
-        apr_size_t len = 0;
-        const char *ct = apr_table_get(r->headers_in, "Content-Type");
-        int optional = match->route->flags & UC_ROUTE_BODY_OPTIONAL;
-
-        if (!is_json_content_type(ct) && !(optional && !ct))
-            return uc_render_httpd_error(r->pool, 415);
-        if ((err = read_body(r, body_limit(conf), &data, &len)))
-            return err;
-        if (optional && !len)
-            call->body = uc_json_own(r->pool, json_object());
-        else if ((err = uc_json_parse_object(r->pool, data, len,
-                                             &call->body))) {
-            /* Delta Sharing's word for a body that is not a JSON object. */
-            if (optional)
-                uc_error_recast(err, UC_E_MALFORMED_REQUEST);
-            return err;
-        }
-    }
-    else {
-        int status = ap_discard_request_body(r);
-        if (status != OK)
-            return body_unreadable(r, status);
-    }
-    return NULL;
+    if (match->route->flags & UC_ROUTE_BODY)
+        return read_json_body(r, conf, match->route->flags, call);
+    status = ap_discard_request_body(r);
+    return status == OK ? NULL : body_unreadable(r, status);
 }
 
 uc_error_t *uc_glue_store(request_rec *r, const uc_log_t *log,

@@ -24,6 +24,8 @@ extern const uc_route_t uc_credential_routes[];
 extern const uc_route_t uc_recipient_routes[];
 extern const uc_route_t uc_external_location_routes[];
 extern const uc_route_t uc_temporary_credential_routes[];
+/* The commit coordinator of catalog-managed Delta tables. */
+extern const uc_route_t uc_delta_commit_routes[];
 extern const uc_route_t uc_share_routes[];
 /* What every share is (its rules among it), for the routes of other
  * families that act on a share. */
@@ -31,6 +33,9 @@ extern const uc_api_family_t uc_share_family;
 /* The families of the objects of a schema, for the routes that list them
  * across schemas (uc_object_summaries.c). */
 extern const uc_api_family_t *const uc_table_family;
+/* The member of a table's details that keeps the UniForm (Iceberg)
+ * metadata of its latest commit; never answered. */
+#define UC_TABLE_UNIFORM_DETAIL "uniform_iceberg"
 extern const uc_api_family_t *const uc_volume_family;
 extern const uc_api_family_t *const uc_function_family;
 extern const uc_api_family_t *const uc_model_family;

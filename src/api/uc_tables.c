@@ -233,9 +233,14 @@ static uc_error_t *prepare_create(uc_call_t *call, uc_securable_t *sec)
 static const uc_api_family_t tables;
 const uc_api_family_t *const uc_table_family = &tables;
 
+/* What the commit coordinator keeps for Iceberg readers, not the table's
+ * answer. */
+static const char *const kept_details[] = { UC_TABLE_UNIFORM_DETAIL, NULL };
+
 static const uc_api_family_t tables = {
     UC_FAMILY_IN_SCHEMA(UC_TYPE_TABLE, UC_PRIV_CREATE_TABLE,
                         P(UC_PRIV_SELECT) | P(UC_PRIV_MODIFY)),
+    .secret_details = kept_details,
     .label = "Table", .plural = "tables",
     .exists = UC_E_TABLE_ALREADY_EXISTS,
     .create_fields = UC_FIELD_COMMENT | UC_FIELD_PROPERTIES | UC_FIELD_OWNER,

@@ -147,6 +147,10 @@ typedef struct uc_call {
      * (sharing/uc_sharing_api.h), NULL when it answers every query at
      * once. */
     const struct uc_sharing_async_env *async;
+    /* The most commits of a catalog-managed Delta table that may wait to
+     * be backfilled (UnicatDeltaMaxUnbackfilledCommits); 0: the
+     * default. */
+    int max_unbackfilled_commits;
 } uc_call_t;
 
 /* An operation writes its JSON answer into `out`, or returns an error (and
@@ -164,7 +168,11 @@ enum {
     UC_ROUTE_FORM = 1 << 3,
     /* With UC_ROUTE_BODY: a missing body or Content-Type reads as {}
      * (Delta Sharing clients may send either). */
-    UC_ROUTE_BODY_OPTIONAL = 1 << 4
+    UC_ROUTE_BODY_OPTIONAL = 1 << 4,
+    /* With UC_ROUTE_BODY: an empty body (with or without a Content-Type)
+     * reads as the query string, an object of its parameters' strings;
+     * for a GET whose body a client or a proxy may not send. */
+    UC_ROUTE_BODY_OR_QUERY = 1 << 5
 };
 
 typedef struct uc_route {

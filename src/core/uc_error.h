@@ -40,13 +40,17 @@
     X(ALREADY_EXISTS,       409, "ALREADY_EXISTS",          6)  \
     X(ABORTED,              409, "ABORTED",                 10) \
     X(DUPLICATE,            409, "UC_STORE_DUPLICATE",      10) \
+    /* The commit coordinator's (Unity Catalog's codes). */            \
+    X(COMMIT_VERSION_CONFLICT, 409, "COMMIT_VERSION_CONFLICT", 10) \
     X(LENGTH_REQUIRED,      411, "LENGTH_REQUIRED",         3)  \
     X(REQUEST_TOO_LARGE,    413, "REQUEST_TOO_LARGE",       8)  \
     X(URI_TOO_LONG,         414, "URI_TOO_LONG",            3)  \
     X(UNSUPPORTED_MEDIA_TYPE, 415, "UNSUPPORTED_MEDIA_TYPE", 3) \
     X(RANGE_NOT_SATISFIABLE, 416, "RANGE_NOT_SATISFIABLE",  11) \
     X(TOO_MANY_REQUESTS,    429, "REQUEST_LIMIT_EXCEEDED",  8)  \
+    X(RESOURCE_EXHAUSTED,   429, "RESOURCE_EXHAUSTED",      8)  \
     X(INTERNAL,             500, "INTERNAL_ERROR",          13) \
+    X(COMMIT_STATE_UNKNOWN, 500, "COMMIT_STATE_UNKNOWN",    2)  \
     X(STORAGE,              502, "STORAGE_ERROR",           13) \
     X(UNAVAILABLE,          503, "TEMPORARILY_UNAVAILABLE", 14) \
     /* The batch-check's, in Lakekeeper's vocabulary. */                \

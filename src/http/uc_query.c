@@ -4,6 +4,7 @@
 #include <string.h>
 #include <apr_strings.h>
 
+#include "../core/uc_json.h"
 #include "../core/uc_percent.h"
 
 /* Decodes %XX and '+' in place; fails on bad escapes and on %00. */
@@ -54,6 +55,25 @@ uc_error_t *uc_query_parse(apr_pool_t *pool, const char *raw,
             return uc_error_invalid(pool, "Malformed percent-encoding in the "
                                     "query string.");
         apr_table_set(t, pair, value);
+    }
+    return NULL;
+}
+
+uc_error_t *uc_query_object(apr_pool_t *pool, const apr_table_t *query,
+                            json_t **out)
+{
+    const apr_array_header_t *all = apr_table_elts(query);
+    const apr_table_entry_t *e = (const apr_table_entry_t *)all->elts;
+    int i;
+
+    *out = uc_json_own(pool, json_object());
+    for (i = 0; i < all->nelts; i++) {
+        json_t *value = json_string(e[i].val);
+
+        if (!value)
+            return uc_error_invalid(pool, "Query parameter '%s' is not "
+                                    "UTF-8 text.", e[i].key);
+        json_object_set_new(*out, e[i].key, value);
     }
     return NULL;
 }

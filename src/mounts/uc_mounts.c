@@ -20,6 +20,7 @@ const uc_route_t *const uc_catalog_api[] = {
     uc_external_location_routes,
     uc_recipient_routes,
     uc_temporary_credential_routes,
+    uc_delta_commit_routes,
     uc_share_permission_routes,
     uc_share_routes,
     uc_provider_routes,

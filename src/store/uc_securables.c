@@ -63,14 +63,14 @@ uc_error_t *uc_securable_get(uc_store_t *store, apr_pool_t *pool,
     return NULL;
 }
 
-uc_error_t *uc_securable_by_id(uc_store_t *store, apr_pool_t *pool,
-                               const char *id, uc_securable_t **out)
+/* The row of a lookup by id, of any kind. */
+static uc_error_t *by_id(uc_store_t *store, apr_pool_t *pool, uc_stmt_t stmt,
+                         const char *id, uc_securable_t **out)
 {
     const char *args[] = { id };
     const char **r;
     uc_rows_t rows;
-    uc_error_t *err = uc_store_select(store, pool, UC_STMT_SECURABLE_BY_ID,
-                                      args, &rows);
+    uc_error_t *err = uc_store_select(store, pool, stmt, args, &rows);
 
     *out = NULL;
     if (err || rows.nrows == 0)
@@ -80,6 +80,19 @@ uc_error_t *uc_securable_by_id(uc_store_t *store, apr_pool_t *pool,
                                  r[UC_BY_ID_COL_parent_id],
                                  r + UC_BY_ID_COL_row);
     return NULL;
+}
+
+uc_error_t *uc_securable_by_id(uc_store_t *store, apr_pool_t *pool,
+                               const char *id, uc_securable_t **out)
+{
+    return by_id(store, pool, UC_STMT_SECURABLE_BY_ID, id, out);
+}
+
+uc_error_t *uc_securable_by_id_for_update(uc_store_t *store,
+                                          apr_pool_t *pool, const char *id,
+                                          uc_securable_t **out)
+{
+    return by_id(store, pool, UC_STMT_SECURABLE_BY_ID_FOR_UPDATE, id, out);
 }
 
 uc_error_t *uc_securable_page(uc_store_t *store, apr_pool_t *pool,

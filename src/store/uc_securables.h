@@ -101,6 +101,12 @@ uc_error_t *uc_securable_get(uc_store_t *store, apr_pool_t *pool,
 /* The row with this id, of any kind; *out is NULL when there is none. */
 uc_error_t *uc_securable_by_id(uc_store_t *store, apr_pool_t *pool,
                                const char *id, uc_securable_t **out);
+/* The same, held for update until the transaction ends (on PostgreSQL;
+ * SQLite's write transactions hold the whole file): the writers of one
+ * row queue there. */
+uc_error_t *uc_securable_by_id_for_update(uc_store_t *store,
+                                          apr_pool_t *pool, const char *id,
+                                          uc_securable_t **out);
 
 /* One page of a parent's children of one kind that `vis` lets the caller
  * see, in name order. *more tells whether rows follow the page. */

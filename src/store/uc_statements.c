@@ -326,6 +326,14 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
     [UC_STMT_SECURABLE_BY_ID] = {
         "SELECT kind, parent_id, " SECURABLES " FROM securables "
         "WHERE id = %s", NULL },
+    /* The row a transaction is about to change, whose writers it queues
+     * (a Delta table's commits: SQLite's BEGIN IMMEDIATE queues them
+     * already). */
+    [UC_STMT_SECURABLE_BY_ID_FOR_UPDATE] = {
+        "SELECT kind, parent_id, " SECURABLES " FROM securables "
+        "WHERE id = %s",
+        "SELECT kind, parent_id, " SECURABLES " FROM securables "
+        "WHERE id = %s FOR UPDATE" },
     [UC_STMT_STAGING_INSERT] = {
         "INSERT INTO staging_tables (" COLUMNS(UC_STAGING_COLUMNS)
         ") VALUES (" MARKERS(UC_STAGING_COLUMNS) ")", NULL },
@@ -340,6 +348,21 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
     [UC_STMT_STAGING_OPEN_BY_ID] = {
         "SELECT " COLUMNS(UC_STAGING_COLUMNS) " FROM staging_tables "
         "WHERE id = %s AND committed_at IS NULL", NULL },
+    /* A table's ratified commits, oldest first: no more than the bound on
+     * unbackfilled commits and the flagged latest one. */
+    [UC_STMT_DELTA_COMMITS_OF] = {
+        "SELECT " COLUMNS(UC_DELTA_COMMIT_COLUMNS) " FROM delta_commits "
+        "WHERE table_id = %s ORDER BY commit_version", NULL },
+    [UC_STMT_DELTA_COMMIT_INSERT] = {
+        "INSERT INTO delta_commits (table_id, "
+        COLUMNS(UC_DELTA_COMMIT_COLUMNS) ") VALUES (%s, "
+        MARKERS(UC_DELTA_COMMIT_COLUMNS) ")", NULL },
+    [UC_STMT_DELTA_COMMITS_DELETE_UP_TO] = {
+        "DELETE FROM delta_commits WHERE table_id = %s "
+        "AND commit_version <= %s", NULL },
+    [UC_STMT_DELTA_COMMIT_FLAG] = {
+        "UPDATE delta_commits SET is_backfilled_latest = 1 "
+        "WHERE table_id = %s AND commit_version = %s", NULL },
     [UC_STMT_MODEL_VERSION_INSERT] = {
         "INSERT INTO model_versions (model_id, " MODEL_VERSIONS
         ") VALUES (%s, " MARKERS(UC_MODEL_VERSION_COLUMNS) ")", NULL },

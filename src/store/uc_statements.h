@@ -71,6 +71,17 @@ enum {
     UC_STAGING_NCOLS
 };
 
+/* A commit a Delta table's coordinator ratified (uc_delta_commits.h). */
+#define UC_DELTA_COMMIT_COLUMNS(COL, BIG, SEP) \
+    COL(commit_version) SEP COL(commit_filename) SEP COL(commit_filesize) SEP \
+    COL(commit_file_mtime_ms) SEP COL(commit_timestamp_ms) SEP \
+    COL(is_backfilled_latest)
+#define UC_DELTA_COMMIT_COL(c) UC_DELTA_COMMIT_COL_##c,
+enum {
+    UC_DELTA_COMMIT_COLUMNS(UC_DELTA_COMMIT_COL, UC_DELTA_COMMIT_COL, )
+    UC_DELTA_COMMIT_NCOLS
+};
+
 #define UC_GRANT_COLUMNS(COL, BIG, SEP) \
     COL(securable_id) SEP COL(principal) SEP COL(privilege)
 #define UC_GRANT_COL(c) UC_GRANT_COL_##c,
@@ -182,10 +193,15 @@ typedef enum uc_stmt {
     UC_STMT_LOCATION_OF_CREDENTIAL,
     UC_STMT_LOCATIONS_FORGET_CREDENTIAL,
     UC_STMT_SECURABLE_BY_ID,
+    UC_STMT_SECURABLE_BY_ID_FOR_UPDATE,
     UC_STMT_STAGING_INSERT,
     UC_STMT_STAGING_BY_LOCATION,
     UC_STMT_STAGING_COMMIT,
     UC_STMT_STAGING_OPEN_BY_ID,
+    UC_STMT_DELTA_COMMITS_OF,
+    UC_STMT_DELTA_COMMIT_INSERT,
+    UC_STMT_DELTA_COMMITS_DELETE_UP_TO,
+    UC_STMT_DELTA_COMMIT_FLAG,
     UC_STMT_MODEL_VERSION_INSERT,
     UC_STMT_MODEL_VERSION_GET,
     UC_STMT_MODEL_VERSION_GET_FOR_UPDATE,

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Crash safety: 8 clients create, rename and delete catalogs, schemas,
-# tables, shares (with tables in them), recipients and grants for
+# tables, shares (with tables in them), recipients and grants, and commit
+# versions of a catalog-managed Delta table each (with its metadata), for
 # UNICAT_DURABILITY_SECONDS (60) while httpd's children are killed with
 # SIGKILL at random moments (the parent starts new ones). Each client works
 # on names of its own and keeps a model of what the server holds: a write
@@ -25,7 +26,7 @@ use POSIX ();
 use Time::HiRes ();
 use Unicat::Test;
 
-plan tests => 13;
+plan tests => 14;
 
 my $SECONDS = $ENV{UNICAT_DURABILITY_SECONDS} || 60;
 my $CLIENTS = 8;
@@ -35,6 +36,40 @@ my $loc = "loc_$p";
 
 create_object('/external-locations', { name => $loc, url => $d });
 END { api(DELETE => "/external-locations/$loc", query => { force => 'true' }) }
+
+# Each client's catalog-managed table, whose commits carry its comment.
+my $COMMITS = '/delta/preview/commits';
+my $ccat = "cm_$p";
+create_catalog($ccat, storage_root => "$d/cm");
+create_schema($ccat, 'sch');
+my %managed;
+for my $c (1 .. $CLIENTS) {
+    my $st = create_object('/staging-tables', { name => "tab$c", catalog_name => $ccat,
+                                                schema_name => 'sch' });
+    $managed{$c} = create_object('/tables', {
+        name => "tab$c", catalog_name => $ccat, schema_name => 'sch', table_type => 'MANAGED',
+        data_source_format => 'DELTA', storage_location => $st->{staging_location}, columns => [],
+        properties => { 'io.unitycatalog.tableId' => $st->{id},
+                        'delta.feature.catalogManaged' => 'supported' } });
+}
+END { drop_catalog($ccat) }
+sub commit_of {
+    my ($t, $v) = @_;
+    return { table_id => $t->{table_id}, table_uri => $t->{storage_location},
+             commit_info => { version => $v, timestamp => 1700000000000 + $v,
+                              file_name => sprintf('%020d.%s.json', $v, $$), file_size => 10,
+                              file_modification_timestamp => 1700000000000 + $v },
+             latest_backfilled_version => $v - 1,
+             metadata => { description => "v$v" } };
+}
+# A table's latest version and comment: what its commits made of it.
+sub committed {
+    my ($t, $full) = @_;
+    my $j = json_of(settled(GET => $COMMITS, body => { table_id => $t->{table_id},
+                                                       start_version => 0 })) || {};
+    my $row = json_of(settled(GET => "/tables/$full")) || {};
+    return ($j->{latest_table_version} // -1, $row->{comment} // '');
+}
 
 # --- the database, read beside the API ---------------------------------------
 my $sqlite = db_is_sqlite();
@@ -87,6 +122,7 @@ sub client {
     my %share;     # name => { shared_as => full name of its table }
     my %rcp;       # name => 1
     my %grant;     # catalog => 1 (alice holds USE CATALOG)
+    my $version = 0;   # the latest version of its managed table
     my ($n, $ok, $unknown, @bad) = (0, 0, 0);
     my $fresh = sub { sprintf "c%d_%s_%d", $c, $_[0], ++$n };
     my $pick = sub { my @k = sort keys %{ $_[0] }; @k ? $k[int rand @k] : undef };
@@ -98,7 +134,7 @@ sub client {
     };
     my $end = time + $SECONDS;
     while (time < $end) {
-        my $op = int rand 10;
+        my $op = int rand 11;
         my $cname = $pick->(\%cat);
         if ($op == 0 || !$cname) {                       # create a catalog
             my $name = "${p}_" . $fresh->('cat');
@@ -221,7 +257,7 @@ sub client {
             elsif ($r->code == 200) { $made = 1; $ok++ }
             $rcp{$name} = 1 if $made;
         }
-        else {                                           # delete a recipient
+        elsif ($op == 9) {                               # delete a recipient
             my $name = $pick->(\%rcp) or next;
             my $r = $write->(DELETE => "/recipients/$name");
             my $gone;
@@ -229,9 +265,22 @@ sub client {
             elsif ($r->code == 200) { $gone = 1; $ok++ }
             delete $rcp{$name} if $gone;
         }
+        else {                                           # the next commit, its comment with it
+            my ($t, $v) = ($managed{$c}, $version + 1);
+            my $r = $write->(POST => $COMMITS, body => commit_of($t, $v));
+            if (!answered($r)) {
+                my ($latest, $comment) = committed($t, "$ccat.sch.tab$c");
+                push @bad, "commit $v: latest $latest, comment '$comment' (half done?)"
+                    unless ($latest == $v && $comment eq "v$v")
+                        || ($latest == $version && $comment eq ($version ? "v$version" : ''));
+                $version = $v if $latest == $v;
+            }
+            elsif ($r->code == 200) { $version = $v; $ok++ }
+        }
     }
     return { catalogs => \%cat, shares => \%share, recipients => \%rcp,
-             grants => \%grant, ok => $ok, unknown => $unknown, bad => \@bad };
+             grants => \%grant, version => $version, ok => $ok, unknown => $unknown,
+             bad => \@bad };
 }
 
 # --- the killer: a random child of httpd's parent, now and then ----------------
@@ -347,6 +396,17 @@ for my $sh (grep { /^\Q$p\E_/ } map { $_->{name} } all_of('/shares', 'shares')) 
 is_deeply(\%shares, \%want_share, 'the shares, and the tables in each');
 my @rcps = grep { /^\Q$p\E_/ } map { $_->{name} } all_of('/recipients', 'recipients');
 is_deeply([sort @rcps], [sort keys %want_rcp], 'the recipients');
+my (@commits_off, $versions);
+for my $c (1 .. $CLIENTS) {
+    my $want = $models[$c - 1]{version} // 0;
+    my ($latest, $comment) = committed($managed{$c}, "$ccat.sch.tab$c");
+    $versions += $want;
+    push @commits_off, "t$c: latest $latest, comment '$comment', expected $want"
+        unless $latest == $want && $comment eq ($want ? "v$want" : '');
+}
+ok(!@commits_off && $versions > 0,
+   "every commit answered is ratified with its metadata, none other ($versions versions)")
+    or diag join "\n", @commits_off;
 
 # --- the database itself ------------------------------------------------------------
 my %checks = (
@@ -365,6 +425,9 @@ my %checks = (
         "SELECT count(*) FROM share_objects o LEFT JOIN securables s ON s.id = o.share_id
            LEFT JOIN securables t ON t.id = o.object_id
           WHERE s.id IS NULL OR t.id IS NULL OR s.kind <> 'share'",
+    'ratified commits without their table' =>
+        "SELECT count(*) FROM delta_commits d LEFT JOIN securables t ON t.id = d.table_id
+          WHERE t.id IS NULL OR t.kind <> 'table'",
     'tokens and share recipients without their recipient' =>
         "SELECT (SELECT count(*) FROM recipient_tokens k LEFT JOIN securables r
                   ON r.id = k.recipient_id WHERE r.id IS NULL OR r.kind <> 'recipient')

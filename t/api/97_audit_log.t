@@ -84,6 +84,25 @@ expect(api(POST => '/temporary-table-credentials',
            body => { table_id => $t->{table_id}, operation => 'READ' }),
        'GENERATE_TEMPORARY_TABLE_CREDENTIAL', 'table', "$cat.sch.tab",
        'admin');
+# A catalog-managed table's commits: each one a change, a refused one too.
+my %sch = (catalog_name => $cat, schema_name => 'sch');
+my $st = json_of(expect(api(POST => '/staging-tables', body => { name => 'managed', %sch }),
+                        'CREATE_STAGING_TABLE', 'table', "$cat.sch.managed", 'admin')) || {};
+my $mt = json_of(expect(api(POST => '/tables', body => {
+    name => 'managed', %sch, table_type => 'MANAGED', data_source_format => 'DELTA',
+    columns => [], storage_location => $st->{staging_location},
+    properties => { 'io.unitycatalog.tableId' => $st->{id} // '',
+                    'delta.feature.catalogManaged' => 'supported' } }),
+    'CREATE', 'table', "$cat.sch.managed", 'admin')) || {};
+sub delta_commit {
+    my ($v) = @_;
+    return api(POST => '/delta/preview/commits', body => {
+        table_id => $mt->{table_id}, table_uri => $mt->{storage_location},
+        commit_info => { version => $v, timestamp => 1, file_name => "$v.json",
+                         file_size => 1, file_modification_timestamp => 1 } });
+}
+expect(delta_commit(1), 'DELTA_COMMIT', 'table', "$cat.sch.managed", 'admin');
+expect(delta_commit(3), 'DELTA_COMMIT', 'table', "$cat.sch.managed", 'admin');
 expect(api(POST => '/shares', body => { name => "share_$p" }),
        'CREATE', 'share', "share_$p", 'admin');
 my $rcp = json_of(expect(api(POST => '/recipients', body => {
@@ -105,6 +124,8 @@ my $bearer = (json_of($activated) || {})->{bearerToken};
 # --- reads write nothing ----------------------------------------------------
 api(GET => "/catalogs/$cat");
 api(GET => '/tables', query => { catalog_name => $cat, schema_name => 'sch' });
+api(GET => '/delta/preview/commits', body => { table_id => $mt->{table_id},
+                                               start_version => 0 });
 api(POST => '/action/batch-check', base => '/management/v1',
     body => { checks => [] });
 

@@ -427,6 +427,9 @@ static const char *body_for(const uc_route_t *r)
           "\"mdl\",\"version\":1,\"operation\":\"READ_MODEL_VERSION\"}" },
         { "/temporary-path-credentials", "{\"url\":\"s3://bucket/else/x\","
           "\"operation\":\"PATH_READ\"}" },
+        { "/delta/preview/commits", "{\"table_id\":\"" TABLE_ID "\","
+          "\"table_uri\":\"s3://bucket/ext/tbl\","
+          "\"latest_backfilled_version\":0}" },
     };
     size_t i;
 
@@ -434,6 +437,9 @@ static const char *body_for(const uc_route_t *r)
         return "{\"changes\":[{\"principal\":\"zed\",\"add\":[\"MANAGE\"]}]}";
     if (r->method == UC_PATCH)
         return "{\"comment\":\"x\"}";
+    /* The one GET with a body: the commits of a table. */
+    if (r->flags & UC_ROUTE_BODY_OR_QUERY)
+        return "{\"table_id\":\"" TABLE_ID "\",\"start_version\":0}";
     if (r->method != UC_POST)
         return NULL;
     for (i = 0; i < sizeof(posts) / sizeof(posts[0]); i++)

@@ -401,6 +401,9 @@ static void test_rpc_codes(void **state)
         { UC_E_METHOD_NOT_ALLOWED, 405, "METHOD_NOT_ALLOWED", 12 },
         { UC_E_REQUEST_TOO_LARGE, 413, "REQUEST_TOO_LARGE", 8 },
         { UC_E_ABORTED, 409, "ABORTED", 10 },
+        { UC_E_COMMIT_VERSION_CONFLICT, 409, "COMMIT_VERSION_CONFLICT", 10 },
+        { UC_E_RESOURCE_EXHAUSTED, 429, "RESOURCE_EXHAUSTED", 8 },
+        { UC_E_COMMIT_STATE_UNKNOWN, 500, "COMMIT_STATE_UNKNOWN", 2 },
         { UC_E_COUNT, 0, NULL, 0 }
     };
     int i, j;
@@ -728,6 +731,31 @@ static void test_query_bad_escapes(void **state)
     }
 }
 
+/* The query string read as a body: strings, numbers in the form the
+ * integer reader takes, the last of a name given twice; non-UTF-8 is a
+ * 400. */
+static void test_query_object(void **state)
+{
+    apr_pool_t *pool = *state;
+    json_t *o = NULL;
+    apr_int64_t n;
+    int present;
+
+    assert_ok(uc_query_object(pool, query_ok(pool, "table_id=t%201&"
+                                             "start_version=7&a=1&a=2"),
+                              &o));
+    assert_int_equal(json_object_size(o), 3);
+    assert_string_equal(json_string_value(json_object_get(o, "table_id")),
+                        "t 1");
+    assert_string_equal(json_string_value(json_object_get(o, "a")), "2");
+    assert_ok(uc_json_int_field(pool, o, "start_version", 0, 100, &n,
+                                &present));
+    assert_true(present && n == 7);
+    assert_ok(uc_query_object(pool, query_ok(pool, NULL), &o));
+    assert_int_equal(json_object_size(o), 0);
+    assert_invalid(uc_query_object(pool, query_ok(pool, "x=%FF"), &o));
+}
+
 static void test_query_limit(void **state)
 {
     apr_pool_t *pool = *state;
@@ -811,6 +839,7 @@ int main(void)
         UC_POOL_TEST(test_query_name_without_value),
         UC_POOL_TEST(test_query_bad_escapes),
         UC_POOL_TEST(test_query_limit),
+        UC_POOL_TEST(test_query_object),
         UC_POOL_TEST(test_stored_scan),
     };
     int rc;
