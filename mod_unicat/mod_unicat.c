@@ -286,84 +286,13 @@ static const char *set_console_path(cmd_parms *cmd, void *dconf,
     return NULL;
 }
 
-/* Seconds, from a minute to a week (the longest a pre-signed URL of the
- * clouds lives). */
-static const char *set_url_lifetime(cmd_parms *cmd, void *dconf,
-                                    const char *arg)
+/* A number of `unit` from `min` to `max` into *out; or the reason not. */
+static const char *number_from(cmd_parms *cmd, const char *arg, int min,
+                               int max, const char *unit, int *out)
 {
-    char *end;
-    apr_int64_t v = apr_strtoi64(arg, &end, 10);
-
-    if (!*arg || *end || v < 60 || v > 604800)
-        return apr_psprintf(cmd->pool, "UnicatSharingUrlLifetime takes a "
-                            "number of seconds from 60 to 604800, not '%s'",
-                            arg);
-    ((uc_dir_config_t *)dconf)->url_lifetime = (int)v;
-    return NULL;
-}
-
-/* Milliseconds a submit waits for its snapshot, 0 to a minute, or Off. */
-static const char *set_async_wait(cmd_parms *cmd, void *dconf,
-                                  const char *arg)
-{
-    char *end;
-    apr_int64_t v = apr_strtoi64(arg, &end, 10);
-
-    if (!strcasecmp(arg, "off")) {
-        ((uc_dir_config_t *)dconf)->async_wait = UC_ASYNC_OFF;
-        return NULL;
-    }
-    if (!*arg || *end || v < 0 || v > 60000)
-        return apr_psprintf(cmd->pool, "UnicatSharingAsyncWait takes a "
-                            "number of milliseconds from 0 to 60000, or "
-                            "Off, not '%s'", arg);
-    ((uc_dir_config_t *)dconf)->async_wait = (int)v;
-    return NULL;
-}
-
-/* Seconds an asynchronous query's id answers, a second to a day. */
-static const char *set_async_lifetime(cmd_parms *cmd, void *dconf,
-                                      const char *arg)
-{
-    char *end;
-    apr_int64_t v = apr_strtoi64(arg, &end, 10);
-
-    if (!*arg || *end || v < 1 || v > 86400)
-        return apr_psprintf(cmd->pool, "UnicatSharingAsyncLifetime takes a "
-                            "number of seconds from 1 to 86400, not '%s'",
-                            arg);
-    ((uc_dir_config_t *)dconf)->async_lifetime = (int)v;
-    return NULL;
-}
-
-/* Commits a catalog-managed Delta table may have waiting to be
- * backfilled: at least one, at most what a reader is given in one
- * answer. */
-static const char *set_max_unbackfilled(cmd_parms *cmd, void *dconf,
-                                        const char *arg)
-{
-    char *end;
-    apr_int64_t v = apr_strtoi64(arg, &end, 10);
-
-    if (!*arg || *end || v < 1 || v > 1000)
-        return apr_psprintf(cmd->pool, "UnicatDeltaMaxUnbackfilledCommits "
-                            "takes a number of commits from 1 to 1000, not "
-                            "'%s'", arg);
-    ((uc_dir_config_t *)dconf)->max_unbackfilled = (int)v;
-    return NULL;
-}
-
-/* A number of `unit` from `min` to `max` into *out, for a directive of the
- * main server; or the reason not. */
-static const char *number_in(cmd_parms *cmd, const char *arg, int min,
-                             int max, const char *unit, int *out)
-{
-    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
     apr_int64_t v;
     char *end;
 
-    if (err)
-        return err;
     v = apr_strtoi64(arg, &end, 10);
     if (!*arg || *end || v < min || v > max)
         return apr_psprintf(cmd->pool, "%s takes a number of %s from %d "
@@ -371,6 +300,59 @@ static const char *number_in(cmd_parms *cmd, const char *arg, int min,
                             max, arg);
     *out = (int)v;
     return NULL;
+}
+
+/* The same for a directive of the main server. */
+static const char *number_in(cmd_parms *cmd, const char *arg, int min,
+                             int max, const char *unit, int *out)
+{
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+
+    return err ? err : number_from(cmd, arg, min, max, unit, out);
+}
+
+/* The numbers a section may set: the member of uc_dir_config_t, in what
+ * and within which bounds (the directive's cmd->info, which httpd types
+ * as not const: none of them is ever written). */
+typedef struct dir_number {
+    apr_size_t offset;
+    int min, max;
+    const char *unit;
+} dir_number_t;
+
+/* UnicatSharingUrlLifetime: from a minute to a week (the longest a
+ * pre-signed URL of the clouds lives). */
+static dir_number_t url_lifetime = {
+    APR_OFFSETOF(uc_dir_config_t, url_lifetime), 60, 604800, "seconds" };
+/* UnicatSharingAsyncWait (or Off): up to a minute. */
+static dir_number_t async_wait = {
+    APR_OFFSETOF(uc_dir_config_t, async_wait), 0, 60000, "milliseconds" };
+/* UnicatSharingAsyncLifetime: a second to a day. */
+static dir_number_t async_lifetime = {
+    APR_OFFSETOF(uc_dir_config_t, async_lifetime), 1, 86400, "seconds" };
+/* UnicatDeltaMaxUnbackfilledCommits: at least one, at most what a reader
+ * is given in one answer. */
+static dir_number_t max_unbackfilled = {
+    APR_OFFSETOF(uc_dir_config_t, max_unbackfilled), 1, 1000, "commits" };
+
+static const char *set_dir_number(cmd_parms *cmd, void *dconf,
+                                  const char *arg)
+{
+    const dir_number_t *n = cmd->info;
+
+    return number_from(cmd, arg, n->min, n->max, n->unit,
+                       (int *)((char *)dconf + n->offset));
+}
+
+/* A submit that never waits for its snapshot: Off. */
+static const char *set_async_wait(cmd_parms *cmd, void *dconf,
+                                  const char *arg)
+{
+    if (!strcasecmp(arg, "off")) {
+        ((uc_dir_config_t *)dconf)->async_wait = UC_ASYNC_OFF;
+        return NULL;
+    }
+    return set_dir_number(cmd, dconf, arg);
 }
 
 static const char *set_decode_threads(cmd_parms *cmd, void *dconf,
@@ -589,21 +571,22 @@ static const command_rec unicat_directives[] = {
                  "Whether providers' sharing servers and token endpoints "
                  "may be at loopback, private, link-local or unspecified "
                  "addresses; Off by default"),
-    AP_INIT_TAKE1("UnicatSharingUrlLifetime", set_url_lifetime, NULL,
+    AP_INIT_TAKE1("UnicatSharingUrlLifetime", set_dir_number, &url_lifetime,
                   RSRC_CONF | ACCESS_CONF,
                   "Seconds the data file URLs of Delta Sharing answers stay "
                   "valid (default 3600)"),
-    AP_INIT_TAKE1("UnicatSharingAsyncWait", set_async_wait, NULL,
+    AP_INIT_TAKE1("UnicatSharingAsyncWait", set_async_wait, &async_wait,
                   RSRC_CONF | ACCESS_CONF,
                   "Milliseconds a Delta Sharing query of a client that "
                   "allows asynchronous queries waits for its snapshot "
                   "before it answers pending, or Off (default 50)"),
-    AP_INIT_TAKE1("UnicatSharingAsyncLifetime", set_async_lifetime, NULL,
+    AP_INIT_TAKE1("UnicatSharingAsyncLifetime", set_dir_number,
+                  &async_lifetime,
                   RSRC_CONF | ACCESS_CONF,
                   "Seconds an asynchronous Delta Sharing query can be "
                   "polled (default 3600)"),
-    AP_INIT_TAKE1("UnicatDeltaMaxUnbackfilledCommits", set_max_unbackfilled,
-                  NULL, RSRC_CONF | ACCESS_CONF,
+    AP_INIT_TAKE1("UnicatDeltaMaxUnbackfilledCommits", set_dir_number,
+                  &max_unbackfilled, RSRC_CONF | ACCESS_CONF,
                   "Commits of a catalog-managed Delta table that may wait "
                   "to be backfilled before the next is refused (default "
                   "10)"),
