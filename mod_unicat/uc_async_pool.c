@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The child's pool of threads that prepare the sharing server's
  * asynchronous queries (src/sharing/uc_sharing_async.c): made in
- * child_init, two threads under a threaded MPM and one under prefork,
- * with a database connection of mod_dbd's for each job that marks a query
- * ready. */
+ * child_init, two threads under a threaded MPM and one under prefork.
+ * Under a threaded MPM a job that marks a query ready takes a database
+ * connection of mod_dbd's; under prefork the child's one connection is
+ * its request's, so a job only reads the snapshot. */
 #include "uc_glue.h"
 
 #include <ap_mpm.h>
@@ -23,6 +24,10 @@
 
 static apr_thread_pool_t *threads;
 static const char *process;
+/* Whether mod_dbd keeps a pool of connections (a threaded MPM) that the
+ * pool's threads may take from; under prefork it keeps one, the
+ * request's, which no other thread may touch. */
+static int lends_connections;
 static APR_OPTIONAL_FN_TYPE(ap_dbd_open) *dbd_open;
 static APR_OPTIONAL_FN_TYPE(ap_dbd_close) *dbd_close;
 
@@ -66,6 +71,7 @@ static void child_init(apr_pool_t *pchild, server_rec *s)
     dbd_close = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_close);
     if (ap_mpm_query(AP_MPMQ_IS_THREADED, &threaded) != APR_SUCCESS)
         threaded = 0;
+    lends_connections = threaded != AP_MPMQ_NOT_SUPPORTED;
     if (apr_gethostname(host, sizeof(host), pchild) != APR_SUCCESS)
         apr_cpystrn(host, "localhost", sizeof(host));
     process = apr_psprintf(pchild, "%s/%ld/%" APR_TIME_T_FMT, host,
@@ -91,13 +97,13 @@ const uc_sharing_async_env_t *uc_glue_async_env(request_rec *r,
     env = apr_pcalloc(r->pool, sizeof(*env));
     env->threads = threads;
     env->backlog = BACKLOG;
-    env->process = process;
+    env->process = lends_connections ? process : NULL;
     env->wait = apr_time_from_msec(conf->async_wait == UC_UNSET
                                    ? UC_DEFAULT_ASYNC_WAIT_MS
                                    : conf->async_wait);
     env->lifetime = conf->async_lifetime == UC_UNSET
                     ? UC_DEFAULT_ASYNC_LIFETIME : conf->async_lifetime;
-    env->store_open = store_open;
+    env->store_open = lends_connections ? store_open : NULL;
     env->baton = r->server;
     return env;
 }

@@ -53,12 +53,17 @@ typedef struct uc_sharing_async_env {
     apr_thread_pool_t *threads;    /* the child's, made in child_init */
     apr_size_t backlog;            /* at most this many jobs wait: beyond,
                                     * queries are answered at once */
-    const char *process;           /* names this process (host, pid, start)
-                                    * in the rows it prepares */
+    /* Names this process (host, pid, start) in the rows its threads
+     * prepare; NULL when they have no connection of their own (below):
+     * polls then never wait for them. */
+    const char *process;
     apr_interval_time_t wait;      /* UnicatSharingAsyncWait */
     apr_int64_t lifetime;          /* UnicatSharingAsyncLifetime, seconds */
     /* A connection to the database for a thread of the pool, given back
-     * when `pool` goes. */
+     * when `pool` goes; NULL when the process has none to lend (prefork:
+     * mod_dbd's one connection of the child is its request's). Its
+     * threads then only read snapshots into the cache, and the query's
+     * poll pins the version itself. */
     uc_error_t *(*store_open)(void *baton, apr_pool_t *pool,
                               struct uc_store **out);
     void *baton;

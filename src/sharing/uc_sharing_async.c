@@ -193,7 +193,8 @@ static void *APR_THREAD_FUNC job_run(apr_thread_t *thread, void *data)
     apr_thread_mutex_unlock(job->lock);
     if (!handed_over)
         return NULL;
-    if (*job->query_id && !job->store_open(job->baton, job->pool, &store))
+    if (*job->query_id && job->store_open &&
+        !job->store_open(job->baton, job->pool, &store))
         mark_ready(job, store);
     apr_pool_destroy(job->pool);
     return NULL;
@@ -448,7 +449,8 @@ static int preparing_here(const uc_call_t *call,
                           const uc_sharing_query_row_t *row)
 {
     return !strcmp(row->state, "pending") && row->preparer &&
-           call->async && !strcmp(row->preparer, call->async->process) &&
+           call->async && call->async->process &&
+           !strcmp(row->preparer, call->async->process) &&
            apr_time_as_msec(call->now) - apr_atoi64(row->created_at)
            < (apr_int64_t)PREPARE_SECONDS * 1000;
 }
