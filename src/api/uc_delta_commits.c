@@ -57,19 +57,6 @@ static uc_error_t *required_int(uc_call_t *call, json_t *obj,
     return err;
 }
 
-/* An object member (NULL when absent or null). */
-static uc_error_t *object_field(uc_call_t *call, json_t *obj,
-                                const char *field, json_t **out)
-{
-    *out = json_object_get(obj, field);
-    if (*out && json_is_null(*out))
-        *out = NULL;
-    if (*out && !json_is_object(*out))
-        return uc_error_invalid(call->pool, "Field '%s' must be an object.",
-                                field);
-    return NULL;
-}
-
 /* The commit's file: one name in _delta_log/_staged_commits/. */
 static uc_error_t *check_file_name(uc_call_t *call, const char *name)
 {
@@ -114,11 +101,12 @@ static uc_error_t *read_metadata(uc_call_t *call, json_t *meta,
                                     &b->description)) ||
         (err = uc_validate_text(call->pool, "description", b->description,
                                 UC_COMMENT_MAX)) ||
-        (err = object_field(call, meta, "schema", &schema)) ||
+        (err = uc_json_object_field(call->pool, meta, "schema", &schema)) ||
         (schema && (err = uc_columns_read(call->pool, "columns",
                                           json_object_get(schema, "columns"),
                                           &b->columns))) ||
-        (err = object_field(call, meta, "properties", &props)) ||
+        (err = uc_json_object_field(call->pool, meta, "properties",
+                                    &props)) ||
         (props && (err = uc_json_string_map_field(call->pool, props,
                                                   "properties",
                                                   &b->properties))))
@@ -148,14 +136,17 @@ static uc_error_t *read_commit_body(uc_call_t *call, const char *table_id,
     b->request.backfilled = -1;
     if ((err = uc_json_string_field(call->pool, call->body, "table_uri", 1,
                                     &b->table_uri)) ||
-        (err = object_field(call, call->body, "commit_info", &info)) ||
+        (err = uc_json_object_field(call->pool, call->body, "commit_info",
+                                    &info)) ||
         (info && (err = read_commit_info(call, info, &b->commit))) ||
         (err = uc_json_int_field(call->pool, call->body,
                                  "latest_backfilled_version", 0,
                                  APR_INT64_MAX, &b->request.backfilled,
                                  &present)) ||
-        (err = object_field(call, call->body, "metadata", &meta)) ||
-        (err = object_field(call, call->body, "uniform", &uniform)))
+        (err = uc_json_object_field(call->pool, call->body, "metadata",
+                                    &meta)) ||
+        (err = uc_json_object_field(call->pool, call->body, "uniform",
+                                    &uniform)))
         return err;
     if (!present)
         b->request.backfilled = -1;
@@ -424,15 +415,11 @@ static uc_error_t *post_commit(uc_call_t *call, uc_jw_t *out)
 static void write_commit(uc_jw_t *out, const uc_ratified_commit_t *c)
 {
     uc_jw_begin_object(out);
-    uc_jw_key(out, "version");
-    uc_jw_int(out, c->version);
-    uc_jw_key(out, "timestamp");
-    uc_jw_int(out, c->timestamp);
+    uc_jw_field_int(out, "version", c->version);
+    uc_jw_field_int(out, "timestamp", c->timestamp);
     uc_jw_field_string(out, "file_name", c->file_name);
-    uc_jw_key(out, "file_size");
-    uc_jw_int(out, c->file_size);
-    uc_jw_key(out, "file_modification_timestamp");
-    uc_jw_int(out, c->file_mtime);
+    uc_jw_field_int(out, "file_size", c->file_size);
+    uc_jw_field_int(out, "file_modification_timestamp", c->file_mtime);
     uc_jw_end_object(out);
 }
 
@@ -466,10 +453,10 @@ static uc_error_t *get_commits(uc_call_t *call, uc_jw_t *out)
     uc_jw_key(out, "commits");
     uc_jw_begin_array(out);
     for (i = 0; i < shown->nelts; i++)
-        write_commit(out, APR_ARRAY_IDX(shown, i, const uc_ratified_commit_t *));
+        write_commit(out, APR_ARRAY_IDX(shown, i,
+                                        const uc_ratified_commit_t *));
     uc_jw_end_array(out);
-    uc_jw_key(out, "latest_table_version");
-    uc_jw_int(out, latest);
+    uc_jw_field_int(out, "latest_table_version", latest);
     uc_jw_end_object(out);
     return NULL;
 }

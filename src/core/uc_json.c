@@ -87,6 +87,18 @@ uc_error_t *uc_json_bool_field(apr_pool_t *pool, json_t *obj,
     return NULL;
 }
 
+uc_error_t *uc_json_object_field(apr_pool_t *pool, json_t *obj,
+                                 const char *field, json_t **out)
+{
+    json_t *v = present_value(obj, field);
+
+    *out = NULL;
+    if (v && !json_is_object(v))
+        return uc_error_invalid(pool, "Field '%s' must be an object.", field);
+    *out = v;
+    return NULL;
+}
+
 uc_error_t *uc_json_int_field(apr_pool_t *pool, json_t *obj,
                               const char *field, apr_int64_t min,
                               apr_int64_t max, apr_int64_t *out,

@@ -24,6 +24,10 @@ uc_error_t *uc_json_string_field(apr_pool_t *pool, json_t *obj,
                                  const char **out);
 uc_error_t *uc_json_bool_field(apr_pool_t *pool, json_t *obj,
                                const char *field, int *out);
+/* An object member, borrowed from `obj`; *out NULL when missing or
+ * null. */
+uc_error_t *uc_json_object_field(apr_pool_t *pool, json_t *obj,
+                                 const char *field, json_t **out);
 /* An integer from min to max, given as a JSON number that is one (5,
  * 5.0, 5e0) or as a string of digits with an optional '-' (protobuf's
  * JSON form of int64); anything else is a 400 naming the field. *present

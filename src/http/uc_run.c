@@ -4,21 +4,21 @@
 #include "uc_run.h"
 
 #include "../authz/uc_authz.h"
+#include "../core/uc_json.h"
 #include "../store/uc_store.h"
 
 static uc_error_t *unwrap_envelope(const uc_route_t *route, uc_call_t *call)
 {
     json_t *inner;
+    uc_error_t *err;
 
     if (!route->envelope || !call->body)
         return NULL;
-    inner = json_object_get(call->body, route->envelope);
-    if (!inner || json_is_null(inner))
-        return NULL;
-    if (!json_is_object(inner))
-        return uc_error_invalid(call->pool, "Field '%s' must be an object.",
-                                route->envelope);
-    call->body = inner;
+    if ((err = uc_json_object_field(call->pool, call->body, route->envelope,
+                                    &inner)))
+        return err;
+    if (inner)
+        call->body = inner;
     return NULL;
 }
 
