@@ -147,9 +147,13 @@ static int send_json(request_rec *r, int status, const json_t *value)
     return send_body(r, status, body);
 }
 
+/* `path`: the call's, relative to the mount (NULL when not known), which
+ * says the dialect of the answer. */
 static int send_error(request_rec *r, const uc_mount_t *api,
-                      const uc_error_t *err)
+                      const char *path, const uc_error_t *err)
 {
+    const uc_error_dialect_t *dialect = uc_mount_errors(api, path);
+
     if (api->recipients && err->status == 401)
         apr_table_setn(r->err_headers_out, "WWW-Authenticate",
                        apr_psprintf(r->pool, "Bearer realm=\"%s\"",
@@ -164,7 +168,8 @@ static int send_error(request_rec *r, const uc_mount_t *api,
                       0, r, "UC0101: %s %s answered %d %s: %s", r->method,
                       uc_glue_uri_for_log(r), err->status, err->code,
                       err->cause ? err->cause : err->message);
-    return send_json(r, err->status, api->render_error(r->pool, err));
+    return send_json(r, uc_render_status(dialect, err),
+                     dialect->render(r->pool, err));
 }
 
 /* The core's diagnostics, in the request's error log entries. */
@@ -333,6 +338,18 @@ static const uc_mount_t *api_named(const char *handler)
     return NULL;
 }
 
+/* The path of a request below the mount of its location, NULL outside
+ * one. */
+static const char *mount_path(request_rec *r)
+{
+    const uc_dir_config_t *conf = ap_get_module_config(r->per_dir_config,
+                                                       &unicat_module);
+    size_t n = conf && conf->base ? strlen(conf->base) : 0;
+
+    return n && r->uri && !strncmp(r->uri, conf->base, n) ? r->uri + n
+                                                          : NULL;
+}
+
 /* The request was redirected here by ErrorDocument: answer the original
  * error in JSON, in the dialect of the API its URL names (the files
  * route's is the sharing server's), else in this location's. */
@@ -349,8 +366,8 @@ static int error_document(request_rec *r, const uc_mount_t *api)
     if (of_url)
         api = of_url;
     return send_json(r, r->status,
-                     api->render_error(r->pool,
-                                       uc_render_httpd_error(r->pool, code)));
+                     uc_mount_errors(api, mount_path(uc_glue_original(r)))
+                     ->render(r->pool, uc_render_httpd_error(r->pool, code)));
 }
 
 /* Another principal's groups, as far as the group file knows them. */
@@ -619,7 +636,8 @@ static int serve(request_rec *r, const uc_mount_t *api,
         uc_glue_audit(r, api->name, call, match->route,
                       err == &answered_by_httpd ? NULL : err);
         return err == &answered_by_httpd ? AP_FILTER_ERROR
-                                         : send_error(r, api, err);
+                                         : send_error(r, api, call->path,
+                                                      err);
     }
     call->out = out_for(r, match->route);
     if (call->out->sink)
@@ -629,9 +647,13 @@ static int serve(request_rec *r, const uc_mount_t *api,
                                                 call->out->jw));
     uc_glue_audit(r, api->name, call, match->route, err);
     if (err)
-        return send_error(r, api, err);
+        return send_error(r, api, call->path, err);
     if (uc_out_committed(call->out))
         return OK;
+    if (call->status == HTTP_NO_CONTENT) {
+        r->status = HTTP_NO_CONTENT;
+        return OK;
+    }
     return send_typed_body(r, HTTP_OK, call->out->sink ? NDJSON_TYPE
                                                       : JSON_TYPE,
                            call->out->jw);
@@ -658,7 +680,8 @@ int uc_handler(request_rec *r)
         ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "UC0104: no API is "
                       "mounted here: a <Location> with SetHandler %s serves "
                       "one only with 'Unicat On'", api->handler);
-        return send_error(r, api, uc_render_httpd_error(r->pool, 404));
+        return send_error(r, api, NULL, uc_render_httpd_error(r->pool,
+                                                              404));
     }
     if (conf->metrics != 0)
         call.metrics = uc_glue_metrics();

@@ -24,8 +24,10 @@ extern const uc_route_t uc_credential_routes[];
 extern const uc_route_t uc_recipient_routes[];
 extern const uc_route_t uc_external_location_routes[];
 extern const uc_route_t uc_temporary_credential_routes[];
-/* The commit coordinator of catalog-managed Delta tables. */
+/* The commit coordinator of catalog-managed Delta tables, and the UC
+ * Delta API. */
 extern const uc_route_t uc_delta_commit_routes[];
+extern const uc_route_t uc_delta_api_routes[];
 extern const uc_route_t uc_share_routes[];
 /* What every share is (its rules among it), for the routes of other
  * families that act on a share. */
@@ -33,6 +35,13 @@ extern const uc_api_family_t uc_share_family;
 /* The families of the objects of a schema, for the routes that list them
  * across schemas (uc_object_summaries.c). */
 extern const uc_api_family_t *const uc_table_family;
+/* Reserves an id and a managed location for a table about to be written,
+ * named `name` in the call's schema (POST /staging-tables). Reservations
+ * of one name may repeat (a writer that failed retries); a table of that
+ * name may not exist yet. */
+struct uc_staging;
+uc_error_t *uc_table_reserve(uc_call_t *call, const char *name,
+                             struct uc_staging **out);
 /* The member of a table's details that keeps the UniForm (Iceberg)
  * metadata of its latest commit; never answered. */
 #define UC_TABLE_UNIFORM_DETAIL "uniform_iceberg"

@@ -25,52 +25,77 @@ static uc_error_t *required_int(apr_pool_t *pool, json_t *obj,
     return err;
 }
 
+/* The members of `iceberg` in each spelling. */
+static const char *const names[][4] = {
+    [UC_UNIFORM_PREVIEW] = { "metadata_location", "converted_delta_version",
+                             "converted_delta_timestamp",
+                             "base_converted_delta_version" },
+    [UC_UNIFORM_DELTA_API] = { "metadata-location", "converted-delta-version",
+                               "converted-delta-timestamp",
+                               "base-converted-delta-version" },
+};
+
+/* When the conversion was made: an ISO-8601 date-time in the preview
+ * API, epoch milliseconds in the UC Delta API. */
+static uc_error_t *read_converted_time(apr_pool_t *pool, json_t *iceberg,
+                                       uc_uniform_spelling_t spelling,
+                                       apr_int64_t *out)
+{
+    const char *field = names[spelling][2], *when = NULL;
+    uc_error_t *err;
+
+    if (spelling == UC_UNIFORM_DELTA_API)
+        return required_int(pool, iceberg, field, out);
+    if ((err = uc_json_string_field(pool, iceberg, field, 1, &when)))
+        return err;
+    if (!uc_time_parse_iso8601(when, out))
+        return uc_error_invalid(pool, "uniform.iceberg.%s must be an "
+                                "ISO-8601 date-time, not '%s'.", field,
+                                when);
+    return NULL;
+}
+
 uc_error_t *uc_commit_uniform_read(apr_pool_t *pool, json_t *uniform,
                                    apr_int64_t version,
+                                   uc_uniform_spelling_t spelling,
                                    uc_commit_uniform_t **out)
 {
     json_t *iceberg = json_object_get(uniform, "iceberg");
+    const char *const *n = names[spelling];
     uc_commit_uniform_t *u = apr_pcalloc(pool, sizeof(*u));
-    const char *location = NULL, *when = NULL;
+    const char *location = NULL;
     int present;
     uc_error_t *err;
 
     if (!json_is_object(iceberg))
         return uc_error_invalid(pool, "Field cannot be null in uniform: "
                                 "iceberg");
-    if ((err = uc_json_string_field(pool, iceberg, "metadata_location", 1,
-                                    &location)) ||
-        (err = required_int(pool, iceberg, "converted_delta_version",
-                            &u->converted_version)) ||
-        (err = uc_json_string_field(pool, iceberg,
-                                    "converted_delta_timestamp", 1, &when)) ||
-        (err = uc_json_int_field(pool, iceberg,
-                                 "base_converted_delta_version", 0,
-                                 APR_INT64_MAX, &u->base_version, &present)))
+    if ((err = uc_json_string_field(pool, iceberg, n[0], 1, &location)) ||
+        (err = required_int(pool, iceberg, n[1], &u->converted_version)) ||
+        (err = read_converted_time(pool, iceberg, spelling,
+                                   &u->converted_ms)) ||
+        (err = uc_json_int_field(pool, iceberg, n[3], 0, APR_INT64_MAX,
+                                 &u->base_version, &present)))
         return err;
     if (!present)
         u->base_version = -1;
     if (strlen(location) > LOCATION_MAX)
-        return uc_error_invalid(pool, "uniform.iceberg.metadata_location is "
-                                "longer than %d characters.", LOCATION_MAX);
-    if ((err = uc_storage_url_derived(pool, "uniform.iceberg."
-                                      "metadata_location", location,
-                                      &u->metadata_location)))
+        return uc_error_invalid(pool, "uniform.iceberg.%s is longer than %d "
+                                "characters.", n[0], LOCATION_MAX);
+    if ((err = uc_storage_url_derived(pool, apr_pstrcat(
+                                          pool, "uniform.iceberg.", n[0],
+                                          NULL),
+                                      location, &u->metadata_location)))
         return err;
-    if (!uc_time_parse_iso8601(when, &u->converted_ms))
-        return uc_error_invalid(pool, "uniform.iceberg."
-                                "converted_delta_timestamp must be an "
-                                "ISO-8601 date-time, not '%s'.", when);
-    if (u->converted_version != version)
-        return uc_error_invalid(pool, "uniform.iceberg.converted_delta_"
-                                "version (%" APR_INT64_T_FMT ") must equal "
-                                "commit version (%" APR_INT64_T_FMT ")",
+    if (version >= 0 && u->converted_version != version)
+        return uc_error_invalid(pool, "uniform.iceberg.%s (%" APR_INT64_T_FMT
+                                ") must equal commit version (%"
+                                APR_INT64_T_FMT ")", n[1],
                                 u->converted_version, version);
     *out = u;
     return NULL;
 }
 
-/* Whether the comma-separated formats of the properties name iceberg. */
 static int iceberg_enabled(json_t *properties)
 {
     const char *formats = json_string_value(json_object_get(properties,

@@ -19,11 +19,21 @@ typedef struct uc_commit_uniform {
     apr_int64_t base_version;       /* converted from; -1 none */
 } uc_commit_uniform_t;
 
+/* How an API spells UniForm's metadata: the preview commit API in snake
+ * case with the conversion's time in ISO-8601, the UC Delta API in kebab
+ * case with it in epoch milliseconds. */
+typedef enum uc_uniform_spelling {
+    UC_UNIFORM_PREVIEW,
+    UC_UNIFORM_DELTA_API
+} uc_uniform_spelling_t;
+
 /* The body's `uniform` ({"iceberg": {"metadata_location",
- * "converted_delta_version", "converted_delta_timestamp" (ISO-8601),
- * "base_converted_delta_version"}}) of the commit of `version`. */
+ * "converted_delta_version", "converted_delta_timestamp",
+ * "base_converted_delta_version"}}, as `spelling` spells them) of the
+ * commit of `version` (-1: of the table's creation, any version). */
 uc_error_t *uc_commit_uniform_read(apr_pool_t *pool, json_t *uniform,
                                    apr_int64_t version,
+                                   uc_uniform_spelling_t spelling,
                                    uc_commit_uniform_t **out);
 
 /* A commit carries UniForm metadata (`u`, NULL for none) exactly when the

@@ -12,27 +12,18 @@
 #include <apr_strings.h>
 
 #include "uc_columns.h"
-#include "uc_commit_plan.h"
 #include "uc_commit_uniform.h"
+#include "uc_ratify.h"
 #include "../core/uc_id.h"
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
 #include "../store/uc_ratified_commits.h"
 #include "../vend/uc_storage_url.h"
-#include "../vend/uc_table_store.h"
 
 #define P UC_PRIV
 #define TABLE_ID_PROPERTY "io.unitycatalog.tableId"
-/* The protocol's features as table properties; a table is coordinated
- * when it was created with catalogManaged (or its preview name). */
+/* The protocol's features as table properties. */
 #define FEATURE_PREFIX "delta.feature."
-#define FILE_NAME_MAX 1024
-
-static const char *const catalog_managed[] = {
-    FEATURE_PREFIX "catalogManaged", FEATURE_PREFIX "catalogOwned-preview",
-    NULL
-};
-
 /* What a commit body holds besides the table. */
 typedef struct commit_body {
     uc_ratified_commit_t commit;
@@ -43,51 +34,6 @@ typedef struct commit_body {
     json_t *columns;            /* metadata's, NULL when not set */
     uc_commit_uniform_t *uniform;   /* NULL when not set */
 } commit_body_t;
-
-static uc_error_t *required_int(uc_call_t *call, json_t *obj,
-                                const char *field, apr_int64_t min,
-                                apr_int64_t *out)
-{
-    int present;
-    uc_error_t *err = uc_json_int_field(call->pool, obj, field, min,
-                                        APR_INT64_MAX, out, &present);
-
-    if (!err && !present)
-        return uc_error_invalid(call->pool, "Field '%s' is required.", field);
-    return err;
-}
-
-/* The commit's file: one name in _delta_log/_staged_commits/. */
-static uc_error_t *check_file_name(uc_call_t *call, const char *name)
-{
-    uc_error_t *err = uc_validate_text(call->pool, "file_name", name,
-                                       FILE_NAME_MAX);
-
-    if (err)
-        return err;
-    if (!*name || strchr(name, '/') || strchr(name, '\\') ||
-        !strcmp(name, ".") || !strcmp(name, ".."))
-        return uc_error_invalid(call->pool, "Field 'file_name' must name a "
-                                "file of _delta_log/_staged_commits/, not "
-                                "'%s'.", name);
-    return NULL;
-}
-
-static uc_error_t *read_commit_info(uc_call_t *call, json_t *info,
-                                    uc_ratified_commit_t *c)
-{
-    uc_error_t *err;
-
-    if ((err = required_int(call, info, "version", 1, &c->version)) ||
-        (err = required_int(call, info, "timestamp", 1, &c->timestamp)) ||
-        (err = uc_json_string_field(call->pool, info, "file_name", 1,
-                                    &c->file_name)) ||
-        (err = check_file_name(call, c->file_name)) ||
-        (err = required_int(call, info, "file_size", 1, &c->file_size)))
-        return err;
-    return required_int(call, info, "file_modification_timestamp", 1,
-                        &c->file_mtime);
-}
 
 /* The table's metadata a commit changed: its description, its whole
  * property set (which names the table), its columns. */
@@ -138,7 +84,9 @@ static uc_error_t *read_commit_body(uc_call_t *call, const char *table_id,
                                     &b->table_uri)) ||
         (err = uc_json_object_field(call->pool, call->body, "commit_info",
                                     &info)) ||
-        (info && (err = read_commit_info(call, info, &b->commit))) ||
+        (info && (err = uc_ratify_read_commit(call, info,
+                                              &uc_commit_fields_preview,
+                                              &b->commit))) ||
         (err = uc_json_int_field(call->pool, call->body,
                                  "latest_backfilled_version", 0,
                                  APR_INT64_MAX, &b->request.backfilled,
@@ -161,45 +109,10 @@ static uc_error_t *read_commit_body(uc_call_t *call, const char *table_id,
     b->request.commit = info ? &b->commit : NULL;
     if (uniform && (err = uc_commit_uniform_read(call->pool, uniform,
                                                  b->commit.version,
+                                                 UC_UNIFORM_PREVIEW,
                                                  &b->uniform)))
         return err;
     return meta ? read_metadata(call, meta, table_id, b) : NULL;
-}
-
-static uc_error_t *table_not_found(uc_call_t *call, const char *id)
-{
-    return uc_error_make(call->pool, UC_E_TABLE_NOT_FOUND,
-                         "Table not found: %s", id);
-}
-
-/* A table the coordinator serves: a MANAGED Delta table created
- * catalog-managed. An open staging reservation is no table yet. */
-static uc_error_t *check_coordinated(uc_call_t *call, const char *id,
-                                     const uc_securable_t *table)
-{
-    const char *type, *format, *name;
-    json_t *props;
-    int i;
-
-    if (!table || strcmp(table->kind, UC_KIND_TABLE) != 0)
-        return table_not_found(call, id);
-    type = uc_json_stored_string(call->pool, table->details, "table_type");
-    format = uc_json_stored_string(call->pool, table->details,
-                                   "data_source_format");
-    name = uc_api_chain_name(call, &call->chain, UC_LEVEL_OBJECT);
-    if (!type || strcmp(type, "MANAGED") || !format || strcmp(format, "DELTA"))
-        return uc_error_invalid(call->pool, "Only managed tables are "
-                                "supported for Delta commits: '%s' is not a "
-                                "MANAGED DELTA table.", name);
-    props = uc_json_own(call->pool, uc_json_stored_object(table->properties));
-    for (i = 0; catalog_managed[i]; i++) {
-        json_t *v = json_object_get(props, catalog_managed[i]);
-        if (json_is_string(v) && !strcmp(json_string_value(v), "supported"))
-            return NULL;
-    }
-    return uc_error_invalid(call->pool, "Table '%s' is not catalog-managed: "
-                            "it was not created with the table property "
-                            "%s=supported.", name, catalog_managed[0]);
 }
 
 /* The table's storage, however the client spells it (file:/t, file:///t/,
@@ -268,159 +181,31 @@ static uc_error_t *apply_metadata(uc_call_t *call, uc_securable_t *table,
     return uc_securable_update(call->store, table);
 }
 
-static uc_error_t *carry_out(uc_call_t *call, uc_securable_t *table,
-                             const commit_body_t *b,
-                             const uc_commit_plan_t *plan)
-{
-    uc_error_t *err;
-
-    if (plan->insert &&
-        (err = uc_ratified_commits_insert(call->store, call->pool, table->id,
-                                       &b->commit))) {
-        /* Another writer's row, should the lock not have held it back. */
-        if (uc_store_is_duplicate(err))
-            return uc_error_make(call->pool, UC_E_COMMIT_VERSION_CONFLICT,
-                                 "Commit version %" APR_INT64_T_FMT
-                                 " was accepted for another commit.",
-                                 b->commit.version);
-        return err;
-    }
-    if ((plan->forget_up_to >= 0 &&
-         (err = uc_ratified_commits_delete_up_to(call->store, call->pool,
-                                              table->id,
-                                              plan->forget_up_to))) ||
-        (plan->flag >= 0 &&
-         (err = uc_ratified_commits_flag(call->store, call->pool, table->id,
-                                      plan->flag))))
-        return err;
-    return plan->insert ? apply_metadata(call, table, b) : NULL;
-}
-
-/* The chunks two commit files are compared in: never the whole of a
- * file the client chose. */
-#define COMPARE_CHUNK 8192
-
-/* Whether two objects hold the same bytes (*same), read a chunk of each at
- * a time. */
-static uc_error_t *same_bytes(apr_pool_t *pool, uc_objstore_t *os,
-                              const char *a, const char *b, int *same)
-{
-    apr_pool_t *scratch;
-    apr_off_t at;
-    uc_error_t *err = NULL;
-
-    apr_pool_create(&scratch, pool);
-    *same = 0;
-    for (at = 0; !err; at += COMPARE_CHUNK) {
-        char *da, *db;
-        apr_size_t la, lb;
-
-        apr_pool_clear(scratch);
-        if ((err = uc_objstore_read(os, scratch, a, at, COMPARE_CHUNK, &da,
-                                    &la)) ||
-            (err = uc_objstore_read(os, scratch, b, at, COMPARE_CHUNK, &db,
-                                    &lb)))
-            break;
-        if (la != lb || memcmp(da, db, la) != 0)
-            break;
-        if (la < COMPARE_CHUNK) {
-            *same = 1;
-            break;
-        }
-    }
-    if (err)
-        err = uc_error_copy(pool, err);
-    apr_pool_destroy(scratch);
-    return err;
-}
-
-/* A version backfilled and forgotten: the request replays it when its
- * staged file holds what _delta_log/<version>.json holds, and conflicts
- * with it otherwise. Compared where the server reads the storage without
- * a call to a cloud (file://: the table's lock is held meanwhile); else,
- * or when either file cannot be read, the state stays `unknown` (never a
- * conflict that may be false: the writer would commit its data twice). */
-static uc_error_t *compare_backfilled(uc_call_t *call,
-                                      const uc_securable_t *table,
-                                      const uc_ratified_commit_t *c,
-                                      uc_error_t *unknown)
-{
-    const uc_objstore_config_t *config;
-    uc_objstore_t *os;
-    const char *published = apr_psprintf(call->pool, "_delta_log/%020"
-                                         APR_INT64_T_FMT ".json", c->version);
-    const char *staged = apr_pstrcat(call->pool, "_delta_log/_staged_commits/",
-                                     c->file_name, NULL);
-    int same;
-    uc_error_t *err;
-
-    if (strncmp(table->storage_location, "file:", 5) != 0 ||
-        !uc_objstore_key_is_safe(staged))
-        return unknown;
-    if ((err = uc_table_store_config(call, table->storage_location, &config,
-                                     NULL)) ||
-        (err = uc_objstore_open(call->pool, table->storage_location, config,
-                                &os)) ||
-        (err = same_bytes(call->pool, os, published, staged, &same)))
-        return uc_error_because(call->pool, unknown, "comparing %s with %s: "
-                                "%s", published, staged, err->message);
-    if (same)
-        return NULL;
-    return uc_error_make(call->pool, UC_E_COMMIT_VERSION_CONFLICT, "Commit "
-                         "version already accepted: version %" APR_INT64_T_FMT
-                         " was backfilled from another commit file than %s.",
-                         c->version, c->file_name);
-}
-
-/* The most commits a table may have waiting to be backfilled
- * (UnicatDeltaMaxUnbackfilledCommits; calls the glue did not make get the
- * default). */
-static int unbackfilled_limit(const uc_call_t *call)
-{
-    return call->max_unbackfilled_commits > 0
-           ? call->max_unbackfilled_commits : UC_COMMIT_MAX_UNBACKFILLED;
-}
-
 /* POST: ratifies a commit, reports a backfill, or both. Answers {} (a
  * replay too). */
 static uc_error_t *post_commit(uc_call_t *call, uc_jw_t *out)
 {
     const char *id = UC_TARGET_OF(call)->id;
     uc_securable_t *table;
-    apr_array_header_t *rows;
     commit_body_t b;
-    uc_commit_plan_t plan;
+    int replay;
     uc_error_t *err;
 
     if ((err = read_commit_body(call, id, &b)) ||
         (err = uc_securable_by_id_for_update(call->store, call->pool, id,
                                              &table)) ||
-        (err = check_coordinated(call, id, table)) ||
+        (err = uc_ratify_check_table(call, id, table)) ||
         (err = check_table_uri(call, table, b.table_uri)) ||
         (b.request.commit &&
          (err = uc_commit_uniform_check(call->pool, b.uniform,
                                         properties_after(call, table, &b),
                                         table->storage_location))) ||
-        (err = uc_ratified_commits_of(call->store, call->pool, id, &rows)) ||
-        ((err = uc_commit_plan_make(call->pool, rows, &b.request,
-                                    unbackfilled_limit(call), &plan)) &&
-         (err->kind != UC_E_COMMIT_STATE_UNKNOWN ||
-          (err = compare_backfilled(call, table, &b.commit, err)))) ||
-        (!plan.replay && (err = carry_out(call, table, &b, &plan))))
+        (err = uc_ratify(call, table, &b.request, &replay)) ||
+        (!replay && b.request.commit &&
+         (err = apply_metadata(call, table, &b))))
         return err;
     uc_jw_raw(out, "{}");
     return NULL;
-}
-
-static void write_commit(uc_jw_t *out, const uc_ratified_commit_t *c)
-{
-    uc_jw_begin_object(out);
-    uc_jw_field_int(out, "version", c->version);
-    uc_jw_field_int(out, "timestamp", c->timestamp);
-    uc_jw_field_string(out, "file_name", c->file_name);
-    uc_jw_field_int(out, "file_size", c->file_size);
-    uc_jw_field_int(out, "file_modification_timestamp", c->file_mtime);
-    uc_jw_end_object(out);
 }
 
 /* GET: the ratified commits in [start_version, end_version] not yet
@@ -429,13 +214,17 @@ static void write_commit(uc_jw_t *out, const uc_ratified_commit_t *c)
 static uc_error_t *get_commits(uc_call_t *call, uc_jw_t *out)
 {
     const uc_securable_t *table = UC_TARGET_OF(call);
-    apr_int64_t start, end = -1, latest;
-    apr_array_header_t *rows, *shown;
-    int present, i;
+    apr_int64_t start, end = -1;
+    int present;
     uc_error_t *err;
 
-    if ((err = required_int(call, call->body, "start_version", 0, &start)) ||
-        (err = uc_json_int_field(call->pool, call->body, "end_version", 0,
+    if ((err = uc_json_int_field(call->pool, call->body, "start_version", 0,
+                                 APR_INT64_MAX, &start, &present)))
+        return err;
+    if (!present)
+        return uc_error_invalid(call->pool, "Field 'start_version' is "
+                                "required.");
+    if ((err = uc_json_int_field(call->pool, call->body, "end_version", 0,
                                  APR_INT64_MAX, &end, &present)))
         return err;
     if (!present)
@@ -444,19 +233,12 @@ static uc_error_t *get_commits(uc_call_t *call, uc_jw_t *out)
         return uc_error_invalid(call->pool, "end_version (%" APR_INT64_T_FMT
                                 ") must not be less than start_version (%"
                                 APR_INT64_T_FMT ").", end, start);
-    if ((err = check_coordinated(call, table->id, table)) ||
-        (err = uc_ratified_commits_of(call->store, call->pool, table->id,
-                                   &rows)))
+    if ((err = uc_ratify_check_table(call, table->id, table)))
         return err;
-    uc_commit_plan_listing(call->pool, rows, start, end, &shown, &latest);
     uc_jw_begin_object(out);
-    uc_jw_key(out, "commits");
-    uc_jw_begin_array(out);
-    for (i = 0; i < shown->nelts; i++)
-        write_commit(out, APR_ARRAY_IDX(shown, i,
-                                        const uc_ratified_commit_t *));
-    uc_jw_end_array(out);
-    uc_jw_field_int(out, "latest_table_version", latest);
+    if ((err = uc_ratify_write_commits(call, out, &uc_commit_fields_preview,
+                                       table, start, end)))
+        return err;
     uc_jw_end_object(out);
     return NULL;
 }

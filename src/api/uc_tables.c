@@ -299,40 +299,48 @@ static void render_staging(uc_call_t *call, uc_jw_t *out,
     uc_jw_end_object(out);
 }
 
-/* Reserves an id and a managed location for a table about to be written.
- * Reservations of one name may repeat (a writer that failed retries); a
- * table of that name may not exist yet. */
-static uc_error_t *create_staging_table(uc_call_t *call, uc_jw_t *out)
+uc_error_t *uc_table_reserve(uc_call_t *call, const char *name,
+                             uc_staging_t **out)
 {
-    uc_staging_t st = { 0 };
+    uc_staging_t *st = apr_pcalloc(call->pool, sizeof(*st));
     uc_securable_t *existing;
     uc_error_t *err;
 
-    if ((err = uc_json_string_field(call->pool, call->body, "name", 1,
-                                    &st.name)) ||
-        (err = uc_validate_name(call->pool, "name", st.name, &st.name)))
+    if ((err = uc_validate_name(call->pool, "name", name, &st->name)))
         return err;
     call->audit_type = UC_KIND_TABLE;
     call->audit_name = uc_api_full_name(call, uc_api_parents_of(call),
-                                        st.name);
+                                        st->name);
     if ((err = uc_securable_get(call->store, call->pool,
                                 call->chain.sec[UC_LEVEL_SCHEMA]->id,
-                                UC_KIND_TABLE, st.name, UC_LOCK_SHARE,
+                                UC_KIND_TABLE, st->name, UC_LOCK_SHARE,
                                 &existing)))
         return err;
     if (existing)
-        return uc_family_name_taken(call, &tables, st.name);
-    if (!(st.id = uc_uuid4(call->pool)))
+        return uc_family_name_taken(call, &tables, st->name);
+    if (!(st->id = uc_uuid4(call->pool)))
         return uc_error_internal(call->pool);
-    if ((err = uc_storage_managed_location(call, "tables", st.id,
-                                           "managed table", &st.location)))
+    if ((err = uc_storage_managed_location(call, "tables", st->id,
+                                           "managed table", &st->location)))
         return err;
-    st.schema_id = call->chain.sec[UC_LEVEL_SCHEMA]->id;
-    st.created_at = uc_epoch_ms_text(call->pool, call->now);
-    st.created_by = call->principal;
-    if ((err = uc_staging_insert(call->store, &st)))
+    st->schema_id = call->chain.sec[UC_LEVEL_SCHEMA]->id;
+    st->created_at = uc_epoch_ms_text(call->pool, call->now);
+    st->created_by = call->principal;
+    *out = st;
+    return uc_staging_insert(call->store, st);
+}
+
+static uc_error_t *create_staging_table(uc_call_t *call, uc_jw_t *out)
+{
+    const char *name = NULL;
+    uc_staging_t *st;
+    uc_error_t *err;
+
+    if ((err = uc_json_string_field(call->pool, call->body, "name", 1,
+                                    &name)) ||
+        (err = uc_table_reserve(call, name, &st)))
         return err;
-    render_staging(call, out, &st);
+    render_staging(call, out, st);
     return NULL;
 }
 

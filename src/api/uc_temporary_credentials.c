@@ -5,7 +5,7 @@
  * Java Unity Catalog's shape: the three cloud objects, all but one null
  * (all of them for local paths, which need none), expiration_time in
  * epoch milliseconds and the url. */
-#include "uc_api.h"
+#include "uc_temporary_credentials.h"
 #include "../vend/uc_storage.h"
 #include "../vend/uc_vend.h"
 
@@ -299,6 +299,20 @@ static uc_error_t *authorize_path(uc_call_t *call, const char *url, int op)
     return authorize_in_location(call, url, op);
 }
 
+uc_error_t *uc_temporary_path_check(uc_call_t *call, const char *field,
+                                     const char *url, int op,
+                                     const char **out)
+{
+    uc_error_t *err = uc_storage_url_check(call->pool, field, url, out);
+
+    if (err)
+        return err;
+    if (!*uc_storage_path_of(*out) || !strcmp(uc_storage_path_of(*out), "/"))
+        return uc_error_invalid(call->pool, "No credentials are vended for "
+                                "a bucket root: '%s'.", *out);
+    return authorize_path(call, *out, op);
+}
+
 static uc_error_t *path_credentials(uc_call_t *call, uc_jw_t *out)
 {
     static const char *const ops[] = {
@@ -314,12 +328,7 @@ static uc_error_t *path_credentials(uc_call_t *call, uc_jw_t *out)
         (err = operation(call, ops, &op)) ||
         (err = uc_json_bool_field(call->pool, call->body, "dry_run",
                                   &dry_run)) ||
-        (err = uc_storage_url_check(call->pool, "url", url, &url)))
-        return err;
-    if (!*uc_storage_path_of(url) || !strcmp(uc_storage_path_of(url), "/"))
-        return uc_error_invalid(call->pool, "No credentials are vended for "
-                                "a bucket root: '%s'.", url);
-    if ((err = authorize_path(call, url, op)))
+        (err = uc_temporary_path_check(call, "url", url, op, &url)))
         return err;
     /* A dry run checks what it may do and vends nothing. */
     if (dry_run) {

@@ -511,11 +511,15 @@ static uc_error_t *query_field(uc_call_t *call, const char *field,
 }
 
 /* Calls that change or delete their target hold it for update; the others
- * (reads, and additions below the target) share their rows. */
+ * (reads, and additions below the target) share their rows. A POST to an
+ * object's path changes it (the UC Delta API's updates, commits and
+ * renames): two such calls that first shared the row would deadlock
+ * taking it for update. */
 static uc_row_lock_t target_lock(const uc_call_t *call, const uc_rule_t *rule)
 {
     return call->method == UC_PATCH || call->method == UC_DELETE ||
-           rule->target == UC_TARGET_OBJECT_FIELDS
+           rule->target == UC_TARGET_OBJECT_FIELDS ||
+           (rule->target == UC_TARGET_OBJECT_PATH && call->method == UC_POST)
            ? UC_LOCK_UPDATE : UC_LOCK_SHARE;
 }
 
@@ -543,7 +547,9 @@ static uc_error_t *resolve_target(uc_call_t *call, const uc_rule_t *rule)
             return err;
         return add_catalog(call, catalog, lock, chain);
     case UC_TARGET_CATALOG_QUERY:
-        if ((err = query_field(call, "catalog_name", &catalog)))
+        if ((err = query_field(call, rule->field ? rule->field
+                                                 : "catalog_name",
+                               &catalog)))
             return err;
         return add_catalog(call, catalog, lock, chain);
     case UC_TARGET_SCHEMA:
@@ -563,6 +569,9 @@ static uc_error_t *resolve_target(uc_call_t *call, const uc_rule_t *rule)
             (err = query_field(call, "schema_name", &schema)))
             return err;
         return add_schema_named(call, catalog, schema, lock, chain);
+    case UC_TARGET_SCHEMA_PATH:
+        return add_schema_named(call, call->params[0], call->params[1], lock,
+                                chain);
     case UC_TARGET_OBJECT_SCHEMA: {
         const char *names[3];
         if ((err = uc_validate_full_name(call->pool, "full name",
@@ -579,10 +588,15 @@ static uc_error_t *resolve_target(uc_call_t *call, const uc_rule_t *rule)
             return err;
         return add_object_named(call, catalog, schema, name, rule->type,
                                 lock, chain);
+    case UC_TARGET_OBJECT_PATH:
+        return add_object_named(call, call->params[0], call->params[1],
+                                call->params[2], rule->type, lock, chain);
     case UC_TARGET_OBJECT_ID:
         if ((err = body_field(call, rule->field, &name)))
             return err;
         return add_object_by_id(call, name, rule->type, chain);
+    case UC_TARGET_OBJECT_ID_PATH:
+        return add_object_by_id(call, call->params[0], rule->type, chain);
     case UC_TARGET_SECURABLE:
         return uc_authz_resolve(call, call->params[0], call->params[1],
                                 lock, chain);
@@ -695,11 +709,15 @@ uc_error_t *uc_authz_unseen(uc_call_t *call, const uc_chain_t *chain,
 
 /* An object named by its id that the caller may not know about: as
  * missing as an unknown id, so that nothing of its names shows. */
+/* The object of an id the caller may not see: as missing, by that id. */
 static uc_error_t *hidden_id(uc_call_t *call, const uc_rule_t *rule)
 {
     const char *id = NULL;
-    uc_error_t *err = body_field(call, rule->field, &id);
+    uc_error_t *err;
 
+    if (rule->target == UC_TARGET_OBJECT_ID_PATH)
+        return object_not_found(call, rule->type, call->params[0]);
+    err = body_field(call, rule->field, &id);
     return err ? err : object_not_found(call, rule->type, id);
 }
 
@@ -801,7 +819,8 @@ uc_error_t *uc_authz_enforce(uc_call_t *call, const uc_rule_t *rule)
                              UC_PRIV(UC_PRIV_BROWSE));
     if (!rule->visible &&
         !uc_access_sees(&call->access, &call->chain, rule->browse))
-        return rule->target == UC_TARGET_OBJECT_ID
+        return rule->target == UC_TARGET_OBJECT_ID ||
+               rule->target == UC_TARGET_OBJECT_ID_PATH
                ? hidden_id(call, rule)
                : hidden(call, &call->chain, &call->access);
     for (need = rule->needs; need < rule->needs + 3 && need->any; need++) {

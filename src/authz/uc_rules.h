@@ -15,10 +15,14 @@ typedef enum uc_target {
                                 * external location), named by the first
                                 * path parameter */
     UC_TARGET_CATALOG_FIELD,   /* named by the body's catalog_name */
-    UC_TARGET_CATALOG_QUERY,   /* named by the query's catalog_name */
+    UC_TARGET_CATALOG_QUERY,   /* named by the query's catalog_name, or
+                                * by the rule's field when it has one */
     UC_TARGET_SCHEMA,          /* full name in the first path parameter */
     UC_TARGET_SCHEMA_FIELDS,   /* the body's catalog_name and schema_name */
     UC_TARGET_SCHEMA_QUERY,    /* the query's catalog_name and schema_name */
+    UC_TARGET_SCHEMA_PATH,     /* its catalog's name and its own in the
+                                * first two path parameters (the UC Delta
+                                * API's /catalogs/{c}/schemas/{s}) */
     UC_TARGET_SCHEMA_QUERY_OR_METASTORE,  /* the same, or the metastore when
                                            * the query names neither */
     UC_TARGET_OBJECT_SCHEMA,   /* the schema of the object whose full name is
@@ -28,10 +32,15 @@ typedef enum uc_target {
     UC_TARGET_OBJECT_FIELDS,   /* an object of the rule's type named by the
                                 * body's catalog_name, schema_name and the
                                 * rule's field */
+    UC_TARGET_OBJECT_PATH,     /* an object of the rule's type, the names
+                                * of its catalog, schema and its own in the
+                                * first three path parameters */
     UC_TARGET_OBJECT_ID,       /* an object of the rule's type whose id is
                                 * the body's rule field; for a table, an
                                 * open staging reservation too (as a table
                                 * its creator owns) */
+    UC_TARGET_OBJECT_ID_PATH,  /* the same, the id in the first path
+                                * parameter */
     UC_TARGET_SECURABLE,       /* {securable_type}/{full_name} */
     /* What entity tag assignments are about: a catalog, schema, table,
      * volume, or a table's column (call->column), named by the path's
@@ -85,7 +94,8 @@ typedef struct uc_rule {
     uc_securable_type_t type;  /* of UC_TARGET_OBJECT, _OBJECT_FIELDS and
                                 * _TOP_OBJECT */
     const char *field;         /* UC_TARGET_OBJECT_FIELDS: the name's field;
-                                * UC_TARGET_OBJECT_ID: the id's */
+                                * UC_TARGET_OBJECT_ID: the id's;
+                                * UC_TARGET_CATALOG_QUERY: the name's */
     int browse;
     /* Every caller reads the target (a tag policy): one without a
      * privilege on it is denied, not hidden. */

@@ -134,6 +134,9 @@ typedef struct uc_call {
     /* A HEAD request: the route of a GET runs, its headers are the
      * answer. */
     int head_only;
+    /* The answer's status when it is not 200 with the JSON written: 204,
+     * an answer without a body (the UC Delta API's). */
+    int status;
     /* The process's cache of latest Delta snapshots, NULL when the reader
      * could not be set up. */
     struct uc_delta_cache *snapshots;

@@ -13,6 +13,8 @@
     X(BAD_REQUEST,          400, "BAD_REQUEST",             3)  \
     X(FAILED_PRECONDITION,  400, "FAILED_PRECONDITION",     9)  \
     X(UNSUPPORTED_OPERATION, 400, "UNSUPPORTED_OPERATION",  3)  \
+    /* Not a Delta table: a Delta client falls back to the catalog API. */ \
+    X(UNSUPPORTED_TABLE_FORMAT, 400, "UNSUPPORTED_TABLE_FORMAT", 9) \
     X(MALFORMED_DELTA_LOG,  400, "MALFORMED_DELTA_LOG",     3)  \
     X(MALFORMED_PARQUET,    400, "MALFORMED_PARQUET",       3)  \
     X(MALFORMED_REQUEST,    400, "MALFORMED_REQUEST",       3)  \
@@ -42,6 +44,8 @@
     X(DUPLICATE,            409, "UC_STORE_DUPLICATE",      10) \
     /* The commit coordinator's (Unity Catalog's codes). */            \
     X(COMMIT_VERSION_CONFLICT, 409, "COMMIT_VERSION_CONFLICT", 10) \
+    /* A requirement of an update (the table's id, its etag) not met. */ \
+    X(UPDATE_REQUIREMENT_CONFLICT, 409, "UPDATE_REQUIREMENT_CONFLICT", 10) \
     X(LENGTH_REQUIRED,      411, "LENGTH_REQUIRED",         3)  \
     X(REQUEST_TOO_LARGE,    413, "REQUEST_TOO_LARGE",       8)  \
     X(URI_TOO_LONG,         414, "URI_TOO_LONG",            3)  \

@@ -395,6 +395,30 @@ static void render_server(text_t *t, uc_metrics_t *m, int (*alive)(long))
             { "unicat_sharing_bytes_total", "counter", "Bytes of Delta "
               "Sharing answers streamed to recipients.",
               get(&g[UC_M_SHARING_BYTES]), 0 },
+            { "unicat_delta_commit_reports_total", "counter", "Commit "
+              "reports Delta writers sent.", get(&g[UC_M_COMMIT_REPORTS]),
+              0 },
+            { "unicat_delta_commit_files_added_total", "counter", "Files "
+              "the reported commits added.",
+              get(&g[UC_M_COMMIT_FILES_ADDED]), 0 },
+            { "unicat_delta_commit_bytes_added_total", "counter", "Bytes "
+              "the reported commits added.",
+              get(&g[UC_M_COMMIT_BYTES_ADDED]), 0 },
+            { "unicat_delta_commit_files_removed_total", "counter", "Files "
+              "the reported commits removed.",
+              get(&g[UC_M_COMMIT_FILES_REMOVED]), 0 },
+            { "unicat_delta_commit_bytes_removed_total", "counter", "Bytes "
+              "the reported commits removed.",
+              get(&g[UC_M_COMMIT_BYTES_REMOVED]), 0 },
+            { "unicat_delta_commit_rows_inserted_total", "counter", "Rows "
+              "the reported commits inserted.",
+              get(&g[UC_M_COMMIT_ROWS_INSERTED]), 0 },
+            { "unicat_delta_commit_rows_removed_total", "counter", "Rows "
+              "the reported commits removed.",
+              get(&g[UC_M_COMMIT_ROWS_REMOVED]), 0 },
+            { "unicat_delta_commit_rows_updated_total", "counter", "Rows "
+              "the reported commits updated.",
+              get(&g[UC_M_COMMIT_ROWS_UPDATED]), 0 },
         };
 
         for (i = 0; i < sizeof(scalars) / sizeof(scalars[0]); i++) {

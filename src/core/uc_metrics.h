@@ -25,6 +25,16 @@ typedef enum uc_metric {
     UC_M_SHARING_BYTES,       /* bytes of sharing answers streamed */
     UC_M_VEND_HITS,           /* vended credentials from the cache */
     UC_M_VEND_MISSES,         /* ... fetched from a cloud */
+    /* What Delta writers reported of their commits (the UC Delta API's
+     * metrics): reports, then the sums of their counts. */
+    UC_M_COMMIT_REPORTS,
+    UC_M_COMMIT_FILES_ADDED,
+    UC_M_COMMIT_BYTES_ADDED,
+    UC_M_COMMIT_FILES_REMOVED,
+    UC_M_COMMIT_BYTES_REMOVED,
+    UC_M_COMMIT_ROWS_INSERTED,
+    UC_M_COMMIT_ROWS_REMOVED,
+    UC_M_COMMIT_ROWS_UPDATED,
     UC_M_COUNT
 } uc_metric_t;
 

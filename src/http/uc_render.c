@@ -16,13 +16,75 @@ json_t *uc_render_catalog_error(apr_pool_t *pool, const uc_error_t *err)
         "code", uc_error_rpc_code(err)));
 }
 
-json_t *uc_render_lakekeeper_error(apr_pool_t *pool, const uc_error_t *err)
+/* The error model of the REST catalogs Iceberg's defined, which both
+ * Lakekeeper and the UC Delta API speak. */
+static json_t *rest_error(apr_pool_t *pool, const uc_error_t *err,
+                          const char *type, int status)
 {
     return uc_json_own(pool, json_pack("{s{sosssi}}", "error",
                                        "message",
                                        uc_json_text(pool, err->message),
-                                       "type", err->code,
-                                       "code", err->status));
+                                       "type", type, "code", status));
+}
+
+json_t *uc_render_lakekeeper_error(apr_pool_t *pool, const uc_error_t *err)
+{
+    return rest_error(pool, err, err->code, err->status);
+}
+
+/* The kinds the UC Delta API has a type of its own for. */
+static const struct {
+    uc_error_kind_t kind;
+    const char *type;
+} delta_types[] = {
+    { UC_E_INVALID, "InvalidParameterValueException" },
+    { UC_E_FAILED_PRECONDITION, "InvalidParameterValueException" },
+    { UC_E_UNSUPPORTED_TABLE_FORMAT, "UnsupportedTableFormatException" },
+    { UC_E_UNAUTHENTICATED, "NotAuthorizedException" },
+    { UC_E_PERMISSION_DENIED, "PermissionDeniedException" },
+    { UC_E_CATALOG_NOT_FOUND, "NoSuchCatalogException" },
+    { UC_E_SCHEMA_NOT_FOUND, "NoSuchSchemaException" },
+    { UC_E_TABLE_NOT_FOUND, "NoSuchTableException" },
+    { UC_E_COMMIT_VERSION_CONFLICT, "CommitVersionConflictException" },
+    { UC_E_UPDATE_REQUIREMENT_CONFLICT,
+      "UpdateRequirementConflictException" },
+    { UC_E_RESOURCE_EXHAUSTED, "ResourceExhaustedException" },
+    { UC_E_TOO_MANY_REQUESTS, "TooManyRequestsException" },
+    { UC_E_COMMIT_STATE_UNKNOWN, "CommitStateUnknownException" },
+};
+
+/* google.rpc.Code ALREADY_EXISTS (google/rpc/code.proto). */
+#define RPC_ALREADY_EXISTS 6
+
+static const char *delta_type(const uc_error_t *err)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(delta_types) / sizeof(delta_types[0]); i++)
+        if (delta_types[i].kind == err->kind)
+            return delta_types[i].type;
+    if (uc_error_rpc_code(err) == RPC_ALREADY_EXISTS)
+        return "AlreadyExistsException";
+    if (uc_error_is_missing(err))
+        return "NotFoundException";
+    return err->status >= 500 ? "InternalServerErrorException"
+                              : "BadRequestException";
+}
+
+int uc_render_delta_status(const uc_error_t *err)
+{
+    return uc_error_rpc_code(err) == RPC_ALREADY_EXISTS ? 409 : err->status;
+}
+
+json_t *uc_render_delta_error(apr_pool_t *pool, const uc_error_t *err)
+{
+    return rest_error(pool, err, delta_type(err),
+                      uc_render_delta_status(err));
+}
+
+int uc_render_status(const uc_error_dialect_t *dialect, const uc_error_t *err)
+{
+    return dialect->status ? dialect->status(err) : err->status;
 }
 
 json_t *uc_render_sharing_error(apr_pool_t *pool, const uc_error_t *err)

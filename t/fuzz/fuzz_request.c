@@ -167,6 +167,12 @@ static uc_error_t *run(apr_pool_t *pool, const uc_route_t *const *api,
         check_lines(out->buf, out->len);
         return NULL;
     }
+    /* A 204 has no body at all. */
+    if (call->status == 204) {
+        if (out->len)
+            abort();
+        return NULL;
+    }
     answer = json_loadb(out->buf, out->len, 0, NULL);
     if (!json_is_object(answer))
         abort();

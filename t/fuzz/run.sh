@@ -238,6 +238,14 @@ seed_request() {    # calls of every family and batch-checks: mode byte, target,
 041|/shares/fz_shr/schemas/sch/tables/tbl/query|{"startingVersion":0,"endingVersion":1,"includeRefreshToken":true}
 040|/shares/fz_shr/schemas/sch/tables/tbl/changes?startingVersion=0&endingVersion=2|
 100|dapi0123456789abcdef0123456789abcdef|
+000|/delta/v1/config?catalog=fz_cat&protocol-versions=1.1,2.0|
+001|/delta/v1/catalogs/fz_cat/schemas/sch/staging-tables|{"name":"dt"}
+001|/delta/v1/catalogs/fz_cat/schemas/sch/tables|{"name":"dx","location":"s3://fz/ext/dx","table-type":"EXTERNAL","columns":{"type":"struct","fields":[{"name":"a","type":"decimal(9,2)","nullable":true,"metadata":{}},{"name":"m","type":{"type":"map","key-type":"string","value-type":{"type":"array","element-type":"long","contains-null":true},"value-contains-null":false},"nullable":true,"metadata":{"comment":"c"}},{"name":"s","type":{"type":"struct","fields":[{"name":"x","type":"double","nullable":false,"metadata":{}}]},"nullable":true,"metadata":{}}]},"partition-columns":["A"],"protocol":{"min-reader-version":1,"min-writer-version":2,"writer-features":["rowTracking"]},"properties":{"k":"v"},"domain-metadata":{"delta.rowTracking":{"rowIdHighWaterMark":1}},"last-commit-timestamp-ms":1}
+000|/delta/v1/catalogs/fz_cat/schemas/sch/tables/dx|
+001|/delta/v1/catalogs/fz_cat/schemas/sch/tables/dx|{"requirements":[{"type":"assert-table-uuid","uuid":"x"},{"type":"assert-etag","etag":"e"}],"updates":[{"action":"set-partition-columns","partition-columns":["m"]},{"action":"set-properties","updates":{"a":"b"}},{"action":"remove-domain-metadata","domains":["delta.rowTracking"]},{"action":"add-commit","commit":{"version":1,"timestamp":1,"file-name":"f","file-size":1,"file-modification-timestamp":1}}]}
+001|/delta/v1/catalogs/fz_cat/schemas/sch/tables/dx/rename|{"new-name":"dy"}
+001|/delta/v1/catalogs/fz_cat/schemas/sch/tables/dy/metrics|{"table-id":"x","report":{"commit-report":{"num-files-added":1}}}
+003|/delta/v1/catalogs/fz_cat/schemas/sch/tables/dy|
 003|/catalogs/fz_cat?force=true|
 011|/tables?catalog_name=fz_cat&schema_name=sch|{"name":"x"}
 021|/action/batch-check|{"checks":[{"operation":{"server":{"action":{"action":"create_project"}}}},{"id":"a","identity":{"user":"alice"},"operation":{"warehouse":{"action":{"action":"use"},"warehouse-id":"00000000-0000-4000-8000-000000000001"}}}]}

@@ -448,6 +448,35 @@ static const char *body_for(const uc_route_t *r)
     return "{}";
 }
 
+/* The query a route needs besides its target, so that only
+ * authorization can refuse it. */
+static const char *query_for(const uc_route_t *r)
+{
+    static const struct { const char *pattern, *query; } queries[] = {
+        { "/delta/v1/config", "protocol-versions=1.0" },
+        { "/delta/v1/catalogs/{catalog}/schemas/{schema}/tables/{table}"
+          "/credentials", "operation=READ" },
+        { "/delta/v1/temporary-path-credentials",
+          "location=file:///srv/loc/x&operation=READ" },
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(queries) / sizeof(queries[0]); i++)
+        if (strcmp(r->pattern, queries[i].pattern) == 0)
+            return queries[i].query;
+    return NULL;
+}
+
+/* `path` with the route's query, after a query of its own (`sep` '&') or
+ * none ('?'). */
+static const char *with_query(apr_pool_t *pool, const uc_route_t *r,
+                              const char *path, const char *sep)
+{
+    const char *query = query_for(r);
+
+    return query ? apr_pstrcat(pool, path, sep, query, NULL) : path;
+}
+
 /* The concrete calls of one route: its path with c / cat.sch. */
 static int instances(apr_pool_t *pool, const uc_route_t *r, instance_t *out)
 {
@@ -464,8 +493,26 @@ static int instances(apr_pool_t *pool, const uc_route_t *r, instance_t *out)
         base.target_level = UC_LEVEL_CATALOG;
         break;
     case UC_TARGET_CATALOG_QUERY:
-        base.path = apr_pstrcat(pool, r->pattern, "?catalog_name=cat", NULL);
+        base.path = with_query(pool, r, apr_pstrcat(
+            pool, r->pattern, "?", r->rule->field ? r->rule->field
+                                                  : "catalog_name",
+            "=cat", NULL), "&");
         base.target_level = UC_LEVEL_CATALOG;
+        break;
+    case UC_TARGET_SCHEMA_PATH:
+        base.path = substitute(pool, r->pattern, "cat", "sch");
+        base.target_level = UC_LEVEL_SCHEMA;
+        break;
+    case UC_TARGET_OBJECT_PATH:
+        base.path = with_query(pool, r, substitute3(
+            pool, r->pattern, "cat", "sch", object_named(r->rule->type)), "?");
+        base.target_level = UC_LEVEL_OBJECT;
+        base.object_type = r->rule->type;
+        break;
+    case UC_TARGET_OBJECT_ID_PATH:
+        base.path = substitute(pool, r->pattern, TABLE_ID, "");
+        base.target_level = UC_LEVEL_OBJECT;
+        base.object_type = r->rule->type;
         break;
     case UC_TARGET_SCHEMA:
         base.path = substitute(pool, r->pattern, "cat.sch", "cat.sch");
@@ -805,12 +852,15 @@ static void test_route_matrix(void **state)
                 /* Open to any caller; path credentials are authorized by
                  * what the path lies in (t/api/57_temporary_credentials.t),
                  * which a caller without grants is refused. */
-                int path = !strcmp(r->pattern, "/temporary-path-credentials");
+                int path = strstr(r->pattern, "/temporary-path-credentials")
+                           != NULL;
                 reset_world(fx);
                 as(fx, "alice", NULL);
-                assert_int_equal(status_of(fx, r->method,
-                                           substitute(fx->pool, r->pattern,
-                                                      "tgp", ""),
+                assert_int_equal(status_of(fx, r->method, with_query(
+                                               fx->pool, r,
+                                               substitute(fx->pool,
+                                                          r->pattern, "tgp",
+                                                          ""), "?"),
                                            body_for(r), NULL),
                                  path ? 403 : 200);
                 continue;

@@ -523,6 +523,8 @@ static int reads_only(const uc_route_t *r)
         "/action/batch-check",
         "/shares/{share}/schemas/{schema}/tables/{table}/query",
         "/shares/{share}/schemas/{schema}/tables/{table}/queries/{query}",
+        /* A writer's report of its commit, counted, not kept. */
+        "/delta/v1/catalogs/{catalog}/schemas/{schema}/tables/{table}/metrics",
         NULL
     };
     int i;

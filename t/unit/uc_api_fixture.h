@@ -154,8 +154,14 @@ api(afx_t *fx, uc_method_t method, const char *target,
         uc_jw_t *w = uc_jw_make(cp, 256);
         call->params = match->params;
         err = uc_call_run(match->route, call, w);
-        /* What goes on the wire must be one JSON document. */
-        if (!err) {
+        /* What goes on the wire must be one JSON document, or nothing
+         * (204). */
+        if (!err && call->status == 204 && w->len)
+            fail_msg("%s %s: a 204 with a body", uc_method_name(method),
+                     target);
+        if (!err && call->status == 204)
+            *out = uc_json_own(cp, json_object());
+        else if (!err) {
             json_error_t jerr;
             *out = uc_json_own(cp, json_loadb(w->buf, w->len, 0, &jerr));
             if (!*out)

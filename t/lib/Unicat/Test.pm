@@ -797,8 +797,12 @@ sub race {
             my $out = eval {
                 my $res = $job->();
                 my $j = json_of($res);
-                $res->code . ' ' . (ref $j eq 'HASH' && defined $j->{error_code}
-                                    ? $j->{error_code} : '-');
+                # The catalog API's error_code, or the type of an error
+                # of the UC Delta API.
+                $res->code . ' ' . (ref $j ne 'HASH' ? '-'
+                                    : defined $j->{error_code} ? $j->{error_code}
+                                    : ref $j->{error} eq 'HASH' ? $j->{error}{type} // '-'
+                                    : '-');
             } // "0 died:$@";
             syswrite $res_w, $out;
             close $res_w;
