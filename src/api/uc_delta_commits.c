@@ -17,21 +17,16 @@
 #include "../core/uc_id.h"
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
+#include "../delta/uc_delta.h"
 #include "../store/uc_ratified_commits.h"
 #include "../vend/uc_storage_url.h"
 #include "../vend/uc_table_store.h"
 
 #define P UC_PRIV
 #define TABLE_ID_PROPERTY "io.unitycatalog.tableId"
-/* The protocol's features as table properties; a table is coordinated
- * when it was created with catalogManaged (or its preview name). */
+/* The protocol's features as table properties. */
 #define FEATURE_PREFIX "delta.feature."
 #define FILE_NAME_MAX 1024
-
-static const char *const catalog_managed[] = {
-    FEATURE_PREFIX "catalogManaged", FEATURE_PREFIX "catalogOwned-preview",
-    NULL
-};
 
 /* What a commit body holds besides the table. */
 typedef struct commit_body {
@@ -44,19 +39,6 @@ typedef struct commit_body {
     uc_commit_uniform_t *uniform;   /* NULL when not set */
 } commit_body_t;
 
-static uc_error_t *required_int(uc_call_t *call, json_t *obj,
-                                const char *field, apr_int64_t min,
-                                apr_int64_t *out)
-{
-    int present;
-    uc_error_t *err = uc_json_int_field(call->pool, obj, field, min,
-                                        APR_INT64_MAX, out, &present);
-
-    if (!err && !present)
-        return uc_error_invalid(call->pool, "Field '%s' is required.", field);
-    return err;
-}
-
 /* The commit's file: one name in _delta_log/_staged_commits/. */
 static uc_error_t *check_file_name(uc_call_t *call, const char *name)
 {
@@ -65,12 +47,18 @@ static uc_error_t *check_file_name(uc_call_t *call, const char *name)
 
     if (err)
         return err;
-    if (!*name || strchr(name, '/') || strchr(name, '\\') ||
-        !strcmp(name, ".") || !strcmp(name, ".."))
+    if (!uc_delta_catalog_file_name(name))
         return uc_error_invalid(call->pool, "Field 'file_name' must name a "
                                 "file of _delta_log/_staged_commits/, not "
                                 "'%s'.", name);
     return NULL;
+}
+
+static uc_error_t *positive_int(uc_call_t *call, json_t *obj,
+                                const char *field, apr_int64_t *out)
+{
+    return uc_json_required_int(call->pool, obj, field, 1, APR_INT64_MAX,
+                                out);
 }
 
 static uc_error_t *read_commit_info(uc_call_t *call, json_t *info,
@@ -78,14 +66,14 @@ static uc_error_t *read_commit_info(uc_call_t *call, json_t *info,
 {
     uc_error_t *err;
 
-    if ((err = required_int(call, info, "version", 1, &c->version)) ||
-        (err = required_int(call, info, "timestamp", 1, &c->timestamp)) ||
+    if ((err = positive_int(call, info, "version", &c->version)) ||
+        (err = positive_int(call, info, "timestamp", &c->timestamp)) ||
         (err = uc_json_string_field(call->pool, info, "file_name", 1,
                                     &c->file_name)) ||
         (err = check_file_name(call, c->file_name)) ||
-        (err = required_int(call, info, "file_size", 1, &c->file_size)))
+        (err = positive_int(call, info, "file_size", &c->file_size)))
         return err;
-    return required_int(call, info, "file_modification_timestamp", 1,
+    return positive_int(call, info, "file_modification_timestamp",
                         &c->file_mtime);
 }
 
@@ -178,8 +166,6 @@ static uc_error_t *check_coordinated(uc_call_t *call, const char *id,
                                      const uc_securable_t *table)
 {
     const char *type, *format, *name;
-    json_t *props;
-    int i;
 
     if (!table || strcmp(table->kind, UC_KIND_TABLE) != 0)
         return table_not_found(call, id);
@@ -191,15 +177,11 @@ static uc_error_t *check_coordinated(uc_call_t *call, const char *id,
         return uc_error_invalid(call->pool, "Only managed tables are "
                                 "supported for Delta commits: '%s' is not a "
                                 "MANAGED DELTA table.", name);
-    props = uc_json_own(call->pool, uc_json_stored_object(table->properties));
-    for (i = 0; catalog_managed[i]; i++) {
-        json_t *v = json_object_get(props, catalog_managed[i]);
-        if (json_is_string(v) && !strcmp(json_string_value(v), "supported"))
-            return NULL;
-    }
+    if (uc_ratified_commits_managed(table))
+        return NULL;
     return uc_error_invalid(call->pool, "Table '%s' is not catalog-managed: "
                             "it was not created with the table property "
-                            "%s=supported.", name, catalog_managed[0]);
+                            FEATURE_PREFIX "catalogManaged=supported.", name);
 }
 
 /* The table's storage, however the client spells it (file:/t, file:///t/,
@@ -434,7 +416,8 @@ static uc_error_t *get_commits(uc_call_t *call, uc_jw_t *out)
     int present, i;
     uc_error_t *err;
 
-    if ((err = required_int(call, call->body, "start_version", 0, &start)) ||
+    if ((err = uc_json_required_int(call->pool, call->body, "start_version",
+                                    0, APR_INT64_MAX, &start)) ||
         (err = uc_json_int_field(call->pool, call->body, "end_version", 0,
                                  APR_INT64_MAX, &end, &present)))
         return err;
