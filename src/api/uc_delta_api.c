@@ -10,6 +10,7 @@
 
 #include "uc_delta_schema.h"
 #include "uc_ratify.h"
+#include "../store/uc_ratified_commits.h"
 #include "../core/uc_id.h"
 #include "../core/uc_json.h"
 #include "../core/uc_metrics.h"
@@ -174,7 +175,7 @@ uc_error_t *uc_delta_api_write_table(uc_call_t *call, uc_jw_t *out,
     write_metadata(call, out, table);
     /* Only the catalog's own tables have commits it ratified: for the
      * others the Delta log is the table's truth. */
-    if (uc_ratify_is_catalog_managed(call->pool, table) &&
+    if (uc_ratified_commits_managed(table) &&
         (err = uc_ratify_write_commits(call, out, &uc_commit_fields_delta,
                                        table, 0, -1)))
         return err;

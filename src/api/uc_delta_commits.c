@@ -218,13 +218,9 @@ static uc_error_t *get_commits(uc_call_t *call, uc_jw_t *out)
     int present;
     uc_error_t *err;
 
-    if ((err = uc_json_int_field(call->pool, call->body, "start_version", 0,
-                                 APR_INT64_MAX, &start, &present)))
-        return err;
-    if (!present)
-        return uc_error_invalid(call->pool, "Field 'start_version' is "
-                                "required.");
-    if ((err = uc_json_int_field(call->pool, call->body, "end_version", 0,
+    if ((err = uc_json_required_int(call->pool, call->body, "start_version",
+                                    0, APR_INT64_MAX, &start)) ||
+        (err = uc_json_int_field(call->pool, call->body, "end_version", 0,
                                  APR_INT64_MAX, &end, &present)))
         return err;
     if (!present)

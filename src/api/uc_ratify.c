@@ -7,18 +7,12 @@
 #include "uc_api.h"
 #include "../core/uc_json.h"
 #include "../core/uc_validate.h"
+#include "../delta/uc_delta.h"
 #include "../store/uc_ratified_commits.h"
 #include "../vend/uc_table_store.h"
 
-#define FILE_NAME_MAX 1024
-/* The protocol's features as table properties; a table is coordinated
- * when it was created with catalogManaged (or its preview name). */
+/* The protocol's features as table properties. */
 #define FEATURE_PREFIX "delta.feature."
-
-static const char *const catalog_managed[] = {
-    FEATURE_PREFIX "catalogManaged", FEATURE_PREFIX "catalogOwned-preview",
-    NULL
-};
 
 const uc_commit_fields_t uc_commit_fields_preview = {
     "version", "timestamp", "file_name", "file_size",
@@ -29,17 +23,11 @@ const uc_commit_fields_t uc_commit_fields_delta = {
     "file-modification-timestamp", "latest-table-version"
 };
 
-static uc_error_t *required_int(uc_call_t *call, json_t *obj,
-                                const char *field, apr_int64_t min,
-                                apr_int64_t *out)
+static uc_error_t *positive_int(uc_call_t *call, json_t *obj,
+                                const char *field, apr_int64_t *out)
 {
-    int present;
-    uc_error_t *err = uc_json_int_field(call->pool, obj, field, min,
-                                        APR_INT64_MAX, out, &present);
-
-    if (!err && !present)
-        return uc_error_invalid(call->pool, "Field '%s' is required.", field);
-    return err;
+    return uc_json_required_int(call->pool, obj, field, 1, APR_INT64_MAX,
+                                out);
 }
 
 /* The commit's file: one name in _delta_log/_staged_commits/. */
@@ -47,12 +35,11 @@ static uc_error_t *check_file_name(uc_call_t *call, const char *field,
                                    const char *name)
 {
     uc_error_t *err = uc_validate_text(call->pool, field, name,
-                                       FILE_NAME_MAX);
+                                       UC_DELTA_FILE_NAME_MAX);
 
     if (err)
         return err;
-    if (!*name || strchr(name, '/') || strchr(name, '\\') ||
-        !strcmp(name, ".") || !strcmp(name, ".."))
+    if (!uc_delta_catalog_file_name(name))
         return uc_error_invalid(call->pool, "Field '%s' must name a file of "
                                 "_delta_log/_staged_commits/, not '%s'.",
                                 field, name);
@@ -66,16 +53,14 @@ uc_error_t *uc_ratify_read_commit(uc_call_t *call, json_t *info,
     uc_error_t *err;
 
     memset(c, 0, sizeof(*c));
-    if ((err = required_int(call, info, names->version, 1, &c->version)) ||
-        (err = required_int(call, info, names->timestamp, 1,
-                            &c->timestamp)) ||
+    if ((err = positive_int(call, info, names->version, &c->version)) ||
+        (err = positive_int(call, info, names->timestamp, &c->timestamp)) ||
         (err = uc_json_string_field(call->pool, info, names->file_name, 1,
                                     &c->file_name)) ||
         (err = check_file_name(call, names->file_name, c->file_name)) ||
-        (err = required_int(call, info, names->file_size, 1,
-                            &c->file_size)))
+        (err = positive_int(call, info, names->file_size, &c->file_size)))
         return err;
-    return required_int(call, info, names->file_mtime, 1, &c->file_mtime);
+    return positive_int(call, info, names->file_mtime, &c->file_mtime);
 }
 
 static void write_commit(uc_jw_t *out, const uc_commit_fields_t *names,
@@ -114,21 +99,6 @@ uc_error_t *uc_ratify_write_commits(uc_call_t *call, uc_jw_t *out,
     return NULL;
 }
 
-int uc_ratify_is_catalog_managed(apr_pool_t *pool,
-                                 const uc_securable_t *table)
-{
-    json_t *props = uc_json_own(pool,
-                                uc_json_stored_object(table->properties));
-    int i;
-
-    for (i = 0; catalog_managed[i]; i++) {
-        json_t *v = json_object_get(props, catalog_managed[i]);
-        if (json_is_string(v) && !strcmp(json_string_value(v), "supported"))
-            return 1;
-    }
-    return 0;
-}
-
 uc_error_t *uc_ratify_check_table(uc_call_t *call, const char *id,
                                   const uc_securable_t *table)
 {
@@ -145,11 +115,11 @@ uc_error_t *uc_ratify_check_table(uc_call_t *call, const char *id,
         return uc_error_invalid(call->pool, "Only managed tables are "
                                 "supported for Delta commits: '%s' is not a "
                                 "MANAGED DELTA table.", name);
-    if (uc_ratify_is_catalog_managed(call->pool, table))
+    if (uc_ratified_commits_managed(table))
         return NULL;
     return uc_error_invalid(call->pool, "Table '%s' is not catalog-managed: "
                             "it was not created with the table property "
-                            "%s=supported.", name, catalog_managed[0]);
+                            FEATURE_PREFIX "catalogManaged=supported.", name);
 }
 
 static uc_error_t *carry_out(uc_call_t *call, const uc_securable_t *table,

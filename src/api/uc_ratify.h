@@ -36,12 +36,6 @@ uc_error_t *uc_ratify_write_commits(uc_call_t *call, uc_jw_t *out,
                                     const uc_securable_t *table,
                                     apr_int64_t start, apr_int64_t end);
 
-/* Whether `table` was created catalog-managed: its table property
- * delta.feature.catalogManaged (or the preview's catalogOwned-preview) is
- * "supported". */
-int uc_ratify_is_catalog_managed(apr_pool_t *pool,
-                                 const uc_securable_t *table);
-
 /* A table the coordinator serves: `table` (NULL when none has the id
  * `id`: 404) must be a MANAGED Delta table created catalog-managed
  * (400). An open staging reservation is no table yet. */

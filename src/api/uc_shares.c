@@ -7,6 +7,7 @@
  * table it holds, now and later: it is kept as the schema, and its tables
  * are found when the share is read. */
 #include "uc_api.h"
+#include "../vend/uc_table_log.h"
 #include "../vend/uc_table_store.h"
 
 #include <string.h>
@@ -449,8 +450,7 @@ static uc_error_t *check_log(uc_call_t *call, const target_t *t,
                              const uc_share_object_t *o)
 {
     const char *location = object_of(t)->storage_location;
-    const uc_objstore_config_t *config;
-    uc_delta_table_t *table;
+    uc_table_log_t log;
     uc_delta_snapshot_t *snap;
     uc_error_t *err;
 
@@ -460,15 +460,11 @@ static uc_error_t *check_log(uc_call_t *call, const target_t *t,
         return NULL;
     /* Without credentials there is no log to read: the vend's own error
      * says which location or credential is missing. */
-    if ((err = uc_table_store_config(call, location, &config,
-                                     NULL)))
-        return err;
-    if ((err = uc_delta_table_open(call->pool, location, config, &table)) ||
-        (err = uc_delta_snapshot(table, UC_DELTA_LATEST, &snap)))
+    if ((err = uc_table_log_open(call, object_of(t), &log)))
+        return log.config ? unreadable_log(call, t->name, err) : err;
+    if ((err = uc_table_log_latest(&log, &snap)))
         return unreadable_log(call, t->name, err);
-    err = check_snapshot(call, t->name, o, snap);
-    uc_delta_snapshot_release(snap);
-    return err;
+    return check_snapshot(call, t->name, o, snap);
 }
 
 /* --- the three actions --------------------------------------------------- */

@@ -35,7 +35,7 @@ static uc_error_t *open_delta(uc_call_t *call, uc_table_log_t *log)
                                 "with a storage location has a Delta log.",
                                 uc_api_chain_name(call, &call->chain,
                                                   UC_LEVEL_OBJECT));
-    return uc_table_log_open(call, table->storage_location, log);
+    return uc_table_log_open(call, table, log);
 }
 
 static uc_error_t *latest_snapshot(uc_call_t *call, uc_table_log_t *log,

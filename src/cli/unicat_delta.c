@@ -8,6 +8,11 @@
  *     --timestamp T       the snapshot as of T (ISO-8601 or epoch ms)
  *     --changes S[:E]     the change data feed of versions S to E
  *     --no-files          the snapshot without its file list
+ *     --catalog-commits F the table is catalog-managed: F (or - for stdin)
+ *                         holds its catalog's answer of GET
+ *                         /api/2.1/unity-catalog/delta/preview/commits
+ *                         asked from version 0, and the table is read as
+ *                         those ratified commits say
  *     --region R, --endpoint URL, --path-style
  *                         S3 addressing; keys come from AWS_ACCESS_KEY_ID,
  *                         AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN
@@ -21,6 +26,7 @@
 #include <apr_getopt.h>
 #include <apr_strings.h>
 #include <apr_file_info.h>
+#include <apr_file_io.h>
 
 #include "../core/uc_time.h"
 #include "../delta/uc_delta.h"
@@ -31,6 +37,7 @@ static const apr_getopt_option_t options[] = {
     { "timestamp", 't', 1, "snapshot as of a timestamp" },
     { "changes", 'c', 1, "change data feed S[:E]" },
     { "no-files", 'n', 0, "omit the file list" },
+    { "catalog-commits", 'C', 1, "the catalog's ratified commits" },
     { "region", 'r', 1, "S3 region" },
     { "endpoint", 'e', 1, "S3 endpoint URL" },
     { "path-style", 'p', 0, "S3 path-style addressing" },
@@ -45,8 +52,9 @@ static int usage(const char *why)
     fprintf(stderr,
             "usage: unicat-delta [--version N | --timestamp T | --changes "
             "S[:E]] [--no-files]\n"
-            "                    [--region R] [--endpoint URL] "
-            "[--path-style] LOCATION\n");
+            "                    [--catalog-commits FILE] [--region R] "
+            "[--endpoint URL]\n"
+            "                    [--path-style] LOCATION\n");
     return 2;
 }
 
@@ -92,9 +100,43 @@ typedef struct request {
     apr_int64_t version;
     const char *timestamp;
     const char *changes;
+    const char *catalog_commits;    /* a file name, "-" for stdin; or NULL */
     int with_files;
     uc_objstore_config_t s3;
 } request_t;
+
+/* The catalog's commits are a few hundred bytes each, and few. */
+#define MAX_CATALOG_BYTES (16 << 20)
+
+/* Makes `table` follow the catalog's commits `path` holds. */
+static uc_error_t *follow_catalog(apr_pool_t *pool, uc_delta_table_t *table,
+                                  const char *path)
+{
+    apr_file_t *f;
+    char *text = apr_palloc(pool, MAX_CATALOG_BYTES + 1);
+    apr_size_t len = MAX_CATALOG_BYTES + 1;
+    uc_delta_catalog_t *catalog;
+    apr_status_t rv;
+    uc_error_t *err;
+
+    rv = strcmp(path, "-") == 0
+         ? apr_file_open_stdin(&f, pool)
+         : apr_file_open(&f, path, APR_FOPEN_READ | APR_FOPEN_BINARY, 0,
+                         pool);
+    if (rv == APR_SUCCESS) {
+        rv = apr_file_read_full(f, text, len, &len);
+        apr_file_close(f);
+    }
+    if (rv != APR_SUCCESS && rv != APR_EOF)
+        return uc_error_invalid(pool, "--catalog-commits: cannot read %s.",
+                                path);
+    if (len > MAX_CATALOG_BYTES)
+        return uc_error_invalid(pool, "--catalog-commits: %s holds more "
+                                "than %d bytes.", path, MAX_CATALOG_BYTES);
+    if ((err = uc_delta_catalog_parse(pool, text, len, &catalog)))
+        return err;
+    return uc_delta_catalog_follow(table, catalog);
+}
 
 static int run(apr_pool_t *pool, const char *location, const request_t *rq)
 {
@@ -104,7 +146,9 @@ static int run(apr_pool_t *pool, const char *location, const request_t *rq)
     uc_error_t *err;
     apr_int64_t version = rq->version;
 
-    if ((err = uc_delta_table_open(pool, location, &rq->s3, &table)))
+    if ((err = uc_delta_table_open(pool, location, &rq->s3, &table)) ||
+        (rq->catalog_commits &&
+         (err = follow_catalog(pool, table, rq->catalog_commits))))
         return fail(pool, err);
     if (rq->changes) {
         char *spec = apr_pstrdup(pool, rq->changes);
@@ -175,6 +219,7 @@ int main(int argc, const char *const *argv)
         case 't': rq.timestamp = arg; break;
         case 'c': rq.changes = arg; break;
         case 'n': rq.with_files = 0; break;
+        case 'C': rq.catalog_commits = arg; break;
         case 'r': rq.s3.region = arg; break;
         case 'e': rq.s3.endpoint = arg; break;
         case 'p': rq.s3.path_style = 1; break;

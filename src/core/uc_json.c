@@ -146,6 +146,19 @@ uc_error_t *uc_json_int_field(apr_pool_t *pool, json_t *obj,
     return NULL;
 }
 
+uc_error_t *uc_json_required_int(apr_pool_t *pool, json_t *obj,
+                                 const char *field, apr_int64_t min,
+                                 apr_int64_t max, apr_int64_t *out)
+{
+    int present;
+    uc_error_t *err = uc_json_int_field(pool, obj, field, min, max, out,
+                                        &present);
+
+    if (!err && !present)
+        return uc_error_invalid(pool, "Field '%s' is required.", field);
+    return err;
+}
+
 uc_error_t *uc_json_enum_field(apr_pool_t *pool, json_t *obj,
                                const char *field, const char *const *values,
                                int required, const char **out)

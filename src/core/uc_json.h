@@ -36,6 +36,11 @@ uc_error_t *uc_json_int_field(apr_pool_t *pool, json_t *obj,
                               const char *field, apr_int64_t min,
                               apr_int64_t max, apr_int64_t *out,
                               int *present);
+/* The same for an integer that must be there: missing (or null) is a 400
+ * naming the field. */
+uc_error_t *uc_json_required_int(apr_pool_t *pool, json_t *obj,
+                                 const char *field, apr_int64_t min,
+                                 apr_int64_t max, apr_int64_t *out);
 /* A string that must be one of `values` (NULL-ended). */
 uc_error_t *uc_json_enum_field(apr_pool_t *pool, json_t *obj,
                                const char *field, const char *const *values,

@@ -167,6 +167,56 @@ uc_error_t *uc_delta_table_open(apr_pool_t *pool, const char *location,
 
 #define UC_DELTA_LATEST (-1)
 
+/* A catalog-managed table (PROTOCOL.md "Catalog-managed tables") is what
+ * its catalog ratified, not what _delta_log/ holds: a ratified commit
+ * lives as _delta_log/_staged_commits/<file_name> until it is published
+ * (backfilled) as _delta_log/<version>.json, and a file above the
+ * catalog's latest version is no version yet. What the catalog says: */
+typedef struct uc_delta_ratified {
+    apr_int64_t version;
+    const char *file_name;          /* a name in _delta_log/_staged_commits/ */
+    apr_int64_t size;
+    apr_int64_t mtime;              /* the file's, ms */
+    apr_int64_t timestamp;          /* the commit's in-commit timestamp, ms */
+} uc_delta_ratified_t;
+
+typedef struct uc_delta_catalog {
+    /* The latest version it ratified; UC_DELTA_LATEST when it ratified
+     * none (the table is then what _delta_log/ holds). */
+    apr_int64_t latest;
+    /* The ratified commits not yet published, oldest first, one per
+     * version up to `latest` (none when every one is published). */
+    const uc_delta_ratified_t *commits;
+    int num_commits;
+} uc_delta_catalog_t;
+
+/* Reads `table` as its catalog says, from now on: its commits are the
+ * published ones below the first of catalog->commits, then the catalog's
+ * staged files (each wins over a published file of its version, and is
+ * read from that file, its copy, once it is gone), and none above
+ * catalog->latest; a checkpoint above it is no checkpoint. _staged_commits/
+ * is never listed: what else lies there is no commit. The catalogManaged
+ * reader feature is read only so. `catalog` is copied. A list that is not
+ * one commit per version up to `latest`, or a name that is not a plain
+ * file name, is a 400. */
+uc_error_t *uc_delta_catalog_follow(uc_delta_table_t *table,
+                                    const uc_delta_catalog_t *catalog);
+/* Whether `name` may be a ratified commit's file_name: one name in
+ * _delta_log/_staged_commits/ (up to UC_DELTA_FILE_NAME_MAX bytes), never
+ * a path. */
+#define UC_DELTA_FILE_NAME_MAX 1024
+int uc_delta_catalog_file_name(const char *name);
+/* What the table follows, or NULL. */
+const uc_delta_catalog_t *uc_delta_catalog_of(const uc_delta_table_t *table);
+
+/* The catalog's answer of GET /delta/preview/commits (Unity Catalog's
+ * DeltaGetCommitsResponse asked from version 0: "commits" newest first,
+ * "latest_table_version") as a catalog, into `pool`. No commit and a
+ * latest version of 0 is a table the catalog ratified nothing of. Not
+ * that answer: a 400 saying what. */
+uc_error_t *uc_delta_catalog_parse(apr_pool_t *pool, const char *text,
+                                   apr_size_t len, uc_delta_catalog_t **out);
+
 /* The key below the table's location of a file its log names: `path`, a
  * relative URI, percent-decoded once. An absolute URI, or a path that
  * leaves the table, is a 400 MALFORMED_DELTA_LOG. */

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Latest snapshots per table location, shared by the threads of a process
  * and bounded by a memory budget (least recently used go first). A lookup
- * always lists the log after the cached version, so nothing stale is
- * served; new commits advance the cached snapshot without re-reading its
- * checkpoint. The lock is held only to look up and to store, never while
- * the log is read. */
+ * always lists the log after the cached version (for a catalog-managed
+ * table, with the catalog's latest version as the caller read it), so
+ * nothing stale is served; new commits advance the cached snapshot without
+ * re-reading its checkpoint. The lock is held only to look up and to
+ * store, never while the log is read. */
 #include "uc_delta_internal.h"
 #include "../parquet/uc_parquet.h"
 
@@ -185,7 +186,7 @@ uc_error_t *uc_delta_cache_latest(uc_delta_cache_t *c,
 {
     uc_delta_snapshot_t *cached = lookup(c, table->location), *s;
     uc_delta_log_t *newer;
-    apr_int64_t end;
+    apr_int64_t latest, end;
     uc_error_t *err;
 
     if (cached) {
@@ -194,13 +195,19 @@ uc_error_t *uc_delta_cache_latest(uc_delta_cache_t *c,
             uc_delta_snapshot_release(cached);
             return err;
         }
-        if (newer->commits->nelts == 0) {
+        latest = newer->latest < 0 ? cached->version : newer->latest;
+        if (latest == cached->version) {
             count(c, &c->stats.hits);
             *out = cached;
             return NULL;
         }
+        /* A version of the table is the same whenever it is read (a
+         * catalog's commits too: ratified once, published as they are), so
+         * the cached one advances to the latest; one above a catalog's
+         * latest is no version of its table. */
         end = contiguous_end(newer, cached->version);
-        if (end > cached->version) {
+        if (end > cached->version &&
+            (end == latest || !uc_delta_catalog_governs(table))) {
             continue_clock(newer, cached->timestamp);
             err = uc_delta_snapshot_advance(table, cached, newer, end, &s);
             uc_delta_snapshot_release(cached);
@@ -212,7 +219,8 @@ uc_error_t *uc_delta_cache_latest(uc_delta_cache_t *c,
             return NULL;
         }
         /* The commits after the cached version are gone (a log cleaned
-         * up behind a newer checkpoint): start again from the log. */
+         * up behind a newer checkpoint), or the catalog's latest version
+         * cannot be reached from it: start again from the log. */
         uc_delta_snapshot_release(cached);
     }
     if ((err = uc_delta_snapshot(table, UC_DELTA_LATEST, &s)))

@@ -7,8 +7,7 @@
 #include <apr_strings.h>
 
 /* Reader features whose data the server passes through or whose log
- * effects it handles. catalogManaged is absent on purpose: its commits may
- * be unpublished, known only to the managing catalog. */
+ * effects it handles. */
 static const char *const supported_reader_features[] = {
     "columnMapping", "deletionVectors", "timestampNtz", "v2Checkpoint",
     "vacuumProtocolCheck", "typeWidening", "typeWidening-preview",
@@ -16,17 +15,25 @@ static const char *const supported_reader_features[] = {
     "geospatial", NULL
 };
 
+/* A catalog-managed table's commits may be unpublished, known to its
+ * catalog only: it is read when the reader follows that catalog
+ * (uc_delta_catalog_follow). */
+static const char *const catalog_features[] = {
+    "catalogManaged", "catalogOwned-preview", NULL
+};
+
 #define MAX_READER_VERSION 3
 
-static int is_supported(const char *feature)
+static int listed(const char *const *list, const char *feature)
 {
     const char *const *f;
 
-    for (f = supported_reader_features; *f; f++)
+    for (f = list; *f; f++)
         if (strcmp(*f, feature) == 0)
             return 1;
     return 0;
 }
+
 
 static apr_array_header_t *feature_list(apr_pool_t *pool, json_t *list)
 {
@@ -96,7 +103,18 @@ uc_error_t *uc_delta_read_features(apr_pool_t *pool,
     for (i = 0; i < f->reader_features->nelts; i++) {
         const char *name = APR_ARRAY_IDX(f->reader_features, i, const char *);
 
-        if (!is_supported(name))
+        if (listed(catalog_features, name)) {
+            if (table->catalog)
+                continue;
+            return uc_delta_table_error(pool, table,
+                                        UC_E_UNSUPPORTED_OPERATION, "The "
+                                        "table is catalog-managed (reader "
+                                        "feature '%s'): it is read with "
+                                        "the commits its catalog ratified, "
+                                        "which this reader was not given.",
+                                        name);
+        }
+        if (!listed(supported_reader_features, name))
             return uc_delta_table_error(pool, table,
                                         UC_E_UNSUPPORTED_OPERATION, "The "
                                         "table uses the Delta reader "

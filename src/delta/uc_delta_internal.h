@@ -41,6 +41,7 @@ struct uc_delta_table {
     uc_objstore_t *store;
     const char *location;
     uc_delta_log_t *full_log;       /* the whole listing, once needed */
+    const uc_delta_catalog_t *catalog;  /* what it follows, or NULL */
 };
 
 /* Lists the log; with `use_hint`, from the version _last_checkpoint names
@@ -51,6 +52,23 @@ uc_error_t *uc_delta_list(uc_delta_table_t *table, apr_pool_t *pool,
  * checkpoints of newer versions). */
 uc_error_t *uc_delta_list_after(uc_delta_table_t *table, apr_pool_t *pool,
                                 apr_int64_t version, uc_delta_log_t **out);
+/* Whether the table's catalog decides its versions: it follows one that
+ * ratified some. */
+int uc_delta_catalog_governs(const uc_delta_table_t *table);
+/* The catalog's commits merged into a listing of the log that holds the
+ * commits from version `from` on (both arrays sorted as listed): the
+ * published commits below the first ratified one, the ratified ones of
+ * `from` and after, the checkpoints up to the catalog's latest version.
+ * Nothing when the table's catalog does not govern it. */
+void uc_delta_catalog_merge(const uc_delta_table_t *table, apr_int64_t from,
+                            apr_array_header_t *commits,
+                            apr_array_header_t *checkpoints);
+/* The key of the staged file of ratified commit `version` not yet
+ * published; NULL when the version has none. */
+const char *uc_delta_catalog_staged_key(const uc_delta_table_t *table,
+                                        apr_pool_t *pool,
+                                        apr_int64_t version);
+
 const uc_log_commit_t *uc_delta_log_commit(const uc_delta_log_t *log,
                                            apr_int64_t version);
 const char *uc_delta_commit_key(apr_pool_t *pool, apr_int64_t version);

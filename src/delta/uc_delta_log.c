@@ -242,8 +242,11 @@ static void monotonize(apr_array_header_t *commits)
     }
 }
 
+/* The log from the first name after `start_after` on (NULL: all of it),
+ * which holds the commits of versions `from` and after. */
 static uc_error_t *list_from(uc_delta_table_t *table, apr_pool_t *pool,
-                             const char *start_after, uc_delta_log_t **out)
+                             const char *start_after, apr_int64_t from,
+                             uc_delta_log_t **out)
 {
     listing_t l;
     apr_array_header_t *objects;
@@ -279,6 +282,7 @@ static uc_error_t *list_from(uc_delta_table_t *table, apr_pool_t *pool,
           by_commit_version);
     qsort(l.checkpoints->elts, (size_t)l.checkpoints->nelts,
           sizeof(uc_log_checkpoint_t), by_checkpoint_version);
+    uc_delta_catalog_merge(table, from, l.commits, l.checkpoints);
     monotonize(l.commits);
     log->commits = l.commits;
     log->checkpoints = l.checkpoints;
@@ -292,6 +296,10 @@ static uc_error_t *list_from(uc_delta_table_t *table, apr_pool_t *pool,
         if (v > log->latest)
             log->latest = v;
     }
+    /* Whatever the log lacks of it, the catalog's latest version is the
+     * table's (reading it says what is missing). */
+    if (uc_delta_catalog_governs(table))
+        log->latest = uc_delta_catalog_of(table)->latest;
     log->complete = start_after == NULL;
     *out = log;
     return NULL;
@@ -301,7 +309,8 @@ uc_error_t *uc_delta_list_after(uc_delta_table_t *table, apr_pool_t *pool,
                                 apr_int64_t version, uc_delta_log_t **out)
 {
     return list_from(table, pool, apr_psprintf(pool, "%020" APR_INT64_T_FMT
-                                               ".json", version), out);
+                                               ".json", version),
+                     version + 1, out);
 }
 
 /* The version _last_checkpoint names, or -1 when it is missing, empty or
@@ -343,7 +352,7 @@ uc_error_t *uc_delta_list(uc_delta_table_t *table, apr_pool_t *pool,
         if (hint > 0) {
             const char *from = apr_psprintf(pool, "%020" APR_INT64_T_FMT,
                                             hint);
-            if ((err = list_from(table, pool, from, &log)))
+            if ((err = list_from(table, pool, from, hint, &log)))
                 return err;
             /* Usable when a complete checkpoint at or after the hint is
              * there; a stale or wrong hint lists the whole log. */
@@ -353,7 +362,7 @@ uc_error_t *uc_delta_list(uc_delta_table_t *table, apr_pool_t *pool,
             }
         }
     }
-    if ((err = list_from(table, table->pool, NULL, &log)))
+    if ((err = list_from(table, table->pool, NULL, 0, &log)))
         return err;
     if (log->latest < 0)
         return uc_delta_table_error(pool, table,
@@ -419,21 +428,39 @@ uc_error_t *uc_delta_parse_lines(uc_delta_table_t *table, apr_pool_t *pool,
     return NULL;
 }
 
+static uc_error_t *read_commit_file(uc_delta_table_t *table,
+                                    apr_pool_t *pool, const char *key,
+                                    char **data, apr_size_t *len)
+{
+    return uc_objstore_read(table->store, pool, key, 0, MAX_COMMIT_BYTES,
+                            data, len);
+}
+
+/* A ratified commit not yet published is its catalog's staged file; once
+ * published, the staged file may go: the published one is its copy. */
 uc_error_t *uc_delta_read_commit(uc_delta_table_t *table, apr_pool_t *pool,
                                  apr_int64_t version,
                                  apr_array_header_t **actions)
 {
-    const char *key = uc_delta_commit_key(pool, version);
+    const char *staged = uc_delta_catalog_staged_key(table, pool, version);
+    const char *key = staged ? staged : uc_delta_commit_key(pool, version);
     char *data;
     apr_size_t len;
-    uc_error_t *err;
+    uc_error_t *err = read_commit_file(table, pool, key, &data, &len);
 
-    if ((err = uc_objstore_read(table->store, pool, key, 0, MAX_COMMIT_BYTES,
-                                &data, &len))) {
-        if (uc_error_is_missing(err))
-            return uc_delta_corrupt(pool, table, "commit %" APR_INT64_T_FMT
-                                    " is missing", version);
-        return err;
+    if (err && staged && uc_error_is_missing(err)) {
+        key = uc_delta_commit_key(pool, version);
+        err = read_commit_file(table, pool, key, &data, &len);
+    }
+    if (err) {
+        if (!uc_error_is_missing(err))
+            return err;
+        return staged
+            ? uc_delta_corrupt(pool, table, "commit %" APR_INT64_T_FMT ", "
+                               "which its catalog ratified as %s, is "
+                               "missing", version, staged)
+            : uc_delta_corrupt(pool, table, "commit %" APR_INT64_T_FMT
+                               " is missing", version);
     }
     return uc_delta_parse_lines(table, pool, key, data, len, actions);
 }

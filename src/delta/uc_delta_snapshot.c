@@ -359,20 +359,21 @@ static int commits_present(const uc_delta_log_t *log, apr_int64_t from,
     return 1;
 }
 
+/* The newest commit at or below `version` the log lacks breaks every
+ * way to it. */
 static uc_error_t *not_reconstructable(apr_pool_t *pool,
                                        const uc_delta_table_t *table,
                                        const uc_delta_log_t *log,
                                        apr_int64_t version)
 {
-    apr_int64_t oldest = log->commits->nelts
-        ? APR_ARRAY_IDX(log->commits, 0, uc_log_commit_t).version
-        : log->latest;
+    apr_int64_t missing = version;
 
+    while (missing > 0 && uc_delta_log_commit(log, missing))
+        missing--;
     return uc_delta_table_error(pool, table, UC_E_INVALID, "Version %"
                                 APR_INT64_T_FMT " of the table cannot be "
-                                "reconstructed: its log keeps versions %"
-                                APR_INT64_T_FMT " to %" APR_INT64_T_FMT
-                                " only.", version, oldest, log->latest);
+                                "reconstructed: commit %" APR_INT64_T_FMT
+                                " is not in its log.", version, missing);
 }
 
 /* Ends a build: the error (if any) is copied out of the scratch pool,

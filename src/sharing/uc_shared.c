@@ -103,8 +103,7 @@ uc_error_t *uc_shared_open(uc_call_t *call, uc_shared_t *s)
     s->t = t;
     s->label = apr_pstrcat(call->pool, call->params[0], ".", call->params[1],
                            ".", call->params[2], NULL);
-    if ((err = uc_table_log_open(call, t->table->storage_location,
-                                 &s->log)))
+    if ((err = uc_table_log_open(call, t->table, &s->log)))
         return s->log.config ? uc_shared_error(s, err)
                              : uc_shared_storage_error(s, err);
     return NULL;

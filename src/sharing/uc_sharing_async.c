@@ -212,9 +212,7 @@ static job_t *job_make(uc_shared_t *s, apr_pool_t *pool)
     if (apr_thread_mutex_create(&job->lock, APR_THREAD_MUTEX_DEFAULT,
                                 pool) != APR_SUCCESS ||
         apr_thread_cond_create(&job->finished, pool) != APR_SUCCESS ||
-        uc_delta_table_open(pool, s->t->table->storage_location,
-                            uc_objstore_config_copy(pool, s->log.config),
-                            &job->delta))
+        uc_table_log_reopen(&s->log, pool, &job->delta))
         return NULL;
     return job;
 }

@@ -1,11 +1,35 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_ratified_commits.h"
 
+#include <string.h>
 #include <apr_strings.h>
+
+#include "../core/uc_json.h"
+
+/* The protocol's features as table properties. */
+static const char *const catalog_managed[] = {
+    "delta.feature.catalogManaged", "delta.feature.catalogOwned-preview",
+    NULL
+};
 
 static const char *text_of(apr_pool_t *pool, apr_int64_t n)
 {
     return apr_psprintf(pool, "%" APR_INT64_T_FMT, n);
+}
+
+int uc_ratified_commits_managed(const uc_securable_t *table)
+{
+    json_t *props = uc_json_stored_object(table->properties);
+    int i, managed = 0;
+
+    for (i = 0; catalog_managed[i] && !managed; i++) {
+        json_t *v = json_object_get(props, catalog_managed[i]);
+
+        managed = json_is_string(v) &&
+                  !strcmp(json_string_value(v), "supported");
+    }
+    json_decref(props);
+    return managed;
 }
 
 uc_error_t *uc_ratified_commits_of(uc_store_t *store, apr_pool_t *pool,

@@ -7,6 +7,7 @@
 
 #include <apr_tables.h>
 
+#include "uc_securables.h"
 #include "uc_store.h"
 
 typedef struct uc_ratified_commit {
@@ -18,6 +19,13 @@ typedef struct uc_ratified_commit {
     /* Backfilled, kept only as the table's latest version. */
     int backfilled;
 } uc_ratified_commit_t;
+
+/* Whether the catalog is the commit coordinator of `table`, a table
+ * created catalog-managed: its properties say
+ * delta.feature.catalogManaged=supported (or the feature's preview name,
+ * catalogOwned-preview). Its ratified commits are then its truth, for the
+ * coordinator and for every reader. */
+int uc_ratified_commits_managed(const uc_securable_t *table);
 
 /* The table's rows, oldest first (uc_ratified_commit_t). */
 uc_error_t *uc_ratified_commits_of(uc_store_t *store, apr_pool_t *pool,

@@ -16,6 +16,7 @@ use lib "$FindBin::Bin/../lib";
 
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
+use Unicat::Commits;
 use File::Path qw(make_path);
 use File::Temp ();
 
@@ -29,64 +30,8 @@ END { drop_catalog($_) for @cleanup }
 create_catalog($cat, storage_root => "s3://bucket/$p");
 create_schema($cat, 'sch');
 my %in = (catalog_name => $cat, schema_name => 'sch');
-my $COMMITS = '/delta/preview/commits';
 my $UNKNOWN = '0b6f3a52-5d7e-4a4c-9c1e-0d2b8c1f7a10';
 
-sub col {
-    my ($name, $pos, $type) = @_;
-    $type //= 'INT';
-    return { name => $name, type_text => lc $type, type_name => $type,
-             position => $pos,
-             type_json => qq({"name":"$name","type":"${\ lc $type}","nullable":true,"metadata":{}}) };
-}
-
-# A managed table as Unity Catalog's Spark connector creates one: a staging
-# table, then the table at its location, with the feature as a property.
-sub managed_table {
-    my ($name, %props) = @_;
-    my %where = (%in, %{ delete $props{in} // {} });
-    my $st = create_object('/staging-tables', { name => $name, %where });
-    my $t = create_object('/tables', {
-        name => $name, %where, table_type => 'MANAGED',
-        data_source_format => 'DELTA',
-        storage_location => $st->{staging_location},
-        properties => { 'io.unitycatalog.tableId' => $st->{id}, %props },
-        columns => [ col('id', 0) ] });
-    return $t;
-}
-sub coordinated { managed_table($_[0], 'delta.feature.catalogManaged' => 'supported',
-                                'delta.enableInCommitTimestamps' => 'true', @_[1 .. $#_]) }
-
-# What the client sends: DeltaCommit, snake_case, every field it has.
-sub staged { sprintf '%020d.%s.json', $_[0], $_[1] // "$$-$_[0]" }
-sub commit_body {
-    my ($t, $v, %o) = @_;
-    return { table_id => $t->{table_id},
-             table_uri => $o{uri} // $t->{storage_location},
-             commit_info => { version => $v + 0,
-                              timestamp => 1700000000000 + $v,
-                              file_name => $o{file} // staged($v),
-                              file_size => 100 + $v,
-                              file_modification_timestamp => 1700000000500 + $v },
-             exists $o{lbv} ? (latest_backfilled_version => $o{lbv}) : (),
-             $o{metadata} ? (metadata => $o{metadata}) : () };
-}
-sub post { my ($body, %o) = @_;
-           api(POST => $COMMITS, body => $body,
-               headers => [ Accept => 'application/json',
-                            'User-Agent' => 'unitycatalog-java-client Delta/4.0.0' ], %o) }
-sub commit { my ($t, $v, %o) = @_; post(commit_body($t, $v, %o), %o) }
-sub backfilled { my ($t, $b, %o) = @_;
-                 post({ table_id => $t->{table_id}, table_uri => $t->{storage_location},
-                        latest_backfilled_version => $b }, %o) }
-# DeltaGetCommits in a JSON body on a GET, as the client sends it.
-sub get_commits {
-    my ($t, $start, $end, %o) = @_;
-    api(GET => $COMMITS, body => { table_id => $t->{table_id},
-                                   table_uri => $t->{storage_location},
-                                   start_version => $start // 0,
-                                   defined $end ? (end_version => $end) : () }, %o);
-}
 # is_as_missing, once the missing table's own answer is the catalog's 404.
 sub as_missing_table {
     my ($res, $missing, $name) = @_;
@@ -95,11 +40,9 @@ sub as_missing_table {
         if $code eq 'TABLE_NOT_FOUND';
     return ok(0, $name) || diag "the missing table answered " . $missing->content;
 }
-sub versions_of { [ map { $_->{version} } @{ (json_of($_[0]) // {})->{commits} // [] } ] }
-sub latest_of { (json_of($_[0]) // {})->{latest_table_version} // -1 }
 
 # --- a fresh table, the first commits ----------------------------------------------
-my $t = coordinated('events');
+my $t = coordinated(\%in, 'events');
 my $res = get_commits($t);
 is_ok_json($res, 'GET commits of a fresh table, body on a GET');
 my $j = json_of($res) || {};
@@ -172,7 +115,7 @@ my $lcat = "local_$p";
 push @cleanup, $lcat;
 create_catalog($lcat, storage_root => "file://$tmp");
 create_schema($lcat, 'sch');
-my $lt = coordinated('local', in => { catalog_name => $lcat });
+my $lt = coordinated({ %in, catalog_name => $lcat }, 'local');
 (my $dir = $lt->{storage_location}) =~ s{^file://}{};
 make_path("$dir/_delta_log/_staged_commits");
 sub put { open my $fh, '>', "$dir/_delta_log/$_[0]" or die "$_[0]: $!"; print $fh $_[1]; close $fh }
@@ -235,7 +178,7 @@ my @bad = (
                                           converted_delta_timestamp => '2026-12-07T09:00:00Z' } } } ],
 );
 for my $case (@bad) {
-    is_error(post($case->[1]), 400, undef, "$case->[0]: 400");
+    is_error(post_commit($case->[1]), 400, undef, "$case->[0]: 400");
 }
 is_deeply(versions_of(get_commits($t)), [7, 6], 'nothing of them ratified');
 is_error(api(GET => $COMMITS, body => { table_id => $t->{table_id} }), 400,
@@ -245,7 +188,7 @@ is_error(api(GET => $COMMITS, raw => '{"table_id":', content_type => 'applicatio
          400, undef, 'GET with a body that is not JSON: 400');
 
 # --- UniForm: the Iceberg metadata of a commit ----------------------------------------------
-my $ice = coordinated('ice', 'delta.universalFormat.enabledFormats' => 'iceberg',
+my $ice = coordinated(\%in, 'ice', 'delta.universalFormat.enabledFormats' => 'iceberg',
                       'delta.enableIcebergCompatV2' => 'true');
 sub uniform_of {
     my ($v, %o) = @_;
@@ -253,7 +196,7 @@ sub uniform_of {
                           converted_delta_version => $v,
                           converted_delta_timestamp => '2026-12-07T09:00:00.250Z', %o } };
 }
-sub ice_commit { my ($v, $u) = @_; post({ %{ commit_body($ice, $v) }, uniform => $u }) }
+sub ice_commit { my ($v, $u) = @_; post_commit({ %{ commit_body($ice, $v) }, uniform => $u }) }
 is_error(commit($ice, 1), 400, 'INVALID_PARAMETER_VALUE', 'an Iceberg table\'s commit without uniform: 400',
          message => qr/Uniform metadata must be set/);
 is_error(ice_commit(1, uniform_of(1, converted_delta_version => 2)), 400, 'INVALID_PARAMETER_VALUE',
@@ -272,7 +215,7 @@ ok($kept =~ /uniform_iceberg/ && $j->{table_id} && !grep({ /uniform/ } keys %$j)
    'and not in the table\'s answer') or diag explain $j;
 
 # --- tables the coordinator does not serve ------------------------------------------------
-my $plain = managed_table('plain');
+my $plain = managed_table(\%in, 'plain');
 is_error(commit($plain, 1), 400, 'INVALID_PARAMETER_VALUE',
          'a managed table without the feature: 400', message => qr/not catalog-managed/);
 is_error(get_commits($plain), 400, 'INVALID_PARAMETER_VALUE', 'and no commits to read');
@@ -316,7 +259,7 @@ as_missing_table(get_commits($t, 0, undef, user => 'dave'),
 is_deeply(versions_of(get_commits($t)), [8, 7, 6], 'only the allowed commit was ratified');
 
 # --- the bound on commits not backfilled ---------------------------------------------------
-my $busy = coordinated('busy');
+my $busy = coordinated(\%in, 'busy');
 my @codes = map { commit($busy, $_)->code } 1 .. 10;
 is("@codes", join(' ', (200) x 10), 'ten commits not backfilled');
 is_error(commit($busy, 11), 429, 'RESOURCE_EXHAUSTED', 'the eleventh: 429',
@@ -329,7 +272,7 @@ is_ok_json(commit($busy, 17, lbv => 16), 'a commit that reports the backfill wit
 is_deeply(versions_of(get_commits($busy)), [17], 'only it waits');
 
 # --- writers racing for one version ---------------------------------------------------------
-my $raced = coordinated('raced');
+my $raced = coordinated(\%in, 'raced');
 my $ROUNDS = 5;
 for my $v (1 .. $ROUNDS) {
     my @out = race(map { my $w = $_; sub { commit($raced, $v, file => staged($v, "w$w")) } } 1 .. 8);
@@ -352,13 +295,13 @@ ${\ catalog_mount()}
 CONF
 my $B = "$node_b->{url}/api/2.1/unity-catalog";
 ok($node_b->{up}, 'node B serves the same catalog') or diag $node_b->{log}->();
-my $small = coordinated('small');
+my $small = coordinated(\%in, 'small');
 @codes = map { commit($small, $_, base => $B)->code } 1 .. 3;
 is("@codes", '200 200 200', 'node B: three commits not backfilled');
 is_error(commit($small, 4, base => $B), 429, 'RESOURCE_EXHAUSTED',
          'UnicatDeltaMaxUnbackfilledCommits 3: the fourth is 429');
 is_ok_json(commit($small, 4), 'node A keeps the default of 10');
-my $across = coordinated('across');
+my $across = coordinated(\%in, 'across');
 for my $v (1 .. $ROUNDS) {
     my @out = race(map { my $w = $_; sub {
         commit($across, $v, file => staged($v, "w$w"), lbv => $v - 1,

@@ -76,21 +76,6 @@ static char *read_text(apr_pool_t *pool, const char *path, apr_size_t *len)
     return buf;
 }
 
-static void write_text(apr_pool_t *pool, const char *path, const char *text,
-                       apr_size_t len)
-{
-    apr_file_t *f;
-    apr_size_t written;
-
-    assert_int_equal(apr_file_open(&f, path, APR_FOPEN_WRITE
-                                   | APR_FOPEN_CREATE | APR_FOPEN_TRUNCATE
-                                   | APR_FOPEN_BINARY, APR_OS_DEFAULT, pool),
-                     APR_SUCCESS);
-    assert_int_equal(apr_file_write_full(f, text, len, &written),
-                     APR_SUCCESS);
-    apr_file_close(f);
-}
-
 static void copy_tree(apr_pool_t *pool, const char *from, const char *to)
 {
     apr_dir_t *dir;
@@ -116,20 +101,9 @@ static void copy_tree(apr_pool_t *pool, const char *from, const char *to)
     apr_dir_close(dir);
 }
 
-static const char *temp_table(apr_pool_t *pool)
-{
-    char *dir = apr_psprintf(pool, "%s/uc_delta_XXXXXX",
-                             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-
-    assert_non_null(mkdtemp(dir));
-    apr_dir_make(apr_pstrcat(pool, dir, "/_delta_log", NULL), APR_OS_DEFAULT,
-                 pool);
-    return dir;
-}
-
 static const char *copy_fixture(apr_pool_t *pool, const char *name)
 {
-    const char *dir = temp_table(pool);
+    const char *dir = uc_test_temp_table(pool);
 
     copy_tree(pool, fixture_dir(pool, name), dir);
     return dir;
@@ -572,7 +546,7 @@ static void test_versions_outside_the_log(void **state)
 static void write_commit(apr_pool_t *pool, const char *dir, apr_int64_t v,
                          const char *text)
 {
-    write_text(pool, commit_path(pool, dir, v), text, strlen(text));
+    uc_test_write_file(pool, commit_path(pool, dir, v), text, strlen(text));
 }
 
 #define PROTOCOL_1_2 "{\"protocol\":{\"minReaderVersion\":1," \
@@ -587,7 +561,7 @@ static void write_commit(apr_pool_t *pool, const char *dir, apr_int64_t v,
 static void test_reader_features_are_checked(void **state)
 {
     apr_pool_t *pool = test_pool(state);
-    const char *dir = temp_table(pool);
+    const char *dir = uc_test_temp_table(pool);
     uc_error_t *err;
     uc_delta_snapshot_t *s;
 
@@ -648,7 +622,7 @@ static void test_unreadable_checkpoint_falls_back(void **state)
     uc_delta_snapshot_t *s;
     uc_error_t *err;
 
-    write_text(pool, cp, bytes, len / 2);
+    uc_test_write_file(pool, cp, bytes, len / 2);
     s = snapshot_of(pool, dir, UC_DELTA_LATEST);
     assert_int_equal(s->checkpoint_version, 1);
     assert_matches(pool, s, json_replay(pool, dir, 3), "fallback");
@@ -658,7 +632,7 @@ static void test_unreadable_checkpoint_falls_back(void **state)
     cp = apr_pstrcat(pool, dir, "/_delta_log/"
                      "00000000000000000003.checkpoint.parquet", NULL);
     bytes = read_text(pool, cp, &len);
-    write_text(pool, cp, bytes, len - 9);
+    uc_test_write_file(pool, cp, bytes, len - 9);
     err = snapshot_error(pool, dir, UC_DELTA_LATEST);
     assert_int_equal(err->status, 400);
     assert_string_equal(err->code, "MALFORMED_DELTA_LOG");
@@ -675,12 +649,12 @@ static void test_unreadable_checkpoint_falls_back(void **state)
 
     /* An empty or garbled _last_checkpoint is only a hint. */
     dir = copy_fixture(pool, "simple_table_with_checkpoint");
-    write_text(pool, apr_pstrcat(pool, dir, "/_delta_log/_last_checkpoint",
+    uc_test_write_file(pool, apr_pstrcat(pool, dir, "/_delta_log/_last_checkpoint",
                                  NULL), "", 0);
     s = snapshot_of(pool, dir, UC_DELTA_LATEST);
     assert_int_equal(s->checkpoint_version, 10);
     uc_delta_snapshot_release(s);
-    write_text(pool, apr_pstrcat(pool, dir, "/_delta_log/_last_checkpoint",
+    uc_test_write_file(pool, apr_pstrcat(pool, dir, "/_delta_log/_last_checkpoint",
                                  NULL), "{\"version\":99}", 14);
     s = snapshot_of(pool, dir, UC_DELTA_LATEST);
     assert_int_equal(s->version, 10);
@@ -975,7 +949,7 @@ static void test_history_pages(void **state)
 static void test_history_without_commit_info(void **state)
 {
     apr_pool_t *pool = test_pool(state);
-    const char *dir = temp_table(pool);
+    const char *dir = uc_test_temp_table(pool);
     apr_array_header_t *commits;
     int more;
 
@@ -1139,7 +1113,7 @@ static void test_change_data_feed_bounds(void **state)
 static void test_change_data_feed_turned_off(void **state)
 {
     apr_pool_t *pool = test_pool(state);
-    const char *dir = temp_table(pool);
+    const char *dir = uc_test_temp_table(pool);
     uc_error_t *err;
     uc_delta_changes_t *c;
 
@@ -1185,7 +1159,7 @@ static void test_data_changes(void **state)
 {
     apr_pool_t *pool = test_pool(state);
     const char *cdf = fixture_dir(pool, "cdf-table");
-    const char *dir = temp_table(pool);
+    const char *dir = uc_test_temp_table(pool);
     uc_error_t *err;
     uc_delta_changes_t *c = feed_of(pool, cdf, uc_delta_data_changes, 1,
                                     UC_DELTA_LATEST, &err);
@@ -1427,7 +1401,7 @@ static void test_cache_under_threads(void **state)
         const char *text = apr_psprintf(pool, ADD, apr_psprintf(pool,
                                         "t-%" APR_INT64_T_FMT, v), 1);
 
-        write_text(pool, tmp, text, strlen(text));
+        uc_test_write_file(pool, tmp, text, strlen(text));
         assert_int_equal(apr_file_rename(tmp, commit_path(pool, dir, v),
                                          pool), APR_SUCCESS);
         apr_sleep(2000);
