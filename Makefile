@@ -317,6 +317,7 @@ bench: deps
 	@sh t/bench/sharing.sh
 	@sh t/bench/console.sh
 	@sh t/bench/volume.sh
+	@sh t/bench/commits.sh
 
 bench-delta: all $(BUILD)/delta_bench
 	@sh t/bench/delta.sh

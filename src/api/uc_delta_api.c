@@ -184,7 +184,7 @@ uc_error_t *uc_delta_api_write_table(uc_call_t *call, uc_jw_t *out,
     return NULL;
 }
 
-/* GET: the table; HEAD: 204 when it exists. Read in the route's
+/* GET: the table; HEAD: 204 when it exists. Read in one read
  * transaction, so that its commits and its row agree. */
 static uc_error_t *load_table(uc_call_t *call, uc_jw_t *out)
 {
@@ -218,16 +218,13 @@ static uc_error_t *delete_table(uc_call_t *call, uc_jw_t *out)
 static uc_error_t *rename_table(uc_call_t *call, uc_jw_t *out)
 {
     const char *name = NULL;
-    uc_securable_t *table, *taken;
+    uc_securable_t *table = UC_TARGET_OF(call), *taken;   /* held */
     uc_error_t *err;
 
     (void)out;
     if ((err = uc_json_string_field(call->pool, call->body, "new-name", 1,
                                     &name)) ||
         (err = uc_validate_name(call->pool, "new-name", name, &name)) ||
-        (err = uc_securable_by_id_for_update(call->store, call->pool,
-                                             UC_TARGET_OF(call)->id,
-                                             &table)) ||
         (err = uc_securable_get(call->store, call->pool, table->parent_id,
                                 UC_KIND_TABLE, name, UC_LOCK_SHARE, &taken)))
         return err;
@@ -333,7 +330,7 @@ const uc_route_t uc_delta_api_routes[] = {
       BODY_TXN, &create_rule, .audit = "CREATE_STAGING_TABLE" },
     { UC_POST, SCHEMA_PATH "/tables", uc_delta_create_table, BODY_TXN,
       &create_rule, .audit = "CREATE" },
-    { UC_GET, TABLE_PATH, load_table, UC_ROUTE_TXN, &read_rule },
+    { UC_GET, TABLE_PATH, load_table, UC_ROUTE_READ_TXN, &read_rule },
     { UC_POST, TABLE_PATH, uc_delta_update_table, BODY_TXN, &modify_rule,
       .audit = "UPDATE" },
     { UC_DELETE, TABLE_PATH, delete_table, UC_ROUTE_TXN, &manage_rule,

@@ -422,14 +422,10 @@ uc_error_t *uc_delta_update_table(uc_call_t *call, uc_jw_t *out)
                            &uuid)) ||
         (u.requirement[ASSERT_ETAG] &&
          (err = requirement(call, u.requirement[ASSERT_ETAG], "etag",
-                            &etag))) ||
-        (err = uc_securable_by_id_for_update(call->store, call->pool,
-                                             UC_TARGET_OF(call)->id,
-                                             &u.table)))
+                            &etag))))
         return err;
-    if (!u.table)
-        return uc_error_make(call->pool, UC_E_TABLE_NOT_FOUND, "Table not "
-                             "found: %s", UC_TARGET_OF(call)->name);
+    /* Held for update since the rule found it. */
+    u.table = UC_TARGET_OF(call);
     if ((err = uc_delta_api_check_format(call, u.table)))
         return err;
     if (strcasecmp(uuid, u.table->id) != 0)

@@ -175,7 +175,10 @@ enum {
     /* With UC_ROUTE_BODY: an empty body (with or without a Content-Type)
      * reads as the query string, an object of its parameters' strings;
      * for a GET whose body a client or a proxy may not send. */
-    UC_ROUTE_BODY_OR_QUERY = 1 << 5
+    UC_ROUTE_BODY_OR_QUERY = 1 << 5,
+    /* The operation reads in one read transaction (uc_store_begin_read):
+     * what it answers is one view of the database. */
+    UC_ROUTE_READ_TXN = 1 << 6
 };
 
 typedef struct uc_route {

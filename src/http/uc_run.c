@@ -39,9 +39,11 @@ uc_error_t *uc_call_run(const uc_route_t *route, uc_call_t *call,
 {
     uc_error_t *err;
 
-    if (!(route->flags & UC_ROUTE_TXN))
+    if (!(route->flags & (UC_ROUTE_TXN | UC_ROUTE_READ_TXN)))
         err = authorize_and_run(route, call, out);
-    else if (!(err = uc_store_begin(call->store)))
+    else if (!(err = route->flags & UC_ROUTE_TXN
+                     ? uc_store_begin(call->store)
+                     : uc_store_begin_read(call->store)))
         err = uc_store_end(call->store, authorize_and_run(route, call, out));
     if (err)
         uc_jw_reset(out);

@@ -347,10 +347,26 @@ uc_error_t *uc_store_exec(uc_store_t *store, uc_stmt_t stmt,
     return NULL;
 }
 
+/* Statements of a read transaction, by dialect. */
+static const char *const read_begin[] = {
+    [UC_DIALECT_SQLITE] = "BEGIN",
+    [UC_DIALECT_POSTGRES] = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+};
+
+static int end_read(uc_store_t *store, const char *how)
+{
+    int nrows;
+
+    store->reading = 0;
+    return apr_dbd_query(store->driver, store->handle, &nrows, how);
+}
+
 static apr_status_t rollback_abandoned(void *data)
 {
     uc_store_t *store = data;
 
+    if (store->reading)
+        end_read(store, "ROLLBACK");
     if (store->txn) {
         apr_dbd_transaction_mode_set(store->driver, store->txn,
                                      APR_DBD_TRANSACTION_ROLLBACK);
@@ -384,12 +400,44 @@ uc_error_t *uc_store_begin(uc_store_t *store)
     return NULL;
 }
 
+uc_error_t *uc_store_begin_read(uc_store_t *store)
+{
+    apr_time_t since = apr_time_now();
+    int nrows, rc = apr_dbd_query(store->driver, store->handle, &nrows,
+                                  read_begin[store->conn->dialect]);
+
+    counted(store, since, NULL);
+    if (rc != 0)
+        return uc_store_db_error(store, rc, "begin");
+    store->reading = 1;
+    apr_pool_cleanup_register(store->pool, store, rollback_abandoned,
+                              apr_pool_cleanup_null);
+    return NULL;
+}
+
+/* Ends a read transaction: what it read stays read whatever the work's
+ * error. */
+static uc_error_t *end_reading(uc_store_t *store, uc_error_t *work_error)
+{
+    apr_time_t since = apr_time_now();
+    int rc;
+
+    apr_pool_cleanup_kill(store->pool, store, rollback_abandoned);
+    rc = end_read(store, work_error ? "ROLLBACK" : "COMMIT");
+    counted(store, since, NULL);
+    if (work_error)
+        return work_error;
+    return rc != 0 ? uc_store_db_error(store, rc, "commit") : NULL;
+}
+
 uc_error_t *uc_store_end(uc_store_t *store, uc_error_t *work_error)
 {
     apr_dbd_transaction_t *txn = store->txn;
     apr_time_t since;
     int rc;
 
+    if (store->reading)
+        return end_reading(store, work_error);
     if (!txn)
         return work_error;
     apr_pool_cleanup_kill(store->pool, store, rollback_abandoned);

@@ -35,6 +35,7 @@ typedef struct uc_store {
     apr_dbd_t *handle;
     uc_store_conn_t *conn;             /* per-connection state */
     apr_dbd_transaction_t *txn;
+    int reading;                       /* a read transaction is open */
     const uc_log_t *log;               /* where diagnostics go, may be NULL */
     int locked;                        /* a statement found SQLite busy */
     /* What the call asked of the database, for the server's metrics:
@@ -95,6 +96,13 @@ uc_error_t *uc_store_exec(uc_store_t *store, uc_stmt_t stmt,
  * open when the call's pool goes away is rolled back. */
 uc_error_t *uc_store_begin(uc_store_t *store);
 uc_error_t *uc_store_end(uc_store_t *store, uc_error_t *work_error);
+
+/* A transaction that only reads, ended by uc_store_end: one view of the
+ * database for all its statements, taking no write lock (SQLite: a
+ * deferred BEGIN, a snapshot of the WAL; PostgreSQL: REPEATABLE READ, READ
+ * ONLY), so that readers of one table do not queue behind each other as
+ * a write transaction would make them. Its lookups lock nothing. */
+uc_error_t *uc_store_begin_read(uc_store_t *store);
 
 /* True when `err` came from a unique constraint: callers turn it into their
  * resource's ALREADY_EXISTS error. */

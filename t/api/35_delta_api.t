@@ -20,7 +20,7 @@ use Unicat::Test;
 use File::Path qw(make_path);
 use File::Temp ();
 
-plan tests => 114;
+plan tests => 115;
 
 my $p = "t85_$$";
 my $cat = "cat_$p";
@@ -127,8 +127,10 @@ my %required = (%{ $st->{'required-properties'} }, 'delta.enableRowTracking' => 
 # Version 0, written by the engine before it creates the table.
 put('00000000000000000000.json', join "\n",
     '{"commitInfo":{"inCommitTimestamp":1790000000000,"txnId":"t0","operation":"CREATE TABLE"}}',
-    '{"protocol":{"minReaderVersion":3,"minWriterVersion":7}}',
-    '{"metaData":{"id":"' . $id . '","format":{"provider":"parquet","options":{}},"partitionColumns":["day"],"configuration":{},"createdTime":1790000000000}}', '');
+    '{"protocol":{"minReaderVersion":3,"minWriterVersion":7,"readerFeatures":["catalogManaged","deletionVectors","v2Checkpoint","vacuumProtocolCheck"],'
+    . '"writerFeatures":["catalogManaged","deletionVectors","v2Checkpoint","vacuumProtocolCheck","inCommitTimestamp","domainMetadata","rowTracking"]}}',
+    '{"metaData":{"id":"' . $id . '","format":{"provider":"parquet","options":{}},"schemaString":"{\\"type\\":\\"struct\\",\\"fields\\":[{\\"name\\":\\"id\\",\\"type\\":\\"long\\",\\"nullable\\":false,\\"metadata\\":{}}]}",'
+    . '"partitionColumns":[],"configuration":{"delta.enableInCommitTimestamps":"true","io.unitycatalog.tableId":"' . $id . '"},"createdTime":1790000000000}}', '');
 my %create = (name => 'events', location => "file:$dir", 'table-type' => 'MANAGED',
               columns => { type => 'struct', fields => \@fields }, 'partition-columns' => ['day'],
               protocol => $protocol, properties => \%required, comment => 'what happened',
@@ -288,6 +290,13 @@ is_delta_error(update('events', etag => $m->{etag}, updates => [ add_commit(3) ]
                'UpdateRequirementConflictException', 'a new commit with a stale etag: 409');
 is_ok_json(update('events', etag => $etag2, updates => [ add_commit(3) ]), 'a new commit with the etag: 200');
 is_deeply(versions_of(delta(GET => table_path('events'))), [3, 2, 1], 'the stale etag ratified nothing');
+# The server's own reader reads what this API ratified: version 0 published,
+# 1 to 3 from the staged files the catalog named, not a loser's file.
+put('_staged_commits/' . staged(4, 'loser'), qq({"commitInfo":{"inCommitTimestamp":1790000000009,"txnId":"x"}}\n));
+$j = json_of(api(GET => "/tables/$cat.sch.events/delta/history")) || {};
+is(join(',', map { "$_->{version}:$_->{timestamp}" } @{ $j->{commits} || [] }),
+   '3:1790000000003,2:1790000000002,1:1790000000001,0:1790000000000',
+   'the Delta reader: the ratified versions with their in-commit timestamps') or diag explain $j;
 $j = json_of(update('events', updates => [ { action => 'set-domain-metadata',
                                              updates => { 'delta.rowTracking' => { rowIdHighWaterMark => 120 } } },
                                            add_commit(4) ])) || {};
