@@ -128,10 +128,19 @@ const char *uc_sharing_caps_answer(apr_pool_t *pool,
 
 /* --- the format -------------------------------------------------------------- */
 
+/* A catalog-managed table's commits are the catalog's, which the server
+ * is: a recipient reads what it ratified (delta/uc_delta_catalog.c), and
+ * the table it is shown is not catalog-managed (a Delta client that saw
+ * the feature would look for the catalog to read it). */
+static const char *const catalog_features[] = {
+    "catalogManaged", "catalogOwned-preview", NULL
+};
+
 /* Reader features whose effects are all in the log, which the server
- * reads for the client: the lines it sends carry none of them. */
+ * reads for the client: no client has to know them. */
 static const char *const server_resolved[] = {
-    "v2Checkpoint", "vacuumProtocolCheck", NULL
+    "v2Checkpoint", "vacuumProtocolCheck", "catalogManaged",
+    "catalogOwned-preview", NULL
 };
 
 static int client_lists(const uc_sharing_caps_t *caps, const char *feature)
@@ -283,6 +292,38 @@ static void optional_int(uc_jw_t *jw, const char *key, apr_int64_t value)
     }
 }
 
+/* Takes `catalog_features` out of the feature list `key` of `protocol`;
+ * whether one was there. */
+static int drop_catalog_features(json_t *protocol, const char *key)
+{
+    json_t *list = json_object_get(protocol, key);
+    const char *const *f;
+    size_t i;
+    int dropped = 0;
+
+    for (i = json_array_size(list); i-- > 0;) {
+        const char *name = json_string_value(json_array_get(list, i));
+        for (f = catalog_features; name && *f; f++)
+            if (!strcmp(name, *f)) {
+                json_array_remove(list, i);
+                dropped = 1;
+                break;
+            }
+    }
+    return dropped;
+}
+
+/* The table's protocol as a recipient is shown it: `text` itself, or,
+ * for a catalog-managed table, without the catalog's features. */
+static const char *recipient_protocol(apr_pool_t *pool, json_t *protocol,
+                                      const char *text)
+{
+    int reader = drop_catalog_features(protocol, "readerFeatures");
+    int writer = drop_catalog_features(protocol, "writerFeatures");
+
+    return reader || writer ? uc_json_dump(pool, protocol) : text;
+}
+
 uc_error_t *uc_sharing_write_protocol_at(uc_jw_t *jw, apr_pool_t *pool,
                                          uc_sharing_format_t format,
                                          const char *protocol_json,
@@ -310,7 +351,8 @@ uc_error_t *uc_sharing_write_protocol_at(uc_jw_t *jw, apr_pool_t *pool,
     uc_jw_begin_object(jw);
     uc_jw_key(jw, "deltaProtocol");
     uc_jw_begin_object(jw);
-    uc_jw_members(jw, protocol_json, omit);
+    uc_jw_members(jw, recipient_protocol(pool, protocol, protocol_json),
+                  omit);
     uc_jw_end_object(jw);
     optional_int(jw, "version", version);
     uc_jw_end_object(jw);

@@ -26,7 +26,7 @@ use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 use Unicat::Commits;
 
-plan tests => 25;
+plan tests => 26;
 
 my $t_conf = Apache::Test::vars('t_conf');
 my $p = "t84_$$";
@@ -245,3 +245,15 @@ my $after = seen();
 is_deeply($after, $at3, 'after the backfill: the same summary, history, rows, files and changes')
     or diag explain $after, $at3;
 is(summary_of($after), 'v3 rows 0,1,2,5', 'the rows of versions 0 to 3, and never the loser\'s');
+
+# The recipient reads what the catalog ratified: catalogManaged is the
+# server's to resolve, and no reader feature a Delta-format client must
+# list (the lines it gets carry none of it).
+$res = ds(POST => "$T/query", body => {},
+          headers => [ 'delta-sharing-capabilities' => 'responseformat=delta' ]);
+my $lines = answer_lines($res);
+ok($res->code == 200 && ($res->header('delta-sharing-capabilities') // '') =~ /^responseformat=delta/
+   && ref(($lines->[0] || {})->{protocol}{deltaProtocol}) eq 'HASH'
+   && $res->content !~ /catalog(Managed|Owned)/ && grep({ $_->{file} } @$lines) == 4,
+   'the Delta format: the table\'s four files, no catalogManaged in the protocol it shows')
+    or diag $res->code . ' ' . $res->content;
