@@ -20,7 +20,7 @@ use Unicat::Test;
 use File::Path qw(make_path);
 use File::Temp ();
 
-plan tests => 115;
+plan tests => 117;
 
 my $p = "t85_$$";
 my $cat = "cat_$p";
@@ -394,9 +394,15 @@ ok(($cred->{prefix} // '') eq $st->{location} && ($cred->{operation} // '') eq '
    'the prefix is the table\'s location') or diag $res->content;
 is_delta_error(delta(GET => table_path('events') . '/credentials', query => { operation => 'WRITE' }), 400,
                'InvalidParameterValueException', 'an unknown operation: 400');
-$res = delta(GET => '/delta/v1/temporary-path-credentials', query => { location => "file://$tmp/elsewhere", operation => 'READ' });
-ok($res->code == 200 || $res->code == 403, 'path credentials answer (admin: covered or refused as the catalog API does)')
-    or diag $res->content;
+$res = delta(GET => '/delta/v1/temporary-path-credentials', query => { location => "file:$tmp/elsewhere", operation => 'READ_WRITE' });
+$cred = ((json_of($res) || {})->{'storage-credentials'} || [])->[0] || {};
+ok($res->code == 200 && ($cred->{prefix} // '') eq "file://$tmp/elsewhere" && ($cred->{operation} // '') eq 'READ_WRITE',
+   'path credentials for an admin, the location in its normal form') or diag $res->content;
+is_delta_error(delta(GET => '/delta/v1/temporary-path-credentials', user => 'alice',
+                     query => { location => "file://$tmp/elsewhere", operation => 'READ' }),
+               403, 'PermissionDeniedException', 'path credentials where no external location lets alice in: 403');
+is_delta_error(delta(GET => '/delta/v1/temporary-path-credentials', query => { operation => 'READ' }),
+               400, 'InvalidParameterValueException', 'path credentials without a location: 400');
 $res = delta(POST => table_path('events') . '/metrics', body => {
     'table-id' => $id, report => { 'commit-report' => { 'num-files-added' => 2, 'num-bytes-added' => 2048,
                                                         'num-files-removed' => 0, 'num-bytes-removed' => 0,
