@@ -31,17 +31,8 @@ user=bench pass=bench
 
 . "$here/lib.sh"
 
-for tool in apache2 htpasswd curl awk wrk; do
-    command -v "$tool" >/dev/null 2>&1 || die "$tool is missing"
-done
-[ -f "$so" ] || die "$so is missing: run make first"
-
-bench_tmpdir
-mkdir -p "$dir/run" "$dir/htdocs" "$dir/db" "$dir/data"
-(umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$dir/secret.key") ||
-    die "writing the secret key failed"
-cp "$so" "$dir/mod_unicat.so"
-htpasswd -cbs "$dir/htpasswd" "$user" "$pass" 2>/dev/null || die "htpasswd failed"
+bench_need apache2 htpasswd curl awk wrk
+bench_server_dir data
 bench_owner
 start_httpd "$here/sharing.conf.in"
 base=/api/2.1/unity-catalog

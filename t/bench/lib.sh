@@ -43,6 +43,28 @@ bench_tmpdir() {
     trap 'exit 129' HUP
 }
 
+# The tools named and the built module ($so), or die.
+bench_need() { # tool...
+    for tool in "$@"; do
+        command -v "$tool" >/dev/null 2>&1 || die "$tool is missing"
+    done
+    [ -f "$so" ] || die "$so is missing: run make first"
+}
+
+# $dir for an httpd of the module: run/, htdocs/, db/, a secret key, the
+# module, $user's password file, owned by the child's user (bench_owner).
+# The directories of $@ (under $dir) are made too, before it is handed
+# over.
+bench_server_dir() { # extra-dir...
+    bench_tmpdir
+    mkdir -p "$dir/run" "$dir/htdocs" "$dir/db"
+    for extra in "$@"; do mkdir -p "$dir/$extra"; done
+    (umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$dir/secret.key") ||
+        die "writing the secret key failed"
+    cp "$so" "$dir/mod_unicat.so"
+    htpasswd -cbs "$dir/htpasswd" "$user" "$pass" 2>/dev/null || die "htpasswd failed"
+}
+
 # As root, the child runs as www-data (or nobody) and owns $dir: sets
 # user_lines (for the configuration), as_owner (a command prefix), owner
 # and group.

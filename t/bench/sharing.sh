@@ -48,10 +48,7 @@ user=bench pass=bench
 
 . "$here/lib.sh"
 
-for tool in apache2 htpasswd curl awk xargs node; do
-    command -v "$tool" >/dev/null 2>&1 || die "$tool is missing"
-done
-[ -f "$so" ] || die "$so is missing: run make first"
+bench_need apache2 htpasswd curl awk xargs node
 
 # --- the tables (log only: the answers sign file URLs, nobody reads them) ---
 make_table() { # dir [make-table options]
@@ -77,12 +74,7 @@ retained_mb=$(budget_mb src/delta/uc_delta_init.c DEFAULT_RETAINED)
 [ -n "$cache_mb" ] && [ -n "$retained_mb" ] || die "the memory budgets are not where this script reads them"
 decoded_mb=$((cache_mb / 4))    # uc_delta_cache_create
 
-bench_tmpdir
-mkdir -p "$dir/run" "$dir/htdocs" "$dir/db"
-(umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$dir/secret.key") ||
-    die "writing the secret key failed"
-cp "$so" "$dir/mod_unicat.so"
-htpasswd -cbs "$dir/htpasswd" "$user" "$pass" 2>/dev/null || die "htpasswd failed"
+bench_server_dir
 bench_owner
 start_httpd "$here/sharing.conf.in"
 child=$(child_pid)

@@ -32,10 +32,7 @@ user=bench pass=bench
 
 . "$here/lib.sh"
 
-for tool in apache2 htpasswd curl awk perl wrk; do
-    command -v "$tool" >/dev/null 2>&1 || die "$tool is missing"
-done
-[ -f "$so" ] || die "$so is missing: run make first"
+bench_need apache2 htpasswd curl awk perl wrk
 
 # --- the volume (made once): a large directory, a small one, a file ------------
 volume=$top/build/volume-bench/volume-$FILES
@@ -55,13 +52,8 @@ if [ ! -f "$volume/.made" ]; then
 fi
 chmod -R a+rX "$volume"
 
-bench_tmpdir
-mkdir -p "$dir/run" "$dir/htdocs/open" "$dir/db"
-(umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$dir/secret.key") ||
-    die "writing the secret key failed"
-cp "$so" "$dir/mod_unicat.so"
+bench_server_dir htdocs/open
 cp "$volume/one.bin" "$dir/htdocs/open/one.bin"
-htpasswd -cbs "$dir/htpasswd" "$user" "$pass" 2>/dev/null || die "htpasswd failed"
 bench_owner
 start_httpd "$here/sharing.conf.in"
 child=$(child_pid)
