@@ -241,9 +241,10 @@ $(BUILD)/node-sharing/package-lock.json: t/sharing/package.json \
 	@sh t/npm-install.sh t/sharing $(@D) node_modules/hyparquet \
 	  node_modules/hyparquet-compressors
 
-unit-test: $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(DELTA_DATA)/.made $(NODE_TOOLS)
+unit-test: $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(DELTA_DATA)/.made $(NODE_TOOLS) $(CLI)
 	@$(UNIT_ENV) sh t/s3/with-s3.sh sh t/azure/with-azurite.sh \
 	  sh t/gcp/with-gcp.sh sh t/unit/run.sh $(UNIT_BIN)
+	@sh t/delta/cli-test.sh $(CLI)
 	@$(UNIT_ENV) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1 \
 	  sh t/s3/with-s3.sh sh t/azure/with-azurite.sh \
