@@ -48,7 +48,10 @@ done
 # B: the same database and configuration, its own module and port.
 dir_a=$dir port_a=$port pid_a=$httpd_pid
 dir_b=$(mktemp -d /tmp/unicat-bench-b.XXXXXX)
-trap 'kill -TERM $pid_b 2>/dev/null; rm -rf "$dir_b"' EXIT
+pid_b=""
+# B goes first, then lib.sh's cleanup stops A and removes its directory.
+trap 'rc=$?; [ -n "$pid_b" ] && kill -TERM "$pid_b" 2>/dev/null; wait "$pid_b" 2>/dev/null
+      rm -rf "$dir_b"; dir=$dir_a httpd_pid=$pid_a; (exit $rc); cleanup' EXIT
 cp -a "$dir_a/." "$dir_b/"
 rm -f "$dir_b/httpd.pid"
 cp "$so_b" "$dir_b/mod_unicat.so"
