@@ -346,8 +346,10 @@ static const char *mount_path(request_rec *r)
                                                        &unicat_module);
     size_t n = conf && conf->base ? strlen(conf->base) : 0;
 
-    return n && r->uri && !strncmp(r->uri, conf->base, n) ? r->uri + n
-                                                          : NULL;
+    if (!n || !r->uri || strncmp(r->uri, conf->base, n) != 0 ||
+        (r->uri[n] && r->uri[n] != '/'))
+        return NULL;
+    return r->uri + n;
 }
 
 /* The request was redirected here by ErrorDocument: answer the original
@@ -559,9 +561,7 @@ static uc_error_t *prepare_call(request_rec *r, const uc_mount_t *api,
     if (!method_of(r, &method))
         method = UC_METHOD_COUNT;
     call->method = method;
-    rel = r->uri + strlen(conf->base);
-    if (strncmp(r->uri, conf->base, strlen(conf->base)) != 0 ||
-        (*rel && *rel != '/'))
+    if (!(rel = mount_path(r)))
         return uc_error_make(r->pool, UC_E_ENDPOINT_NOT_FOUND,
                              "No such endpoint: %s", r->uri);
     call->path = *rel ? rel : "/";

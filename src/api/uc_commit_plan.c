@@ -145,3 +145,30 @@ void uc_commit_plan_listing(apr_pool_t *pool, const apr_array_header_t *rows,
             APR_ARRAY_PUSH(*shown, const uc_ratified_commit_t *) = c;
     }
 }
+
+apr_array_header_t *uc_commit_plan_after(apr_pool_t *pool,
+                                         const apr_array_header_t *rows,
+                                         const uc_ratified_commit_t *commit,
+                                         const uc_commit_plan_t *plan)
+{
+    apr_array_header_t *kept = apr_array_make(pool, rows->nelts + 1,
+                                              sizeof(uc_ratified_commit_t));
+    int i;
+
+    for (i = 0; i <= rows->nelts; i++) {
+        uc_ratified_commit_t r;
+
+        if (i < rows->nelts)
+            r = *ROW(rows, i);
+        else if (plan->insert && commit)
+            r = *commit;
+        else
+            break;
+        if (r.version <= plan->forget_up_to)
+            continue;
+        if (r.version == plan->flag)
+            r.backfilled = 1;
+        *(uc_ratified_commit_t *)apr_array_push(kept) = r;
+    }
+    return kept;
+}

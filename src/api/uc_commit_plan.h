@@ -36,6 +36,14 @@ uc_error_t *uc_commit_plan_make(apr_pool_t *pool,
                                 const uc_commit_request_t *req, int limit,
                                 uc_commit_plan_t *out);
 
+/* The rows the store keeps once `plan` is carried out on `rows` with
+ * `commit` (the request's, NULL for none), oldest first: what a caller
+ * that carried it out holds without reading them again. */
+apr_array_header_t *uc_commit_plan_after(apr_pool_t *pool,
+                                         const apr_array_header_t *rows,
+                                         const uc_ratified_commit_t *commit,
+                                         const uc_commit_plan_t *plan);
+
 /* The commits a reader is given for [start, end] (end -1: no end), newest
  * first (const uc_ratified_commit_t *): the ratified ones not backfilled;
  * and the table's latest version (0 before its first commit). */

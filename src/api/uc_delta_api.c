@@ -104,13 +104,11 @@ static void write_number_property(uc_jw_t *out, const char *key,
         uc_jw_field_int(out, key, n);
 }
 
+/* `details` and `props`: the table's, parsed. */
 static void write_metadata(uc_call_t *call, uc_jw_t *out,
-                           const uc_securable_t *table)
+                           const uc_securable_t *table, json_t *details,
+                           json_t *props)
 {
-    json_t *details = uc_json_own(call->pool,
-                                  uc_json_stored_object(table->details));
-    json_t *props = uc_json_own(call->pool,
-                                uc_json_stored_object(table->properties));
     json_t *partitions, *columns = uc_delta_schema_write(
         call->pool, json_object_get(details, "columns"), &partitions);
 
@@ -140,11 +138,9 @@ static void write_metadata(uc_call_t *call, uc_jw_t *out,
 }
 
 /* The Iceberg metadata of the table's last UniForm commit. */
-static void write_uniform(uc_call_t *call, uc_jw_t *out,
-                          const uc_securable_t *table)
+static void write_uniform(uc_jw_t *out, json_t *details)
 {
-    json_t *u = json_object_get(uc_api_details(call, table),
-                                UC_TABLE_UNIFORM_DETAIL);
+    json_t *u = json_object_get(details, UC_TABLE_UNIFORM_DETAIL);
     json_t *base = json_object_get(u, "base_converted_delta_version");
 
     if (!json_is_object(u))
@@ -167,19 +163,23 @@ static void write_uniform(uc_call_t *call, uc_jw_t *out,
 }
 
 uc_error_t *uc_delta_api_write_table(uc_call_t *call, uc_jw_t *out,
-                                     const uc_securable_t *table)
+                                     const uc_securable_t *table,
+                                     const apr_array_header_t *commits)
 {
+    json_t *details = uc_api_details(call, table);
+    json_t *props = uc_json_own(call->pool,
+                                uc_json_stored_object(table->properties));
     uc_error_t *err;
 
     uc_jw_begin_object(out);
-    write_metadata(call, out, table);
+    write_metadata(call, out, table, details, props);
     /* Only the catalog's own tables have commits it ratified: for the
      * others the Delta log is the table's truth. */
     if (uc_ratified_commits_managed(table) &&
         (err = uc_ratify_write_commits(call, out, &uc_commit_fields_delta,
-                                       table, 0, -1)))
+                                       table, commits, 0, -1)))
         return err;
-    write_uniform(call, out, table);
+    write_uniform(out, details);
     uc_jw_end_object(out);
     return NULL;
 }
@@ -197,7 +197,7 @@ static uc_error_t *load_table(uc_call_t *call, uc_jw_t *out)
         call->status = NO_CONTENT;
         return NULL;
     }
-    return uc_delta_api_write_table(call, out, table);
+    return uc_delta_api_write_table(call, out, table, NULL);
 }
 
 /* As the catalog API drops a table (its commits go with it). */

@@ -23,9 +23,11 @@ uc_error_t *uc_delta_api_check_format(uc_call_t *call,
 
 /* The table's answer (DeltaLoadTableResponse) from its row as it is now:
  * metadata, and for a catalog-managed table the commits not backfilled
- * (newest first) and the latest version. */
+ * (newest first) and the latest version, from its ratified `commits`
+ * when the caller holds them (NULL: read). */
 uc_error_t *uc_delta_api_write_table(uc_call_t *call, uc_jw_t *out,
-                                     const uc_securable_t *table);
+                                     const uc_securable_t *table,
+                                     const apr_array_header_t *commits);
 
 /* The operations of the other files. */
 uc_error_t *uc_delta_create_staging(uc_call_t *call, uc_jw_t *out);

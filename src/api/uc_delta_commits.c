@@ -13,6 +13,7 @@
 
 #include "uc_columns.h"
 #include "uc_commit_uniform.h"
+#include "uc_delta_contract.h"
 #include "uc_ratify.h"
 #include "../core/uc_id.h"
 #include "../core/uc_json.h"
@@ -22,8 +23,6 @@
 
 #define P UC_PRIV
 #define TABLE_ID_PROPERTY "io.unitycatalog.tableId"
-/* The protocol's features as table properties. */
-#define FEATURE_PREFIX "delta.feature."
 /* What a commit body holds besides the table. */
 typedef struct commit_body {
     uc_ratified_commit_t commit;
@@ -148,7 +147,7 @@ static json_t *properties_after(uc_call_t *call, const uc_securable_t *table,
         return stored;
     merged = uc_json_own(call->pool, json_copy(b->properties));
     json_object_foreach(stored, key, value)
-        if (!strncmp(key, FEATURE_PREFIX, strlen(FEATURE_PREFIX)))
+        if (uc_delta_protocol_is_feature(key))
             json_object_set(merged, key, value);
     return merged;
 }
@@ -200,7 +199,7 @@ static uc_error_t *post_commit(uc_call_t *call, uc_jw_t *out)
          (err = uc_commit_uniform_check(call->pool, b.uniform,
                                         properties_after(call, table, &b),
                                         table->storage_location))) ||
-        (err = uc_ratify(call, table, &b.request, &replay)) ||
+        (err = uc_ratify(call, table, &b.request, &replay, NULL)) ||
         (!replay && b.request.commit &&
          (err = apply_metadata(call, table, &b))))
         return err;
@@ -233,7 +232,7 @@ static uc_error_t *get_commits(uc_call_t *call, uc_jw_t *out)
         return err;
     uc_jw_begin_object(out);
     if ((err = uc_ratify_write_commits(call, out, &uc_commit_fields_preview,
-                                       table, start, end)))
+                                       table, NULL, start, end)))
         return err;
     uc_jw_end_object(out);
     return NULL;

@@ -6,8 +6,8 @@
 #include <apr_strings.h>
 
 #include "../core/uc_json.h"
+#include "../store/uc_ratified_commits.h"
 
-#define FEATURE_PREFIX "delta.feature."
 #define MIN_READER "delta.minReaderVersion"
 #define MIN_WRITER "delta.minWriterVersion"
 #define TABLE_ID_PROPERTY "io.unitycatalog.tableId"
@@ -108,10 +108,17 @@ uc_error_t *uc_delta_protocol_read(apr_pool_t *pool, const char *field,
 /* The property that says a table supports `feature`. */
 static const char *feature_key(char *buf, size_t size, const char *feature)
 {
-    snprintf(buf, size, FEATURE_PREFIX "%s", feature);
+    snprintf(buf, size, UC_TABLE_FEATURE_PREFIX "%s", feature);
     return buf;
 }
-#define FEATURE_KEY_SIZE (sizeof(FEATURE_PREFIX) + FEATURE_NAME_MAX)
+#define FEATURE_KEY_SIZE (sizeof(UC_TABLE_FEATURE_PREFIX) + \
+                          FEATURE_NAME_MAX)
+
+int uc_delta_protocol_is_feature(const char *key)
+{
+    return !strncmp(key, UC_TABLE_FEATURE_PREFIX,
+                    sizeof(UC_TABLE_FEATURE_PREFIX) - 1);
+}
 
 static void set_features(json_t *properties, json_t *features)
 {
@@ -133,7 +140,7 @@ void uc_delta_protocol_apply(json_t *properties, const uc_delta_protocol_t *p)
     char number[24];
 
     json_object_foreach_safe(properties, tmp, key, value)
-        if (!strncmp(key, FEATURE_PREFIX, strlen(FEATURE_PREFIX)))
+        if (uc_delta_protocol_is_feature(key))
             json_object_del(properties, key);
     snprintf(number, sizeof(number), "%" APR_INT64_T_FMT, p->min_reader);
     json_object_set_new(properties, MIN_READER, json_string(number));

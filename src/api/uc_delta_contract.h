@@ -27,6 +27,9 @@ typedef struct uc_delta_protocol {
 uc_error_t *uc_delta_protocol_read(apr_pool_t *pool, const char *field,
                                    json_t *value, uc_delta_protocol_t *out);
 
+/* Whether the table property `key` says a protocol feature. */
+int uc_delta_protocol_is_feature(const char *key);
+
 /* Makes `properties` say protocol `p`, the features of the one before
  * gone. */
 void uc_delta_protocol_apply(json_t *properties, const uc_delta_protocol_t *p);

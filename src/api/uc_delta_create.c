@@ -182,5 +182,5 @@ uc_error_t *uc_delta_create_table(uc_call_t *call, uc_jw_t *out)
         return uc_error_internal(call->pool);
     if (b.uniform && (err = keep_uniform(call, table, b.uniform)))
         return err;
-    return uc_delta_api_write_table(call, out, table);
+    return uc_delta_api_write_table(call, out, table, NULL);
 }

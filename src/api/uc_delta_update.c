@@ -52,6 +52,9 @@ typedef struct update {
     uc_commit_request_t commit;
     uc_ratified_commit_t ratified;
     uc_commit_uniform_t *uniform;
+    /* The table's ratified commits once the commit is carried out, for
+     * the answer; NULL when the request had none. */
+    apr_array_header_t *commits;
 } update_t;
 
 /* Each item of `list` (the body's `field`) into its slot by its `key`. */
@@ -374,7 +377,7 @@ static uc_error_t *commit(uc_call_t *call, update_t *u, int *replay)
     if (backfill && !present)
         return uc_error_invalid(call->pool, "set-latest-backfilled-version "
                                 "requires latest-published-version.");
-    return uc_ratify(call, u->table, &u->commit, replay);
+    return uc_ratify(call, u->table, &u->commit, replay, &u->commits);
 }
 
 /* Whether an action that changes the table's row was asked for: all but
@@ -438,10 +441,10 @@ uc_error_t *uc_delta_update_table(uc_call_t *call, uc_jw_t *out)
     if ((err = apply_actions(call, &u)) || (err = commit(call, &u, &replay)))
         return err;
     if (replay)
-        return uc_delta_api_write_table(call, out, &original);
+        return uc_delta_api_write_table(call, out, &original, u.commits);
     if (etag && strcmp(etag, before) != 0)
         return unmet(call, "assert-etag", etag, before);
     if ((err = write_table(call, &u)))
         return err;
-    return uc_delta_api_write_table(call, out, u.table);
+    return uc_delta_api_write_table(call, out, u.table, u.commits);
 }

@@ -11,8 +11,6 @@
 #include "../store/uc_ratified_commits.h"
 #include "../vend/uc_table_store.h"
 
-/* The protocol's features as table properties. */
-#define FEATURE_PREFIX "delta.feature."
 
 const uc_commit_fields_t uc_commit_fields_preview = {
     "version", "timestamp", "file_name", "file_size",
@@ -78,16 +76,20 @@ static void write_commit(uc_jw_t *out, const uc_commit_fields_t *names,
 uc_error_t *uc_ratify_write_commits(uc_call_t *call, uc_jw_t *out,
                                     const uc_commit_fields_t *names,
                                     const uc_securable_t *table,
+                                    const apr_array_header_t *rows,
                                     apr_int64_t start, apr_int64_t end)
 {
-    apr_array_header_t *rows, *shown;
+    apr_array_header_t *read, *shown;
     apr_int64_t latest;
     int i;
-    uc_error_t *err = uc_ratified_commits_of(call->store, call->pool,
-                                             table->id, &rows);
+    uc_error_t *err;
 
-    if (err)
-        return err;
+    if (!rows) {
+        if ((err = uc_ratified_commits_of(call->store, call->pool, table->id,
+                                          &read)))
+            return err;
+        rows = read;
+    }
     uc_commit_plan_listing(call->pool, rows, start, end, &shown, &latest);
     uc_jw_key(out, "commits");
     uc_jw_begin_array(out);
@@ -119,7 +121,8 @@ uc_error_t *uc_ratify_check_table(uc_call_t *call, const char *id,
         return NULL;
     return uc_error_invalid(call->pool, "Table '%s' is not catalog-managed: "
                             "it was not created with the table property "
-                            FEATURE_PREFIX "catalogManaged=supported.", name);
+                            UC_TABLE_FEATURE_PREFIX "catalogManaged="
+                            "supported.", name);
 }
 
 static uc_error_t *carry_out(uc_call_t *call, const uc_securable_t *table,
@@ -236,16 +239,20 @@ static int unbackfilled_limit(const uc_call_t *call)
 }
 
 uc_error_t *uc_ratify(uc_call_t *call, const uc_securable_t *table,
-                      const uc_commit_request_t *req, int *replay)
+                      const uc_commit_request_t *req, int *replay,
+                      apr_array_header_t **after)
 {
-    apr_array_header_t *rows;
+    apr_array_header_t *rows, *ignored;
     uc_commit_plan_t plan;
     uc_error_t *err;
 
     *replay = 0;
+    if (!after)
+        after = &ignored;
     if ((err = uc_ratified_commits_of(call->store, call->pool, table->id,
                                       &rows)))
         return err;
+    *after = rows;
     err = uc_commit_plan_make(call->pool, rows, req, unbackfilled_limit(call),
                               &plan);
     /* A version forgotten: only its files can tell a replay. */
@@ -258,5 +265,8 @@ uc_error_t *uc_ratify(uc_call_t *call, const uc_securable_t *table,
     if (err)
         return err;
     *replay = plan.replay;
-    return plan.replay ? NULL : carry_out(call, table, req, &plan);
+    if (plan.replay)
+        return NULL;
+    *after = uc_commit_plan_after(call->pool, rows, req->commit, &plan);
+    return carry_out(call, table, req, &plan);
 }

@@ -30,10 +30,11 @@ uc_error_t *uc_ratify_read_commit(uc_call_t *call, json_t *info,
 
 /* Writes, inside an object, "commits": the commits of `table` in [start,
  * end] (end -1: no end) not backfilled, newest first, and the table's
- * latest version. */
+ * latest version; from its `rows` (NULL: read). */
 uc_error_t *uc_ratify_write_commits(uc_call_t *call, uc_jw_t *out,
                                     const uc_commit_fields_t *names,
                                     const uc_securable_t *table,
+                                    const apr_array_header_t *rows,
                                     apr_int64_t start, apr_int64_t end);
 
 /* A table the coordinator serves: `table` (NULL when none has the id
@@ -44,8 +45,11 @@ uc_error_t *uc_ratify_check_table(uc_call_t *call, const char *id,
 
 /* Carries out `req` on the commits of `table`, whose row the caller holds:
  * ratifies its commit, forgets what it reports backfilled. *replay is set
- * when the commit was ratified already, and then nothing changed. */
+ * when the commit was ratified already, and then nothing changed. *rows
+ * (`rows` may be NULL) are the table's rows as they are then, for an
+ * answer that shows them. */
 uc_error_t *uc_ratify(uc_call_t *call, const uc_securable_t *table,
-                      const uc_commit_request_t *req, int *replay);
+                      const uc_commit_request_t *req, int *replay,
+                      apr_array_header_t **rows);
 
 #endif

@@ -6,10 +6,9 @@
 
 #include "../core/uc_json.h"
 
-/* The protocol's features as table properties. */
 static const char *const catalog_managed[] = {
-    "delta.feature.catalogManaged", "delta.feature.catalogOwned-preview",
-    NULL
+    UC_TABLE_FEATURE_PREFIX "catalogManaged",
+    UC_TABLE_FEATURE_PREFIX "catalogOwned-preview", NULL
 };
 
 static const char *text_of(apr_pool_t *pool, apr_int64_t n)

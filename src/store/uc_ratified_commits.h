@@ -20,6 +20,10 @@ typedef struct uc_ratified_commit {
     int backfilled;
 } uc_ratified_commit_t;
 
+/* A table's protocol features are its properties <prefix><name> =
+ * "supported", as Unity Catalog keeps them. */
+#define UC_TABLE_FEATURE_PREFIX "delta.feature."
+
 /* Whether the catalog is the commit coordinator of `table`, a table
  * created catalog-managed: its properties say
  * delta.feature.catalogManaged=supported (or the feature's preview name,

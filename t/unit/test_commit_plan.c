@@ -28,28 +28,6 @@ static const char *file_of(apr_pool_t *pool, apr_int64_t v, int writer)
     return apr_psprintf(pool, "%020" APR_INT64_T_FMT ".w%d.json", v, writer);
 }
 
-/* What the store does with a plan. */
-static void carry_out(apr_pool_t *pool, table_t *t, const uc_ratified_commit_t *c,
-                      const uc_commit_plan_t *plan)
-{
-    apr_array_header_t *kept = apr_array_make(pool, 8,
-                                              sizeof(uc_ratified_commit_t));
-    int i;
-
-    if (plan->insert)
-        *(uc_ratified_commit_t *)apr_array_push(t->rows) = *c;
-    for (i = 0; i < t->rows->nelts; i++) {
-        uc_ratified_commit_t r = APR_ARRAY_IDX(t->rows, i, uc_ratified_commit_t);
-
-        if (r.version <= plan->forget_up_to)
-            continue;
-        if (r.version == plan->flag)
-            r.backfilled = 1;
-        *(uc_ratified_commit_t *)apr_array_push(kept) = r;
-    }
-    t->rows = kept;
-}
-
 /* A request: commit `v` by `writer` (v 0: none) reporting `b` backfilled
  * (-1: nothing). */
 static uc_error_t *request(apr_pool_t *pool, table_t *t, apr_int64_t v,
@@ -66,7 +44,7 @@ static uc_error_t *request(apr_pool_t *pool, table_t *t, apr_int64_t v,
     c->file_size = 100;
     err = uc_commit_plan_make(pool, t->rows, &req, limit, plan);
     if (!err)
-        carry_out(pool, t, c, plan);
+        t->rows = uc_commit_plan_after(pool, t->rows, c, plan);
     return err;
 }
 
