@@ -391,6 +391,29 @@ static int omitted(const char *key, apr_size_t len, const char *const *omit)
     return 0;
 }
 
+/* Whether none of the keys in `omit` occurs in `object` as a quoted
+ * string, anywhere: then none is a member and nothing is left out. A
+ * search for each is far cheaper than walking the members, whose values
+ * (a table's columns) may be long. */
+static int none_named(const char *object, const char *const *omit)
+{
+    char needle[66];
+
+    for (; omit && *omit; omit++) {
+        apr_size_t len = strlen(*omit);
+
+        if (len + 3 > sizeof(needle))
+            return 0;
+        needle[0] = '"';
+        memcpy(needle + 1, *omit, len);
+        needle[len + 1] = '"';
+        needle[len + 2] = '\0';
+        if (strstr(object, needle))
+            return 0;
+    }
+    return 1;
+}
+
 void uc_jw_members(uc_jw_t *w, const char *object, const char *const *omit)
 {
     const char *p = object;
@@ -400,7 +423,7 @@ void uc_jw_members(uc_jw_t *w, const char *object, const char *const *omit)
         return;
     /* Nothing to leave out: the members go as they are, in one copy. */
     n = strlen(p);
-    if (!omit && n > 2 && p[n - 1] == '}') {
+    if (n > 2 && p[n - 1] == '}' && none_named(p, omit)) {
         before_value(w);
         put(w, p + 1, n - 2);
         return;

@@ -265,6 +265,7 @@ static void test_members(void **state)
     static const char *const no_b[] = { "b", NULL };
     static const char *const no_ends[] = { "a", "g", "zz", NULL };
     static const char *const all[] = { "a", "b", "d", "e", "g", NULL };
+    static const char *const no_nested[] = { "c", "x", "zz", NULL };
 
     uc_jw_begin_object(w);
     uc_jw_field_string(w, "first", "1");
@@ -294,6 +295,20 @@ static void test_members(void **state)
     uc_jw_field_string(w, "only", "me");
     uc_jw_end_object(w);
     assert_string_equal(text(w), "{\"only\":\"me\"}");
+
+    /* Keys named only inside values ("c" in a nested object, "x" a
+     * string value) or nowhere ("zz") leave every member in. */
+    uc_jw_reset(w);
+    uc_jw_begin_object(w);
+    uc_jw_members(w, stored, no_nested);
+    uc_jw_end_object(w);
+    assert_string_equal(text(w), "{\"a\":\"x,}\\\"{\",\"b\":[1,{\"c\":\"]\"}],"
+                        "\"d\":null,\"e\":{\"f\":[]},\"g\":-1.5e3}");
+    uc_jw_reset(w);
+    uc_jw_begin_object(w);
+    uc_jw_members(w, "{\"a\":\"x\",\"b\":{\"c\":1}}", no_nested);
+    uc_jw_end_object(w);
+    assert_string_equal(text(w), "{\"a\":\"x\",\"b\":{\"c\":1}}");
 
     /* Nothing to splice, and text that is no object, add nothing. */
     uc_jw_reset(w);
