@@ -666,8 +666,11 @@ static apr_status_t wipe_secret_keys(void *data)
 
 static int pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
 {
-    (void)plog;
     (void)ptemp;
+    if (!uc_store_sqlite_setup())
+        ap_log_perror(APLOG_MARK, APLOG_NOTICE, 0, plog, "UC0119: SQLite "
+                      "was initialised before the module: its connections "
+                      "stay serialised (correct, but slower)");
     uc_delta_settings_default(&delta_settings);
     memset(&cloud_settings, 0, sizeof(cloud_settings));
     cloud_settings.timeout_ms = UC_DEFAULT_CLOUD_TIMEOUT_MS;

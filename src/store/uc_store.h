@@ -27,6 +27,14 @@ extern const uc_migration_t uc_sqlite_migrations[];
 extern const uc_migration_t uc_postgres_migrations[];
 
 
+/* SQLite for this process, before any connection is opened (httpd's
+ * parent, at each reading of the configuration): multi-thread mode, as a
+ * connection is only ever used by the thread that mod_dbd lent it to, and
+ * no memory statistics, which took a process-wide mutex on every
+ * allocation. 0 when SQLite was already initialised by someone else: its
+ * connections then stay serialised, which is correct, only slower. */
+int uc_store_sqlite_setup(void);
+
 typedef struct uc_store_conn uc_store_conn_t;
 
 typedef struct uc_store {

@@ -21,6 +21,13 @@
 #define BUSY_RETRIES 40
 #define BUSY_SLEEP apr_time_from_msec(25)
 
+int uc_store_sqlite_setup(void)
+{
+    /* Each call is refused (SQLITE_MISUSE) once SQLite is initialised. */
+    return sqlite3_config(SQLITE_CONFIG_MULTITHREAD) == SQLITE_OK &&
+           sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
+}
+
 struct uc_sqlite {
     sqlite3 *db;
     sqlite3_stmt *statements[UC_STMT_COUNT];
