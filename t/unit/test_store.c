@@ -621,6 +621,7 @@ static void test_securable_insert_get(void **state)
     const char *ms = uc_store_metastore_id(s);
     uc_securable_t *cat = new_sec(fx->pool, UC_KIND_CATALOG, ms, "cat");
     uc_securable_t *full = new_sec(fx->pool, UC_KIND_CATALOG, ms, "full");
+    uc_securable_t *ends;
 
     assert_ok(uc_securable_insert(s, cat));
     assert_sec_equal(get(fx, s, ms, UC_KIND_CATALOG, "cat"), cat);
@@ -637,6 +638,20 @@ static void test_securable_insert_get(void **state)
     full->updated_by = "dave";
     assert_ok(uc_securable_insert(s, full));
     assert_sec_equal(get(fx, s, ms, UC_KIND_CATALOG, "full"), full);
+
+    /* Integer columns read back as the text they were written as, at both
+     * ends of their range; text stays text. */
+    ends = new_sec(fx->pool, UC_KIND_CATALOG, ms, "ends");
+    ends->created_at = "-9223372036854775808";
+    ends->updated_at = "9223372036854775807";
+    ends->comment = "0012";
+    assert_ok(uc_securable_insert(s, ends));
+    assert_sec_equal(get(fx, s, ms, UC_KIND_CATALOG, "ends"), ends);
+    ends = new_sec(fx->pool, UC_KIND_CATALOG, ms, "zero");
+    ends->created_at = "0";
+    ends->updated_at = "-7";
+    assert_ok(uc_securable_insert(s, ends));
+    assert_sec_equal(get(fx, s, ms, UC_KIND_CATALOG, "zero"), ends);
 
     /* Lookups are exact on parent, kind and name. */
     assert_null(get(fx, s, ms, UC_KIND_SCHEMA, "cat"));
