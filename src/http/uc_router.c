@@ -40,34 +40,35 @@ static int split_path(apr_pool_t *pool, const char *path, char **segs)
 }
 
 /* Matches the split path against one pattern without allocating: routing
- * runs on every request over every route of the family. */
-static int pattern_matches(const char *pattern, char **segs, int nsegs,
+ * runs on every request over every route of the family, and most patterns
+ * fail on the first byte of their first segment. */
+static int pattern_matches(const char *p, char **segs, int nsegs,
                            const char **params)
 {
-    const char *p = pattern;
     int i = 0, np = 0;
 
-    while (*p == '/')
-        p++;
-    while (*p) {
-        const char *end = strchr(p, '/');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
+    for (;; i++) {
+        const char *s;
 
+        while (*p == '/')
+            p++;
+        if (!*p)
+            return i == nsegs;
         if (i == nsegs)
             return 0;
-        if (p[0] == '{') {
+        if (*p == '{') {
             if (np == UC_ROUTE_MAX_PARAMS)
                 return 0;
             params[np++] = segs[i];
+            while (*p && *p != '/')
+                p++;
+            continue;
         }
-        else if (strlen(segs[i]) != len || memcmp(p, segs[i], len) != 0)
+        for (s = segs[i]; *p && *p != '/' && *p == *s; p++, s++)
+            ;
+        if ((*p && *p != '/') || *s)
             return 0;
-        i++;
-        p += len;
-        while (*p == '/')
-            p++;
     }
-    return i == nsegs;
 }
 
 void uc_router_match(apr_pool_t *pool, const uc_route_t *const *tables,
