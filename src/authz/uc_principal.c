@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "../core/uc_json.h"
+#include "../core/uc_jw.h"
 #include "../core/uc_validate.h"
 
 static int listed(const apr_array_header_t *list, const char *name)
@@ -25,21 +26,25 @@ uc_principal_t *uc_principal_make(apr_pool_t *pool, const char *name,
                                   const apr_array_header_t *admins)
 {
     uc_principal_t *p = apr_pcalloc(pool, sizeof(*p));
-    json_t *all = uc_json_own(pool, json_array());
+    /* Written, not built as jansson values and dumped: one principal is
+     * made on every request. */
+    uc_jw_t *all = uc_jw_make(pool, 64);
     int i;
 
     p->name = name;
     p->groups = groups ? groups : apr_array_make(pool, 1,
                                                  sizeof(const char *));
     p->admin = listed(admins, name);
-    json_array_append_new(all, uc_json_text(pool, name));
+    uc_jw_begin_array(all);
+    uc_jw_string(all, name);
     for (i = 0; i < p->groups->nelts; i++) {
         const char *g = APR_ARRAY_IDX(p->groups, i, const char *);
         if (listed(admins, g))
             p->admin = 1;
-        json_array_append_new(all, uc_json_text(pool, g));
+        uc_jw_string(all, g);
     }
-    p->json = uc_json_dump(pool, all);
+    uc_jw_end_array(all);
+    p->json = uc_jw_text(all);
     return p;
 }
 
