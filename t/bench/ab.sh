@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # A/B of two builds of the module on the pages of make bench's figures 2
-# and 8: the same SQLite catalog (1,000 schemas; 100 tables of 20 columns)
+# and 8 and the GET of figures 1 and 11 (a page of 100 schemas, a page of
+# 100 tables, one catalog): the same SQLite catalog (1,000 schemas; 100
+# tables of 20 columns)
 # served by two httpds, one child each, one with module A and one with
 # module B, measured in alternating rounds (wrk, BENCH_DURATION seconds
 # each, BENCH_ROUNDS rounds): requests per second of each, the server's
@@ -83,13 +85,16 @@ rps() { # port child path -> "requests/s CPU-us/request"
     awk -v n="$2" -v d="$3" -v t="$((t1 - t0))" -v hz="$hz" \
         'BEGIN { printf "%.1f %.1f", n / (d / 1e6), t * 1e6 / hz / n }'
 }
+# name=path; a path holds no space.
+pages="schemas=/schemas?catalog_name=big&max_results=100
+tables=/tables?catalog_name=big&schema_name=s0000&max_results=100
+catalog=/catalogs/big"
 results=$dir_b/ab.txt
 : >"$results"
 r=1
 while [ $r -le "$ROUNDS" ]; do
-    for page in "schemas /schemas?catalog_name=big&max_results=100" \
-                "tables /tables?catalog_name=big&schema_name=s0000&max_results=100"; do
-        name=${page%% *} path=${page#* }
+    for page in $pages; do
+        name=${page%%=*} path=${page#*=}
         a=$(rps "$port_a" "$child_a" "$path")
         b=$(rps "$port_b" "$child_b" "$path")
         echo "$name $a $b" >>"$results"
@@ -108,8 +113,8 @@ function median(list,    n, a, i, j, t) {
 END {
     print "A/B, " rounds " alternating rounds, medians"
     for (k in a) {
-        printf "  page of 100 %-7s requests/s      A %8.0f  B %8.0f  B/A %.3f\n", k, median(a[k]), median(b[k]), median(r[k])
-        printf "  page of 100 %-7s CPU us/request  A %8.1f  B %8.1f  B/A %.3f\n", k, median(ca[k]), median(cb[k]), median(cr[k])
+        printf "  %-7s requests/s      A %8.0f  B %8.0f  B/A %.3f\n", k, median(a[k]), median(b[k]), median(r[k])
+        printf "  %-7s CPU us/request  A %8.1f  B %8.1f  B/A %.3f\n", k, median(ca[k]), median(cb[k]), median(cr[k])
     }
 }' "$results"
 
@@ -156,11 +161,10 @@ instructions() { # dir path -> instructions per request
     rm -f "$cdir"/callgrind.out*
 }
 say "Instructions per request (callgrind, $COUNT requests on one connection)"
-for page in "schemas /schemas?catalog_name=big&max_results=100" \
-            "tables /tables?catalog_name=big&schema_name=s0000&max_results=100"; do
-    name=${page%% *} path=${page#* }
+for page in $pages; do
+    name=${page%%=*} path=${page#*=}
     ia=$(instructions "$dir_a" "$path")
     ib=$(instructions "$dir_b" "$path")
     awk -v k="$name" -v a="$ia" -v b="$ib" 'BEGIN {
-        printf "  page of 100 %-7s instructions    A %8d  B %8d  B/A %.3f\n", k, a, b, b / a }'
+        printf "  %-7s instructions    A %8d  B %8d  B/A %.3f\n", k, a, b, b / a }'
 done
