@@ -320,6 +320,7 @@ bench: deps
 	@sh t/bench/console.sh
 	@sh t/bench/volume.sh
 	@sh t/bench/commits.sh
+	@sh t/bench/pg.sh
 
 bench-delta: all $(BUILD)/delta_bench
 	@sh t/bench/delta.sh

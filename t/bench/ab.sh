@@ -39,20 +39,7 @@ bench_owner
 start_httpd "$here/sharing.conf.in"
 api="http://127.0.0.1:$port/api/2.1/unity-catalog"
 say "bench: filling the catalog through A"
-call POST /catalogs '{"name":"big"}'
-i=0
-while [ $i -lt 1000 ]; do
-    call POST /schemas "{\"name\":\"s$(printf %04d $i)\",\"catalog_name\":\"big\"}"
-    i=$((i + 1))
-done
-cols=$(awk 'BEGIN { for (c = 0; c < 20; c++) printf "%s{\"name\":\"c%02d\",\"type_text\":\"string\",\"type_name\":\"STRING\",\"type_json\":\"{\\\"name\\\":\\\"c%02d\\\",\\\"type\\\":\\\"string\\\",\\\"nullable\\\":true,\\\"metadata\\\":{}}\",\"position\":%d,\"comment\":\"the column %d of the table\"}", c ? "," : "", c, c, c, c }')
-i=0
-while [ $i -lt 100 ]; do
-    call POST /tables "{\"name\":\"t$(printf %03d $i)\",\"catalog_name\":\"big\",\"schema_name\":\"s0000\",
-      \"table_type\":\"EXTERNAL\",\"data_source_format\":\"DELTA\",\"storage_location\":\"s3://b/t$i\",
-      \"columns\":[$cols]}"
-    i=$((i + 1))
-done
+bench_fill_pages
 
 # B: the same database and configuration, its own module and port.
 dir_a=$dir port_a=$port pid_a=$httpd_pid
@@ -72,18 +59,9 @@ dir=$dir_a httpd_pid=$pid_a
 
 httpd_pid=$pid_b; child_b=$(child_pid)
 httpd_pid=$pid_a; child_a=$(child_pid)
-hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 auth="Authorization: Basic $(printf '%s:%s' "$user" "$pass" | base64)"
 rps() { # port child path -> "requests/s CPU-us/request"
-    t0=$(cpu_ticks "$2")
-    out=$(wrk -t2 -c"$CONNS" -d"${DUR}s" -s "$here/report.lua" -H "$auth" \
-              "http://127.0.0.1:$1/api/2.1/unity-catalog$3" 2>&1) || die "wrk: $out"
-    t1=$(cpu_ticks "$2")
-    set -- $(printf '%s\n' "$out" | grep '^BENCH ')
-    [ "$7" = 0 ] || die "errors answered: $out"
-    awk -v n="$2" -v d="$3" -v t="$((t1 - t0))" -v hz="$hz" \
-        'BEGIN { printf "%.1f %.1f", n / (d / 1e6), t * 1e6 / hz / n }'
+    bench_rate "http://127.0.0.1:$1/api/2.1/unity-catalog$3" "$2" "$auth" "$CONNS"
 }
 # name=path; a path holds no space.
 pages="schemas=/schemas?catalog_name=big&max_results=100

@@ -165,3 +165,44 @@ recipient_of() { # share
     token=$(sed -n 's|.*"bearerToken":"\([^"]*\)".*|\1|p' "$dir/api.out")
     [ -n "$token" ] || die "no bearer token in the activation answer"
 }
+
+# The catalog of the A/B and PostgreSQL benchmarks, through the API at
+# $api: "big" with 1,000 schemas s0000..s0999, and 100 EXTERNAL Delta
+# tables of 20 columns in s0000.
+bench_fill_pages() {
+    call POST /catalogs '{"name":"big"}'
+    i=0
+    while [ $i -lt 1000 ]; do
+        call POST /schemas "{\"name\":\"s$(printf %04d $i)\",\"catalog_name\":\"big\"}"
+        i=$((i + 1))
+    done
+    cols=$(awk 'BEGIN { for (c = 0; c < 20; c++) printf "%s{\"name\":\"c%02d\",\"type_text\":\"string\",\"type_name\":\"STRING\",\"type_json\":\"{\\\"name\\\":\\\"c%02d\\\",\\\"type\\\":\\\"string\\\",\\\"nullable\\\":true,\\\"metadata\\\":{}}\",\"position\":%d,\"comment\":\"the column %d of the table\"}", c ? "," : "", c, c, c, c }')
+    i=0
+    while [ $i -lt 100 ]; do
+        call POST /tables "{\"name\":\"t$(printf %03d $i)\",\"catalog_name\":\"big\",\"schema_name\":\"s0000\",
+          \"table_type\":\"EXTERNAL\",\"data_source_format\":\"DELTA\",\"storage_location\":\"s3://b/t$i\",
+          \"columns\":[$cols]}"
+        i=$((i + 1))
+    done
+}
+
+# wrk on `url` for $DUR seconds with the header `auth`, `conns`
+# connections (one thread when one) and the wrk script $BENCH_SCRIPT
+# (report.lua by default): prints "requests/s CPU-us/request", the CPU
+# being what the httpd child `child` used (user and system). Dies when an
+# answer was an error status (connections the server closed are not
+# errors of the answers).
+bench_rate() { # url child auth conns
+    r_hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
+    r_threads=2
+    [ "$4" = 1 ] && r_threads=1
+    r_t0=$(awk '{ print $14 + $15 }' "/proc/$2/stat")
+    r_out=$(wrk -t"$r_threads" -c"$4" -d"${DUR}s" -s "$here/${BENCH_SCRIPT:-report.lua}" \
+                -H "$3" "$1" 2>&1) || die "wrk: $r_out"
+    r_t1=$(awk '{ print $14 + $15 }' "/proc/$2/stat")
+    set -- $(printf '%s\n' "$r_out" | grep '^BENCH ')
+    [ $# = 8 ] || die "no result from wrk: $r_out"
+    [ "$7" = 0 ] || die "errors answered: $r_out"
+    awk -v n="$2" -v d="$3" -v t="$((r_t1 - r_t0))" -v hz="$r_hz" \
+        'BEGIN { printf "%.1f %.1f", n / (d / 1e6), t * 1e6 / hz / n }'
+}
