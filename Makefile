@@ -191,7 +191,7 @@ $(TSAN_BIN): $(BUILD)/tsan/%: t/unit/%.c $(UNIT_HDR) $(TSAN_LIB)
 
 # libFuzzer targets link the ASan+UBSan library (t/fuzz/run.sh runs them).
 FUZZ_TARGETS := parquet thrift pages delta_log checkpoint predicate request \
-                files
+                files json
 FUZZ_BIN   := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS)) $(BUILD)/fuzz/seed_pages
 FUZZ_FLAGS  = -std=gnu11 -g -O1 $(WARN) $(SAN_FLAGS) -fno-sanitize-recover=all \
               -Isrc $(PKG_CFLAGS)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_json.h"
+#include "uc_json_read.h"
 #include "uc_validate.h"
 
 #include <errno.h>
@@ -25,23 +26,19 @@ json_t *uc_json_own(apr_pool_t *pool, json_t *value)
 uc_error_t *uc_json_parse_object(apr_pool_t *pool, const char *data,
                                  size_t len, json_t **out)
 {
-    json_error_t jerr;
+    uc_json_read_error_t jerr;
     json_t *value;
 
     if (len == 0)
         return uc_error_invalid(pool, "The request body must be a JSON "
                                 "object.");
-    value = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!value) {
-        /* jansson quotes the text near the fault ("... near 'x'"): that
-         * text can be a secret of the body, so only the fault is told. */
-        char *near = strstr(jerr.text, " near ");
-        if (near)
-            *near = '\0';
+    /* The reason is a fixed text: nothing of the body, which can hold a
+     * secret, is quoted. */
+    value = uc_json_read_body(data, len, &jerr);
+    if (!value)
         return uc_error_invalid(pool, "Malformed JSON in the request body "
                                 "at line %d, column %d: %s", jerr.line,
-                                jerr.column, jerr.text);
-    }
+                                jerr.column, jerr.reason);
     uc_json_own(pool, value);
     if (!json_is_object(value))
         return uc_error_invalid(pool, "The request body must be a JSON "

@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# libFuzzer targets of the Parquet, Thrift and Delta log readers.
+# libFuzzer targets of the Parquet, Thrift and Delta log readers, the
+# request path and the reader of JSON bodies.
 #
 #   sh t/fuzz/run.sh [TARGET...]     build, replay regressions, fuzz
 #   sh t/fuzz/run.sh --build-only    build the targets only
 #   sh t/fuzz/run.sh --replay-only   build and replay t/fuzz/regressions/
 #
-# Targets: parquet thrift pages delta_log checkpoint (default: all).
+# Targets: parquet thrift pages delta_log checkpoint predicate request files
+# json (default: all).
 # Environment:
 #   FUZZ_SECONDS   seconds of fuzzing per target (default 60)
 #   FUZZ_JOBS      targets fuzzed at once (default 1)
@@ -27,7 +29,7 @@ OUT=$ROOT/build/fuzz
 FIXTURES=${FIXTURES:-${UNICAT_DELTA_FIXTURES:-$ROOT/t/delta/fixtures}}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-1}
-ALL_TARGETS="parquet thrift pages delta_log checkpoint predicate request files"
+ALL_TARGETS="parquet thrift pages delta_log checkpoint predicate request files json"
 
 mode=fuzz
 targets=""
@@ -69,6 +71,7 @@ max_len() {
     predicate) echo 16384 ;;
     request) echo 8192 ;;
     files) echo 4096 ;;
+    json) echo 16384 ;;
     esac
 }
 
@@ -268,6 +271,43 @@ seed_files() {      # paths of the files route (after its mount), NUL, a query
 EOF_SEEDS
 }
 
+seed_json() {       # bodies of every kind of value and escape, and the edges
+    n=0
+    while IFS= read -r body; do
+        n=$((n + 1))
+        printf '%s' "$body" > "$1/seed-$n"
+    done <<'EOF_SEEDS'
+{"checks":[{"id":"c0","operation":{"namespace":{"action":{"action":"get_metadata"},"warehouse-id":"440e07b8-e0e6-4af8-857d-6b3bf59d0344","namespace":["s000010"]}}}],"error-on-not-found":true}
+{"name":"caf\u00e9 \ud83d\ude00 \"q\" \\ \/ \b\f\n\r\t","k\u0041":"é中😀"}
+[0,-0,1,-1,9223372036854775807,-9223372036854775808,1.5,-0.0,1e308,2.5E-3,1e-400,-4.9e-324,0.1e+2,123456789012345678901234567890.5]
+[9223372036854775808]
+[-9223372036854775809]
+[1e309]
+[true,false,null,[],{},[[]],{"a":{}},"",""]
+ { "a" : [ 1 , 2 ] ,	"b" : { } }
+{"a":1,"a":2}
+{"a":1,"\u0061":2}
+["\ud800","\udc00x","\ud800\u0041","\u0000"]
+[01,1.,.5,+1,-,1e,1e+,0x1]
+[tru,nul,falsee,True]
+{"a" 1}
+{"a":1,}
+[1,]
+EOF_SEEDS
+    # A NUL after a number or literal (jansson skips one), invalid UTF-8,
+    # and nesting at jansson's limit and one past it.
+    printf '[1\000,true\000,2.5\000]' > "$1/seed-nul"
+    printf '["\300\200","\355\240\200","\364\220\200\200","\303"]' \
+        > "$1/seed-utf8"
+    for depth in 2047 2048 2049; do
+        for inner in '' 1; do
+            awk -v n=$depth -v v="$inner" 'BEGIN { for (i = 0; i < n; i++)
+                printf "["; printf "%s", v; for (i = 0; i < n; i++)
+                printf "]" }' > "$1/seed-depth-$depth$inner"
+        done
+    done
+}
+
 # --- fuzzing ----------------------------------------------------------------
 fuzz_one() {
     t=$1
@@ -282,6 +322,7 @@ fuzz_one() {
     predicate) seed_predicate "$corpus" ;;
     request) seed_request "$corpus" ;;
     files) seed_files "$corpus" ;;
+    json) seed_json "$corpus" ;;
     esac
     dict=""
     [ -f "t/fuzz/$t.dict" ] && dict="-dict=t/fuzz/$t.dict"
