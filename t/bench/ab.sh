@@ -46,7 +46,7 @@ dir_a=$dir port_a=$port pid_a=$httpd_pid
 dir_b=$(mktemp -d /tmp/unicat-bench-b.XXXXXX)
 pid_b="" cpid=""
 # B (or an httpd under callgrind) goes first, then lib.sh's cleanup stops A and removes its directory.
-trap 'rc=$?; for p in $pid_b $cpid; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+trap 'rc=$?; set +e; for p in $pid_b $cpid; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
       rm -rf "$dir_b"; dir=$dir_a httpd_pid=$pid_a; (exit $rc); cleanup' EXIT
 cp -a "$dir_a/." "$dir_b/"
 rm -f "$dir_b/httpd.pid"

@@ -51,7 +51,7 @@ pg_stop() {
         $as_owner "$PG_BIN/pg_ctl" -D "$dir/pg/data" -m fast -w -t 30 stop >/dev/null 2>&1
     return 0
 }
-trap 'rc=$?; pg_stop; (exit $rc); cleanup' EXIT
+trap 'rc=$?; set +e; pg_stop; (exit $rc); cleanup' EXIT
 $as_owner "$PG_BIN/initdb" -D "$dir/pg/data" -A trust -U unicat >"$dir/initdb.log" 2>&1 ||
     die "initdb failed: $(tail -5 "$dir/initdb.log")"
 $as_owner "$PG_BIN/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/server.log" -w -t 60 \
