@@ -67,6 +67,9 @@ size_t uc_utf8_sequence(const unsigned char *s);
 /* The same, with the code point it encodes in *code_point (untouched when
  * the sequence is invalid). */
 size_t uc_utf8_decode(const unsigned char *s, unsigned *code_point);
+/* Writes the UTF-8 encoding of `code_point` (at most U+10FFFF, no
+ * surrogate) at `out`, 1 to 4 bytes; returns how many. */
+size_t uc_utf8_encode(unsigned code_point, char *out);
 
 /* Text that may hold bytes from the client (error messages quote input):
  * invalid UTF-8 becomes U+FFFD so the value always renders. */

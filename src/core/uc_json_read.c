@@ -13,6 +13,7 @@
 #endif
 
 #include "uc_json.h"
+#include "uc_percent.h"
 
 /* One pass over the bytes, building the values with jansson's own
  * constructors (the _nocheck ones: the text is checked here). Runs of
@@ -124,49 +125,11 @@ static size_t utf8_length(const unsigned char *p, const unsigned char *end)
     return uc_utf8_sequence(tail);
 }
 
-static int hex_digit(unsigned char c)
-{
-    if ((unsigned)(c - '0') < 10)
-        return c - '0';
-    c |= 0x20;
-    return (unsigned)(c - 'a') < 6 ? c - 'a' + 10 : -1;
-}
-
 /* The four hex digits at p (up to `end`) as a number; -1 when they are
  * not. */
 static long hex4(const unsigned char *p, const unsigned char *end)
 {
-    long v = 0;
-    int i, d;
-
-    if (end - p < 4)
-        return -1;
-    for (i = 0; i < 4; i++) {
-        if ((d = hex_digit(p[i])) < 0)
-            return -1;
-        v = v << 4 | d;
-    }
-    return v;
-}
-
-static char *put_utf8(char *o, unsigned long c)
-{
-    if (c < 0x80) {
-        *o++ = (char)c;
-    } else if (c < 0x800) {
-        *o++ = (char)(0xC0 | c >> 6);
-        *o++ = (char)(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        *o++ = (char)(0xE0 | c >> 12);
-        *o++ = (char)(0x80 | (c >> 6 & 0x3F));
-        *o++ = (char)(0x80 | (c & 0x3F));
-    } else {
-        *o++ = (char)(0xF0 | c >> 18);
-        *o++ = (char)(0x80 | (c >> 12 & 0x3F));
-        *o++ = (char)(0x80 | (c >> 6 & 0x3F));
-        *o++ = (char)(0x80 | (c & 0x3F));
-    }
-    return o;
+    return end - p < 4 ? -1 : uc_hex4((const char *)p);
 }
 
 /* The \u escape at p (its backslash), with the low half that must follow
@@ -193,7 +156,7 @@ static const unsigned char *unescape_unicode(reader_t *r,
         c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
         p += 6;
     }
-    *o = put_utf8(*o, (unsigned long)c);
+    *o += uc_utf8_encode((unsigned)c, *o);
     return p + 6;
 }
 

@@ -14,6 +14,19 @@ int uc_hex_digit(char c)
            : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
+long uc_hex4(const char *p)
+{
+    long v = 0;
+    int i, d;
+
+    for (i = 0; i < 4; i++) {
+        if ((d = uc_hex_digit(p[i])) < 0)
+            return -1;
+        v = v << 4 | d;
+    }
+    return v;
+}
+
 /* RFC 3986's unreserved characters, as a table: encoding the paths of
  * every file URL of a long answer tests each byte. */
 static const unsigned char unreserved[256] = {

@@ -8,6 +8,9 @@
 
 /* The value of a hex digit, -1 for any other character. */
 int uc_hex_digit(char c);
+/* The four hex digits at p as a number (a JSON \u escape's), -1 when one
+ * is not a hex digit: reading stops there, so a NUL ends it. */
+long uc_hex4(const char *p);
 
 /* RFC 3986's unreserved characters: ALPHA DIGIT - . _ ~ */
 int uc_is_unreserved(unsigned char c);

@@ -5,6 +5,8 @@
  * unless escaped or many columns), so a 100,000-file table costs little. */
 #include "uc_sharing_predicate.h"
 
+#include "../core/uc_json.h"
+#include "../core/uc_percent.h"
 #include "../core/uc_time.h"
 
 #include <math.h>
@@ -685,41 +687,12 @@ static const char *skip_ws(const char *p)
 
 static int hex4(const char *p, unsigned *out)
 {
-    unsigned v = 0;
-    int i;
+    long v = uc_hex4(p);
 
-    for (i = 0; i < 4; i++) {
-        if (!apr_isxdigit(p[i]))
-            return 0;
-        v = v * 16 + (unsigned)(apr_isdigit(p[i]) ? p[i] - '0'
-                                : apr_tolower(p[i]) - 'a' + 10);
-    }
-    *out = v;
+    if (v < 0)
+        return 0;
+    *out = (unsigned)v;
     return 1;
-}
-
-static size_t put_utf8(char *o, unsigned c)
-{
-    if (c < 0x80) {
-        o[0] = (char)c;
-        return 1;
-    }
-    if (c < 0x800) {
-        o[0] = (char)(0xC0 | (c >> 6));
-        o[1] = (char)(0x80 | (c & 0x3F));
-        return 2;
-    }
-    if (c < 0x10000) {
-        o[0] = (char)(0xE0 | (c >> 12));
-        o[1] = (char)(0x80 | ((c >> 6) & 0x3F));
-        o[2] = (char)(0x80 | (c & 0x3F));
-        return 3;
-    }
-    o[0] = (char)(0xF0 | (c >> 18));
-    o[1] = (char)(0x80 | ((c >> 12) & 0x3F));
-    o[2] = (char)(0x80 | ((c >> 6) & 0x3F));
-    o[3] = (char)(0x80 | (c & 0x3F));
-    return 4;
 }
 
 /* One \u escape of four hex digits (a surrogate pair as one code point)
@@ -758,7 +731,7 @@ static long unescape(const char *p, const char *end, char *o)
         } else if (p[1] == 'u') {
             if (!(p = unicode_escape(p + 2, &c)))
                 return -1;
-            o += put_utf8(o, c);
+            o += uc_utf8_encode(c, o);
         } else if (p[1] && (e = strchr(from, p[1]))) {
             *o++ = to[e - from];
             p += 2;
