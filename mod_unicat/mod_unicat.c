@@ -16,6 +16,7 @@
 #include "../src/cloud/uc_cloud_http.h"
 #include "../src/cloud/uc_cloud_settings.h"
 #include "../src/cloud/uc_vend_cache.h"
+#include "../src/core/uc_answer_cache.h"
 #include "../src/core/uc_ratelimit.h"
 #include "../src/core/uc_secret.h"
 #include "../src/core/uc_validate.h"
@@ -65,6 +66,17 @@ static uc_ratelimit_t *open_routes;
 uc_ratelimit_t *uc_glue_open_routes_limit(void)
 {
     return open_routes;
+}
+
+/* UnicatAnswerCacheSize, in KiB (0: off): each child keeps answers of
+ * list routes in as much. */
+#define UC_DEFAULT_ANSWER_CACHE_KIB 4096
+static int answer_cache_kib;
+static uc_answer_cache_t *answers;
+
+uc_answer_cache_t *uc_glue_answers(void)
+{
+    return answers;
 }
 
 uc_delta_cache_t *uc_glue_snapshots(void)
@@ -517,6 +529,13 @@ static const char *set_open_routes_limit(cmd_parms *cmd, void *dconf,
     return number_in(cmd, arg, 1, 100000, "requests", &open_routes_limit);
 }
 
+static const char *set_answer_cache_size(cmd_parms *cmd, void *dconf,
+                                         const char *arg)
+{
+    (void)dconf;
+    return number_in(cmd, arg, 0, 1048576, "KiB", &answer_cache_kib);
+}
+
 static const char *set_metrics(cmd_parms *cmd, void *dconf, int flag)
 {
     (void)cmd;
@@ -594,6 +613,11 @@ static const command_rec unicat_directives[] = {
                   RSRC_CONF,
                   "Requests per minute a client address may make of the "
                   "activation links, in each child (default 20)"),
+    AP_INIT_TAKE1("UnicatAnswerCacheSize", set_answer_cache_size, NULL,
+                  RSRC_CONF,
+                  "KiB of list answers each child keeps for their next "
+                  "caller, while the catalog does not change (default "
+                  "4096; 0 keeps none)"),
     AP_INIT_ITERATE("UnicatSecretKeyFile", add_secret_key_file, NULL,
                     RSRC_CONF,
                     "Files of the keys that seal stored secrets: the first "
@@ -676,6 +700,7 @@ static int pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
     cloud_settings.timeout_ms = UC_DEFAULT_CLOUD_TIMEOUT_MS;
     cloud_settings.lifetime_s = UC_DEFAULT_CREDENTIAL_LIFETIME;
     open_routes_limit = UC_DEFAULT_OPEN_ROUTES_LIMIT;
+    answer_cache_kib = UC_DEFAULT_ANSWER_CACHE_KIB;
     secret_keys.n = 0;
     secret_keys.keys = NULL;
     apr_pool_cleanup_register(pconf, &secret_keys, wipe_secret_keys,
@@ -703,12 +728,18 @@ static void child_init(apr_pool_t *pchild, server_rec *s)
                 != APR_SUCCESS)
         err = uc_error_make(pchild, UC_E_INTERNAL, "no mutex for the rate "
                             "limit of the activation links");
+    answers = NULL;
+    if (!err && answer_cache_kib &&
+        uc_answer_cache_create(pchild, (apr_size_t)answer_cache_kib << 10,
+                               &answers) != APR_SUCCESS)
+        err = uc_error_make(pchild, UC_E_INTERNAL, "no mutex for the "
+                            "answer cache");
     if (!err)
         uc_glue_metrics_child_init(pchild);
     if (err)
         ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, "UC0105: the Delta "
-                     "reader, the cloud clients or the rate limit of the "
-                     "open routes cannot be set up: %s",
+                     "reader, the cloud clients, the rate limit of the "
+                     "open routes or the answer cache cannot be set up: %s",
                      err->message);
     else
         ap_log_error(APLOG_MARK, APLOG_DEBUG, 0, s, "UC0106: Delta reader "

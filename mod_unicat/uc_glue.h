@@ -73,6 +73,11 @@ void uc_bearer_register_hooks(void);
  * when the reader could not be set up (the error log says why). */
 uc_delta_cache_t *uc_glue_snapshots(void);
 
+struct uc_answer_cache;
+/* The child's answer cache (UnicatAnswerCacheSize), made in child_init;
+ * NULL when it is off. */
+struct uc_answer_cache *uc_glue_answers(void);
+
 /* The keys of UnicatSecretKeyFile (none when it is not set). */
 const struct uc_secret_keys *uc_glue_secret_keys(void);
 

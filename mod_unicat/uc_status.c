@@ -16,6 +16,7 @@
 
 #include "../src/cloud/uc_cloud_settings.h"
 #include "../src/cloud/uc_vend_cache.h"
+#include "../src/core/uc_answer_cache.h"
 #include "../src/core/uc_metrics.h"
 #include "../src/http/uc_router.h"
 #include "../src/mounts/uc_mounts.h"
@@ -154,6 +155,12 @@ static void publish(void)
     }
     if (cloud->cache)
         now.vend_entries = (apr_uint64_t)uc_vend_cache_size(cloud->cache);
+    if (uc_glue_answers()) {
+        uc_answer_cache_stats_t st;
+        uc_answer_cache_stats(uc_glue_answers(), &st);
+        now.answer_entries = st.entries;
+        now.answer_bytes = st.bytes;
+    }
     uc_metrics_publish(metrics, my_slot, &now);
 }
 

@@ -286,7 +286,7 @@ static const uc_api_family_t skills = {
 };
 
 const uc_route_t uc_agent_routes[] = {
-    UC_FAMILY_ROUTES(agents, "/agents", "/agents/{name}"),
-    UC_FAMILY_ROUTES(skills, "/agent-skills", "/agent-skills/{name}"),
+    UC_FAMILY_ROUTES_KEPT(agents, "/agents", "/agents/{name}"),
+    UC_FAMILY_ROUTES_KEPT(skills, "/agent-skills", "/agent-skills/{name}"),
     { 0, NULL, NULL, 0, NULL }
 };

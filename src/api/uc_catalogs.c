@@ -89,6 +89,6 @@ static const uc_api_family_t catalogs = {
 };
 
 const uc_route_t uc_catalog_routes[] = {
-    UC_FAMILY_ROUTES(catalogs, "/catalogs", "/catalogs/{name}"),
+    UC_FAMILY_ROUTES_KEPT(catalogs, "/catalogs", "/catalogs/{name}"),
     { 0, NULL, NULL, 0, NULL }
 };

@@ -113,8 +113,14 @@ uc_error_t *uc_family_delete(uc_call_t *call, uc_jw_t *out);
     { UC_POST, (path), uc_family_create, UC_ROUTE_BODY | UC_ROUTE_TXN, \
       &(f).rules.create, (envelope), &(f), "CREATE" }
 #define UC_ROUTE_CREATE(f, path) UC_ROUTE_CREATE_ENVELOPED(f, path, NULL)
-#define UC_ROUTE_LIST(f, path) \
-    { UC_GET, (path), uc_family_list, 0, &(f).rules.list, NULL, &(f) }
+/* A list whose answer may be kept (UC_ROUTE_KEPT): the family renders
+ * its rows from the database alone, never the clock, the configuration
+ * or a cloud. */
+#define UC_ROUTE_LIST_FLAGGED(f, path, flags) \
+    { UC_GET, (path), uc_family_list, (flags), &(f).rules.list, NULL, &(f) }
+#define UC_ROUTE_LIST(f, path) UC_ROUTE_LIST_FLAGGED(f, path, 0)
+#define UC_ROUTE_LIST_KEPT(f, path) \
+    UC_ROUTE_LIST_FLAGGED(f, path, UC_ROUTE_KEPT)
 #define UC_ROUTE_GET(f, path) \
     { UC_GET, (path), uc_family_get, 0, &(f).rules.read, NULL, &(f) }
 #define UC_ROUTE_UPDATE(f, path) \
@@ -125,15 +131,18 @@ uc_error_t *uc_family_delete(uc_call_t *call, uc_jw_t *out);
       &(f).rules.manage, NULL, &(f), "DELETE" }
 
 /* The five standard routes: create and list on `collection`, get, update
- * and delete on `item`; with an envelope around create bodies. */
-#define UC_FAMILY_ROUTES_ENVELOPED(f, collection, item, envelope) \
+ * and delete on `item`; with an envelope around create bodies, with the
+ * list's answers kept (UC_ROUTE_LIST_KEPT). */
+#define UC_FAMILY_ROUTES_OF(f, collection, item, envelope, list_flags) \
     UC_ROUTE_CREATE_ENVELOPED(f, collection, envelope), \
-    UC_ROUTE_LIST(f, collection), \
+    UC_ROUTE_LIST_FLAGGED(f, collection, list_flags), \
     UC_ROUTE_GET(f, item), \
     UC_ROUTE_UPDATE(f, item), \
     UC_ROUTE_DELETE(f, item)
 #define UC_FAMILY_ROUTES(f, collection, item) \
-    UC_FAMILY_ROUTES_ENVELOPED(f, collection, item, NULL)
+    UC_FAMILY_ROUTES_OF(f, collection, item, NULL, 0)
+#define UC_FAMILY_ROUTES_KEPT(f, collection, item) \
+    UC_FAMILY_ROUTES_OF(f, collection, item, NULL, UC_ROUTE_KEPT)
 
 /* The family's error for a name already taken under the call's parent. */
 uc_error_t *uc_family_name_taken(uc_call_t *call, const uc_api_family_t *f,

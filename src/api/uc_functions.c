@@ -194,7 +194,7 @@ static const uc_api_family_t functions = {
 };
 
 const uc_route_t uc_function_routes[] = {
-    UC_FAMILY_ROUTES_ENVELOPED(functions, "/functions", "/functions/{name}",
-                               "function_info"),
+    UC_FAMILY_ROUTES_OF(functions, "/functions", "/functions/{name}",
+                        "function_info", UC_ROUTE_KEPT),
     { 0, NULL, NULL, 0, NULL }
 };

@@ -342,7 +342,7 @@ const uc_route_t uc_model_routes[] = {
     { UC_POST,   "/models/versions", create_version,
       UC_ROUTE_BODY | UC_ROUTE_TXN, &create_version_rule,
       .audit = "CREATE_MODEL_VERSION" },
-    UC_FAMILY_ROUTES(models, "/models", "/models/{full_name}"),
+    UC_FAMILY_ROUTES_KEPT(models, "/models", "/models/{full_name}"),
     { UC_GET,    "/models/{full_name}/versions", list_versions, 0,
       &models.rules.read },
     { UC_GET,    "/models/{full_name}/versions/{version}", get_version, 0,

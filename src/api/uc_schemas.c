@@ -45,6 +45,6 @@ static const uc_api_family_t schemas = {
 };
 
 const uc_route_t uc_schema_routes[] = {
-    UC_FAMILY_ROUTES(schemas, "/schemas", "/schemas/{full_name}"),
+    UC_FAMILY_ROUTES_KEPT(schemas, "/schemas", "/schemas/{full_name}"),
     { 0, NULL, NULL, 0, NULL }
 };

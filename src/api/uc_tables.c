@@ -381,7 +381,7 @@ const uc_route_t uc_table_routes[] = {
       UC_ROUTE_BODY | UC_ROUTE_TXN, &tables.rules.create,
       .audit = "CREATE_STAGING_TABLE" },
     UC_ROUTE_CREATE(tables, "/tables"),
-    UC_ROUTE_LIST(tables, "/tables"),
+    UC_ROUTE_LIST_KEPT(tables, "/tables"),
     UC_ROUTE_GET(tables, "/tables/{full_name}"),
     UC_ROUTE_DELETE(tables, "/tables/{full_name}"),
     { UC_GET,    "/tables/{full_name}/exists", table_exists, 0,

@@ -79,6 +79,6 @@ static const uc_api_family_t volumes = {
 };
 
 const uc_route_t uc_volume_routes[] = {
-    UC_FAMILY_ROUTES(volumes, "/volumes", "/volumes/{name}"),
+    UC_FAMILY_ROUTES_KEPT(volumes, "/volumes", "/volumes/{name}"),
     { 0, NULL, NULL, 0, NULL }
 };

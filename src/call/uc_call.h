@@ -26,6 +26,7 @@ struct uc_cloud_settings;
 struct uc_delta_cache;
 struct uc_metrics;
 struct uc_sharing_async_env;
+struct uc_answer_cache;
 
 typedef enum uc_method {
     UC_GET = 0, UC_POST, UC_PUT, UC_PATCH, UC_DELETE, UC_METHOD_COUNT
@@ -154,6 +155,12 @@ typedef struct uc_call {
      * be backfilled (UnicatDeltaMaxUnbackfilledCommits); 0: the
      * default. */
     int max_unbackfilled_commits;
+    /* The process's answer cache (core/uc_answer_cache.h), NULL when it
+     * is off; and the name of where the call is answered from (the
+     * database and the configuration the glue gives the call), part of
+     * every key, so that two such places never share an answer. */
+    struct uc_answer_cache *answers;
+    const char *answers_scope;
 } uc_call_t;
 
 /* An operation writes its JSON answer into `out`, or returns an error (and
@@ -178,7 +185,13 @@ enum {
     UC_ROUTE_BODY_OR_QUERY = 1 << 5,
     /* The operation reads in one read transaction (uc_store_begin_read):
      * what it answers is one view of the database. */
-    UC_ROUTE_READ_TXN = 1 << 6
+    UC_ROUTE_READ_TXN = 1 << 6,
+    /* The answer is made of the database, the caller (its name, its
+     * groups, whether it is an admin), the path and the query alone, and
+     * the operation adds no header: the answer cache may keep it
+     * (uc_run.c). A route whose answer reads the clock, the configuration
+     * or a cloud must not say so. */
+    UC_ROUTE_KEPT = 1 << 7
 };
 
 typedef struct uc_route {

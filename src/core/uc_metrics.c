@@ -175,7 +175,7 @@ int uc_metrics_claim(uc_metrics_t *m, long pid, int (*alive)(long pid))
 #define EACH_FIELD(X) \
     X(snapshot_entries) X(snapshot_bytes) X(snapshot_hits) \
     X(snapshot_advances) X(snapshot_builds) X(snapshot_evictions) \
-    X(vend_entries)
+    X(vend_entries) X(answer_entries) X(answer_bytes)
 
 void uc_metrics_publish(uc_metrics_t *m, int slot,
                         const uc_metrics_process_t *now)
@@ -390,6 +390,16 @@ static void render_server(text_t *t, uc_metrics_t *m, int (*alive)(long))
             { "unicat_vended_credential_cache_misses_total", "counter",
               "Temporary credentials a cloud was asked for.",
               get(&g[UC_M_VEND_MISSES]), 0 },
+            { "unicat_answer_cache_entries", "gauge", "List answers kept "
+              "for their next caller, over every process.", p.answer_entries,
+              0 },
+            { "unicat_answer_cache_bytes", "gauge", "Memory the kept "
+              "answers hold, over every process.", p.answer_bytes, 0 },
+            { "unicat_answer_cache_hits_total", "counter", "List answers "
+              "given from the answer cache.", get(&g[UC_M_ANSWER_HITS]), 0 },
+            { "unicat_answer_cache_misses_total", "counter", "List answers "
+              "made because none was kept for the catalog's version.",
+              get(&g[UC_M_ANSWER_MISSES]), 0 },
             { "unicat_signed_urls_total", "counter", "Data-file URLs the "
               "sharing server signed.", get(&g[UC_M_SIGNED_URLS]), 0 },
             { "unicat_sharing_bytes_total", "counter", "Bytes of Delta "

@@ -25,6 +25,8 @@ typedef enum uc_metric {
     UC_M_SHARING_BYTES,       /* bytes of sharing answers streamed */
     UC_M_VEND_HITS,           /* vended credentials from the cache */
     UC_M_VEND_MISSES,         /* ... fetched from a cloud */
+    UC_M_ANSWER_HITS,         /* list answers given from the answer cache */
+    UC_M_ANSWER_MISSES,       /* ... made, the cache asked first */
     /* What Delta writers reported of their commits (the UC Delta API's
      * metrics): reports, then the sums of their counts. */
     UC_M_COMMIT_REPORTS,
@@ -48,6 +50,8 @@ typedef struct uc_metrics_process {
     apr_uint64_t snapshot_builds;
     apr_uint64_t snapshot_evictions;
     apr_uint64_t vend_entries;
+    apr_uint64_t answer_entries;
+    apr_uint64_t answer_bytes;
 } uc_metrics_process_t;
 
 /* The requests a route family counts, by method (UC_GET .. UC_DELETE, and

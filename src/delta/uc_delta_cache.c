@@ -7,6 +7,7 @@
  * re-reading its checkpoint. The lock is held only to look up and to
  * store, never while the log is read. */
 #include "uc_delta_internal.h"
+#include "../core/uc_lru.h"
 #include "../parquet/uc_parquet.h"
 
 #include <stdlib.h>
@@ -14,52 +15,25 @@
 #include <apr_strings.h>
 #include <apr_thread_mutex.h>
 
-typedef struct entry entry_t;
-struct entry {
+typedef struct entry {
+    uc_lru_node_t node;             /* first: a node is its entry */
     char *location;
     uc_delta_snapshot_t *snapshot;
-    entry_t *newer;                 /* LRU list, most recent at the head */
-    entry_t *older;
-};
+} entry_t;
 
 struct uc_delta_cache {
     apr_thread_mutex_t *lock;
     apr_hash_t *entries;
-    entry_t *newest;
-    entry_t *oldest;
+    uc_lru_t lru;
     apr_size_t budget;
     apr_size_t bytes;
     uc_delta_cache_stats_t stats;
     uc_pq_page_budget_t *pages;
 };
 
-static void unlink_entry(uc_delta_cache_t *c, entry_t *e)
-{
-    if (e->newer)
-        e->newer->older = e->older;
-    else
-        c->newest = e->older;
-    if (e->older)
-        e->older->newer = e->newer;
-    else
-        c->oldest = e->newer;
-    e->newer = e->older = NULL;
-}
-
-static void push_newest(uc_delta_cache_t *c, entry_t *e)
-{
-    e->older = c->newest;
-    e->newer = NULL;
-    if (c->newest)
-        c->newest->newer = e;
-    c->newest = e;
-    if (!c->oldest)
-        c->oldest = e;
-}
-
 static void drop(uc_delta_cache_t *c, entry_t *e)
 {
-    unlink_entry(c, e);
+    uc_lru_unlink(&c->lru, &e->node);
     apr_hash_set(c->entries, e->location, APR_HASH_KEY_STRING, NULL);
     c->bytes -= e->snapshot->bytes;
     uc_delta_snapshot_release(e->snapshot);
@@ -72,8 +46,8 @@ static apr_status_t cache_cleanup(void *data)
 {
     uc_delta_cache_t *c = data;
 
-    while (c->oldest)
-        drop(c, c->oldest);
+    while (c->lru.oldest)
+        drop(c, (entry_t *)c->lru.oldest);
     return APR_SUCCESS;
 }
 
@@ -102,8 +76,7 @@ static uc_delta_snapshot_t *lookup(uc_delta_cache_t *c, const char *location)
     if ((e = apr_hash_get(c->entries, location, APR_HASH_KEY_STRING))) {
         s = e->snapshot;
         uc_delta_snapshot_retain(s);
-        unlink_entry(c, e);
-        push_newest(c, e);
+        uc_lru_touch(&c->lru, &e->node);
     }
     apr_thread_mutex_unlock(c->lock);
     return s;
@@ -121,7 +94,7 @@ static void insert(uc_delta_cache_t *c, uc_delta_snapshot_t *s)
     uc_delta_snapshot_retain(s);
     c->bytes += s->bytes;
     apr_hash_set(c->entries, e->location, APR_HASH_KEY_STRING, e);
-    push_newest(c, e);
+    uc_lru_push_newest(&c->lru, &e->node);
 }
 
 /* Keeps `s` unless a newer snapshot of the table got there first. A
@@ -141,8 +114,8 @@ static void store(uc_delta_cache_t *c, uc_delta_snapshot_t *s)
     }
     else if (!e && s->bytes <= c->budget)
         insert(c, s);
-    while (c->bytes > c->budget && c->oldest)
-        drop(c, c->oldest);
+    while (c->bytes > c->budget && c->lru.oldest)
+        drop(c, (entry_t *)c->lru.oldest);
     apr_thread_mutex_unlock(c->lock);
 }
 

@@ -3,8 +3,13 @@
  * place above the router, authorization and the store alike. */
 #include "uc_run.h"
 
+#include <string.h>
+
 #include "../authz/uc_authz.h"
+#include "../core/uc_answer_cache.h"
 #include "../core/uc_json.h"
+#include "../core/uc_metrics.h"
+#include "../store/uc_catalog_version.h"
 #include "../store/uc_store.h"
 
 static uc_error_t *unwrap_envelope(const uc_route_t *route, uc_call_t *call)
@@ -22,16 +27,90 @@ static uc_error_t *unwrap_envelope(const uc_route_t *route, uc_call_t *call)
     return NULL;
 }
 
-static uc_error_t *authorize_and_run(const uc_route_t *route,
-                                     uc_call_t *call, uc_jw_t *out)
+static uc_error_t *authorize(const uc_route_t *route, uc_call_t *call)
 {
     uc_error_t *err;
 
     call->family = route->family;
-    if ((err = unwrap_envelope(route, call)) ||
-        (err = uc_authz_enforce(call, route->rule)))
+    if ((err = unwrap_envelope(route, call)))
         return err;
-    return route->operation(call, out);
+    return uc_authz_enforce(call, route->rule);
+}
+
+static uc_error_t *authorize_and_run(const uc_route_t *route,
+                                     uc_call_t *call, uc_jw_t *out)
+{
+    uc_error_t *err = authorize(route, call);
+
+    return err ? err : route->operation(call, out);
+}
+
+/* One piece of a key, its length first: no two different calls make the
+ * same key, whatever bytes their pieces hold. */
+static void key_piece(uc_jw_t *key, const char *s, apr_size_t len)
+{
+    uc_jw_digits(key, (apr_int64_t)len);
+    uc_jw_text_n(key, ":", 1);
+    uc_jw_text_n(key, s, len);
+}
+
+static void key_string(uc_jw_t *key, const char *s)
+{
+    key_piece(key, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* Everything a kept answer is made of besides the database: where it is
+ * answered from, the route, the path and the query, and the caller. */
+static uc_jw_t *answer_key(const uc_route_t *route, const uc_call_t *call)
+{
+    uc_jw_t *key = uc_jw_make(call->pool, 256);
+    const apr_array_header_t *q = apr_table_elts(call->query);
+    const apr_table_entry_t *e = (const apr_table_entry_t *)q->elts;
+    int i;
+
+    key_string(key, call->answers_scope);
+    key_string(key, route->pattern);
+    key_string(key, call->path);
+    for (i = 0; i < q->nelts; i++) {
+        key_string(key, e[i].key);
+        key_string(key, e[i].val);
+    }
+    uc_jw_text_n(key, call->who->admin ? "A" : "-", 1);
+    key_string(key, call->who->json);
+    return key;
+}
+
+/* A route whose answer may be kept: the catalog's version is read before
+ * anything the answer is made of (the rule's lookups included), so an
+ * answer made now holds what was committed at that version or later. The
+ * rule is enforced on every call, kept answer or not: what it refuses and
+ * what the audit names stay as they were. */
+static uc_error_t *run_kept(const uc_route_t *route, uc_call_t *call,
+                            uc_jw_t *out)
+{
+    apr_int64_t version;
+    const char *answer;
+    apr_size_t len;
+    uc_jw_t *key;
+    uc_error_t *err;
+
+    if ((err = uc_catalog_version_read(call->store, call->pool, &version)) ||
+        (err = authorize(route, call)))
+        return err;
+    key = answer_key(route, call);
+    answer = uc_answer_cache_get(call->answers, key->buf, key->len, version,
+                                 call->pool, &len);
+    uc_metrics_add(call->metrics,
+                   answer ? UC_M_ANSWER_HITS : UC_M_ANSWER_MISSES, 1);
+    if (answer) {
+        uc_jw_text_n(out, answer, len);
+        return NULL;
+    }
+    if ((err = route->operation(call, out)))
+        return err;
+    uc_answer_cache_put(call->answers, key->buf, key->len, version,
+                        out->buf, out->len);
+    return NULL;
 }
 
 uc_error_t *uc_call_run(const uc_route_t *route, uc_call_t *call,
@@ -39,7 +118,9 @@ uc_error_t *uc_call_run(const uc_route_t *route, uc_call_t *call,
 {
     uc_error_t *err;
 
-    if (!(route->flags & (UC_ROUTE_TXN | UC_ROUTE_READ_TXN)))
+    if ((route->flags & UC_ROUTE_KEPT) && call->answers && call->who)
+        err = run_kept(route, call, out);
+    else if (!(route->flags & (UC_ROUTE_TXN | UC_ROUTE_READ_TXN)))
         err = authorize_and_run(route, call, out);
     else if (!(err = route->flags & UC_ROUTE_TXN
                      ? uc_store_begin(call->store)

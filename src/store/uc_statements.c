@@ -607,4 +607,8 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
     [UC_STMT_SHARING_QUERIES_PURGE] = {
         "DELETE FROM sharing_queries WHERE expires_at <= CAST(%s AS BIGINT)",
         NULL },
+    /* The sum of its rows (one on SQLite, a row per writer's shard on
+     * PostgreSQL: sql/<dialect>/0015_catalog_version.sql). */
+    [UC_STMT_CATALOG_VERSION] = {
+        "SELECT CAST(SUM(version) AS BIGINT) FROM catalog_version", NULL },
 };
