@@ -184,7 +184,7 @@ $(SAN_BIN): $(BUILD)/san/%: t/unit/%.c $(UNIT_HDR) $(SAN_LIB)
 # third time under clang's ThreadSanitizer; a race fails them.
 TSAN_BIN   := $(BUILD)/tsan/test_delta $(BUILD)/tsan/test_vend_cache \
               $(BUILD)/tsan/test_in_order $(BUILD)/tsan/test_memory \
-              $(BUILD)/tsan/test_store_threads
+              $(BUILD)/tsan/test_store_threads $(BUILD)/tsan/test_answer_cache
 
 $(TSAN_BIN): $(BUILD)/tsan/%: t/unit/%.c $(UNIT_HDR) $(TSAN_LIB)
 	clang $(UNIT_CFLAGS) -fsanitize=thread -o $@ $< $(TSAN_LIB) $(UNIT_LIBS)

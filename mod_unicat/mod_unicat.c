@@ -95,6 +95,7 @@ static void *create_dir_config(apr_pool_t *p, char *dir)
     conf->async_lifetime = UC_UNSET;
     conf->max_unbackfilled = UC_UNSET;
     conf->metrics = UC_UNSET;
+    conf->answer_cache = UC_UNSET;
     conf->provider_private_addresses = UC_UNSET;
     conf->base = dir;
     return conf;
@@ -127,6 +128,8 @@ static void *merge_dir_config(apr_pool_t *p, void *basev, void *addv)
     conf->max_unbackfilled = add->max_unbackfilled != UC_UNSET
                              ? add->max_unbackfilled : base->max_unbackfilled;
     conf->metrics = add->metrics != UC_UNSET ? add->metrics : base->metrics;
+    conf->answer_cache = add->answer_cache != UC_UNSET ? add->answer_cache
+                                                       : base->answer_cache;
     conf->provider_private_addresses =
         add->provider_private_addresses != UC_UNSET
             ? add->provider_private_addresses
@@ -543,10 +546,20 @@ static const char *set_metrics(cmd_parms *cmd, void *dconf, int flag)
     return NULL;
 }
 
+static const char *set_answer_cache(cmd_parms *cmd, void *dconf, int flag)
+{
+    (void)cmd;
+    ((uc_dir_config_t *)dconf)->answer_cache = flag;
+    return NULL;
+}
+
 static const command_rec unicat_directives[] = {
     AP_INIT_FLAG("UnicatMetrics", set_metrics, NULL, ACCESS_CONF,
                  "Whether the requests of this mount are counted in the "
                  "server's metrics (unicat-status); On by default"),
+    AP_INIT_FLAG("UnicatAnswerCache", set_answer_cache, NULL, ACCESS_CONF,
+                 "Whether the list answers of this mount are kept for their "
+                 "next caller (UnicatAnswerCacheSize); On by default"),
     AP_INIT_TAKE1("UnicatAuditLog", uc_audit_log_set, NULL, RSRC_CONF,
                   "A file, or a |program, that takes a JSON line for every "
                   "change made through the APIs"),

@@ -37,6 +37,7 @@ typedef struct uc_dir_config {
     int async_lifetime;              /* UnicatSharingAsyncLifetime, s */
     int max_unbackfilled;            /* UnicatDeltaMaxUnbackfilledCommits */
     int metrics;                     /* UnicatMetrics On|Off */
+    int answer_cache;                /* UnicatAnswerCache On|Off */
     int provider_private_addresses;  /* UnicatProviderPrivateAddresses */
     const char *console_api;         /* UnicatConsoleApi */
     const char *console_metrics;     /* UnicatConsoleMetrics */

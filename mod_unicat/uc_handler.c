@@ -556,7 +556,7 @@ static uc_error_t *prepare_call(request_rec *r, const uc_mount_t *api,
     /* Kept answers are the server's: mod_dbd gives each server its own
      * database. What a section sets that such an answer depends on (the
      * caller's name, groups, being an admin) is in the key already. */
-    call->answers = uc_glue_answers();
+    call->answers = conf->answer_cache != 0 ? uc_glue_answers() : NULL;
     call->answers_scope = apr_psprintf(r->pool, "%pp", (void *)r->server);
     call->max_unbackfilled_commits = conf->max_unbackfilled == UC_UNSET
                                      ? 0 : conf->max_unbackfilled;

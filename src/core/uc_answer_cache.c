@@ -40,6 +40,12 @@ static void release(entry_t *e)
         free(e);
 }
 
+static apr_status_t release_lent(void *data)
+{
+    release(data);
+    return APR_SUCCESS;
+}
+
 static void drop(uc_answer_cache_t *c, entry_t *e)
 {
     uc_lru_unlink(&c->lru, &e->node);
@@ -107,16 +113,12 @@ const char *uc_answer_cache_get(uc_answer_cache_t *c, const char *key,
                                 apr_pool_t *pool, apr_size_t *len)
 {
     entry_t *e = find(c, key, key_len, version);
-    char *copy;
 
     if (!e)
         return NULL;
-    copy = apr_palloc(pool, e->len + 1);
-    memcpy(copy, e->bytes + e->key_len, e->len);
-    copy[e->len] = '\0';
+    apr_pool_cleanup_register(pool, e, release_lent, apr_pool_cleanup_null);
     *len = e->len;
-    release(e);
-    return copy;
+    return e->bytes + e->key_len;
 }
 
 static entry_t *entry_make(const char *key, apr_size_t key_len,

@@ -8,8 +8,9 @@
  * a caller who read v may be given it, one who read another may not. The
  * first caller to come with a newer version empties the cache; answers
  * made at an older one are not kept. Shared by the threads of a process
- * and bounded by a byte budget, least recently used first out; the lock
- * is never held while an answer is copied. */
+ * and bounded by a byte budget, least recently used first out; answers
+ * are lent to their readers, not copied, and the lock is held only to
+ * find and to keep them. */
 #ifndef UC_ANSWER_CACHE_H
 #define UC_ANSWER_CACHE_H
 
@@ -28,8 +29,9 @@ typedef struct uc_answer_cache_stats {
 apr_status_t uc_answer_cache_create(apr_pool_t *pool, apr_size_t budget,
                                     uc_answer_cache_t **out);
 
-/* The answer kept for `key` at `version`, copied into `pool` (with a NUL
- * after its `*len` bytes); NULL when there is none. */
+/* The answer kept for `key` at `version`, its `*len` bytes lent until
+ * `pool` is cleaned up (never to be written: an answer evicted meanwhile
+ * stays whole for its readers); NULL when there is none. */
 const char *uc_answer_cache_get(uc_answer_cache_t *c, const char *key,
                                 apr_size_t key_len, apr_int64_t version,
                                 apr_pool_t *pool, apr_size_t *len);

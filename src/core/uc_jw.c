@@ -32,11 +32,21 @@ void uc_jw_grow(uc_jw_t *w, apr_size_t more)
 {
     char *grown;
 
+    if (!w->cap)
+        w->cap = 64;
     while (w->len + more > w->cap)
         w->cap *= 2;
     grown = apr_palloc(w->pool, w->cap);
     memcpy(grown, w->buf, w->len);
     w->buf = grown;
+}
+
+void uc_jw_borrow(uc_jw_t *w, const char *text, apr_size_t len)
+{
+    /* No room: the first write copies the text out, never into it. */
+    w->buf = (char *)text;
+    w->len = len;
+    w->cap = 0;
 }
 
 static void reserve(uc_jw_t *w, apr_size_t more)

@@ -29,6 +29,10 @@ void uc_jw_reserve(uc_jw_t *w, apr_size_t more);
 void uc_jw_grow(uc_jw_t *w, apr_size_t more);
 /* Forgets everything written (an operation failed half way). */
 void uc_jw_reset(uc_jw_t *w);
+/* `len` bytes of `text` (which must outlive the writer's pool's use of
+ * them) as what was written, without a copy: the writer never writes into
+ * them, a later write (or a reset and a write) works on a copy. */
+void uc_jw_borrow(uc_jw_t *w, const char *text, apr_size_t len);
 
 void uc_jw_begin_object(uc_jw_t *w);
 void uc_jw_end_object(uc_jw_t *w);

@@ -103,7 +103,7 @@ static uc_error_t *run_kept(const uc_route_t *route, uc_call_t *call,
     uc_metrics_add(call->metrics,
                    answer ? UC_M_ANSWER_HITS : UC_M_ANSWER_MISSES, 1);
     if (answer) {
-        uc_jw_text_n(out, answer, len);
+        uc_jw_borrow(out, answer, len);
         return NULL;
     }
     if ((err = route->operation(call, out)))
@@ -113,19 +113,26 @@ static uc_error_t *run_kept(const uc_route_t *route, uc_call_t *call,
     return NULL;
 }
 
+/* The rule, then the operation, or the answer kept for the call. */
+static uc_error_t *run(const uc_route_t *route, uc_call_t *call,
+                       uc_jw_t *out)
+{
+    if ((route->flags & UC_ROUTE_KEPT) && call->answers && call->who)
+        return run_kept(route, call, out);
+    return authorize_and_run(route, call, out);
+}
+
 uc_error_t *uc_call_run(const uc_route_t *route, uc_call_t *call,
                         uc_jw_t *out)
 {
     uc_error_t *err;
 
-    if ((route->flags & UC_ROUTE_KEPT) && call->answers && call->who)
-        err = run_kept(route, call, out);
-    else if (!(route->flags & (UC_ROUTE_TXN | UC_ROUTE_READ_TXN)))
-        err = authorize_and_run(route, call, out);
+    if (!(route->flags & (UC_ROUTE_TXN | UC_ROUTE_READ_TXN)))
+        err = run(route, call, out);
     else if (!(err = route->flags & UC_ROUTE_TXN
                      ? uc_store_begin(call->store)
                      : uc_store_begin_read(call->store)))
-        err = uc_store_end(call->store, authorize_and_run(route, call, out));
+        err = uc_store_end(call->store, run(route, call, out));
     if (err)
         uc_jw_reset(out);
     return err;

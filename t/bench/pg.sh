@@ -10,7 +10,10 @@
 #      connection: checks per second, and its time against one
 #      GET /catalogs/{name} on that connection;
 #   8. a page of 100 tables of 20 columns against the same bytes as a
-#      file.
+#      file;
+#  13, 14. figures 2 and 8 made from the database on every request (the
+#      mount with UnicatAnswerCache Off): 2 and 8 are the answers the
+#      child keeps while the catalog does not change.
 # Each backend in turn: one httpd (one event-MPM child, as in run.sh) on
 # the catalog filled through the API (the same calls on both), PostgreSQL
 # started here in a temporary directory (fsync on, commits not waited
@@ -147,6 +150,11 @@ DBDParams \"host=$dir/pg user=unicat dbname=unicat\"" ;;
         "$api/schemas?catalog_name=big&max_results=100" "$auth" "$CONNS"
     pair "$backend" 8 "$static/$backend-tables.json" "$auth" \
         "$api/tables?catalog_name=big&schema_name=s0000&max_results=100" "$auth" "$CONNS"
+    made="http://127.0.0.1:$port/made/api/2.1/unity-catalog"
+    pair "$backend" 13 "$static/$backend-schemas.json" "$auth" \
+        "$made/schemas?catalog_name=big&max_results=100" "$auth" "$CONNS"
+    pair "$backend" 14 "$static/$backend-tables.json" "$auth" \
+        "$made/tables?catalog_name=big&schema_name=s0000&max_results=100" "$auth" "$CONNS"
     BENCH_BODY=$dir/checks.json BENCH_SCRIPT=batch.lua
     export BENCH_BODY BENCH_SCRIPT
     r=1
@@ -179,10 +187,12 @@ END {
     name[1] = "1 GET /catalogs/{name} / static"
     name[2] = "2 page of 100 schemas / static"
     name[8] = "8 page of 100 tables / static"
+    name[13] = "13 = 2, every answer made"
+    name[14] = "14 = 8, every answer made"
     name[6] = "6 batch-check, 1,000 checks"
     printf "%-34s %22s %22s %8s\n", "figure", "SQLite", "PostgreSQL", "PG/SQLite"
-    split("1 2 8 6", order, " ")
-    for (i = 1; i <= 4; i++) {
+    split("1 2 8 13 14 6", order, " ")
+    for (i = 1; i <= 6; i++) {
         f = order[i]; s = "sqlite " f; p = "pgsql " f
         if (f == 6) {
             printf "%-34s %13.0f checks/s %13.0f checks/s %8.2f\n", name[f],

@@ -7,7 +7,8 @@
 #   1. GET /catalogs/{name}: req/s and p99 versus the same JSON as a file;
 #   2. GET /schemas (first 100 of 1,000): req/s and p99 versus a file;
 #   3. the cost of a page of 100 taken from the middle of 100,000 schemas
-#      versus the page of a catalog that holds only 100;
+#      versus the page of a catalog that holds only 100, both made from
+#      the database (a mount with UnicatAnswerCache Off);
 #   4. the child's RSS after a 20,000-request warm-up and after 100,000 more;
 #   5. enforcement: GET /catalogs/{name} as a non-admin holding USE CATALOG
 #      versus as a metastore admin (who skips the grant lookups);
@@ -17,7 +18,7 @@
 #      relative to the GET, and 1,000 versus 500 checks (linear or worse);
 #   7. POST /tables of 10,000 tables with 20 columns each into one schema
 #      (creates per second, four connections), then the cost of the last
-#      page of GET /tables against the first;
+#      page of GET /tables against the first (both made, as in 3);
 #   8. GET /tables pages: bytes per second against the same bytes served
 #      statically;
 #   9. memory against object size: the child's VmRSS and peak (VmHWM)
@@ -40,6 +41,10 @@
 #      file, no module): time per request relative to it.
 #  12. the same GET on a mount with UnicatMetrics Off against the counted
 #      mount: what the shared metrics cost per request.
+#  13, 14. figures 2 and 8 with every answer made from the database (the
+#      mount with UnicatAnswerCache Off): 2 and 8 are answers the child's
+#      answer cache keeps, as a catalog that is read more than written
+#      gives them.
 # The machine is shared and noisy, so every figure is a ratio against a
 # reference measured in the same run, in alternating rounds (median of the
 # per-round ratios). The script reports; it exits non-zero only when the
@@ -128,6 +133,7 @@ sql() { $as_owner sqlite3 -batch -bail "$dir/db/catalog.db"; }
 start_httpd "$here/httpd.conf.in"
 base="http://127.0.0.1:$port/api/2.1/unity-catalog"
 static="http://127.0.0.1:$port"
+made="http://127.0.0.1:$port/made/api/2.1/unity-catalog"
 child=$(child_pid)
 rss_start=$(rss_kb "$child")
 say "bench: httpd pid $httpd_pid (child $child) on 127.0.0.1:$port, data in $dir"
@@ -322,8 +328,10 @@ say "1. GET $catalog_path  (A static file, B module)"
 pair 1 "$static/catalog.json" "$base$catalog_path"
 say "2. GET $page1k_path  (A static file, B module)"
 pair 2 "$static/schemas_1k.json" "$base$page1k_path"
-say "3. page of 100 (A bench_100, only page; B bench_big, page from $first)"
-pair 3 "$base$page100_path" "$base$deep_path"
+say "13. GET $page1k_path, every answer made  (A static file, B module, UnicatAnswerCache Off)"
+pair 13 "$static/schemas_1k.json" "$made$page1k_path"
+say "3. page of 100, made (A bench_100, only page; B bench_big, page from $first)"
+pair 3 "$made$page100_path" "$made$deep_path"
 say "5. GET $catalog_path  (A as admin $user, B as $ruser with USE CATALOG)"
 pair 5 "$base$catalog_path" "$base$catalog_path" "$auth" "$rauth"
 say "11. GET $catalog_path  (A httpd's empty 204 after the same authentication, B module)"
@@ -495,10 +503,12 @@ curl -sS -u "$user:$pass" -o "$dir/check.json" "$static/tables_page.json" || die
 cmp -s "$dir/check.json" "$dir/htdocs/tables_page.json" || die "static tables_page.json differs"
 page_bytes=$(wc -c < "$dir/htdocs/tables_page.json" | tr -d ' ')
 say "  a page of 100 tables is $page_bytes bytes"
-say "7. GET /tables page (A first page, B last page, from $last_first)"
-pair 7 "$base$first_tables" "$base$last_tables"
+say "7. GET /tables page, made (A first page, B last page, from $last_first)"
+pair 7 "$made$first_tables" "$made$last_tables"
 say "8. GET /tables page of $page_bytes bytes (A static file, B module)"
 pair 8 "$static/tables_page.json" "$base$first_tables"
+say "14. GET /tables page, every answer made  (A static file, B module, UnicatAnswerCache Off)"
+pair 14 "$static/tables_page.json" "$made$first_tables"
 
 # --- memory: ab, exact request counts ----------------------------------------
 printf '{"comment":"benchmark catalog"}' > "$dir/patch.json"
@@ -840,7 +850,7 @@ FILENAME ~ /batch_results$/ {
     errs[t, s] += $7 + $8
 }
 END {
-    for (t = 1; t <= 12; t++) {
+    for (t = 1; t <= 14; t++) {
         if (t == 4 || t == 6 || t == 9 || t == 10) continue
         rl = ""; pl = ""; cl = ""
         for (r = 1; r <= rounds; r++) {
@@ -905,6 +915,12 @@ END {
     printf "%-34s %14s %14s %8.2f %9s  %s\n", "8. GET /tables page, bytes/s", sprintf("%.1f MB/s", mb[8] * pbytes / 1e6), sprintf("%.1f MB/s", ma[8] * pbytes / 1e6) " st", ratio[8], "-", "info" note[8]
     printf "%-34s %14s %14s %8.2f %9s  %s\n", "   p99 latency (module/static)", ms(qb[8]), ms(qa[8]), qa[8] ? qb[8] / qa[8] : 0, "-", "info"
     printf "%-34s %14s %14s %8.2f %9s  %s\n", "   httpd CPU per request", sprintf("%.1f us", cb[8]), sprintf("%.1f us", ca[8]), cratio[8], "-", "info"
+    t = 13
+    printf "%-34s %14s %14s %8.2f %9s  %s\n", "13. = 2, answers made, req/s", sprintf("%.0f", mb[t]), sprintf("%.0f", ma[t]) " st", ratio[t], "-", "info" note[t]
+    printf "%-34s %14s %14s %8.2f %9s  %s\n", "   httpd CPU per request", sprintf("%.1f us", cb[t]), sprintf("%.1f us", ca[t]), cratio[t], "-", "info"
+    t = 14
+    printf "%-34s %14s %14s %8.2f %9s  %s\n", "14. = 8, answers made, bytes/s", sprintf("%.1f MB/s", mb[t] * pbytes / 1e6), sprintf("%.1f MB/s", ma[t] * pbytes / 1e6) " st", ratio[t], "-", "info" note[t]
+    printf "%-34s %14s %14s %8.2f %9s  %s\n", "   httpd CPU per request", sprintf("%.1f us", cb[t]), sprintf("%.1f us", ca[t]), cratio[t], "-", "info"
     split(lbatch, lb, " "); split(lpages, lp, " ")
     printf "%-34s %14s %14s %8s %9s  %s\n", "9. " lreq " batch-checks, peak VmHWM", lb[4] " kB", lb[3] " kB", sprintf("%+d MB", (lb[4] - lb[3]) / 1024), "<= +64 MB", ((lb[4] - lb[3]) <= 65536 ? "PASS" : "MISS")
     printf "%-34s %14s %14s %8s %9s  %s\n", "   VmRSS after / before", lb[2] " kB", lb[1] " kB", sprintf("%+d MB", (lb[2] - lb[1]) / 1024), "<= +64 MB", ((lb[2] - lb[1]) <= 65536 ? "PASS" : "MISS")
@@ -955,6 +971,9 @@ END {
     print "7: " ntables " POST /tables over 4 connections, each with " ncols " columns; the page cost is the"
     print "   time of the last page of 100 over the first (keyset pages cost the same anywhere)."
     print "8: a page of 100 tables (" pbytes " bytes) from the module against the same file served by httpd."
+    print "2, 8: as a catalog read more than written answers them: the child keeps the answer"
+    print "   (UnicatAnswerCacheSize) until the catalog changes. 13, 14: the same pages made from the"
+    print "   database on every request (a mount with UnicatAnswerCache Off); 3 and 7 are made too."
     print "9: " ln " tables of about 900 kB (56 properties of 16,000 bytes, a comment of 60,000); " lreq " batch-checks"
     print "   of 1,000 checks naming five of them (by name and by id), then " lreq " GET /tables?max_results=1000,"
     print "   one at a time as " ruser ". Growth of the child'"'"'s peak (VmHWM) and resident (VmRSS) memory;"
