@@ -20,7 +20,7 @@ use JSON::PP ();
 use MIME::Base64 ();
 use Unicat::Test qw(own_httpd catalog_mount);
 
-plan tests => 93;
+plan tests => 103;
 
 my $httpd = Apache::Test::vars('httpd');
 my $conf = Apache::Test::vars('t_conf_file');
@@ -222,6 +222,26 @@ refused('UnicatTemporaryCredentialLifetime 899', "$lifetime, not '899'",
         'UnicatTemporaryCredentialLifetime 899');
 refused('UnicatTemporaryCredentialLifetime 43201', "$lifetime, not '43201'",
         'UnicatTemporaryCredentialLifetime 43201');
+
+# Each child's answer cache (0: none), the main server's.
+my $answers = 'UnicatAnswerCacheSize takes a number of KiB from 0 to 1048576';
+accepted('UnicatAnswerCacheSize 0', 'UnicatAnswerCacheSize 0');
+accepted('UnicatAnswerCacheSize 1048576', 'UnicatAnswerCacheSize 1048576');
+for my $bad ('-1', 'x', '1048577', '4M') {
+    refused("UnicatAnswerCacheSize '$bad'", "$answers, not '$bad'",
+            "UnicatAnswerCacheSize '$bad'");
+}
+refused('UnicatAnswerCacheSize in a <VirtualHost>',
+        'UnicatAnswerCacheSize cannot occur within <VirtualHost> section',
+        '<VirtualHost 127.0.0.1:1>', 'UnicatAnswerCacheSize 16',
+        '</VirtualHost>');
+# Whether a mount's lists are kept: On or Off, in a <Location>.
+accepted('UnicatAnswerCache Off in a <Location>',
+         '<Location /x>', 'UnicatAnswerCache Off', '</Location>');
+refused('UnicatAnswerCache Maybe', 'UnicatAnswerCache must be On or Off',
+        '<Location /x>', 'UnicatAnswerCache Maybe', '</Location>');
+refused('UnicatAnswerCache outside a <Location>',
+        'UnicatAnswerCache not allowed here', 'UnicatAnswerCache Off');
 
 # One audit log for the process (its children inherit it open).
 accepted('UnicatAuditLog a file', 'UnicatAuditLog logs/other-audit.log');
