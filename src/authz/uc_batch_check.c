@@ -166,6 +166,11 @@ typedef struct check {
     const char *table_name;
     const char *project_id;
     int project_given;
+    /* What resolve_all found for it: the warehouse, the table by id, the
+     * namespace by name. */
+    uc_securable_t *wh;
+    uc_securable_t *table;
+    uc_securable_t *ns_by_name;
     uc_chain_t chain;
     int found;
     uc_access_t mine;               /* the caller's on the chain */
@@ -243,10 +248,13 @@ static uc_error_t *identity_of(uc_call_t *call, size_t index, json_t *identity,
 
 static const char *lowered(apr_pool_t *pool, const char *s)
 {
+    const char *q;
     char *copy, *p;
 
-    if (!s)
-        return NULL;
+    for (q = s; q && *q && !apr_isupper(*q); q++)
+        ;
+    if (!q || !*q)
+        return s;
     copy = apr_pstrdup(pool, s);
     for (p = copy; *p; p++)
         *p = (char)apr_tolower(*p);
@@ -517,9 +525,10 @@ static uc_error_t *resolve_all(uc_call_t *call, check_t *checks, int n,
     lookup_start(call, &schemas, n);
     lookup_start(call, &parents, n);
     for (i = 0; i < n; i++) {
-        const uc_securable_t *wh = found_id(f, checks[i].warehouse_id);
-        const uc_securable_t *t = found_id(f, checks[i].table_id);
+        const uc_securable_t *wh, *t;
 
+        wh = checks[i].wh = found_id(f, checks[i].warehouse_id);
+        t = checks[i].table = found_id(f, checks[i].table_id);
         if (wh && checks[i].namespace_name && !checks[i].namespace_id &&
             !checks[i].table_id)
             lookup_pair(call, &schemas, wh->id, checks[i].namespace_name);
@@ -532,11 +541,11 @@ static uc_error_t *resolve_all(uc_call_t *call, check_t *checks, int n,
 
     lookup_start(call, &tables, n);
     for (i = 0; i < n; i++) {
-        const uc_securable_t *wh = found_id(f, checks[i].warehouse_id);
-        const uc_securable_t *ns = wh && checks[i].namespace_name
+        const uc_securable_t *wh = checks[i].wh, *ns;
+
+        ns = checks[i].ns_by_name = wh && checks[i].namespace_name
             ? by_name(call, f, UC_KIND_SCHEMA, wh->id,
                       checks[i].namespace_name) : NULL;
-
         if (ns && checks[i].table_name && !checks[i].table_id)
             lookup_pair(call, &tables, ns->id, checks[i].table_name);
     }
@@ -582,7 +591,7 @@ static void build_chain(uc_call_t *call, check_t *c, const found_t *f,
                    strcmp(c->project_id, NIL_UUID) == 0;
         return;
     }
-    wh = found_id(f, c->warehouse_id);
+    wh = c->wh;
     if (!wh || strcmp(wh->kind, UC_KIND_CATALOG) != 0)
         return;
     c->chain.n = 2;
@@ -593,13 +602,13 @@ static void build_chain(uc_call_t *call, check_t *c, const found_t *f,
         return;
     }
     if (r >= R_TABLE && c->table_id) {
-        t = found_id(f, c->table_id);
+        t = c->table;
         ns = t ? found_id(f, t->parent_id) : NULL;
     }
     else if (c->namespace_id)
         ns = found_id(f, c->namespace_id);
-    else if (c->namespace_name)
-        ns = by_name(call, f, UC_KIND_SCHEMA, wh->id, c->namespace_name);
+    else
+        ns = c->ns_by_name;
     if (!is_a(ns, UC_KIND_SCHEMA, wh))
         return;
     c->chain.n = 3;

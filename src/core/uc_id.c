@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_id.h"
+#include "uc_percent.h"
 
 #include <string.h>
-#include <apr_lib.h>
 #include <apr_strings.h>
 #include <openssl/rand.h>
 
@@ -28,19 +28,14 @@ const char *uc_epoch_ms_text(apr_pool_t *pool, apr_time_t when)
 
 int uc_is_uuid(const char *s)
 {
-    static const int dashes[] = { 8, 13, 18, 23 };
-    int i, d = 0;
+    int i;
 
-    if (!s || strlen(s) != 36)
+    if (!s)
         return 0;
-    for (i = 0; i < 36; i++) {
-        if (d < 4 && i == dashes[d]) {
-            if (s[i] != '-')
-                return 0;
-            d++;
-        }
-        else if (!apr_isxdigit(s[i]))
+    /* A NUL fails both tests: nothing past a short string is read. */
+    for (i = 0; i < 36; i++)
+        if (i == 8 || i == 13 || i == 18 || i == 23 ? s[i] != '-'
+                                                    : uc_hex_digit(s[i]) < 0)
             return 0;
-    }
-    return 1;
+    return s[36] == '\0';
 }

@@ -2,6 +2,7 @@
 /* Identifiers, full names, storage URLs and query booleans. */
 #include "uc_test.h"
 
+#include "../../src/core/uc_id.h"
 #include "../../src/core/uc_validate.h"
 #include "../../src/vend/uc_storage_url.h"
 
@@ -494,6 +495,30 @@ static void test_query_bool(void **state)
     }
 }
 
+/* Ids in the canonical form only, either case; nothing past the end of
+ * a short string is read (AddressSanitizer would tell). */
+static void test_uuid(void **state)
+{
+    static const char *const bad[] = {
+        "", "0", "123e4567-e89b-12d3-a456-42661417400",
+        "123e4567-e89b-12d3-a456-4266141740000",
+        "123e4567e89b-12d3-a456-4266141740000",
+        "123e4567-e89b-12d3-a456_426614174000",
+        "123e4567-e89b-12d3-a456-42661417400g",
+        "g23e4567-e89b-12d3-a456-426614174000",
+        "{23e4567-e89b-12d3-a456-426614174000", NULL };
+    apr_pool_t *pool = *state;
+    int i;
+
+    assert_true(uc_is_uuid("123e4567-e89b-12d3-a456-426614174000"));
+    assert_true(uc_is_uuid("123E4567-E89B-12D3-A456-426614174FFF"));
+    assert_true(uc_is_uuid(uc_uuid4(pool)));
+    assert_false(uc_is_uuid(NULL));
+    for (i = 0; bad[i]; i++)
+        if (uc_is_uuid(apr_pstrdup(pool, bad[i])))
+            fail_msg("'%s' taken for a UUID", bad[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -514,6 +539,7 @@ int main(void)
         UC_POOL_TEST(test_principal_name),
         UC_POOL_TEST(test_text),
         UC_POOL_TEST(test_query_bool),
+        UC_POOL_TEST(test_uuid),
     };
     int rc;
 
