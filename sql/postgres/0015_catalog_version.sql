@@ -19,25 +19,5 @@ CREATE TABLE catalog_version (
 INSERT INTO catalog_version (shard, version)
     SELECT shard, 0 FROM generate_series(0, 15) AS shard;
 CREATE FUNCTION catalog_version_bump() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE catalog_version SET version = GREATEST(version + 1, CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)) WHERE shard = pg_backend_pid() % 16; RETURN NULL; END $$;
-CREATE TRIGGER securables_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON securables
-    FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_bump();
-CREATE TRIGGER grants_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON grants
-    FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_bump();
-CREATE TRIGGER staging_tables_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON staging_tables
-    FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_bump();
-CREATE TRIGGER model_versions_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON model_versions
-    FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_bump();
-CREATE TRIGGER share_objects_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON share_objects
-    FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_bump();
-CREATE TRIGGER recipient_tokens_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON recipient_tokens
-    FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_bump();
-CREATE TRIGGER share_recipients_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON share_recipients
-    FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_bump();
-CREATE TRIGGER share_schemas_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON share_schemas
-    FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_bump();
-CREATE TRIGGER entity_tags_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON entity_tags
-    FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_bump();
-CREATE TRIGGER abac_policies_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON abac_policies
-    FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_bump();
-CREATE TRIGGER delta_commits_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON delta_commits
-    FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_bump();
+-- Every table an answer is made of moves it, once per statement.
+DO $$ DECLARE t text; BEGIN FOREACH t IN ARRAY ARRAY['securables', 'grants', 'staging_tables', 'model_versions', 'share_objects', 'recipient_tokens', 'share_recipients', 'share_schemas', 'entity_tags', 'abac_policies', 'delta_commits'] LOOP EXECUTE format('CREATE TRIGGER %I AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON %I FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_bump()', t || '_version', t); END LOOP; END $$;
