@@ -499,11 +499,12 @@ static uc_error_t *read_form(request_rec *r, const uc_dir_config_t *conf,
 }
 
 /* The JSON object of a route's body (UC_ROUTE_BODY and its modifiers)
- * into call->body. httpd reads a body whatever the method, a GET's
- * too. */
+ * into call->body, or call->tree (UC_ROUTE_BODY_TREE). httpd reads a body
+ * whatever the method, a GET's too. */
 static uc_error_t *read_json_body(request_rec *r, const uc_dir_config_t *conf,
-                                  unsigned flags, uc_call_t *call)
+                                  const uc_route_t *route, uc_call_t *call)
 {
+    unsigned flags = route->flags;
     char *data = NULL;
     apr_size_t len = 0;
     const char *ct = apr_table_get(r->headers_in, "Content-Type");
@@ -521,7 +522,7 @@ static uc_error_t *read_json_body(request_rec *r, const uc_dir_config_t *conf,
         return uc_render_httpd_error(r->pool, 415);
     if (optional && !len)
         call->body = uc_json_own(r->pool, json_object());
-    else if ((err = uc_json_parse_object(r->pool, data, len, &call->body))) {
+    else if ((err = uc_call_read_body(route, call, data, len))) {
         /* Delta Sharing's word for a body that is not a JSON object. */
         if (optional)
             uc_error_recast(err, UC_E_MALFORMED_REQUEST);
@@ -599,7 +600,7 @@ static uc_error_t *prepare_call(request_rec *r, const uc_mount_t *api,
     if (match->route->flags & UC_ROUTE_FORM)
         return read_form(r, conf, call);
     if (match->route->flags & UC_ROUTE_BODY)
-        return read_json_body(r, conf, match->route->flags, call);
+        return read_json_body(r, conf, match->route, call);
     status = ap_discard_request_body(r);
     return status == OK ? NULL : body_unreadable(r, status);
 }

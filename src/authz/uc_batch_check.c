@@ -16,6 +16,7 @@
 
 #include "../core/uc_id.h"
 #include "../core/uc_json.h"
+#include "../core/uc_json_tree.h"
 #include "../core/uc_validate.h"
 #include "../store/uc_grants.h"
 
@@ -183,43 +184,53 @@ static uc_error_t *shape(apr_pool_t *pool, size_t index, const char *what)
                          "%s", (unsigned long)index, what);
 }
 
-static const char *optional_string(json_t *obj, const char *key,
+/* The body is read into a tree of the request's pool (UC_ROUTE_BODY_TREE):
+ * a thousand checks made no jansson value to allocate and release. */
+typedef const uc_json_tree_t tree_t;
+
+static int absent(tree_t *v)
+{
+    return !v || uc_json_tree_is(v, UC_JSON_TREE_NULL);
+}
+
+static const char *optional_string(tree_t *obj, const char *key,
                                    const char *alias, int *bad)
 {
-    json_t *v = json_object_get(obj, key);
+    tree_t *v = uc_json_tree_member(obj, key);
 
     if (!v && alias)
-        v = json_object_get(obj, alias);
-    if (!v || json_is_null(v))
+        v = uc_json_tree_member(obj, alias);
+    if (absent(v))
         return NULL;
-    if (!json_is_string(v)) {
+    if (!uc_json_tree_is(v, UC_JSON_TREE_STRING)) {
         *bad = 1;
         return NULL;
     }
-    return json_string_value(v);
+    return uc_json_tree_string(v);
 }
 
 /* The principal named by an identity {"user": "<idp>~<subject>"}. */
-static uc_error_t *identity_of(uc_call_t *call, size_t index, json_t *identity,
-                               apr_hash_t *principals, check_t *c)
+static uc_error_t *identity_of(uc_call_t *call, size_t index,
+                               tree_t *identity, apr_hash_t *principals,
+                               check_t *c)
 {
-    json_t *user, *role;
+    tree_t *user, *role;
     const char *name, *tilde, *p;
 
     c->who = call->who;
-    if (!identity || json_is_null(identity))
+    if (absent(identity))
         return NULL;
-    user = json_object_get(identity, "user");
-    role = json_object_get(identity, "role");
-    if (!json_is_object(identity) || !user == !role)
+    user = uc_json_tree_member(identity, "user");
+    role = uc_json_tree_member(identity, "role");
+    if (!uc_json_tree_is(identity, UC_JSON_TREE_OBJECT) || !user == !role)
         return shape(call->pool, index, "identity needs exactly one of "
                      "'user' and 'role'");
     if (role)
         return uc_error_make(call->pool, UC_E_LK_NO_SUCH_ROLE,
                              "Role %s does not exist: this catalog has no "
-                             "roles.", json_is_string(role)
-                             ? json_string_value(role) : "(not text)");
-    name = json_is_string(user) ? json_string_value(user) : "";
+                             "roles.", uc_json_tree_string(role)
+                             ? uc_json_tree_string(role) : "(not text)");
+    name = uc_json_tree_string(user) ? uc_json_tree_string(user) : "";
     tilde = strchr(name, '~');
     if (!tilde || strlen(name) >= 128)
         return shape(call->pool, index, "identity.user must look like "
@@ -262,7 +273,7 @@ static const char *lowered(apr_pool_t *pool, const char *s)
 }
 
 /* The first of `keys` (NULL-ended) that `op` holds as a string. */
-static const char *first_string(json_t *op, const char *const *keys,
+static const char *first_string(tree_t *op, const char *const *keys,
                                 int *bad)
 {
     const char *v = NULL;
@@ -275,7 +286,7 @@ static const char *first_string(json_t *op, const char *const *keys,
 /* A table, view or generic table by id or by namespace and name: the
  * spec's primary keys (table-id, table), its aliases (view_id, view,
  * generic_table_id, generic_table) and their other spellings. */
-static uc_error_t *parse_tabular(uc_call_t *call, size_t index, json_t *op,
+static uc_error_t *parse_tabular(uc_call_t *call, size_t index, tree_t *op,
                                  resource_t r, check_t *c)
 {
     static const char *const ids[R_COUNT][6] = {
@@ -309,37 +320,58 @@ static uc_error_t *parse_tabular(uc_call_t *call, size_t index, json_t *op,
     return NULL;
 }
 
-static uc_error_t *parse_check(uc_call_t *call, size_t index, json_t *item,
+/* The namespace by name: an array of strings, of one level only (schemas
+ * do not nest, so longer paths name nothing). */
+static uc_error_t *parse_namespace(uc_call_t *call, size_t index, tree_t *ns,
+                                   check_t *c)
+{
+    size_t i;
+
+    if (absent(ns))
+        return NULL;
+    if (!uc_json_tree_is(ns, UC_JSON_TREE_ARRAY))
+        return shape(call->pool, index, "namespace must be an array");
+    for (i = 0; i < uc_json_tree_size(ns); i++)
+        if (!uc_json_tree_is(uc_json_tree_item(ns, i), UC_JSON_TREE_STRING))
+            return shape(call->pool, index, "namespace parts must be "
+                         "strings");
+    c->namespace_name = uc_json_tree_size(ns) == 1
+                        ? uc_json_tree_string(uc_json_tree_item(ns, 0)) : "";
+    return NULL;
+}
+
+static uc_error_t *parse_check(uc_call_t *call, size_t index, tree_t *item,
                                apr_hash_t *principals, check_t *c)
 {
-    json_t *operation = json_object_get(item, "operation"), *op = NULL;
-    json_t *action, *ns;
-    const char *key = NULL, *name;
+    tree_t *operation = uc_json_tree_member(item, "operation"), *op;
+    const uc_json_member_t *only;
+    const char *key, *name;
     int bad = 0;
     size_t i, r;
     uc_error_t *err;
 
-    if (!json_is_object(item))
+    if (!uc_json_tree_is(item, UC_JSON_TREE_OBJECT))
         return shape(call->pool, index, "a check must be an object");
     c->id = optional_string(item, "id", NULL, &bad);
     if (bad)
         return shape(call->pool, index, "id must be a string");
-    if ((err = identity_of(call, index, json_object_get(item, "identity"),
+    if ((err = identity_of(call, index, uc_json_tree_member(item, "identity"),
                            principals, c)))
         return err;
-    if (!json_is_object(operation) || json_object_size(operation) != 1)
+    if (!uc_json_tree_is(operation, UC_JSON_TREE_OBJECT) ||
+        uc_json_tree_size(operation) != 1)
         return shape(call->pool, index, "operation needs exactly one key");
-    json_object_foreach(operation, key, op)
-        break;
+    only = uc_json_tree_member_at(operation, 0);
+    key = only->key;
+    op = only->value;
     for (r = 0; r < R_COUNT; r++)
         if (strcmp(key, resource_keys[r]) == 0)
             break;
-    if (r == R_COUNT || !json_is_object(op))
+    if (r == R_COUNT || !uc_json_tree_is(op, UC_JSON_TREE_OBJECT))
         return shape(call->pool, index, apr_psprintf(call->pool,
                      "unknown operation '%s'", key));
-    action = json_object_get(op, "action");
-    name = json_is_object(action)
-           ? json_string_value(json_object_get(action, "action")) : NULL;
+    name = uc_json_tree_string(uc_json_tree_member(
+        uc_json_tree_member(op, "action"), "action"));
     for (i = 0; name && i < sizeof(actions) / sizeof(actions[0]); i++)
         if (actions[i].resource == r && strcmp(actions[i].name, name) == 0)
             c->action = &actions[i];
@@ -362,20 +394,9 @@ static uc_error_t *parse_check(uc_call_t *call, size_t index, json_t *item,
     c->warehouse_id = lowered(call->pool, c->warehouse_id);
     c->namespace_id = lowered(call->pool, c->namespace_id);
     c->project_id = lowered(call->pool, c->project_id);
-    ns = json_object_get(op, "namespace");
-    if (ns && !json_is_null(ns)) {
-        json_t *part;
-        if (!json_is_array(ns))
-            return shape(call->pool, index, "namespace must be an array");
-        json_array_foreach(ns, i, part)
-            if (!json_is_string(part))
-                return shape(call->pool, index, "namespace parts must be "
-                             "strings");
-        /* One level only: schemas do not nest, so longer paths name
-         * nothing. */
-        c->namespace_name = json_array_size(ns) == 1
-                            ? json_string_value(json_array_get(ns, 0)) : "";
-    }
+    if ((err = parse_namespace(call, index,
+                               uc_json_tree_member(op, "namespace"), c)))
+        return err;
     if (r == R_NAMESPACE && !c->namespace_id && !c->namespace_name)
         return shape(call->pool, index, "namespace needs namespace-id or "
                      "namespace");
@@ -788,36 +809,36 @@ static const char *as_named(uc_call_t *call, const check_t *c)
 
 static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
 {
-    json_t *list = json_object_get(call->body, "checks"), *item;
+    tree_t *list = uc_json_tree_member(call->tree, "checks");
+    tree_t *error_on = uc_json_tree_member(call->tree, "error-on-not-found");
     apr_hash_t *principals = apr_hash_make(call->pool);
     found_t found = { apr_hash_make(call->pool), apr_hash_make(call->pool) };
     apr_hash_t *held = apr_hash_make(call->pool);
     uc_securable_t *metastore = apr_pcalloc(call->pool, sizeof(*metastore));
-    int error_on_not_found = 0, n, i;
+    int error_on_not_found = uc_json_tree_is(error_on, UC_JSON_TREE_TRUE);
+    int n, i;
     check_t *checks;
-    size_t index;
     uc_error_t *err;
 
-    if (!json_is_array(list))
+    if (!uc_json_tree_is(list, UC_JSON_TREE_ARRAY))
         return uc_error_make(call->pool, UC_E_LK_UNPROCESSABLE,
                              "Failed to deserialize the JSON body: 'checks' "
                              "must be an array");
-    if (json_array_size(list) > MAX_CHECKS)
+    if (uc_json_tree_size(list) > MAX_CHECKS)
         return uc_error_make(call->pool, UC_E_LK_TOO_MANY_CHECKS,
                              "Too many checks requested: %lu. Maximum "
                              "allowed is %d",
-                             (unsigned long)json_array_size(list),
+                             (unsigned long)uc_json_tree_size(list),
                              MAX_CHECKS);
-    if ((err = uc_json_bool_field(call->pool, call->body,
-                                  "error-on-not-found",
-                                  &error_on_not_found)))
-        return uc_error_make(call->pool, UC_E_LK_UNPROCESSABLE, "%s",
-                             err->message);
-    n = (int)json_array_size(list);
+    if (!absent(error_on) && !uc_json_tree_is(error_on, UC_JSON_TREE_TRUE) &&
+        !uc_json_tree_is(error_on, UC_JSON_TREE_FALSE))
+        return uc_error_make(call->pool, UC_E_LK_UNPROCESSABLE, "Field "
+                             "'error-on-not-found' must be a boolean.");
+    n = (int)uc_json_tree_size(list);
     checks = apr_pcalloc(call->pool, sizeof(*checks) * (apr_size_t)(n + 1));
-    json_array_foreach(list, index, item)
-        if ((err = parse_check(call, index, item, principals,
-                               &checks[index])))
+    for (i = 0; i < n; i++)
+        if ((err = parse_check(call, (size_t)i, uc_json_tree_item(list, i),
+                               principals, &checks[i])))
             return err;
 
     metastore->id = uc_store_metastore_id(call->store);
@@ -880,7 +901,7 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
 static const uc_rule_t any_caller = { UC_TARGET_CALLER, { { 0, 0 } } };
 
 const uc_route_t uc_authz_routes[] = {
-    { UC_POST, "/action/batch-check", batch_check, UC_ROUTE_BODY,
-      &any_caller },
+    { UC_POST, "/action/batch-check", batch_check,
+      UC_ROUTE_BODY | UC_ROUTE_BODY_TREE, &any_caller },
     { 0, NULL, NULL, 0, NULL }
 };

@@ -72,6 +72,9 @@ typedef struct uc_call {
     const char *path;            /* relative to the mount, starts with '/' */
     apr_table_t *query;          /* decoded query parameters */
     json_t *body;                /* parsed JSON object, NULL without a body */
+    /* The JSON object of the body of a UC_ROUTE_BODY_TREE route (body is
+     * NULL then), NULL elsewhere. */
+    const struct uc_json_tree *tree;
     /* The fields of an application/x-www-form-urlencoded body
      * (UC_ROUTE_FORM), NULL otherwise. */
     apr_table_t *form;
@@ -191,7 +194,13 @@ enum {
      * the operation adds no header: the answer cache may keep it
      * (uc_run.c). A route whose answer reads the clock, the configuration
      * or a cloud must not say so. */
-    UC_ROUTE_KEPT = 1 << 7
+    UC_ROUTE_KEPT = 1 << 7,
+    /* With UC_ROUTE_BODY: the body is read into call->tree, a tree in the
+     * request's pool (core/uc_json_tree.h), not into jansson's values: for
+     * a large body read once, no allocation and no release per value. The
+     * same verdicts and errors; not with an envelope, _OPTIONAL or
+     * _OR_QUERY. */
+    UC_ROUTE_BODY_TREE = 1 << 8
 };
 
 typedef struct uc_route {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_json.h"
 #include "uc_json_read.h"
+#include "uc_json_tree.h"
 #include "uc_validate.h"
 
 #include <errno.h>
@@ -23,6 +24,20 @@ json_t *uc_json_own(apr_pool_t *pool, json_t *value)
     return value;
 }
 
+static uc_error_t *not_an_object(apr_pool_t *pool)
+{
+    return uc_error_invalid(pool, "The request body must be a JSON object.");
+}
+
+/* The reason is a fixed text: nothing of the body, which can hold a
+ * secret, is quoted. */
+static uc_error_t *malformed(apr_pool_t *pool, const uc_json_read_error_t *e)
+{
+    return uc_error_invalid(pool, "Malformed JSON in the request body at "
+                            "line %d, column %d: %s", e->line, e->column,
+                            e->reason);
+}
+
 uc_error_t *uc_json_parse_object(apr_pool_t *pool, const char *data,
                                  size_t len, json_t **out)
 {
@@ -30,20 +45,28 @@ uc_error_t *uc_json_parse_object(apr_pool_t *pool, const char *data,
     json_t *value;
 
     if (len == 0)
-        return uc_error_invalid(pool, "The request body must be a JSON "
-                                "object.");
-    /* The reason is a fixed text: nothing of the body, which can hold a
-     * secret, is quoted. */
-    value = uc_json_read_body(data, len, &jerr);
-    if (!value)
-        return uc_error_invalid(pool, "Malformed JSON in the request body "
-                                "at line %d, column %d: %s", jerr.line,
-                                jerr.column, jerr.reason);
-    uc_json_own(pool, value);
+        return not_an_object(pool);
+    if (!(value = uc_json_own(pool, uc_json_read_body(data, len, &jerr))))
+        return malformed(pool, &jerr);
     if (!json_is_object(value))
-        return uc_error_invalid(pool, "The request body must be a JSON "
-                                "object.");
+        return not_an_object(pool);
     *out = value;
+    return NULL;
+}
+
+uc_error_t *uc_json_parse_tree(apr_pool_t *pool, const char *data,
+                               size_t len, const uc_json_tree_t **out)
+{
+    uc_json_read_error_t jerr;
+    const uc_json_tree_t *tree;
+
+    if (len == 0)
+        return not_an_object(pool);
+    if (!(tree = uc_json_tree_read(pool, data, len, &jerr)))
+        return malformed(pool, &jerr);
+    if (!uc_json_tree_is(tree, UC_JSON_TREE_OBJECT))
+        return not_an_object(pool);
+    *out = tree;
     return NULL;
 }
 

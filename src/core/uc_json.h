@@ -15,6 +15,11 @@ json_t *uc_json_own(apr_pool_t *pool, json_t *value);
 /* Parses a request body that must be a JSON object. */
 uc_error_t *uc_json_parse_object(apr_pool_t *pool, const char *data,
                                  size_t len, json_t **out);
+/* The same, read into a tree allocated from `pool` (uc_json_tree.h): the
+ * same verdicts and errors. */
+struct uc_json_tree;
+uc_error_t *uc_json_parse_tree(apr_pool_t *pool, const char *data,
+                               size_t len, const struct uc_json_tree **out);
 
 /* Field readers. A missing field or a JSON null leaves *out untouched and
  * succeeds unless `required`; a value of the wrong type is a 400 naming the

@@ -15,11 +15,13 @@
 #include "uc_json.h"
 #include "uc_percent.h"
 
-/* One pass over the bytes, building the values with jansson's own
- * constructors (the _nocheck ones: the text is checked here). Runs of
+/* One pass over the bytes, building the values through the builder's
+ * table (the text is checked here, the builder only makes). Runs of
  * plain string bytes are skipped sixteen at a time; UTF-8 is decoded only
  * where a byte of 0x80 or more is. */
 typedef struct reader {
+    const uc_json_builder_t *build;
+    void *baton;
     const unsigned char *start;
     const unsigned char *p;    /* the next byte */
     const unsigned char *end;
@@ -228,16 +230,16 @@ static const char *read_string(reader_t *r, size_t *len)
     return s;
 }
 
-static json_t *read_string_value(reader_t *r)
+static void *read_string_value(reader_t *r)
 {
     size_t mark = r->scratch_used, len;
     const char *s;
-    json_t *value;
+    void *value;
 
     r->p++;
     if (!(s = read_string(r, &len)))
         return NULL;
-    value = json_stringn_nocheck(s, len);
+    value = r->build->string(r->baton, s, len);
     r->scratch_used = mark;
     return value ? value : fail(r, r->p, "out of memory");
 }
@@ -253,12 +255,12 @@ static void make_c_locale(void)
 /* A real number as jansson reads it (strtod; an overflow to an infinity
  * refused, an underflow taken), in the C locale: httpd may share the
  * process with modules that call setlocale. */
-static json_t *real_value(reader_t *r, const unsigned char *text, size_t n)
+static void *real_value(reader_t *r, const unsigned char *text, size_t n)
 {
     char small[64], *copy;
     double d;
     int overflow;
-    json_t *value;
+    void *value;
 
     pthread_once(&c_locale_once, make_c_locale);
     if (!c_locale)
@@ -275,21 +277,19 @@ static json_t *real_value(reader_t *r, const unsigned char *text, size_t n)
         free(copy);
     if (overflow)
         return fail(r, text, "real number overflow");
-    value = json_real(d);
+    value = r->build->real(r->baton, d);
     return value ? value : fail(r, text, "out of memory");
 }
 
-/* An integer as jansson reads it (strtoll): out of json_int_t's range is
+/* An integer as jansson reads it (strtoll): out of long long's range is
  * an error. */
-_Static_assert(sizeof(json_int_t) == sizeof(long long),
-               "jansson reads integers with strtoll");
-static json_t *integer_value(reader_t *r, const unsigned char *text,
-                             const unsigned char *end)
+static void *integer_value(reader_t *r, const unsigned char *text,
+                           const unsigned char *end)
 {
     int negative = *text == '-';
     unsigned long long v = 0, limit = (unsigned long long)LLONG_MAX + negative;
     const unsigned char *p;
-    json_t *value;
+    void *value;
 
     for (p = text + negative; p < end; p++) {
         unsigned d = (unsigned)(*p - '0');
@@ -299,14 +299,15 @@ static json_t *integer_value(reader_t *r, const unsigned char *text,
                                           : "too big integer");
         v = v * 10 + d;
     }
-    value = json_integer(negative && v ? -(json_int_t)(v - 1) - 1
-                                       : (json_int_t)v);
+    value = r->build->integer(r->baton, negative && v
+                                        ? -(long long)(v - 1) - 1
+                                        : (long long)v);
     return value ? value : fail(r, text, "out of memory");
 }
 
 /* A number: '-'?, then 0 or digits without a leading zero, then an
  * optional fraction and exponent; an integer without either. */
-static json_t *read_number(reader_t *r)
+static void *read_number(reader_t *r)
 {
     const unsigned char *text = r->p, *p = text + (*text == '-');
     int real = 0;
@@ -343,35 +344,40 @@ static json_t *read_number(reader_t *r)
                 : integer_value(r, text, p);
 }
 
-static json_t *read_literal(reader_t *r, const char *word, size_t n,
-                            json_t *value)
+static void *read_literal(reader_t *r, const char *word,
+                          uc_json_literal_t which)
 {
+    size_t n = strlen(word);
+    void *value;
+
     if ((size_t)(r->end - r->p) < n || memcmp(r->p, word, n) != 0)
         return fail(r, r->p, "invalid token");
     r->p += n;
     skip_lost_nul(r);
-    return value;
+    value = r->build->literal(r->baton, which);
+    return value ? value : fail(r, r->p, "out of memory");
 }
 
-static json_t *read_value(reader_t *r);
+static void *read_value(reader_t *r);
 
 /* One element (r->p at it) appended to `array`. */
-static int read_element(reader_t *r, json_t *array)
+static int read_element(reader_t *r, void *array)
 {
-    json_t *value = read_value(r);
+    void *value = read_value(r);
 
-    if (value && json_array_append_new(array, value))
+    if (value && r->build->append(r->baton, array, value))
         value = fail(r, r->p, "out of memory");
     return value != NULL;
 }
 
 /* One "key": value member (r->p at the key's quote) into `object`. */
-static int read_member(reader_t *r, json_t *object)
+static int read_member(reader_t *r, void *object)
 {
-    size_t mark = r->scratch_used, len, size;
+    size_t mark = r->scratch_used, len;
     const unsigned char *key_at = r->p;
     const char *key;
-    json_t *value;
+    void *value;
+    uc_json_set_t set;
 
     if (!at(r, '"')) {
         fail(r, r->p, "string or '}' expected");
@@ -387,25 +393,30 @@ static int read_member(reader_t *r, json_t *object)
     }
     r->p++;
     skip_space(r);
-    size = json_object_size(object);
     value = read_value(r);
-    /* A key already there has its value replaced and the size stays: the
-     * duplicate is found by the one lookup of the insertion (a
-     * json_object_getn before it would hash every key twice). */
-    if (value && json_object_setn_new_nocheck(object, key, len, value))
-        value = fail(r, r->p, "out of memory");
-    else if (value && json_object_size(object) == size)
+    /* The duplicate is found by the insertion's own lookup. */
+    set = value ? r->build->set(r->baton, object, key, len, value)
+                : UC_JSON_SET_DONE;
+    if (set == UC_JSON_SET_DUPLICATE)
         value = fail(r, key_at, "duplicate object key");
+    else if (set == UC_JSON_SET_NO_MEMORY)
+        value = fail(r, r->p, "out of memory");
     r->scratch_used = mark;
     return value != NULL;
 }
 
+static void release(const reader_t *r, void *value)
+{
+    if (r->build->release)
+        r->build->release(value);
+}
+
 /* An array or an object (r->p at its opening bracket) into `container`,
  * its items read by `read_item` up to `close`; released on any fault. */
-static json_t *read_container(reader_t *r, json_t *container,
-                              unsigned char close,
-                              int (*read_item)(reader_t *, json_t *),
-                              const char *expected)
+static void *read_container(reader_t *r, void *container,
+                            unsigned char close,
+                            int (*read_item)(reader_t *, void *),
+                            const char *expected)
 {
     if (!container)
         return fail(r, r->p, "out of memory");
@@ -428,14 +439,14 @@ static json_t *read_container(reader_t *r, json_t *container,
         r->p++;
         skip_space(r);
     }
-    json_decref(container);
+    release(r, container);
     return NULL;
 }
 
 /* The value at r->p (whitespace before it skipped). */
-static json_t *read_value(reader_t *r)
+static void *read_value(reader_t *r)
 {
-    json_t *value;
+    void *value;
 
     if (r->depth >= UC_JSON_READ_MAX_DEPTH)
         return fail(r, r->p, "maximum parsing depth reached");
@@ -444,17 +455,17 @@ static json_t *read_value(reader_t *r)
     r->depth++;
     switch (*r->p) {
     case '{':
-        value = read_container(r, json_object(), '}', read_member,
-                               "',' or '}' expected");
+        value = read_container(r, r->build->object(r->baton), '}',
+                               read_member, "',' or '}' expected");
         break;
     case '[':
-        value = read_container(r, json_array(), ']', read_element,
-                               "',' or ']' expected");
+        value = read_container(r, r->build->array(r->baton), ']',
+                               read_element, "',' or ']' expected");
         break;
     case '"': value = read_string_value(r); break;
-    case 't': value = read_literal(r, "true", 4, json_true()); break;
-    case 'f': value = read_literal(r, "false", 5, json_false()); break;
-    case 'n': value = read_literal(r, "null", 4, json_null()); break;
+    case 't': value = read_literal(r, "true", UC_JSON_LITERAL_TRUE); break;
+    case 'f': value = read_literal(r, "false", UC_JSON_LITERAL_FALSE); break;
+    case 'n': value = read_literal(r, "null", UC_JSON_LITERAL_NULL); break;
     case '-': case '0': case '1': case '2': case '3': case '4': case '5':
     case '6': case '7': case '8': case '9':
         value = read_number(r);
@@ -484,13 +495,15 @@ static void locate(const reader_t *r, uc_json_read_error_t *error)
     error->reason = r->reason;
 }
 
-json_t *uc_json_read_body(const char *data, size_t len,
-                          uc_json_read_error_t *error)
+void *uc_json_read_with(const char *data, size_t len,
+                        const uc_json_builder_t *builder, void *baton,
+                        uc_json_read_error_t *error)
 {
-    reader_t r = { .start = (const unsigned char *)data,
+    reader_t r = { .build = builder, .baton = baton,
+                   .start = (const unsigned char *)data,
                    .p = (const unsigned char *)data,
                    .end = (const unsigned char *)data + len };
-    json_t *value = NULL;
+    void *value = NULL;
 
     skip_space(&r);
     if (!at(&r, '{') && !at(&r, '['))
@@ -499,7 +512,7 @@ json_t *uc_json_read_body(const char *data, size_t len,
         skip_space(&r);
         if (r.p != r.end) {
             fail(&r, r.p, "end of input expected");
-            json_decref(value);
+            release(&r, value);
             value = NULL;
         }
     }
@@ -507,4 +520,83 @@ json_t *uc_json_read_body(const char *data, size_t len,
     if (!value)
         locate(&r, error);
     return value;
+}
+
+/* jansson's builders: its own constructors, the _nocheck ones where the
+ * reader has checked the text. */
+static void *jansson_string(void *baton, const char *s, size_t len)
+{
+    (void)baton;
+    return json_stringn_nocheck(s, len);
+}
+
+_Static_assert(sizeof(json_int_t) == sizeof(long long),
+               "jansson reads integers with strtoll");
+static void *jansson_integer(void *baton, long long v)
+{
+    (void)baton;
+    return json_integer(v);
+}
+
+static void *jansson_real(void *baton, double d)
+{
+    (void)baton;
+    return json_real(d);
+}
+
+static void *jansson_literal(void *baton, uc_json_literal_t which)
+{
+    (void)baton;
+    return which == UC_JSON_LITERAL_TRUE ? json_true()
+           : which == UC_JSON_LITERAL_FALSE ? json_false() : json_null();
+}
+
+static void *jansson_object(void *baton)
+{
+    (void)baton;
+    return json_object();
+}
+
+static void *jansson_array(void *baton)
+{
+    (void)baton;
+    return json_array();
+}
+
+static int jansson_append(void *baton, void *array, void *value)
+{
+    (void)baton;
+    return json_array_append_new(array, value);
+}
+
+/* A key already there has its value replaced and the size stays: the
+ * duplicate is found by the one lookup of the insertion (a json_object_getn
+ * before it would hash every key twice). */
+static uc_json_set_t jansson_set(void *baton, void *object, const char *key,
+                                 size_t len, void *value)
+{
+    size_t size = json_object_size(object);
+
+    (void)baton;
+    if (json_object_setn_new_nocheck(object, key, len, value))
+        return UC_JSON_SET_NO_MEMORY;
+    return json_object_size(object) == size ? UC_JSON_SET_DUPLICATE
+                                            : UC_JSON_SET_DONE;
+}
+
+static void jansson_release(void *value)
+{
+    json_decref(value);
+}
+
+static const uc_json_builder_t jansson_builder = {
+    jansson_string, jansson_integer, jansson_real, jansson_literal,
+    jansson_object, jansson_array, jansson_append, jansson_set,
+    jansson_release
+};
+
+json_t *uc_json_read_body(const char *data, size_t len,
+                          uc_json_read_error_t *error)
+{
+    return uc_json_read_with(data, len, &jansson_builder, NULL, error);
 }

@@ -12,6 +12,14 @@
 #include "../store/uc_catalog_version.h"
 #include "../store/uc_store.h"
 
+uc_error_t *uc_call_read_body(const uc_route_t *route, uc_call_t *call,
+                              const char *data, size_t len)
+{
+    if (route->flags & UC_ROUTE_BODY_TREE)
+        return uc_json_parse_tree(call->pool, data, len, &call->tree);
+    return uc_json_parse_object(call->pool, data, len, &call->body);
+}
+
 static uc_error_t *unwrap_envelope(const uc_route_t *route, uc_call_t *call)
 {
     json_t *inner;

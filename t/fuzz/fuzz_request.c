@@ -146,7 +146,6 @@ static uc_error_t *run(apr_pool_t *pool, const uc_route_t *const *api,
     call->headers_out = apr_table_make(pool, 1);
     call->url_lifetime = 60;
     if ((err = uc_query_parse(pool, q ? q + 1 : NULL, &call->query)) ||
-        (len && (err = uc_json_parse_object(pool, body, len, &call->body))) ||
         (err = uc_store_attach(pool, driver, handle, conn_pool, prepared,
                                NULL, NULL, &call->store)))
         return err;
@@ -155,6 +154,8 @@ static uc_error_t *run(apr_pool_t *pool, const uc_route_t *const *api,
     uc_router_match(pool, api, method, call->path, match);
     if (!match->route)
         return uc_render_httpd_error(pool, match->allowed ? 405 : 404);
+    if (len && (err = uc_call_read_body(match->route, call, body, len)))
+        return err;
     call->params = match->params;
     call->out = uc_out_buffered(pool, 256);
     out = call->out->jw;

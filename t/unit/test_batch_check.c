@@ -405,6 +405,82 @@ static void test_refusals(void **state)
         NULL)))), 1000);
 }
 
+/* A batch-check of `body` refused with exactly this message. */
+static void refused_as(afx_t *fx, const char *body, const char *message)
+{
+    uc_error_t *err = api_err(fx, UC_POST, "/action/batch-check", body, 422,
+                              "UnprocessableEntity");
+
+    if (strcmp(err->message, message) != 0)
+        fail_msg("%s: '%s', not '%s'", body, err->message, message);
+}
+
+static const char *one_check(afx_t *fx, const char *op)
+{
+    return apr_psprintf(fx->pool, "{\"checks\":[{\"operation\":%s}]}", op);
+}
+
+/* Each shape refused with its own message, the keys' other spellings, and
+ * nulls as absent members (but no alias read behind a null). */
+static void test_shapes_and_aliases(void **state)
+{
+    afx_t *fx = *state;
+    world_t w = build(fx);
+    const char *pre = "Failed to deserialize the JSON body: checks[0]: ";
+
+    as(fx, "alice", 0, NULL);
+    refused_as(fx, "{\"checks\":[],\"error-on-not-found\":\"yes\"}",
+               "Field 'error-on-not-found' must be a boolean.");
+    refused_as(fx, "{\"checks\":[],\"error-on-not-found\":0}",
+               "Field 'error-on-not-found' must be a boolean.");
+    refused_as(fx, "{\"checks\":[1]}",
+               apr_pstrcat(fx->pool, pre, "a check must be an object", NULL));
+    refused_as(fx, one_check(fx, "{\"warehouse\":{\"action\":{\"action\":"
+               "\"use\"},\"warehouse_id\":5}}"),
+               apr_pstrcat(fx->pool, pre, "ids must be strings", NULL));
+    refused_as(fx, one_check(fx, apr_psprintf(fx->pool, "{\"warehouse\":{"
+               "\"action\":{\"action\":\"use\"},\"warehouse-id\":null,"
+               "\"warehouse_id\":\"%s\"}}", w.catalog_id)),
+               apr_pstrcat(fx->pool, pre, "warehouse-id must be a UUID",
+                           NULL));
+    refused_as(fx, one_check(fx, ns_op(fx, &w, "get_metadata",
+                                       "\"namespace\":\"sales\"")),
+               apr_pstrcat(fx->pool, pre, "namespace must be an array", NULL));
+    refused_as(fx, one_check(fx, ns_op(fx, &w, "get_metadata",
+                                       "\"namespace\":[\"a\",1]")),
+               apr_pstrcat(fx->pool, pre, "namespace parts must be strings",
+                           NULL));
+    refused_as(fx, one_check(fx, "{\"server\":{\"action\":{\"action\":"
+               "\"list_users\"}},\"project\":{}}"),
+               apr_pstrcat(fx->pool, pre, "operation needs exactly one key",
+                           NULL));
+    refused_as(fx, one_check(fx, "{\"warehouse\":{\"action\":{\"action\":"
+               "5}}}"),
+               apr_pstrcat(fx->pool, pre, "unknown warehouse action ''",
+                           NULL));
+    refused_as(fx, one_check(fx, apr_psprintf(fx->pool, "{\"view\":{"
+               "\"action\":{\"action\":\"select\"},\"warehouse-id\":\"%s\","
+               "\"view_id\":\"x\"}}", w.catalog_id)),
+               apr_pstrcat(fx->pool, pre, "table-id must be a UUID", NULL));
+    refused_as(fx, one_check(fx, apr_psprintf(fx->pool, "{\"generic-table\":"
+               "{\"action\":{\"action\":\"drop\"},\"warehouse-id\":\"%s\","
+               "\"generic_table\":7}}", w.catalog_id)),
+               apr_pstrcat(fx->pool, pre, "table ids and names must be "
+                           "strings", NULL));
+    /* The other spellings, and nulls taken for absent members. */
+    assert_string_equal(answers(fx, check(fx, apr_psprintf(fx->pool,
+        "{\"error-on-not-found\":null,\"checks\":["
+        "{\"id\":null,\"identity\":null,\"operation\":{\"warehouse\":{"
+        "\"action\":{\"action\":\"get_config\"},\"warehouse_id\":\"%s\"}}},"
+        "{\"operation\":{\"namespace\":{\"action\":{\"action\":"
+        "\"get_metadata\"},\"warehouse-id\":\"%s\",\"namespace\":null,"
+        "\"namespace_id\":\"%s\"}}},"
+        "{\"operation\":{\"project\":{\"action\":{\"action\":"
+        "\"get_metadata\"},\"project_id\":"
+        "\"11111111-1111-1111-1111-111111111111\"}}}]}",
+        w.catalog_id, w.catalog_id, w.schema_id))), "110");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -414,6 +490,7 @@ int main(void)
         API_TEST(test_tables),
         API_TEST(test_identities),
         API_TEST(test_refusals),
+        API_TEST(test_shapes_and_aliases),
     };
     int rc;
 

@@ -4,7 +4,8 @@
  * both, from a heap block of exactly its length (AddressSanitizer sees a
  * read past it); both must give the verdict the test expects and, when
  * they take it, equal values written out alike (key order, integers and
- * reals, -0.0). */
+ * reals, -0.0). The reader's pool tree (uc_json_tree_read) reads every
+ * input too: the same verdict, error and values. */
 #include "uc_test.h"
 
 #include <locale.h>
@@ -12,6 +13,8 @@
 
 #include "../../src/core/uc_json.h"
 #include "../../src/core/uc_json_read.h"
+#include "../../src/core/uc_json_tree.h"
+#include "uc_json_tree_same.h"
 
 /* The input for a failure message: bytes outside printable ASCII as
  * \xNN, cut at 200. */
@@ -37,8 +40,37 @@ static char *dumped(const json_t *value)
     return text;
 }
 
-/* Reads the input with both readers; returns uc_json_read_body's value (the
- * caller releases it), NULL when refused. */
+/* The pool tree of the input: the verdict and error of the jansson
+ * builder (`got`, `err`), the values of jansson's own reader (`want`). */
+static void check_tree(const char *copy, size_t len, const json_t *want,
+                       const json_t *got, const uc_json_read_error_t *err,
+                       int line)
+{
+    apr_pool_t *pool;
+    uc_json_read_error_t tree_err = { 0, 0, NULL };
+    const uc_json_tree_t *tree;
+    const char *why;
+
+    apr_pool_create(&pool, uc_test_global_pool);
+    tree = uc_json_tree_read(pool, copy, len, &tree_err);
+    if (!tree != !got)
+        fail_msg("line %d: the pool tree %s '%s'", line,
+                 tree ? "took" : "refused", shown(copy, len));
+    if (tree && (why = uc_json_tree_differs(want, tree)))
+        fail_msg("line %d: '%s' in a pool tree: %s", line,
+                 shown(copy, len), why);
+    if (!tree && (tree_err.line != err->line ||
+                  tree_err.column != err->column ||
+                  strcmp(tree_err.reason, err->reason) != 0))
+        fail_msg("line %d: '%s' refused by the pool tree at %d:%d (%s), "
+                 "by jansson's builder at %d:%d (%s)", line,
+                 shown(copy, len), tree_err.line, tree_err.column,
+                 tree_err.reason, err->line, err->column, err->reason);
+    apr_pool_destroy(pool);
+}
+
+/* Reads the input with both readers and the pool tree; returns
+ * uc_json_read_body's value (the caller releases it), NULL when refused. */
 static json_t *check(const char *text, size_t len, int taken, int line)
 {
     char *copy = malloc(len ? len : 1);
@@ -49,6 +81,7 @@ static json_t *check(const char *text, size_t len, int taken, int line)
     memcpy(copy, text, len);
     want = json_loadb(copy, len, JSON_REJECT_DUPLICATES, &jerr);
     got = uc_json_read_body(copy, len, &err);
+    check_tree(copy, len, want, got, &err, line);
     free(copy);
     if (!want != !taken)
         fail_msg("line %d: jansson %s '%s' (%s)", line,
@@ -398,6 +431,106 @@ static void test_error(void **state)
     assert_null(strstr(e->message, "hunter2"));
 }
 
+/* The pool tree's accessors, on what they are meant for and on what they
+ * are not. */
+static void test_tree_accessors(void **state)
+{
+    static const char text[] = "{\"s\":\"a\\u00e9\",\"i\":-7,\"r\":2.5,"
+        "\"t\":true,\"f\":false,\"n\":null,\"a\":[1,\"x\"],\"o\":{}}";
+    uc_json_read_error_t err;
+    const uc_json_tree_t *t, *a;
+
+    t = uc_json_tree_read(*state, text, sizeof(text) - 1, &err);
+    assert_true(uc_json_tree_is(t, UC_JSON_TREE_OBJECT));
+    assert_int_equal(uc_json_tree_size(t), 8);
+    assert_string_equal(uc_json_tree_string(uc_json_tree_member(t, "s")),
+                        "a\xc3\xa9");
+    assert_int_equal(uc_json_tree_member(t, "s")->length, 3);
+    assert_true(uc_json_tree_member(t, "i")->u.integer == -7);
+    assert_true(uc_json_tree_member(t, "r")->u.real == 2.5);
+    assert_true(uc_json_tree_is(uc_json_tree_member(t, "t"),
+                                UC_JSON_TREE_TRUE));
+    assert_true(uc_json_tree_is(uc_json_tree_member(t, "f"),
+                                UC_JSON_TREE_FALSE));
+    assert_true(uc_json_tree_is(uc_json_tree_member(t, "n"),
+                                UC_JSON_TREE_NULL));
+    assert_int_equal(uc_json_tree_size(uc_json_tree_member(t, "o")), 0);
+    assert_null(uc_json_tree_member(t, "x"));
+    assert_null(uc_json_tree_member(t, ""));
+    assert_null(uc_json_tree_string(uc_json_tree_member(t, "i")));
+    assert_string_equal(uc_json_tree_member_at(t, 7)->key, "o");
+    assert_null(uc_json_tree_member_at(t, 8));
+    assert_null(uc_json_tree_item(t, 0));
+    a = uc_json_tree_member(t, "a");
+    assert_int_equal(uc_json_tree_size(a), 2);
+    assert_string_equal(uc_json_tree_string(uc_json_tree_item(a, 1)), "x");
+    assert_null(uc_json_tree_item(a, 2));
+    assert_null(uc_json_tree_member(a, "x"));
+    assert_null(uc_json_tree_member_at(a, 0));
+    assert_int_equal(uc_json_tree_size(uc_json_tree_item(a, 0)), 0);
+    assert_null(uc_json_tree_member(NULL, "s"));
+    assert_false(uc_json_tree_is(NULL, UC_JSON_TREE_NULL));
+    assert_int_equal(uc_json_tree_size(NULL), 0);
+}
+
+/* A large object is looked up by its index: every key found with its
+ * value, and no other; a key twice is refused however far apart. */
+static void test_tree_large_object(void **state)
+{
+    char *text = malloc(100000), *p = text;
+    uc_json_read_error_t err;
+    const uc_json_tree_t *t;
+    char key[16];
+    int i;
+
+    p += sprintf(p, "{");
+    for (i = 0; i < 5000; i++)
+        p += sprintf(p, "%s\"k%d\":%d", i ? "," : "", i, i);
+    strcpy(p, "}");
+    t = uc_json_tree_read(*state, text, strlen(text), &err);
+    assert_non_null(t);
+    assert_non_null(t->index);
+    for (i = 0; i < 5000; i++) {
+        sprintf(key, "k%d", i);
+        assert_true(uc_json_tree_member(t, key)->u.integer == i);
+    }
+    assert_null(uc_json_tree_member(t, "k5000"));
+    assert_null(uc_json_tree_member(t, "k"));
+    strcpy(p, ",\"k4999\":1,\"k0\":0}");
+    assert_null(uc_json_tree_read(*state, text, strlen(text), &err));
+    assert_string_equal(err.reason, "duplicate object key");
+    assert_int_equal(err.column, (int)(p - text) + 2);
+    free(text);
+}
+
+/* A body read into a tree is refused as one read into jansson's values:
+ * the same status and message. */
+static void test_parse_tree(void **state)
+{
+    static const char *const bodies[] = {
+        "", " ", "[]", "\"s\"", "{", "{\"a\":1,\"a\":2}", "{\"a\":[1,}",
+        "{\"k\":\"hunter2\x01\"}", "{}", "{\"a\":[1]}", NULL
+    };
+    const uc_json_tree_t *tree;
+    json_t *object;
+    uc_error_t *want, *got;
+    int i;
+
+    for (i = 0; bodies[i]; i++) {
+        want = uc_json_parse_object(*state, bodies[i], strlen(bodies[i]),
+                                    &object);
+        got = uc_json_parse_tree(*state, bodies[i], strlen(bodies[i]), &tree);
+        assert_true(!want == !got);
+        if (want) {
+            assert_int_equal(got->status, want->status);
+            assert_string_equal(got->code, want->code);
+            assert_string_equal(got->message, want->message);
+        } else {
+            assert_null(uc_json_tree_differs(object, tree));
+        }
+    }
+}
+
 /* A batch-check of a thousand checks, as the authorization API takes. */
 static void test_large_body(void **state)
 {
@@ -432,6 +565,9 @@ int main(void)
         UC_POOL_TEST(test_length_bound),
         UC_POOL_TEST(test_error),
         UC_POOL_TEST(test_large_body),
+        UC_POOL_TEST(test_tree_accessors),
+        UC_POOL_TEST(test_tree_large_object),
+        UC_POOL_TEST(test_parse_tree),
     };
     int rc;
 

@@ -140,8 +140,6 @@ api(afx_t *fx, uc_method_t method, const char *target,
      * stand-ins or ports nothing listens on. */
     call->provider_private_addresses = 1;
     err = uc_query_parse(cp, q ? q + 1 : NULL, &call->query);
-    if (!err && body)
-        err = uc_json_parse_object(cp, body, strlen(body), &call->body);
     if (!err)
         call->store = attach(fx, cp);
     if (!err) {
@@ -150,6 +148,8 @@ api(afx_t *fx, uc_method_t method, const char *target,
         if (!match->route)
             err = uc_render_httpd_error(cp, match->allowed ? 405 : 404);
     }
+    if (!err && body)
+        err = uc_call_read_body(match->route, call, body, strlen(body));
     if (!err) {
         uc_jw_t *w = uc_jw_make(cp, 256);
         call->params = match->params;
