@@ -107,9 +107,21 @@ static void renderer_count(files_renderer_t *r)
     r->signed_urls = 0;
 }
 
-/* The line of file `i` when the filter keeps it (*written 1). */
+/* Gives the lines' memory back once UC_SHARING_LINES_PER_POOL files have
+ * been visited, before the next `n` are. */
+static void visit(files_renderer_t *r, apr_size_t n)
+{
+    r->visited += n;
+    if (r->visited >= UC_SHARING_LINES_PER_POOL) {
+        apr_pool_clear(r->lines);
+        r->visited = 0;
+    }
+}
+
+/* The line of file `i` when the filter keeps it (*written 1), its URL
+ * signed already unless `url` is NULL. */
 static uc_error_t *render_file(files_renderer_t *r, uc_jw_t *jw, apr_size_t i,
-                               int *written)
+                               const uc_sharing_url_t *url, int *written)
 {
     const files_job_t *job = r->job;
     const uc_delta_file_t *file = &job->snap->files[i];
@@ -117,15 +129,13 @@ static uc_error_t *render_file(files_renderer_t *r, uc_jw_t *jw, apr_size_t i,
     uc_error_t *err;
 
     *written = 0;
-    if (++r->visited % UC_SHARING_LINES_PER_POOL == 0)
-        apr_pool_clear(r->lines);
     if (!job->kept && !uc_sharing_filter_keeps(job->filter, job->q, r->lines,
                                                file->partition_values))
         return NULL;
     if ((err = uc_delta_file_stats_text(r->reader, file, &stats)) ||
         (err = uc_sharing_write_snapshot_file(jw, r->lines, job->format,
                                               job->caps, job->snap, i,
-                                              &stats, &r->signer,
+                                              &stats, url, &r->signer,
                                               job->version, job->timestamp)))
         return err;
     *written = 1;
@@ -213,7 +223,8 @@ static uc_error_t *write_files_in_turn(const files_job_t *job,
         }
         if (q->has_limit && records >= q->limit)
             break;
-        if ((err = render_file(r, call->out->jw, i, &written)) ||
+        visit(r, 1);
+        if ((err = render_file(r, call->out->jw, i, NULL, &written)) ||
             (written && (err = uc_out_end_line(call->out))) ||
             (written && q->has_limit &&
              (err = count_records(r, i, &records))))
@@ -249,27 +260,64 @@ static uc_error_t *start_renderer(void *baton, apr_pool_t *pool, void **state)
     return NULL;
 }
 
+/* The line of file `i`, if the filter keeps it, ended and counted in
+ * `lines`; `url` as for render_file. */
+static uc_error_t *render_line(files_renderer_t *r, uc_jw_t *jw, apr_size_t i,
+                               const uc_sharing_url_t *url, apr_size_t *lines)
+{
+    int written;
+    uc_error_t *err = render_file(r, jw, i, url, &written);
+
+    if (!err && written) {
+        uc_jw_newline(jw);
+        ++*lines;
+    }
+    return err;
+}
+
+/* Files `i` and `j`'s lines, their URLs signed together; *paired 0 when
+ * they cannot be (a path refused: the files are then rendered one by one,
+ * which says which and why, in the order of the answer). */
+static uc_error_t *render_pair(files_renderer_t *r, uc_jw_t *jw, apr_size_t i,
+                               apr_size_t j, apr_size_t *lines, int *paired)
+{
+    const apr_size_t pair[2] = { i, j };
+    uc_sharing_url_t url[2];
+    uc_error_t *err;
+
+    visit(r, 2);
+    *paired = !uc_sharing_sign_snapshot_files(r->lines, &r->signer,
+                                              r->job->snap, pair, url);
+    if (!*paired)
+        return NULL;
+    return (err = render_line(r, jw, i, &url[0], lines))
+        ? err : render_line(r, jw, j, &url[1], lines);
+}
+
+/* A segment's files two at a time when the signer can sign two URLs at
+ * once (uc_sharing_signer_t.sign2), else one by one. */
 static uc_error_t *render_segment(void *state, apr_size_t k, uc_jw_t *jw,
                                   apr_pool_t *pool, apr_size_t *lines)
 {
     files_renderer_t *r = state;
     const files_job_t *job = r->job;
-    apr_size_t i, to = job->starts[k + 1];
-    int written;
-    uc_error_t *err;
+    apr_size_t i, j, to = job->starts[k + 1];
+    int paired = 0;
+    uc_error_t *err = NULL;
 
-    for (i = job->starts[k]; i < to; i = next_kept(job->kept, to, i + 1)) {
-        if ((err = render_file(r, jw, i, &written))) {
-            renderer_count(r);
-            return uc_error_copy(pool, err);
+    for (i = job->starts[k]; !err && i < to;
+         i = next_kept(job->kept, to, i + 1)) {
+        j = next_kept(job->kept, to, i + 1);
+        if (r->signer.sign2 && j < to &&
+            ((err = render_pair(r, jw, i, j, lines, &paired)) || paired)) {
+            i = j;
+            continue;
         }
-        if (written) {
-            uc_jw_newline(jw);
-            ++*lines;
-        }
+        visit(r, 1);
+        err = render_line(r, jw, i, NULL, lines);
     }
     renderer_count(r);
-    return NULL;
+    return err ? uc_error_copy(pool, err) : NULL;
 }
 
 static uc_error_t *deliver_segment(void *baton, const char *text,
