@@ -235,14 +235,19 @@ static uc_error_t *write_files_in_turn(const files_job_t *job,
     return NULL;
 }
 
-/* Files rendered together, a segment (this many the filter keeps) at a
- * time: a segment's lines fill about two flushes of the stream. Answers
- * of fewer segments than SEGMENTS_TOGETHER are written by the request's
- * thread alone: starting threads and their memory would cost more than
- * they save. */
-#define FILES_PER_SEGMENT 256
+/* Files rendered together, a segment (so many files the filter keeps) at
+ * a time. Each thread's first segment is short, so that the answer's
+ * first bytes go out early whichever thread takes the first (the request's
+ * thread sends none while it renders one); the next are twice as long as
+ * the one before, up to SEGMENT_FILES_MAX: each segment is a hand-off
+ * between the threads and a write of its own, which cost less the fewer
+ * they are. Answers of fewer than FILES_TOGETHER files are written by the
+ * request's thread alone: starting threads and their memory would cost
+ * more than they save. */
+#define FIRST_SEGMENT_FILES 256
+#define SEGMENT_FILES_MAX 1024
 
-#define SEGMENTS_TOGETHER 16
+#define FILES_TOGETHER (16 * FIRST_SEGMENT_FILES)
 
 /* A line's bytes, about: the buffer of a segment is made that big. */
 #define LINE_BYTES 640
@@ -329,25 +334,48 @@ static uc_error_t *deliver_segment(void *baton, const char *text,
     return uc_out_put_lines(t->job->s->call->out, text, len, lines);
 }
 
-/* Where the segments of the span begin: at every FILES_PER_SEGMENT-th
- * file the filter keeps (a filtered answer is cut into as few segments
- * as an unfiltered one of its size), the end of the snapshot last.
- * Returns how many there are. */
-static apr_size_t segment_starts(const files_job_t *job, apr_pool_t *pool,
-                                 apr_size_t **out)
+/* The files of the segment after `k` segments of which the last held
+ * `files`. */
+static apr_size_t next_segment_files(apr_size_t files, apr_size_t k,
+                                     int threads)
 {
-    apr_size_t n = job->snap->num_files, i, kept = 0, k = 0;
-    apr_size_t *starts = apr_palloc(pool, sizeof(*starts)
-                                          * (n / FILES_PER_SEGMENT + 2));
+    if (k < (apr_size_t)threads)
+        return FIRST_SEGMENT_FILES;
+    return 2 * files < SEGMENT_FILES_MAX ? 2 * files : SEGMENT_FILES_MAX;
+}
 
-    if (!job->kept)
-        for (i = job->first; i < n; i += FILES_PER_SEGMENT)
+/* Where the segments of the span begin: at the files the filter keeps
+ * that start each (a filtered answer is cut into as few segments as an
+ * unfiltered one of its size), the end of the snapshot last. Returns how
+ * many there are, and in `*files` how many files they hold. */
+static apr_size_t segment_starts(const files_job_t *job, int threads,
+                                 apr_pool_t *pool, apr_size_t **out,
+                                 apr_size_t *files)
+{
+    apr_size_t n = job->snap->num_files, i, k = 0, in_segment = 0;
+    apr_size_t size = FIRST_SEGMENT_FILES;
+    apr_size_t *starts = apr_palloc(pool, sizeof(*starts)
+                                          * (n / FIRST_SEGMENT_FILES + 2));
+
+    *files = 0;
+    if (!job->kept) {
+        for (i = job->first; i < n; i += size) {
             starts[k++] = i;
+            size = next_segment_files(size, k, threads);
+        }
+        *files = n - job->first;
+    }
     else
         for (i = next_kept(job->kept, n, job->first); i < n;
-             i = next_kept(job->kept, n, i + 1))
-            if (kept++ % FILES_PER_SEGMENT == 0)
+             i = next_kept(job->kept, n, i + 1)) {
+            if (!in_segment)
                 starts[k++] = i;
+            ++*files;
+            if (++in_segment == size) {
+                in_segment = 0;
+                size = next_segment_files(size, k, threads);
+            }
+        }
     starts[k] = n;
     *out = starts;
     return k;
@@ -364,7 +392,7 @@ static uc_error_t *write_files_together(const files_job_t *job,
 
     run.segments = segments;
     run.threads = threads;
-    run.segment_bytes = FILES_PER_SEGMENT * LINE_BYTES;
+    run.segment_bytes = SEGMENT_FILES_MAX * LINE_BYTES;
     run.baton = &t;
     run.start = start_renderer;
     run.render = render_segment;
@@ -382,7 +410,7 @@ uc_error_t *uc_sharing_files_write(uc_shared_t *s, const uc_sharing_query_t *q,
 {
     uc_call_t *call = s->call;
     int threads = uc_delta_answer_threads();
-    apr_size_t segments, *starts;
+    apr_size_t segments, files, *starts;
     uc_sharing_filter_t filter;
     files_job_t job;
     uc_error_t *err;
@@ -406,8 +434,9 @@ uc_error_t *uc_sharing_files_write(uc_shared_t *s, const uc_sharing_query_t *q,
     if (threads > 1 && !q->has_limit && !q->has_max_files &&
         (job.kept || (!filter.partitions && !q->predicate)) &&
         span->first < snap->num_files &&
-        (segments = segment_starts(&job, call->pool, &starts))
-            >= SEGMENTS_TOGETHER) {
+        (segments = segment_starts(&job, threads, call->pool, &starts,
+                                   &files),
+         files >= FILES_TOGETHER)) {
         job.starts = starts;
         return write_files_together(&job, segments, span, threads);
     }
