@@ -34,7 +34,9 @@ typedef struct uc_in_order_job {
 /* Runs the job: threads - 1 helpers are started (fewer if threads cannot
  * start: the calling thread then does their share). Returns the first
  * error in segment order (a delivery's, a rendering's or a start's),
- * copied into `pool`, once every helper has stopped. */
+ * copied into `pool`, once every helper has stopped. The threads' and
+ * the segments' memory comes from the process's allocator: uc_memory_init
+ * must have been called. */
 uc_error_t *uc_in_order_run(apr_pool_t *pool, const uc_in_order_job_t *job);
 
 #endif
