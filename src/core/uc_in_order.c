@@ -39,11 +39,17 @@ typedef struct worker {
     void *state;
 } worker_t;
 
+/* Under the lock: whether a segment is left to render in the window. */
+static int claimable(const run_t *run)
+{
+    return !run->stop && run->next_claim < run->job->segments &&
+           run->next_claim < run->next_deliver + run->window;
+}
+
 /* Under the lock: a segment this thread may render now, or 0. */
 static int claim(run_t *run, apr_size_t *k)
 {
-    if (run->stop || run->next_claim >= run->job->segments ||
-        run->next_claim >= run->next_deliver + run->window)
+    if (!claimable(run))
         return 0;
     *k = run->next_claim++;
     return 1;
@@ -103,7 +109,24 @@ static uc_error_t *deliver(run_t *run, apr_pool_t *pool)
     return err;
 }
 
-/* The calling thread: delivers in order, rendering while it waits. */
+/* Whether delivering the next segment now would wait for the client to
+ * read; asked without the lock (a system call or two). Entered and left
+ * under the lock. */
+static int client_slow(run_t *run)
+{
+    int slow;
+
+    if (!run->job->ready)
+        return 0;
+    apr_thread_mutex_unlock(run->lock);
+    slow = !run->job->ready(run->job->baton);
+    apr_thread_mutex_lock(run->lock);
+    return slow;
+}
+
+/* The calling thread: delivers in order, rendering while the next segment
+ * is not ready, and while the client is slow to read (its delivery would
+ * only wait on the client: rendering ahead uses the time). */
 static uc_error_t *lead(worker_t *w, apr_pool_t *pool)
 {
     run_t *run = w->run;
@@ -112,12 +135,16 @@ static uc_error_t *lead(worker_t *w, apr_pool_t *pool)
 
     apr_thread_mutex_lock(run->lock);
     while (!err && run->next_deliver < run->job->segments) {
-        if (run->slots[run->next_deliver % run->window].done)
-            err = deliver(run, pool);
-        else if (claim(run, &k))
+        if (!run->slots[run->next_deliver % run->window].done) {
+            if (claim(run, &k))
+                render(w, k);
+            else
+                apr_thread_cond_wait(run->changed, run->lock);
+        }
+        else if (claimable(run) && client_slow(run) && claim(run, &k))
             render(w, k);
         else
-            apr_thread_cond_wait(run->changed, run->lock);
+            err = deliver(run, pool);
     }
     run->stop = 1;
     apr_thread_cond_broadcast(run->changed);

@@ -325,6 +325,13 @@ static uc_error_t *render_segment(void *state, apr_size_t k, uc_jw_t *jw,
     return err ? uc_error_copy(pool, err) : NULL;
 }
 
+static int client_ready(void *baton)
+{
+    files_together_t *t = baton;
+
+    return uc_out_ready(t->job->s->call->out);
+}
+
 static uc_error_t *deliver_segment(void *baton, const char *text,
                                    apr_size_t len, apr_size_t lines)
 {
@@ -397,6 +404,7 @@ static uc_error_t *write_files_together(const files_job_t *job,
     run.start = start_renderer;
     run.render = render_segment;
     run.deliver = deliver_segment;
+    run.ready = client_ready;
     return uc_shared_error(job->s, uc_in_order_run(job->s->call->pool, &run));
 }
 
