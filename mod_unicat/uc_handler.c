@@ -12,6 +12,11 @@
 #include <apr_strings.h>
 #include <util_filter.h>
 #include <malloc.h>
+#include <sys/socket.h>
+#ifdef __linux__
+#include <sys/ioctl.h>
+#include <linux/sockios.h>
+#endif
 
 #include "../src/authz/uc_access.h"
 #include "../src/authz/uc_rules.h"
@@ -126,7 +131,31 @@ static void stream_abort(void *baton, const uc_error_t *err)
     ap_pass_brigade(r->output_filters, s->bb);
 }
 
-static const uc_out_sink_t stream_sink = { stream_send, stream_abort };
+/* Whether the connection takes a block now without the write waiting for
+ * the client to read (in the core output filter): its socket's send
+ * buffer a quarter full at most (Linux: the bytes not yet acknowledged,
+ * against the buffer's size). Elsewhere, or when the socket does not say:
+ * always. */
+static int stream_ready(void *baton)
+{
+#ifdef SIOCOUTQ
+    stream_t *s = baton;
+    apr_socket_t *sock = ap_get_conn_socket(s->r->connection);
+    apr_os_sock_t fd;
+    int queued, size;
+    socklen_t n = sizeof(size);
+
+    if (sock && apr_os_sock_get(&fd, sock) == APR_SUCCESS &&
+        ioctl(fd, SIOCOUTQ, &queued) == 0 &&
+        getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, &n) == 0)
+        return queued <= size / 4;
+#endif
+    (void)baton;
+    return 1;
+}
+
+static const uc_out_sink_t stream_sink = { stream_send, stream_abort,
+                                           stream_ready };
 
 static uc_out_t *out_for(request_rec *r, const uc_route_t *route)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_in_order.h"
+#include "uc_memory.h"
 
-#include <apr_allocator.h>
 #include <apr_thread_cond.h>
 #include <apr_thread_mutex.h>
 #include <apr_thread_proc.h>
@@ -39,27 +39,17 @@ typedef struct worker {
     void *state;
 } worker_t;
 
-/* A pool with an allocator of its own: threads never share one. */
-static apr_pool_t *own_pool(void)
+/* Under the lock: whether a segment is left to render in the window. */
+static int claimable(const run_t *run)
 {
-    apr_allocator_t *allocator;
-    apr_pool_t *pool;
-
-    if (apr_allocator_create(&allocator) != APR_SUCCESS)
-        return NULL;
-    if (apr_pool_create_ex(&pool, NULL, NULL, allocator) != APR_SUCCESS) {
-        apr_allocator_destroy(allocator);
-        return NULL;
-    }
-    apr_allocator_owner_set(allocator, pool);
-    return pool;
+    return !run->stop && run->next_claim < run->job->segments &&
+           run->next_claim < run->next_deliver + run->window;
 }
 
 /* Under the lock: a segment this thread may render now, or 0. */
 static int claim(run_t *run, apr_size_t *k)
 {
-    if (run->stop || run->next_claim >= run->job->segments ||
-        run->next_claim >= run->next_deliver + run->window)
+    if (!claimable(run))
         return 0;
     *k = run->next_claim++;
     return 1;
@@ -119,7 +109,24 @@ static uc_error_t *deliver(run_t *run, apr_pool_t *pool)
     return err;
 }
 
-/* The calling thread: delivers in order, rendering while it waits. */
+/* Whether delivering the next segment now would wait for the client to
+ * read; asked without the lock (a system call or two). Entered and left
+ * under the lock. */
+static int client_slow(run_t *run)
+{
+    int slow;
+
+    if (!run->job->ready)
+        return 0;
+    apr_thread_mutex_unlock(run->lock);
+    slow = !run->job->ready(run->job->baton);
+    apr_thread_mutex_lock(run->lock);
+    return slow;
+}
+
+/* The calling thread: delivers in order, rendering while the next segment
+ * is not ready, and while the client is slow to read (its delivery would
+ * only wait on the client: rendering ahead uses the time). */
 static uc_error_t *lead(worker_t *w, apr_pool_t *pool)
 {
     run_t *run = w->run;
@@ -128,12 +135,16 @@ static uc_error_t *lead(worker_t *w, apr_pool_t *pool)
 
     apr_thread_mutex_lock(run->lock);
     while (!err && run->next_deliver < run->job->segments) {
-        if (run->slots[run->next_deliver % run->window].done)
-            err = deliver(run, pool);
-        else if (claim(run, &k))
+        if (!run->slots[run->next_deliver % run->window].done) {
+            if (claim(run, &k))
+                render(w, k);
+            else
+                apr_thread_cond_wait(run->changed, run->lock);
+        }
+        else if (claimable(run) && client_slow(run) && claim(run, &k))
             render(w, k);
         else
-            apr_thread_cond_wait(run->changed, run->lock);
+            err = deliver(run, pool);
     }
     run->stop = 1;
     apr_thread_cond_broadcast(run->changed);
@@ -150,12 +161,14 @@ static apr_status_t destroy_pools(void *data)
     return APR_SUCCESS;
 }
 
-/* The slots' and workers' pools, each with its allocator, in `*pools`
- * (NULL-ended): the job destroys them once its helpers have stopped, or
- * `pool` does when the job cannot start. */
-static uc_error_t *make_pools(apr_pool_t *pool, run_t *run,
-                              worker_t *workers, int threads,
-                              apr_pool_t ***out)
+/* The slots' and workers' pools in `*pools` (NULL-ended): the job
+ * destroys them once its helpers have stopped, or `pool` does when the job
+ * cannot start. They come from the process's allocator, which keeps freed
+ * memory for the next answers (uc_memory.h): the text of an answer's
+ * segments takes megabytes of pages, which fresh would be faulted in
+ * again for every answer. */
+static void make_pools(apr_pool_t *pool, run_t *run, worker_t *workers,
+                       int threads, apr_pool_t ***out)
 {
     apr_size_t n = run->window + (apr_size_t)threads, i;
     apr_pool_t **pools = apr_pcalloc(pool, sizeof(*pools) * (n + 1));
@@ -164,9 +177,7 @@ static uc_error_t *make_pools(apr_pool_t *pool, run_t *run,
     apr_pool_cleanup_register(pool, pools, destroy_pools,
                               apr_pool_cleanup_null);
     for (i = 0; i < n; i++)
-        if (!(pools[i] = own_pool()))
-            return uc_error_because(pool, uc_error_internal(pool),
-                                    "no memory for a rendering thread");
+        pools[i] = uc_memory_pool_create();
     for (i = 0; i < run->window; i++) {
         run->slots[i].pool = pools[i];
         run->slots[i].jw = uc_jw_make(pools[i], run->job->segment_bytes);
@@ -175,7 +186,6 @@ static uc_error_t *make_pools(apr_pool_t *pool, run_t *run,
         workers[i].run = run;
         workers[i].pool = pools[run->window + i];
     }
-    return NULL;
 }
 
 uc_error_t *uc_in_order_run(apr_pool_t *pool, const uc_in_order_job_t *job)
@@ -199,8 +209,7 @@ uc_error_t *uc_in_order_run(apr_pool_t *pool, const uc_in_order_job_t *job)
         apr_thread_cond_create(&run.changed, pool) != APR_SUCCESS)
         return uc_error_because(pool, uc_error_internal(pool),
                                 "no lock for the rendering threads");
-    if ((err = make_pools(pool, &run, workers, threads, &pools)))
-        return err;
+    make_pools(pool, &run, workers, threads, &pools);
     for (i = 0; i < threads; i++)
         if ((err = job->start(job->baton, workers[i].pool,
                               &workers[i].state)))

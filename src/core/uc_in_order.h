@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Text made in numbered segments by several threads at once and delivered
  * in order by the calling thread, which renders too while the next segment
- * to deliver is not ready: a long answer is rendered on every thread it
- * may use while it streams. No more than a window of segments is rendered
- * ahead of delivery, so memory stays bounded however many there are. */
+ * to deliver is not ready or the client is slow to take it: a long answer
+ * is rendered on every thread it may use while it streams. No more than a
+ * window of segments is rendered ahead of delivery, so memory stays
+ * bounded however many there are. */
 #ifndef UC_IN_ORDER_H
 #define UC_IN_ORDER_H
 
@@ -29,12 +30,18 @@ typedef struct uc_in_order_job {
      * stops the job. */
     uc_error_t *(*deliver)(void *baton, const char *text, apr_size_t len,
                            apr_size_t lines);
+    /* Whether `deliver` would take a segment now without waiting (for a
+     * slow client); NULL: always. While it would wait, the calling thread
+     * renders a segment ahead instead, if the window has room. */
+    int (*ready)(void *baton);
 } uc_in_order_job_t;
 
 /* Runs the job: threads - 1 helpers are started (fewer if threads cannot
  * start: the calling thread then does their share). Returns the first
  * error in segment order (a delivery's, a rendering's or a start's),
- * copied into `pool`, once every helper has stopped. */
+ * copied into `pool`, once every helper has stopped. The threads' and
+ * the segments' memory comes from the process's allocator: uc_memory_init
+ * must have been called. */
 uc_error_t *uc_in_order_run(apr_pool_t *pool, const uc_in_order_job_t *job);
 
 #endif

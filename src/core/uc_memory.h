@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Memory that outlives requests (Delta snapshots, their strings) or is too
- * large for a request pool (a checkpoint's columns). All of it comes from
- * one process-wide allocator, shared by threads, that keeps a bounded
- * amount of freed memory for the next build instead of giving it back:
- * fresh pages cost more than the decoding that fills them. */
+ * large for a request pool (a checkpoint's columns, the segments of a long
+ * answer). All of it comes from one process-wide allocator, shared by
+ * threads, that keeps a bounded amount of freed memory for the next build
+ * or answer instead of giving it back: fresh pages cost more than the
+ * decoding or rendering that fills them. */
 #ifndef UC_MEMORY_H
 #define UC_MEMORY_H
 
@@ -17,9 +18,10 @@
  * retained amount, until its own pool is cleaned up. */
 void uc_memory_init(apr_pool_t *pool, apr_size_t retained);
 
-/* A pool of its own (no parent), safe to use from the thread that made
- * it; destroy it with apr_pool_destroy. Aborts when memory is exhausted,
- * as APR pools do, and when uc_memory_init was not called. */
+/* A pool of its own (no parent), for one thread at a time (the thread
+ * that made it, or another that takes it over in turn); destroy it with
+ * apr_pool_destroy. Aborts when memory is exhausted, as APR pools do, and
+ * when uc_memory_init was not called. */
 apr_pool_t *uc_memory_pool_create(void);
 
 /* The same, destroyed with `owner`: a pool for one thread's share of

@@ -2,7 +2,7 @@
 #include "uc_secret.h"
 #include "uc_digest.h"
 
-/* For SHA256_Init and friends: see struct uc_secret_hasher. */
+/* For SHA256_Init: see start_pad. */
 #define OPENSSL_SUPPRESS_DEPRECATED
 
 #include <string.h>
@@ -15,6 +15,7 @@
 
 #include "uc_bytes.h"
 #include "uc_percent.h"
+#include "uc_sha256.h"
 
 #define NONCE_BYTES 12
 #define TAG_BYTES 16
@@ -240,18 +241,18 @@ uc_error_t *uc_secret_open(apr_pool_t *pool, const uc_secret_keys_t *keys,
 }
 
 /* HMAC's inner and outer SHA-256 states, each already past its padded
- * key, run a block at a time (SHA256_Transform, deprecated in OpenSSL 3
- * with the rest of the low-level calls and kept for this one use) and
- * padded here. A state is a plain struct copied by assignment, where
- * copying an EVP digest context takes a lock and an allocation; and
- * finishing by hand spares SHA256_Update's buffering and SHA256_Final's
- * wipe of each state, which together cost a file URL a third as much as
- * its three compressions. */
+ * key, run a block at a time (uc_sha256.h) and padded here. A state is
+ * plain words copied by assignment, where copying an EVP digest context
+ * takes a lock and an allocation; and finishing by hand spares
+ * SHA256_Update's buffering and SHA256_Final's wipe of each state, which
+ * together cost a file URL a third as much as its three compressions.
+ * The copies a hash makes on the stack end as its digests, which are
+ * what it hands out: nothing of the key is left there to wipe. */
 struct uc_secret_hasher {
-    SHA256_CTX inner, outer;
-    unsigned char tail[SHA256_CBLOCK];  /* absorbed, short of a block */
+    uc_sha256_t inner, outer;
+    unsigned char tail[UC_SHA256_BLOCK];  /* absorbed, short of a block */
     apr_size_t tail_len;
-    apr_uint64_t taken;                 /* bytes of the inner message */
+    apr_uint64_t taken;                   /* bytes of the inner message */
 };
 
 static apr_status_t wipe_hasher(void *data)
@@ -260,74 +261,49 @@ static apr_status_t wipe_hasher(void *data)
     return APR_SUCCESS;
 }
 
-/* Runs `len` bytes of `p` through `ctx`, after the `*have` bytes already
+/* Runs `len` bytes of `p` through `s`, after the `*have` bytes already
  * in `block`; what is short of a block is left in `block`. */
-static void take(SHA256_CTX *ctx, unsigned char block[SHA256_CBLOCK],
+static void take(uc_sha256_t *s, unsigned char block[UC_SHA256_BLOCK],
                  apr_size_t *have, const unsigned char *p, apr_size_t len)
 {
-    while (len) {
-        apr_size_t n;
+    apr_size_t n;
 
-        if (!*have && len >= SHA256_CBLOCK) {
-            SHA256_Transform(ctx, p);
-            p += SHA256_CBLOCK;
-            len -= SHA256_CBLOCK;
-            continue;
-        }
-        n = SHA256_CBLOCK - *have < len ? SHA256_CBLOCK - *have : len;
+    if (*have && *have + len >= UC_SHA256_BLOCK) {
+        n = UC_SHA256_BLOCK - *have;
         memcpy(block + *have, p, n);
-        *have += n;
+        uc_sha256_blocks(s, block, 1);
+        *have = 0;
         p += n;
         len -= n;
-        if (*have == SHA256_CBLOCK) {
-            SHA256_Transform(ctx, block);
-            *have = 0;
-        }
     }
+    if (!*have && len >= UC_SHA256_BLOCK) {
+        n = len / UC_SHA256_BLOCK;
+        uc_sha256_blocks(s, p, n);
+        p += n * UC_SHA256_BLOCK;
+        len -= n * UC_SHA256_BLOCK;
+    }
+    memcpy(block + *have, p, len);
+    *have += len;
 }
 
-/* SHA-256's padding (FIPS 180-4 §5.1.1) after the `have` bytes of
- * `block` that end a message of `bytes` bytes, and the digest. */
-static void finish(SHA256_CTX *ctx, unsigned char block[SHA256_CBLOCK],
-                   apr_size_t have, apr_uint64_t bytes,
-                   unsigned char out[SHA256_DIGEST_LENGTH])
-{
-    apr_uint64_t bits = bytes * 8;
-    int i;
-
-    block[have++] = 0x80;
-    if (have > SHA256_CBLOCK - 8) {
-        memset(block + have, 0, SHA256_CBLOCK - have);
-        SHA256_Transform(ctx, block);
-        have = 0;
-    }
-    memset(block + have, 0, SHA256_CBLOCK - 8 - have);
-    for (i = 0; i < 8; i++)
-        block[SHA256_CBLOCK - 8 + i] = (unsigned char)(bits >> (56 - 8 * i));
-    SHA256_Transform(ctx, block);
-    for (i = 0; i < 8; i++) {
-        out[4 * i] = (unsigned char)(ctx->h[i] >> 24);
-        out[4 * i + 1] = (unsigned char)(ctx->h[i] >> 16);
-        out[4 * i + 2] = (unsigned char)(ctx->h[i] >> 8);
-        out[4 * i + 3] = (unsigned char)ctx->h[i];
-    }
-}
-
-/* A SHA-256 state that has taken in `mac_key` XOR `pad`. */
-static int start_pad(SHA256_CTX *ctx, const unsigned char *mac_key,
+/* A state that has taken in `mac_key` XOR `pad`, from OpenSSL's initial
+ * one. */
+static int start_pad(uc_sha256_t *s, const unsigned char *mac_key,
                      unsigned char pad)
 {
-    unsigned char block[SHA256_CBLOCK];
-    int i, ok;
+    unsigned char block[UC_SHA256_BLOCK];
+    SHA256_CTX ctx;
+    int i;
 
+    if (!SHA256_Init(&ctx))
+        return 0;
+    memcpy(s->h, ctx.h, sizeof(s->h));
     memset(block, pad, sizeof(block));
     for (i = 0; i < SHA256_DIGEST_LENGTH; i++)
         block[i] ^= mac_key[i];
-    ok = SHA256_Init(ctx);
-    if (ok)
-        SHA256_Transform(ctx, block);
+    uc_sha256_blocks(s, block, 1);
     uc_secret_wipe(block, sizeof(block));
-    return ok;
+    return 1;
 }
 
 uc_secret_hasher_t *uc_secret_hasher_make(apr_pool_t *pool,
@@ -344,26 +320,90 @@ uc_secret_hasher_t *uc_secret_hasher_make(apr_pool_t *pool,
     ok = start_pad(&h->inner, mac_key, 0x36) &&
          start_pad(&h->outer, mac_key, 0x5c);
     uc_secret_wipe(mac_key, sizeof(mac_key));
-    h->taken = SHA256_CBLOCK;
+    h->taken = UC_SHA256_BLOCK;
     return ok ? h : NULL;
+}
+
+/* The outer message of a MAC whose inner state `inner` has ended: its
+ * digest and the padding of a message of a block and a digest, which is
+ * always the same (0x80, then the 768 bits big-endian at the end), in
+ * `block` (one block). */
+static void outer_block(const uc_sha256_t *inner,
+                        unsigned char block[UC_SHA256_BLOCK])
+{
+    static const unsigned char padding[UC_SHA256_BLOCK
+                                       - SHA256_DIGEST_LENGTH] = {
+        0x80, [UC_SHA256_BLOCK - SHA256_DIGEST_LENGTH - 2] = 0x03
+    };
+
+    uc_sha256_digest(inner, block);
+    memcpy(block + SHA256_DIGEST_LENGTH, padding, sizeof(padding));
+}
+
+static void hex_of(const uc_sha256_t *s, char *hex)
+{
+    unsigned char mac[SHA256_DIGEST_LENGTH];
+
+    uc_sha256_digest(s, mac);
+    uc_hex_encode(mac, sizeof(mac), hex);
 }
 
 void uc_secret_hasher_hash(uc_secret_hasher_t *h, const void *data,
                            apr_size_t len, char *hex)
 {
-    unsigned char block[SHA256_CBLOCK], mac[SHA256_DIGEST_LENGTH];
-    SHA256_CTX work = h->inner;
+    unsigned char block[2 * UC_SHA256_BLOCK];
+    uc_sha256_t s = h->inner;
     apr_size_t have = h->tail_len;
 
     memcpy(block, h->tail, have);
-    take(&work, block, &have, data, len);
-    finish(&work, block, have, h->taken + len, mac);
-    work = h->outer;
-    memcpy(block, mac, sizeof(mac));
-    finish(&work, block, sizeof(mac), SHA256_CBLOCK + sizeof(mac), mac);
-    uc_secret_wipe(&work, sizeof(work));
-    uc_secret_wipe(block, sizeof(block));
-    uc_hex_encode(mac, sizeof(mac), hex);
+    take(&s, block, &have, data, len);
+    uc_sha256_blocks(&s, block, uc_sha256_pad(block, have, h->taken + len));
+    outer_block(&s, block);
+    s = h->outer;
+    uc_sha256_blocks(&s, block, 1);
+    hex_of(&s, hex);
+}
+
+/* The inner message of a pair's, from what was absorbed short of a block
+ * to its padding, when it fits `PAIR_BLOCKS` blocks at `out`: how many
+ * blocks it takes, 0 when it does not fit. */
+#define PAIR_BLOCKS 8
+
+static apr_size_t inner_rest(const uc_secret_hasher_t *h, const void *data,
+                             apr_size_t len, unsigned char *out)
+{
+    apr_size_t have = h->tail_len + len;
+
+    if (have + 9 > PAIR_BLOCKS * UC_SHA256_BLOCK)
+        return 0;
+    memcpy(out, h->tail, h->tail_len);
+    memcpy(out + h->tail_len, data, len);
+    return have / UC_SHA256_BLOCK + uc_sha256_pad(
+        out + have / UC_SHA256_BLOCK * UC_SHA256_BLOCK,
+        have % UC_SHA256_BLOCK, h->taken + len);
+}
+
+void uc_secret_hasher_hash2(uc_secret_hasher_t *h, const void *const data[2],
+                            const apr_size_t len[2], char *const hex[2])
+{
+    unsigned char a[PAIR_BLOCKS * UC_SHA256_BLOCK];
+    unsigned char b[PAIR_BLOCKS * UC_SHA256_BLOCK];
+    apr_size_t na = inner_rest(h, data[0], len[0], a);
+    apr_size_t nb = na ? inner_rest(h, data[1], len[1], b) : 0;
+    uc_sha256_t sa = h->inner, sb = h->inner;
+
+    if (!nb) {
+        uc_secret_hasher_hash(h, data[0], len[0], hex[0]);
+        uc_secret_hasher_hash(h, data[1], len[1], hex[1]);
+        return;
+    }
+    uc_sha256_blocks2(&sa, a, na, &sb, b, nb);
+    outer_block(&sa, a);
+    outer_block(&sb, b);
+    sa = sb = h->outer;
+    uc_sha256_blocks2(&sa, a, 1, &sb, b, 1);
+    hex_of(&sa, hex[0]);
+    hex_of(&sb, hex[1]);
 }
 
 void uc_secret_hasher_absorb(uc_secret_hasher_t *h, const void *data,

@@ -96,6 +96,13 @@ uc_secret_hasher_t *uc_secret_hasher_make(apr_pool_t *pool,
 /* The hash of `data` into `hex` (UC_SECRET_HASH_HEX + 1 bytes). */
 void uc_secret_hasher_hash(uc_secret_hasher_t *hasher, const void *data,
                            apr_size_t len, char *hex);
+/* Two hashes, each as uc_secret_hasher_hash: `data[0]` into `hex[0]`,
+ * `data[1]` into `hex[1]`, their SHA-256 blocks run side by side
+ * (uc_sha256_blocks2): with the processor's SHA extensions, in about the
+ * time of one. */
+void uc_secret_hasher_hash2(uc_secret_hasher_t *hasher,
+                            const void *const data[2],
+                            const apr_size_t len[2], char *const hex[2]);
 /* Makes every later message of the hasher start with `data` (what all of
  * them share): uc_secret_hasher_hash(h, m) is then the hash of data || m,
  * at the cost of m alone when `len` is a multiple of 64 (whole SHA-256

@@ -81,6 +81,11 @@ uc_error_t *uc_out_put_lines(uc_out_t *out, const char *text,
     return len ? send_text(out, text, len) : NULL;
 }
 
+int uc_out_ready(const uc_out_t *out)
+{
+    return !out->sink || !out->sink->ready || out->sink->ready(out->baton);
+}
+
 uc_error_t *uc_out_flush(uc_out_t *out)
 {
     return pass_on(out);

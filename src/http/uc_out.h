@@ -27,6 +27,9 @@ typedef struct uc_out_sink {
     apr_status_t (*send)(void *baton, const char *data, apr_size_t len);
     /* Ends a response whose first bytes were sent as failed. */
     void (*abort)(void *baton, const uc_error_t *err);
+    /* Whether the client can take bytes now, without `send` waiting for
+     * it to read; NULL: always. */
+    int (*ready)(void *baton);
 } uc_out_sink_t;
 
 typedef struct uc_out {
@@ -56,6 +59,10 @@ uc_error_t *uc_out_end_line(uc_out_t *out);
  * short of `flush_at`, else passed on straight from `text` after them. */
 uc_error_t *uc_out_put_lines(uc_out_t *out, const char *text,
                              apr_size_t len, apr_size_t lines);
+
+/* Whether what is passed on now would leave without waiting for the
+ * client: always when buffered, or when the sink cannot tell. */
+int uc_out_ready(const uc_out_t *out);
 
 /* Streaming: passes on every line held now (a client waiting on a slow
  * producer sees progress). Buffered: nothing. */

@@ -130,10 +130,11 @@ int uc_file_url_signer_plain(const uc_file_url_signer_t *s)
 }
 
 /* One allocation for the URL of every file of an answer: prefix, key,
- * query and signature, each of a length known before. */
-uc_error_t *uc_file_url_sign(uc_file_url_signer_t *s, apr_pool_t *pool,
-                             const char *key, apr_size_t key_len,
-                             const char **url, apr_size_t *url_len)
+ * query and signature, each of a length known before. The signature is
+ * left for the caller to write at `*sig`. */
+static uc_error_t *lay_out(const uc_file_url_signer_t *s, apr_pool_t *pool,
+                           const char *key, apr_size_t key_len,
+                           const char **url, apr_size_t *url_len, char **sig)
 {
     char *out, *o;
 
@@ -148,9 +149,39 @@ uc_error_t *uc_file_url_sign(uc_file_url_signer_t *s, apr_pool_t *pool,
     o = uc_percent_encode_into(out + s->prefix_len, key, key_len, "/");
     memcpy(o, s->query, s->query_len);
     o += s->query_len;
-    uc_secret_hasher_hash(s->hasher, key, key_len, o);
+    *sig = o;
     *url = out;
     *url_len = (apr_size_t)(o - out) + UC_SECRET_HASH_HEX;
+    return NULL;
+}
+
+uc_error_t *uc_file_url_sign(uc_file_url_signer_t *s, apr_pool_t *pool,
+                             const char *key, apr_size_t key_len,
+                             const char **url, apr_size_t *url_len)
+{
+    char *sig;
+    uc_error_t *err = lay_out(s, pool, key, key_len, url, url_len, &sig);
+
+    if (!err)
+        uc_secret_hasher_hash(s->hasher, key, key_len, sig);
+    return err;
+}
+
+uc_error_t *uc_file_url_sign2(uc_file_url_signer_t *s, apr_pool_t *pool,
+                              const char *const key[2],
+                              const apr_size_t key_len[2],
+                              const char *url[2], apr_size_t url_len[2])
+{
+    const void *data[2] = { key[0], key[1] };
+    char *sig[2];
+    uc_error_t *err;
+
+    if ((err = lay_out(s, pool, key[0], key_len[0], &url[0], &url_len[0],
+                       &sig[0])) ||
+        (err = lay_out(s, pool, key[1], key_len[1], &url[1], &url_len[1],
+                       &sig[1])))
+        return err;
+    uc_secret_hasher_hash2(s->hasher, data, key_len, sig);
     return NULL;
 }
 

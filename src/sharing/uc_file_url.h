@@ -61,6 +61,15 @@ uc_error_t *uc_file_url_sign(uc_file_url_signer_t *signer, apr_pool_t *pool,
                              const char *key, apr_size_t key_len,
                              const char **url, apr_size_t *url_len);
 
+/* The URLs of two keys at once, as two calls of uc_file_url_sign would
+ * make them, their signatures computed side by side
+ * (uc_secret_hasher_hash2); the first refusal of either key is the
+ * error. */
+uc_error_t *uc_file_url_sign2(uc_file_url_signer_t *signer, apr_pool_t *pool,
+                              const char *const key[2],
+                              const apr_size_t key_len[2],
+                              const char *url[2], apr_size_t url_len[2]);
+
 /* The grant of the asset `asset_id` until `expires`: the URL of its root
  * (`files_base`/<asset id>/) and the query string that opens it, without
  * its '?'. The errors of uc_file_url_signer_make. */

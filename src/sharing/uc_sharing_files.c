@@ -107,9 +107,21 @@ static void renderer_count(files_renderer_t *r)
     r->signed_urls = 0;
 }
 
-/* The line of file `i` when the filter keeps it (*written 1). */
+/* Gives the lines' memory back once UC_SHARING_LINES_PER_POOL files have
+ * been visited, before the next `n` are. */
+static void visit(files_renderer_t *r, apr_size_t n)
+{
+    r->visited += n;
+    if (r->visited >= UC_SHARING_LINES_PER_POOL) {
+        apr_pool_clear(r->lines);
+        r->visited = 0;
+    }
+}
+
+/* The line of file `i` when the filter keeps it (*written 1), its URL
+ * signed already unless `url` is NULL. */
 static uc_error_t *render_file(files_renderer_t *r, uc_jw_t *jw, apr_size_t i,
-                               int *written)
+                               const uc_sharing_url_t *url, int *written)
 {
     const files_job_t *job = r->job;
     const uc_delta_file_t *file = &job->snap->files[i];
@@ -117,15 +129,13 @@ static uc_error_t *render_file(files_renderer_t *r, uc_jw_t *jw, apr_size_t i,
     uc_error_t *err;
 
     *written = 0;
-    if (++r->visited % UC_SHARING_LINES_PER_POOL == 0)
-        apr_pool_clear(r->lines);
     if (!job->kept && !uc_sharing_filter_keeps(job->filter, job->q, r->lines,
                                                file->partition_values))
         return NULL;
     if ((err = uc_delta_file_stats_text(r->reader, file, &stats)) ||
         (err = uc_sharing_write_snapshot_file(jw, r->lines, job->format,
                                               job->caps, job->snap, i,
-                                              &stats, &r->signer,
+                                              &stats, url, &r->signer,
                                               job->version, job->timestamp)))
         return err;
     *written = 1;
@@ -213,7 +223,8 @@ static uc_error_t *write_files_in_turn(const files_job_t *job,
         }
         if (q->has_limit && records >= q->limit)
             break;
-        if ((err = render_file(r, call->out->jw, i, &written)) ||
+        visit(r, 1);
+        if ((err = render_file(r, call->out->jw, i, NULL, &written)) ||
             (written && (err = uc_out_end_line(call->out))) ||
             (written && q->has_limit &&
              (err = count_records(r, i, &records))))
@@ -224,14 +235,19 @@ static uc_error_t *write_files_in_turn(const files_job_t *job,
     return NULL;
 }
 
-/* Files rendered together, a segment (this many the filter keeps) at a
- * time: a segment's lines fill about two flushes of the stream. Answers
- * of fewer segments than SEGMENTS_TOGETHER are written by the request's
- * thread alone: starting threads and their memory would cost more than
- * they save. */
-#define FILES_PER_SEGMENT 256
+/* Files rendered together, a segment (so many files the filter keeps) at
+ * a time. Each thread's first segment is short, so that the answer's
+ * first bytes go out early whichever thread takes the first (the request's
+ * thread sends none while it renders one); the next are twice as long as
+ * the one before, up to SEGMENT_FILES_MAX: each segment is a hand-off
+ * between the threads and a write of its own, which cost less the fewer
+ * they are. Answers of fewer than FILES_TOGETHER files are written by the
+ * request's thread alone: starting threads and their memory would cost
+ * more than they save. */
+#define FIRST_SEGMENT_FILES 256
+#define SEGMENT_FILES_MAX 1024
 
-#define SEGMENTS_TOGETHER 16
+#define FILES_TOGETHER (16 * FIRST_SEGMENT_FILES)
 
 /* A line's bytes, about: the buffer of a segment is made that big. */
 #define LINE_BYTES 640
@@ -249,27 +265,71 @@ static uc_error_t *start_renderer(void *baton, apr_pool_t *pool, void **state)
     return NULL;
 }
 
+/* The line of file `i`, if the filter keeps it, ended and counted in
+ * `lines`; `url` as for render_file. */
+static uc_error_t *render_line(files_renderer_t *r, uc_jw_t *jw, apr_size_t i,
+                               const uc_sharing_url_t *url, apr_size_t *lines)
+{
+    int written;
+    uc_error_t *err = render_file(r, jw, i, url, &written);
+
+    if (!err && written) {
+        uc_jw_newline(jw);
+        ++*lines;
+    }
+    return err;
+}
+
+/* Files `i` and `j`'s lines, their URLs signed together; *paired 0 when
+ * they cannot be (a path refused: the files are then rendered one by one,
+ * which says which and why, in the order of the answer). */
+static uc_error_t *render_pair(files_renderer_t *r, uc_jw_t *jw, apr_size_t i,
+                               apr_size_t j, apr_size_t *lines, int *paired)
+{
+    const apr_size_t pair[2] = { i, j };
+    uc_sharing_url_t url[2];
+    uc_error_t *err;
+
+    visit(r, 2);
+    *paired = !uc_sharing_sign_snapshot_files(r->lines, &r->signer,
+                                              r->job->snap, pair, url);
+    if (!*paired)
+        return NULL;
+    return (err = render_line(r, jw, i, &url[0], lines))
+        ? err : render_line(r, jw, j, &url[1], lines);
+}
+
+/* A segment's files two at a time when the signer can sign two URLs at
+ * once (uc_sharing_signer_t.sign2), else one by one. */
 static uc_error_t *render_segment(void *state, apr_size_t k, uc_jw_t *jw,
                                   apr_pool_t *pool, apr_size_t *lines)
 {
     files_renderer_t *r = state;
     const files_job_t *job = r->job;
-    apr_size_t i, to = job->starts[k + 1];
-    int written;
-    uc_error_t *err;
+    apr_size_t i, j, to = job->starts[k + 1];
+    int paired = 0;
+    uc_error_t *err = NULL;
 
-    for (i = job->starts[k]; i < to; i = next_kept(job->kept, to, i + 1)) {
-        if ((err = render_file(r, jw, i, &written))) {
-            renderer_count(r);
-            return uc_error_copy(pool, err);
+    for (i = job->starts[k]; !err && i < to;
+         i = next_kept(job->kept, to, i + 1)) {
+        j = next_kept(job->kept, to, i + 1);
+        if (r->signer.sign2 && j < to &&
+            ((err = render_pair(r, jw, i, j, lines, &paired)) || paired)) {
+            i = j;
+            continue;
         }
-        if (written) {
-            uc_jw_newline(jw);
-            ++*lines;
-        }
+        visit(r, 1);
+        err = render_line(r, jw, i, NULL, lines);
     }
     renderer_count(r);
-    return NULL;
+    return err ? uc_error_copy(pool, err) : NULL;
+}
+
+static int client_ready(void *baton)
+{
+    files_together_t *t = baton;
+
+    return uc_out_ready(t->job->s->call->out);
 }
 
 static uc_error_t *deliver_segment(void *baton, const char *text,
@@ -281,25 +341,48 @@ static uc_error_t *deliver_segment(void *baton, const char *text,
     return uc_out_put_lines(t->job->s->call->out, text, len, lines);
 }
 
-/* Where the segments of the span begin: at every FILES_PER_SEGMENT-th
- * file the filter keeps (a filtered answer is cut into as few segments
- * as an unfiltered one of its size), the end of the snapshot last.
- * Returns how many there are. */
-static apr_size_t segment_starts(const files_job_t *job, apr_pool_t *pool,
-                                 apr_size_t **out)
+/* The files of the segment after `k` segments of which the last held
+ * `files`. */
+static apr_size_t next_segment_files(apr_size_t files, apr_size_t k,
+                                     int threads)
 {
-    apr_size_t n = job->snap->num_files, i, kept = 0, k = 0;
-    apr_size_t *starts = apr_palloc(pool, sizeof(*starts)
-                                          * (n / FILES_PER_SEGMENT + 2));
+    if (k < (apr_size_t)threads)
+        return FIRST_SEGMENT_FILES;
+    return 2 * files < SEGMENT_FILES_MAX ? 2 * files : SEGMENT_FILES_MAX;
+}
 
-    if (!job->kept)
-        for (i = job->first; i < n; i += FILES_PER_SEGMENT)
+/* Where the segments of the span begin: at the files the filter keeps
+ * that start each (a filtered answer is cut into as few segments as an
+ * unfiltered one of its size), the end of the snapshot last. Returns how
+ * many there are, and in `*files` how many files they hold. */
+static apr_size_t segment_starts(const files_job_t *job, int threads,
+                                 apr_pool_t *pool, apr_size_t **out,
+                                 apr_size_t *files)
+{
+    apr_size_t n = job->snap->num_files, i, k = 0, in_segment = 0;
+    apr_size_t size = FIRST_SEGMENT_FILES;
+    apr_size_t *starts = apr_palloc(pool, sizeof(*starts)
+                                          * (n / FIRST_SEGMENT_FILES + 2));
+
+    *files = 0;
+    if (!job->kept) {
+        for (i = job->first; i < n; i += size) {
             starts[k++] = i;
+            size = next_segment_files(size, k, threads);
+        }
+        *files = n - job->first;
+    }
     else
         for (i = next_kept(job->kept, n, job->first); i < n;
-             i = next_kept(job->kept, n, i + 1))
-            if (kept++ % FILES_PER_SEGMENT == 0)
+             i = next_kept(job->kept, n, i + 1)) {
+            if (!in_segment)
                 starts[k++] = i;
+            ++*files;
+            if (++in_segment == size) {
+                in_segment = 0;
+                size = next_segment_files(size, k, threads);
+            }
+        }
     starts[k] = n;
     *out = starts;
     return k;
@@ -316,11 +399,12 @@ static uc_error_t *write_files_together(const files_job_t *job,
 
     run.segments = segments;
     run.threads = threads;
-    run.segment_bytes = FILES_PER_SEGMENT * LINE_BYTES;
+    run.segment_bytes = SEGMENT_FILES_MAX * LINE_BYTES;
     run.baton = &t;
     run.start = start_renderer;
     run.render = render_segment;
     run.deliver = deliver_segment;
+    run.ready = client_ready;
     return uc_shared_error(job->s, uc_in_order_run(job->s->call->pool, &run));
 }
 
@@ -334,7 +418,7 @@ uc_error_t *uc_sharing_files_write(uc_shared_t *s, const uc_sharing_query_t *q,
 {
     uc_call_t *call = s->call;
     int threads = uc_delta_answer_threads();
-    apr_size_t segments, *starts;
+    apr_size_t segments, files, *starts;
     uc_sharing_filter_t filter;
     files_job_t job;
     uc_error_t *err;
@@ -358,8 +442,9 @@ uc_error_t *uc_sharing_files_write(uc_shared_t *s, const uc_sharing_query_t *q,
     if (threads > 1 && !q->has_limit && !q->has_max_files &&
         (job.kept || (!filter.partitions && !q->predicate)) &&
         span->first < snap->num_files &&
-        (segments = segment_starts(&job, call->pool, &starts))
-            >= SEGMENTS_TOGETHER) {
+        (segments = segment_starts(&job, threads, call->pool, &starts,
+                                   &files),
+         files >= FILES_TOGETHER)) {
         job.starts = starts;
         return write_files_together(&job, segments, span, threads);
     }

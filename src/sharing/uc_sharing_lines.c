@@ -502,11 +502,11 @@ void uc_sharing_signer_expire(uc_sharing_signer_t *signer, apr_int64_t ms)
 /* What a file line needs beyond the log's text, all of it got (and every
  * refusal made) before the line is begun. */
 typedef struct shared_file {
-    const char *url;            /* signed URL of the data file */
-    apr_size_t url_len;
+    uc_sharing_url_t url;       /* signed URL of the data file */
     char id[ID_MAX];
     const char *dv;             /* deletion vector descriptor, or NULL */
-    const char *dv_url;         /* signed URL of its file; NULL: inline */
+    uc_sharing_url_t dv_url;    /* signed URL of its file; text NULL:
+                                 * inline */
     char dv_id[ID_MAX];
 } shared_file_t;
 
@@ -527,24 +527,75 @@ static int is_absolute(const char *path, apr_size_t len)
     return 1;
 }
 
-static uc_error_t *sign(apr_pool_t *pool, const uc_sharing_signer_t *signer,
-                        const char *path, const char **url,
-                        apr_size_t *url_len)
+static uc_error_t *no_path(apr_pool_t *pool)
 {
-    apr_size_t len = strlen(path);
+    return uc_error_make(pool, UC_E_MALFORMED_DELTA_LOG,
+                         "A file action of the table has no path.");
+}
+
+/* The length of a path a line may name: one relative to the table. */
+static uc_error_t *relative_path(apr_pool_t *pool, const char *path,
+                                 apr_size_t *len)
+{
+    *len = strlen(path);
+    return is_absolute(path, *len)
+        ? uc_error_make(pool, UC_E_UNSUPPORTED_OPERATION, "The table "
+                        "contains the absolute path '%s': a table "
+                        "containing absolute paths cannot be shared.", path)
+        : NULL;
+}
+
+static void count_signed(const uc_sharing_signer_t *signer, apr_uint64_t n)
+{
+    if (signer->tally)
+        *signer->tally += n;
+    else
+        uc_metrics_add(signer->metrics, UC_M_SIGNED_URLS, n);
+}
+
+static uc_error_t *sign(apr_pool_t *pool, const uc_sharing_signer_t *signer,
+                        const char *path, uc_sharing_url_t *url)
+{
+    apr_size_t len;
     uc_error_t *err;
 
-    if (is_absolute(path, len))
-        return uc_error_make(pool, UC_E_UNSUPPORTED_OPERATION, "The table "
-                             "contains the absolute path '%s': a table "
-                             "containing absolute paths cannot be shared.",
-                             path);
-    if ((err = signer->sign(signer->baton, pool, path, len, url, url_len)))
+    if ((err = relative_path(pool, path, &len)) ||
+        (err = signer->sign(signer->baton, pool, path, len, &url->text,
+                            &url->len)))
         return err;
-    if (signer->tally)
-        ++*signer->tally;
-    else
-        uc_metrics_add(signer->metrics, UC_M_SIGNED_URLS, 1);
+    count_signed(signer, 1);
+    return NULL;
+}
+
+uc_error_t *uc_sharing_sign_snapshot_files(apr_pool_t *pool,
+                                           const uc_sharing_signer_t *signer,
+                                           const uc_delta_snapshot_t *snapshot,
+                                           const apr_size_t i[2],
+                                           uc_sharing_url_t url[2])
+{
+    const char *path[2], *text[2];
+    apr_size_t len[2], text_len[2];
+    int k;
+    uc_error_t *err;
+
+    for (k = 0; k < 2; k++) {
+        path[k] = snapshot->files[i[k]].path;
+        if (!path[k] || !*path[k])
+            return no_path(pool);
+        if ((err = signer->sign2 ? relative_path(pool, path[k], &len[k])
+                                 : sign(pool, signer, path[k], &url[k])))
+            return err;
+    }
+    if (!signer->sign2)
+        return NULL;
+    if ((err = signer->sign2(signer->baton, pool, path, len, text,
+                             text_len)))
+        return err;
+    for (k = 0; k < 2; k++) {
+        url[k].text = text[k];
+        url[k].len = text_len[k];
+    }
+    count_signed(signer, 2);
     return NULL;
 }
 
@@ -610,7 +661,6 @@ static uc_error_t *share_dv(apr_pool_t *pool, uc_sharing_format_t format,
                             shared_file_t *out)
 {
     const char *path;
-    apr_size_t url_len;         /* written as a member: escaped anyway */
     uc_error_t *err;
 
     /* A parquet client reads the data file whole: the rows the vector
@@ -623,27 +673,30 @@ static uc_error_t *share_dv(apr_pool_t *pool, uc_sharing_format_t format,
                              "deletionvectors.");
     if ((err = dv_file(pool, out->dv, &path)) || !path)
         return err;
-    if ((err = sign(pool, signer, path, &out->dv_url, &url_len)))
+    if ((err = sign(pool, signer, path, &out->dv_url)))
         return err;
     file_id(format, caps, path, NULL, out->dv_id);
     return NULL;
 }
 
-/* `md5`, when known, is the digest of `path`. */
+/* `md5`, when known, is the digest of `path`; `url`, when not NULL, its
+ * URL signed already. */
 static uc_error_t *share_file(apr_pool_t *pool, uc_sharing_format_t format,
                               const uc_sharing_caps_t *caps,
                               const uc_sharing_signer_t *signer,
                               const char *path, const unsigned char *md5,
-                              const char *dv, shared_file_t *out)
+                              const uc_sharing_url_t *url, const char *dv,
+                              shared_file_t *out)
 {
     uc_error_t *err;
 
     out->dv = dv;
-    out->dv_url = NULL;
+    out->dv_url.text = NULL;
     if (!path || !*path)
-        return uc_error_make(pool, UC_E_MALFORMED_DELTA_LOG,
-                             "A file action of the table has no path.");
-    if ((err = sign(pool, signer, path, &out->url, &out->url_len)))
+        return no_path(pool);
+    if (url)
+        out->url = *url;
+    else if ((err = sign(pool, signer, path, &out->url)))
         return err;
     file_id(format, caps, path, md5, out->id);
     return dv ? share_dv(pool, format, caps, signer, out) : NULL;
@@ -665,13 +718,13 @@ static void write_dv(uc_jw_t *jw, const shared_file_t *sf)
     if (!sf->dv)
         return;
     uc_jw_key(jw, "deletionVector");
-    if (!sf->dv_url) {
+    if (!sf->dv_url.text) {
         uc_jw_raw(jw, sf->dv);
         return;
     }
     uc_jw_begin_object(jw);
     uc_jw_field_string(jw, "storageType", "p");
-    uc_jw_field_string(jw, "pathOrInlineDv", sf->dv_url);
+    uc_jw_field_string(jw, "pathOrInlineDv", sf->dv_url.text);
     uc_jw_members(jw, sf->dv, rewritten);
     uc_jw_end_object(jw);
 }
@@ -691,7 +744,7 @@ static void begin_delta_file(uc_jw_t *jw, const shared_file_t *sf,
     optional_int(jw, "version", version);
     optional_int(jw, "timestamp", timestamp);
     optional_int(jw, "expirationTimestamp", signer->expiration_ms);
-    if (sf->dv_url)
+    if (sf->dv_url.text)
         uc_jw_field_string(jw, "deletionVectorFileId", sf->dv_id);
     uc_jw_key(jw, "deltaSingleAction");
     uc_jw_begin_object(jw);
@@ -746,11 +799,11 @@ static void write_parquet_file(uc_jw_t *jw, const char *kind,
     RUN(jw, "\":{\"url\":");
     if (signer->plain_urls) {
         RUN(jw, "\"");
-        uc_jw_text_n(jw, sf->url, sf->url_len);
+        uc_jw_text_n(jw, sf->url.text, sf->url.len);
         RUN(jw, "\",\"id\":\"");
     }
     else {
-        uc_jw_escaped_n(jw, sf->url, sf->url_len);
+        uc_jw_escaped_n(jw, sf->url.text, sf->url.len);
         RUN(jw, ",\"id\":\"");
     }
     /* Hex digits. */
@@ -776,6 +829,7 @@ static uc_error_t *write_file(uc_jw_t *jw, apr_pool_t *pool,
                               const uc_delta_file_t *file,
                               const unsigned char *md5,
                               const uc_delta_stats_text_t *stats,
+                              const uc_sharing_url_t *url,
                               const uc_sharing_signer_t *signer,
                               apr_int64_t version, apr_int64_t timestamp)
 {
@@ -783,7 +837,7 @@ static uc_error_t *write_file(uc_jw_t *jw, apr_pool_t *pool,
     shared_file_t sf;
     uc_error_t *err;
 
-    if ((err = share_file(pool, format, caps, signer, file->path, md5,
+    if ((err = share_file(pool, format, caps, signer, file->path, md5, url,
                           x ? x->deletion_vector : NULL, &sf)))
         return err;
     if (format == UC_SHARING_PARQUET) {
@@ -792,7 +846,7 @@ static uc_error_t *write_file(uc_jw_t *jw, apr_pool_t *pool,
         return NULL;
     }
     begin_delta_file(jw, &sf, signer, version, timestamp, "add");
-    uc_jw_field_string(jw, "path", sf.url);
+    uc_jw_field_string(jw, "path", sf.url.text);
     uc_jw_field_raw(jw, "partitionValues",
                     object_or_empty(file->partition_values));
     optional_int(jw, "size", file->size);
@@ -825,8 +879,8 @@ uc_error_t *uc_sharing_write_file(uc_jw_t *jw, apr_pool_t *pool,
 {
     uc_delta_stats_text_t text = uc_delta_stats_text_of(stats);
 
-    return write_file(jw, pool, format, caps, file, NULL, &text, signer,
-                      version, timestamp);
+    return write_file(jw, pool, format, caps, file, NULL, &text, NULL,
+                      signer, version, timestamp);
 }
 
 uc_error_t *uc_sharing_write_snapshot_file(uc_jw_t *jw, apr_pool_t *pool,
@@ -835,13 +889,14 @@ uc_error_t *uc_sharing_write_snapshot_file(uc_jw_t *jw, apr_pool_t *pool,
                                            const uc_delta_snapshot_t *snapshot,
                                            apr_size_t i,
                                            const uc_delta_stats_text_t *stats,
+                                           const uc_sharing_url_t *url,
                                            const uc_sharing_signer_t *signer,
                                            apr_int64_t version,
                                            apr_int64_t timestamp)
 {
     return write_file(jw, pool, format, caps, &snapshot->files[i],
-                      uc_delta_file_path_md5(snapshot, i), stats, signer,
-                      version, timestamp);
+                      uc_delta_file_path_md5(snapshot, i), stats, url,
+                      signer, version, timestamp);
 }
 
 /* --- changes ------------------------------------------------------------------ */
@@ -864,7 +919,7 @@ static const char *change_key(uc_delta_change_kind_t kind, int delta)
 static void write_delta_change(uc_jw_t *jw, const uc_delta_change_t *c,
                                const shared_file_t *sf)
 {
-    uc_jw_field_string(jw, "path", sf->url);
+    uc_jw_field_string(jw, "path", sf->url.text);
     if (c->kind == UC_DELTA_CHANGE_REMOVE) {
         uc_jw_key(jw, "deletionTimestamp");
         uc_jw_int(jw, c->timestamp);
@@ -906,8 +961,8 @@ uc_error_t *uc_sharing_write_change(uc_jw_t *jw, apr_pool_t *pool,
                              change->path ? change->path : "",
                              change->version);
     if ((err = share_file(pool, format, caps, signer, change->path, NULL,
-                          change->kind == UC_DELTA_CHANGE_CDC ? NULL
-                              : change->deletion_vector, &sf)))
+                          NULL, change->kind == UC_DELTA_CHANGE_CDC ? NULL
+                                : change->deletion_vector, &sf)))
         return err;
     if (!delta) {
         uc_delta_stats_text_t stats = uc_delta_stats_text_of(

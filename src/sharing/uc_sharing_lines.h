@@ -74,6 +74,13 @@ typedef struct uc_sharing_signer {
                         apr_size_t path_len, const char **url,
                         apr_size_t *url_len);
     void *baton;
+    /* The URLs of two paths at once, as two calls of `sign` would make
+     * them, faster (the local files' signer hashes them side by side);
+     * NULL when the signer has no faster way. */
+    uc_error_t *(*sign2)(void *baton, apr_pool_t *pool,
+                         const char *const log_path[2],
+                         const apr_size_t path_len[2], const char *url[2],
+                         apr_size_t url_len[2]);
     /* expirationTimestamp of each file line (UC_DELTA_NONE leaves it
      * out), set with uc_sharing_signer_expire() */
     apr_int64_t expiration_ms;
@@ -140,15 +147,32 @@ uc_error_t *uc_sharing_write_file(uc_jw_t *jw, apr_pool_t *pool,
                                   const uc_sharing_signer_t *signer,
                                   apr_int64_t version, apr_int64_t timestamp);
 
-/* The same for file `i` of `snapshot`, whose MD5 id the snapshot keeps
- * (uc_delta_file_path_md5), with its stats as the stats reader holds them
- * (uc_delta_file_stats_text). */
+/* A file's URL signed before its line is written. */
+typedef struct uc_sharing_url {
+    const char *text;
+    apr_size_t len;
+} uc_sharing_url_t;
+
+/* The URLs of files `i[0]` and `i[1]` of `snapshot`, from `pool`, signed
+ * together when the signer can (sign2), else one after the other: the
+ * refusals of uc_sharing_write_file for either path. */
+uc_error_t *uc_sharing_sign_snapshot_files(apr_pool_t *pool,
+                                           const uc_sharing_signer_t *signer,
+                                           const uc_delta_snapshot_t *snapshot,
+                                           const apr_size_t i[2],
+                                           uc_sharing_url_t url[2]);
+
+/* The same as uc_sharing_write_file for file `i` of `snapshot`, whose MD5
+ * id the snapshot keeps (uc_delta_file_path_md5), with its stats as the
+ * stats reader holds them (uc_delta_file_stats_text) and its URL signed
+ * already (uc_sharing_sign_snapshot_files), or NULL to sign it here. */
 uc_error_t *uc_sharing_write_snapshot_file(uc_jw_t *jw, apr_pool_t *pool,
                                            uc_sharing_format_t format,
                                            const uc_sharing_caps_t *caps,
                                            const uc_delta_snapshot_t *snapshot,
                                            apr_size_t i,
                                            const uc_delta_stats_text_t *stats,
+                                           const uc_sharing_url_t *url,
                                            const uc_sharing_signer_t *signer,
                                            apr_int64_t version,
                                            apr_int64_t timestamp);

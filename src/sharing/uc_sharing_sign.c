@@ -16,23 +16,51 @@
 /* --- signing ----------------------------------------------------------- */
 
 /* Local files go out through the module's signed files route, under the
- * sharing mount. */
+ * sharing mount, named by their key below the table's root. */
+static uc_error_t *local_key(apr_pool_t *pool, const char *log_path,
+                             apr_size_t path_len, const char **key,
+                             apr_size_t *key_len)
+{
+    /* Most paths hold no escape: they are their own key. */
+    *key = log_path;
+    *key_len = path_len;
+    if (memchr(log_path, '%', path_len) &&
+        (*key = uc_percent_decode(pool, log_path)))
+        *key_len = strlen(*key);
+    if (!*key || !**key || **key == '/')
+        return uc_error_make(pool, UC_E_UNSUPPORTED_OPERATION,
+                             "table containing absolute paths cannot be "
+                             "shared");
+    return NULL;
+}
+
 static uc_error_t *sign_local(void *baton, apr_pool_t *pool,
                               const char *log_path, apr_size_t path_len,
                               const char **url, apr_size_t *url_len)
 {
-    /* Most paths hold no escape: they are their own key. */
-    const char *key = log_path;
-    apr_size_t key_len = path_len;
+    const char *key;
+    apr_size_t key_len;
+    uc_error_t *err = local_key(pool, log_path, path_len, &key, &key_len);
 
-    if (memchr(log_path, '%', path_len) &&
-        (key = uc_percent_decode(pool, log_path)))
-        key_len = strlen(key);
-    if (!key || !*key || *key == '/')
-        return uc_error_make(pool, UC_E_UNSUPPORTED_OPERATION,
-                             "table containing absolute paths cannot be "
-                             "shared");
-    return uc_file_url_sign(baton, pool, key, key_len, url, url_len);
+    return err ? err : uc_file_url_sign(baton, pool, key, key_len, url,
+                                        url_len);
+}
+
+static uc_error_t *sign_local2(void *baton, apr_pool_t *pool,
+                               const char *const log_path[2],
+                               const apr_size_t path_len[2],
+                               const char *url[2], apr_size_t url_len[2])
+{
+    const char *key[2];
+    apr_size_t key_len[2];
+    uc_error_t *err;
+
+    if ((err = local_key(pool, log_path[0], path_len[0], &key[0],
+                         &key_len[0])) ||
+        (err = local_key(pool, log_path[1], path_len[1], &key[1],
+                         &key_len[1])))
+        return err;
+    return uc_file_url_sign2(baton, pool, key, key_len, url, url_len);
 }
 
 /* Cloud files go out as the store's own pre-signed URLs. */
@@ -87,6 +115,7 @@ static uc_error_t *make_cloud_signer(uc_shared_t *s, apr_int64_t expires,
                                 s->log.config, &c->store)))
         return uc_shared_storage_error(s, err);
     signer->sign = sign_cloud;
+    signer->sign2 = NULL;
     signer->baton = c;
     return NULL;
 }
@@ -114,6 +143,7 @@ uc_error_t *uc_sharing_sign_make(uc_shared_t *s, uc_sharing_signer_t *signer)
                                        s->t->table->id, expires, &files)))
         return err;
     signer->sign = sign_local;
+    signer->sign2 = sign_local2;
     signer->baton = files;
     signer->plain_urls = uc_file_url_signer_plain(files);
     return NULL;

@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 # Long answers of the query route, which several threads render while the
 # request's own streams them (UnicatSharingAnswerThreads; the suite's
-# UnicatRequestThreads 2 allows two) once they reach 16 segments of 256
-# files: on tables of 6,000 files written here, the lines come in the
-# order and with the contents that one thread alone writes (limitHint or
-# maxFiles keep an answer to one thread), with a partition filter too; a
-# file that cannot be shared deep in the answer breaks the stream (no last
-# chunk) rather than ending it short, after lines that agree with one
-# thread's (which may hold back a block more).
+# UnicatRequestThreads 2 allows two) once they reach 4,096 files, in
+# segments of 256 files growing to 1,024: on tables of 6,000 files written
+# here, the lines come in the order and with the contents that one thread
+# alone writes (limitHint or maxFiles keep an answer to one thread), with
+# a partition filter too; a file that cannot be shared deep in the answer
+# breaks the stream (no last chunk) rather than ending it short, after
+# lines that agree with one thread's (which may hold back a block more).
 use strict;
 use warnings FATAL => 'all';
 

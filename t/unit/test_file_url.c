@@ -169,6 +169,45 @@ static void test_paths(void **state)
     refused(&old_only, "/" TABLE, args, 404);
 }
 
+/* Two URLs signed at once are the two signed one by one, and verify;
+ * an unsafe key in either place is refused. */
+static void test_pairs(void **state)
+{
+    static const char *const keys[][2] = {
+        { "a.parquet", "date=2021-01-01/part 1%.parquet" },
+        { "p=1/part-00000-0123456789abcdef-c000.snappy.parquet", "b" },
+        { "../x.parquet", "a.parquet" },
+        { "a.parquet", "a//b" },
+    };
+    uc_file_url_signer_t *signer = NULL;
+    const char *url[2], *path, *args, *key;
+    apr_size_t url_len[2];
+    size_t i, k;
+
+    (void)state;
+    assert_null(uc_file_url_signer_make(pool, &rotated, BASE, TABLE, LATER,
+                                        &signer));
+    for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        const apr_size_t len[2] = { strlen(keys[i][0]), strlen(keys[i][1]) };
+        uc_error_t *err = uc_file_url_sign2(signer, pool, keys[i], len, url,
+                                            url_len);
+
+        if (i >= 2) {
+            assert_non_null(err);
+            assert_int_equal(err->status, 400);
+            continue;
+        }
+        assert_null(err);
+        for (k = 0; k < 2; k++) {
+            assert_string_equal(url[k], sign(&rotated, keys[i][k], LATER));
+            assert_int_equal(url_len[k], strlen(url[k]));
+            split(url[k], &path, &args);
+            assert_null(verify(&rotated, path, args, &key));
+            assert_string_equal(key, keys[i][k]);
+        }
+    }
+}
+
 /* URLs go into answers without escaping only when their base allows:
  * every key comes out percent-encoded, so the base decides. */
 static void test_plain(void **state)
@@ -423,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_tampering),
         cmocka_unit_test(test_paths),
+        cmocka_unit_test(test_pairs),
         cmocka_unit_test(test_plain),
         cmocka_unit_test(test_resolve),
         cmocka_unit_test(test_grant),

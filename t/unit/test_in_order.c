@@ -2,13 +2,17 @@
 /* Text rendered by several threads and delivered in order
  * (uc_in_order.h): every segment once, in order, whatever the threads;
  * never more than the window rendered ahead of delivery; a rendering's
- * error after the text it made, a delivery's error, and a start's. Built
- * with ThreadSanitizer too (make test). */
+ * error after the text it made, a delivery's error, and a start's; a slow
+ * client's segments rendered ahead; the memory of one job kept for the
+ * next. Built with ThreadSanitizer too
+ * (make test). */
 #include "uc_test.h"
 
 #include <sched.h>
+#include <sys/resource.h>
 
 #include "../../src/core/uc_in_order.h"
+#include "../../src/core/uc_memory.h"
 
 typedef struct job {
     apr_pool_t *pool;
@@ -22,6 +26,11 @@ typedef struct job {
     apr_size_t delivered, lines;
     apr_size_t max_ahead;          /* read by the renderers: atomics */
     int starts;
+    apr_size_t fill;               /* bytes of one line per segment
+                                    * instead (not kept) */
+    int slow;                      /* the client never ready */
+    apr_size_t rendered;           /* segments rendered: atomic */
+    apr_size_t rendered_at_first;  /* when the first was delivered */
 } job_t;
 
 typedef struct renderer {
@@ -56,6 +65,14 @@ static uc_error_t *render(void *state, apr_size_t k, uc_jw_t *jw,
 
     if (ahead > __atomic_load_n(&job->max_ahead, __ATOMIC_RELAXED))
         __atomic_store_n(&job->max_ahead, ahead, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&job->rendered, 1, __ATOMIC_RELAXED);
+    if (job->fill) {
+        if (jw->cap < job->fill)
+            return uc_error_make(pool, UC_E_INTERNAL, "short buffer");
+        memset(jw->buf, 'x', job->fill);
+        jw->len = job->fill;
+        return NULL;
+    }
     for (j = 0; j < k % 5; j++) {
         const char *pad = apr_psprintf(r->pool, "%0*d", (int)(k % 97), 0);
 
@@ -85,6 +102,15 @@ static uc_error_t *deliver(void *baton, const char *text, apr_size_t len,
 
     if (job->delivered == job->fail_deliver_at)
         return uc_error_make(job->pool, UC_E_CLIENT_GONE, "gone");
+    if (!job->delivered)
+        job->rendered_at_first = __atomic_load_n(&job->rendered,
+                                                 __ATOMIC_RELAXED);
+    if (job->fill) {
+        assert_int_equal(len, job->fill);
+        __atomic_store_n(&job->delivered, job->delivered + 1,
+                         __ATOMIC_RELEASE);
+        return NULL;
+    }
     if (job->len + len + 1 > job->cap) {
         char *grown;
 
@@ -99,6 +125,11 @@ static uc_error_t *deliver(void *baton, const char *text, apr_size_t len,
     job->lines += lines;
     __atomic_store_n(&job->delivered, job->delivered + 1, __ATOMIC_RELEASE);
     return NULL;
+}
+
+static int ready(void *baton)
+{
+    return !((job_t *)baton)->slow;
 }
 
 static job_t *job_make(apr_pool_t *pool, int threads)
@@ -118,11 +149,12 @@ static uc_error_t *run(job_t *job, apr_size_t segments)
 
     j.segments = segments;
     j.threads = job->threads;
-    j.segment_bytes = 256;
+    j.segment_bytes = job->fill ? job->fill : 256;
     j.baton = job;
     j.start = start;
     j.render = render;
     j.deliver = deliver;
+    j.ready = ready;
     return uc_in_order_run(job->pool, &j);
 }
 
@@ -231,6 +263,48 @@ static void test_start_error(void **state)
     assert_int_equal(job->delivered, 0);
 }
 
+/* While the client is slow to read, the calling thread renders ahead,
+ * as far as the window goes, before it delivers: alone, two segments
+ * before the first leaves; the text is the same. */
+static void test_slow_client(void **state)
+{
+    apr_pool_t *pool = *state;
+    static const int threads[] = { 1, 2, 3 };
+    apr_size_t n = 200, lines, i;
+    const char *want = expected(pool, n, 0, &lines);
+
+    for (i = 0; i < sizeof(threads) / sizeof(threads[0]); i++) {
+        job_t *job = job_make(pool, threads[i]);
+
+        job->slow = 1;
+        assert_null(run(job, n));
+        assert_string_equal(job->received, want);
+        assert_true(job->max_ahead < (apr_size_t)(2 * threads[i]));
+        if (threads[i] == 1)
+            assert_int_equal(job->rendered_at_first, 2);
+    }
+}
+
+/* The memory of a job's segments and threads stays with the process for
+ * the next job (uc_memory.h): a second job of megabytes of text takes
+ * hardly a page fault, where fresh memory takes one every page. */
+static void test_memory_kept(void **state)
+{
+    apr_pool_t *pool = *state;
+    job_t *job = job_make(pool, 2);
+    struct rusage before, after;
+
+    job->fill = (apr_size_t)1 << 20;
+    assert_null(run(job, 16));
+    job->delivered = 0;
+    getrusage(RUSAGE_SELF, &before);
+    assert_null(run(job, 16));
+    getrusage(RUSAGE_SELF, &after);
+    assert_int_equal(job->delivered, 16);
+    if (after.ru_minflt - before.ru_minflt > 64)
+        fail_msg("%ld page faults", after.ru_minflt - before.ru_minflt);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -239,10 +313,13 @@ int main(void)
         UC_POOL_TEST(test_render_error_after_its_text),
         UC_POOL_TEST(test_deliver_error_stops),
         UC_POOL_TEST(test_start_error),
+        UC_POOL_TEST(test_slow_client),
+        UC_POOL_TEST(test_memory_kept),
     };
     int rc;
 
     uc_test_init();
+    uc_memory_init(uc_test_global_pool, (apr_size_t)64 << 20);
     rc = cmocka_run_group_tests_name("in_order", tests, NULL, NULL);
     uc_test_fini();
     return rc;

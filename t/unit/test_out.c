@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The response writers: buffered answers, streamed NDJSON lines and their
- * flushes, memory that stays bounded over a long stream, and the rule for
- * errors before and after the first byte. */
+ * flushes, memory that stays bounded over a long stream, the rule for
+ * errors before and after the first byte, and whether a send would wait
+ * for the client. */
 #include "uc_test.h"
 
 #include <jansson.h>
@@ -19,6 +20,7 @@ typedef struct client {
     int aborted;
     const uc_error_t *abort_err;
     int fail_after;              /* sends accepted before it goes away */
+    int reading;                 /* whether it takes bytes now */
 } client_t;
 
 static apr_status_t client_send(void *baton, const char *data,
@@ -53,7 +55,12 @@ static void client_abort(void *baton, const uc_error_t *err)
     c->abort_err = err;
 }
 
-static const uc_out_sink_t sink = { client_send, client_abort };
+static int client_ready(void *baton)
+{
+    return ((client_t *)baton)->reading;
+}
+
+static const uc_out_sink_t sink = { client_send, client_abort, client_ready };
 
 static client_t *client_make(apr_pool_t *pool)
 {
@@ -307,6 +314,23 @@ static void test_client_gone_stops_the_stream(void **state)
     assert_int_equal(c->aborted, 1);
 }
 
+/* Whether a send would wait is the sink's to say; a buffered answer, or
+ * a sink that cannot tell, never waits. */
+static void test_ready(void **state)
+{
+    apr_pool_t *pool = *state;
+    client_t *c = client_make(pool);
+    uc_out_t *out = uc_out_streaming(pool, &sink, c, 1024);
+    static const uc_out_sink_t mute = { client_send, client_abort, NULL };
+
+    assert_false(uc_out_ready(out));
+    c->reading = 1;
+    assert_true(uc_out_ready(out));
+    c->reading = 0;
+    assert_true(uc_out_ready(uc_out_streaming(pool, &mute, c, 1024)));
+    assert_true(uc_out_ready(uc_out_buffered(pool, 64)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -319,6 +343,7 @@ int main(void)
         UC_POOL_TEST(test_error_before_the_first_byte_is_the_answer),
         UC_POOL_TEST(test_error_after_the_first_byte_aborts),
         UC_POOL_TEST(test_client_gone_stops_the_stream),
+        UC_POOL_TEST(test_ready),
     };
     int rc;
 

@@ -233,33 +233,60 @@ static void test_keyed_hash(void **state)
                                         "abc", 3));
 }
 
+/* HMAC's hash of `pre` bytes of `text` and `len` from `at` on. */
+static const char *prefixed_hmac(apr_pool_t *pool, const uc_secret_key_t *key,
+                                 const char *text, size_t pre, size_t at,
+                                 size_t len)
+{
+    char *message = apr_palloc(pool, pre + len);
+
+    memcpy(message, text, pre);
+    memcpy(message + pre, text + at, len);
+    return nested_hmac(pool, key, "file-url", message, pre + len);
+}
+
 /* The hasher pads by hand: every message length from 0 to 200 (one, two
  * and four SHA-256 blocks, the padding on either side of a block's end),
  * after absorbed prefixes that end on a block and inside one, and one
- * absorbed in pieces, is HMAC's hash of prefix || message. */
+ * absorbed in pieces, is HMAC's hash of prefix || message; and so is each
+ * of two hashed at once, whatever their lengths: every pair of lengths
+ * that add up to 200 (one ending blocks before the other), and messages
+ * too long to be hashed side by side beside short ones. */
 static void test_hasher_lengths(void **state)
 {
     apr_pool_t *pool = *state;
     uc_secret_keys_t *keys = uc_test_keys(pool, KEY_A, KEY_B);
+    const uc_secret_key_t *key = &keys->keys[0];
     static const size_t prefixes[] = { 0, 1, 55, 56, 63, 64, 65, 128, 130 };
-    char text[400], hex[UC_SECRET_HASH_HEX + 1];
+    static const size_t long_ones[][2] = { { 3, 600 }, { 600, 3 },
+                                           { 503, 504 }, { 1000, 1000 } };
+    char text[1200], a[UC_SECRET_HASH_HEX + 1], b[UC_SECRET_HASH_HEX + 1];
+    char *const hex[2] = { a, b };
     size_t i, n, k;
 
     for (i = 0; i < sizeof(text); i++)
         text[i] = (char)('a' + (i * 7) % 26);
     for (k = 0; k < sizeof(prefixes) / sizeof(prefixes[0]); k++) {
         size_t pre = prefixes[k];
-        uc_secret_hasher_t *h = uc_secret_hasher_make(pool, &keys->keys[0],
-                                                      "file-url");
+        uc_secret_hasher_t *h = uc_secret_hasher_make(pool, key, "file-url");
 
         assert_non_null(h);
         /* In two pieces: a piece may end inside a block. */
         uc_secret_hasher_absorb(h, text, pre / 2);
         uc_secret_hasher_absorb(h, text + pre / 2, pre - pre / 2);
-        for (n = 0; n <= 200; n++) {
-            uc_secret_hasher_hash(h, text + pre, n, hex);
-            assert_string_equal(hex, nested_hmac(pool, &keys->keys[0],
-                                                 "file-url", text, pre + n));
+        for (n = 0; n <= 200 + 4; n++) {
+            size_t len[2] = { n <= 200 ? n : long_ones[n - 201][0],
+                              n <= 200 ? 200 - n : long_ones[n - 201][1] };
+            const void *data[2] = { text + pre, text + pre + 7 };
+
+            uc_secret_hasher_hash(h, text + pre, len[0], a);
+            assert_string_equal(a, prefixed_hmac(pool, key, text, pre, pre,
+                                                 len[0]));
+            uc_secret_hasher_hash2(h, data, len, hex);
+            assert_string_equal(a, prefixed_hmac(pool, key, text, pre, pre,
+                                                 len[0]));
+            assert_string_equal(b, prefixed_hmac(pool, key, text, pre,
+                                                 pre + 7, len[1]));
         }
     }
 }

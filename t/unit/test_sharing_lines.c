@@ -662,6 +662,105 @@ static void test_absolute_paths_refused(void **state)
     }
 }
 
+/* --- URLs signed ahead --------------------------------------------------------------- */
+
+static uc_error_t *test_sign2(void *baton, apr_pool_t *pool,
+                              const char *const log_path[2],
+                              const apr_size_t path_len[2], const char *url[2],
+                              apr_size_t url_len[2])
+{
+    int k;
+
+    for (k = 0; k < 2; k++)
+        assert_ok(test_sign(baton, pool, log_path[k], path_len[k], &url[k],
+                            &url_len[k]));
+    return NULL;
+}
+
+/* The text of file `i`'s line of `s`, its URL signed by the writer
+ * (`url` NULL) or ahead. */
+static const char *snapshot_line(apr_pool_t *pool, uc_sharing_format_t format,
+                                 const uc_sharing_caps_t *caps,
+                                 const uc_delta_snapshot_t *s, apr_size_t i,
+                                 const uc_sharing_url_t *url)
+{
+    uc_jw_t *jw = uc_jw_make(pool, 256);
+    uc_delta_stats_text_t stats = uc_delta_stats_text_of(s->files[i].stats);
+
+    assert_ok(uc_sharing_write_snapshot_file(jw, pool, format, caps, s, i,
+                                             &stats, url, &signer,
+                                             s->version, UC_DELTA_NONE));
+    return apr_pstrmemdup(pool, jw->buf, jw->len);
+}
+
+/* URLs signed ahead, two at once or one by one, give the lines the
+ * writer signs itself, each URL counted once; a pair with a path no line
+ * could name is refused as that line is. */
+static void test_signed_ahead(void **state)
+{
+    apr_pool_t *pool = *state;
+    static const struct {
+        const char *table, *header;
+    } cases[] = {
+        { "simple_table", NULL },
+        { "dv-partitioned-with-checkpoint", "responseformat=delta;"
+                                            "readerfeatures=deletionvectors" },
+    };
+    uc_sharing_signer_t signers[2];
+    apr_uint64_t tally = 0, pairs = 0;
+    uc_sharing_url_t url[2];
+    size_t c, i, k, n;
+
+    signers[0] = signers[1] = signer;
+    signers[1].sign2 = test_sign2;
+    signers[0].tally = signers[1].tally = &tally;
+    for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        uc_delta_snapshot_t *s = snapshot_of(pool, cases[c].table,
+                                             UC_DELTA_LATEST);
+        uc_sharing_caps_t caps = caps_of(pool, cases[c].header);
+        uc_sharing_format_t format;
+
+        assert_ok(uc_sharing_choose_format(pool, &caps, &s->features,
+                                           s->metadata, &format));
+        assert_true(s->num_files >= 2);
+        for (i = 0; i + 1 < s->num_files; i++, pairs++)
+            for (n = 0; n < 2; n++) {
+                const apr_size_t pair[2] = { i + 1, i };
+
+                assert_ok(uc_sharing_sign_snapshot_files(pool, &signers[n], s,
+                                                         pair, url));
+                for (k = 0; k < 2; k++)
+                    assert_string_equal(
+                        snapshot_line(pool, format, &caps, s, pair[k],
+                                      &url[k]),
+                        snapshot_line(pool, format, &caps, s, pair[k], NULL));
+            }
+    }
+    assert_int_equal(tally, 4 * pairs);
+    {
+        uc_delta_file_t files[] = {
+            { "a.parquet", "{}", NULL, NULL, 10, 20, NULL, 0 },
+            { "s3://bucket/t/b.parquet", "{}", NULL, NULL, 10, 20, NULL, 0 },
+            { "", "{}", NULL, NULL, 10, 20, NULL, 0 },
+        };
+        uc_delta_snapshot_t s = { 0 };
+        const apr_size_t absolute[2] = { 0, 1 }, empty[2] = { 2, 0 };
+
+        s.files = files;
+        s.num_files = 3;
+        for (n = 0; n < 2; n++) {
+            uc_error_t *err = uc_sharing_sign_snapshot_files(
+                pool, &signers[n], &s, absolute, url);
+
+            assert_err(err, 400, "UNSUPPORTED_OPERATION");
+            assert_contains(err->message, "absolute paths cannot be shared");
+            assert_err(uc_sharing_sign_snapshot_files(pool, &signers[n], &s,
+                                                      empty, url),
+                       400, "MALFORMED_DELTA_LOG");
+        }
+    }
+}
+
 /* --- column mapping, v2 checkpoints ------------------------------------------------ */
 
 static void test_column_mapping(void **state)
@@ -1070,6 +1169,7 @@ static const struct CMUnitTest tests[] = {
     UC_POOL_TEST(test_dv_files_from_checkpoint),
     UC_POOL_TEST(test_dv_kinds),
     UC_POOL_TEST(test_absolute_paths_refused),
+    UC_POOL_TEST(test_signed_ahead),
     UC_POOL_TEST(test_column_mapping),
     UC_POOL_TEST(test_schema_keeps_comments),
     UC_POOL_TEST(test_v2_checkpoint_delta),
