@@ -291,8 +291,8 @@ static uc_error_t *render_pair(files_renderer_t *r, uc_jw_t *jw, apr_size_t i,
     uc_error_t *err;
 
     visit(r, 2);
-    *paired = !uc_sharing_sign_snapshot_files(r->lines, &r->signer,
-                                              r->job->snap, pair, url);
+    *paired = !uc_sharing_lines_sign_files(r->lines, &r->signer,
+                                           r->job->snap, pair, url);
     if (!*paired)
         return NULL;
     return (err = render_line(r, jw, i, &url[0], lines))

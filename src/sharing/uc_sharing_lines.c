@@ -567,11 +567,11 @@ static uc_error_t *sign(apr_pool_t *pool, const uc_sharing_signer_t *signer,
     return NULL;
 }
 
-uc_error_t *uc_sharing_sign_snapshot_files(apr_pool_t *pool,
-                                           const uc_sharing_signer_t *signer,
-                                           const uc_delta_snapshot_t *snapshot,
-                                           const apr_size_t i[2],
-                                           uc_sharing_url_t url[2])
+uc_error_t *uc_sharing_lines_sign_files(apr_pool_t *pool,
+                                        const uc_sharing_signer_t *signer,
+                                        const uc_delta_snapshot_t *snapshot,
+                                        const apr_size_t i[2],
+                                        uc_sharing_url_t url[2])
 {
     const char *path[2], *text[2];
     apr_size_t len[2], text_len[2];

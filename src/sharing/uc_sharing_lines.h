@@ -156,16 +156,16 @@ typedef struct uc_sharing_url {
 /* The URLs of files `i[0]` and `i[1]` of `snapshot`, from `pool`, signed
  * together when the signer can (sign2), else one after the other: the
  * refusals of uc_sharing_write_file for either path. */
-uc_error_t *uc_sharing_sign_snapshot_files(apr_pool_t *pool,
-                                           const uc_sharing_signer_t *signer,
-                                           const uc_delta_snapshot_t *snapshot,
-                                           const apr_size_t i[2],
-                                           uc_sharing_url_t url[2]);
+uc_error_t *uc_sharing_lines_sign_files(apr_pool_t *pool,
+                                        const uc_sharing_signer_t *signer,
+                                        const uc_delta_snapshot_t *snapshot,
+                                        const apr_size_t i[2],
+                                        uc_sharing_url_t url[2]);
 
 /* The same as uc_sharing_write_file for file `i` of `snapshot`, whose MD5
  * id the snapshot keeps (uc_delta_file_path_md5), with its stats as the
  * stats reader holds them (uc_delta_file_stats_text) and its URL signed
- * already (uc_sharing_sign_snapshot_files), or NULL to sign it here. */
+ * already (uc_sharing_lines_sign_files), or NULL to sign it here. */
 uc_error_t *uc_sharing_write_snapshot_file(uc_jw_t *jw, apr_pool_t *pool,
                                            uc_sharing_format_t format,
                                            const uc_sharing_caps_t *caps,

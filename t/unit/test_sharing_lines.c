@@ -727,8 +727,8 @@ static void test_signed_ahead(void **state)
             for (n = 0; n < 2; n++) {
                 const apr_size_t pair[2] = { i + 1, i };
 
-                assert_ok(uc_sharing_sign_snapshot_files(pool, &signers[n], s,
-                                                         pair, url));
+                assert_ok(uc_sharing_lines_sign_files(pool, &signers[n], s,
+                                                      pair, url));
                 for (k = 0; k < 2; k++)
                     assert_string_equal(
                         snapshot_line(pool, format, &caps, s, pair[k],
@@ -749,13 +749,13 @@ static void test_signed_ahead(void **state)
         s.files = files;
         s.num_files = 3;
         for (n = 0; n < 2; n++) {
-            uc_error_t *err = uc_sharing_sign_snapshot_files(
+            uc_error_t *err = uc_sharing_lines_sign_files(
                 pool, &signers[n], &s, absolute, url);
 
             assert_err(err, 400, "UNSUPPORTED_OPERATION");
             assert_contains(err->message, "absolute paths cannot be shared");
-            assert_err(uc_sharing_sign_snapshot_files(pool, &signers[n], &s,
-                                                      empty, url),
+            assert_err(uc_sharing_lines_sign_files(pool, &signers[n], &s,
+                                                   empty, url),
                        400, "MALFORMED_DELTA_LOG");
         }
     }
