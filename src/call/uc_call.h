@@ -191,7 +191,11 @@ enum {
      * the operation adds no header: the answer cache may keep it
      * (uc_run.c). A route whose answer reads the clock, the configuration
      * or a cloud must not say so. */
-    UC_ROUTE_KEPT = 1 << 7
+    UC_ROUTE_KEPT = 1 << 7,
+    /* The operation's reads, its rule's included, are grouped where that
+     * costs less than running each alone (uc_store_begin_reads): for a
+     * route of a few lookups that is called often. */
+    UC_ROUTE_READS = 1 << 8
 };
 
 typedef struct uc_route {

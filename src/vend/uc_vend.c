@@ -51,7 +51,8 @@ typedef struct fetching {
     const uc_securable_t *row;
 } fetching_t;
 
-/* The credential's cloud makes them. */
+/* The credential's cloud makes them, the route's group of reads ended
+ * first: what was read is read, and the cloud's answer may take seconds. */
 static uc_error_t *fetch(apr_pool_t *pool, void *baton, uc_vended_t *out)
 {
     fetching_t *f = baton;
@@ -59,6 +60,8 @@ static uc_error_t *fetch(apr_pool_t *pool, void *baton, uc_vended_t *out)
     const uc_cloud_t *cloud;
     uc_error_t *err;
 
+    if ((err = uc_store_end_reads(f->req.call->store)))
+        return err;
     if (!f->req.cred) {
         if ((err = uc_credential_of(f->req.call, f->row, &cred)))
             return err;
