@@ -360,16 +360,16 @@ static const uc_rule_t path_rule = { UC_TARGET_CALLER, { { 0, 0 } } };
 
 const uc_route_t uc_temporary_credential_routes[] = {
     { UC_POST, "/temporary-table-credentials", table_credentials,
-      UC_ROUTE_BODY, &table_rule,
+      UC_ROUTE_BODY | UC_ROUTE_READS, &table_rule,
       .audit = "GENERATE_TEMPORARY_TABLE_CREDENTIAL" },
     { UC_POST, "/temporary-volume-credentials", volume_credentials,
-      UC_ROUTE_BODY, &volume_rule,
+      UC_ROUTE_BODY | UC_ROUTE_READS, &volume_rule,
       .audit = "GENERATE_TEMPORARY_VOLUME_CREDENTIAL" },
     { UC_POST, "/temporary-model-version-credentials",
-      model_version_credentials, UC_ROUTE_BODY, &model_rule,
+      model_version_credentials, UC_ROUTE_BODY | UC_ROUTE_READS, &model_rule,
       .audit = "GENERATE_TEMPORARY_MODEL_VERSION_CREDENTIAL" },
     { UC_POST, "/temporary-path-credentials", path_credentials,
-      UC_ROUTE_BODY, &path_rule,
+      UC_ROUTE_BODY | UC_ROUTE_READS, &path_rule,
       .audit = "GENERATE_TEMPORARY_PATH_CREDENTIAL" },
     { 0, NULL, NULL, 0, NULL }
 };

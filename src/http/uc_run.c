@@ -130,16 +130,25 @@ static uc_error_t *run(const uc_route_t *route, uc_call_t *call,
     return authorize_and_run(route, call, out);
 }
 
+/* The transaction the route asks for. */
+static uc_error_t *begin(const uc_route_t *route, uc_store_t *store)
+{
+    if (route->flags & UC_ROUTE_TXN)
+        return uc_store_begin(store);
+    if (route->flags & UC_ROUTE_READ_TXN)
+        return uc_store_begin_read(store);
+    return uc_store_begin_reads(store);
+}
+
 uc_error_t *uc_call_run(const uc_route_t *route, uc_call_t *call,
                         uc_jw_t *out)
 {
     uc_error_t *err;
 
-    if (!(route->flags & (UC_ROUTE_TXN | UC_ROUTE_READ_TXN)))
+    if (!(route->flags &
+          (UC_ROUTE_TXN | UC_ROUTE_READ_TXN | UC_ROUTE_READS)))
         err = run(route, call, out);
-    else if (!(err = route->flags & UC_ROUTE_TXN
-                     ? uc_store_begin(call->store)
-                     : uc_store_begin_read(call->store)))
+    else if (!(err = begin(route, call->store)))
         err = uc_store_end(call->store, run(route, call, out));
     if (err)
         uc_jw_reset(out);

@@ -11,7 +11,7 @@ uc_error_t *uc_location_covering(uc_store_t *store, apr_pool_t *pool,
                                  uc_securable_t **out)
 {
     const char *ms = uc_store_metastore_id(store);
-    const char *args[] = { ms, locations };
+    const char *args[] = { locations, ms };
     const char **longest = NULL;
     uc_rows_t rows;
     int i;

@@ -286,14 +286,18 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
      * storage_location. Those covering a location are at it or at one of
      * its ancestors (a JSON array); locations do not overlap, so there is
      * one, and the reader takes the longest should a race have made more
-     * (no ORDER BY: it would sort in a temporary tree on every vend). */
+     * (no ORDER BY: it would sort in a temporary tree on every vend).
+     * SQLite probes the index of roots once per ancestor (CROSS JOIN keeps
+     * the list outside): an IN list would build a temporary tree of it on
+     * every call, and its plan would scan every external location. */
     [UC_STMT_LOCATION_COVERING] = {
-        "SELECT " SECURABLES " FROM securables WHERE parent_id = %s AND "
-        "kind = 'external_location' AND storage_root IN " SQLITE_LIST("%s")
-        " LIMIT 8",
-        "SELECT " SECURABLES " FROM securables WHERE parent_id = %s AND "
-        "kind = 'external_location' AND storage_root COLLATE \"C\" IN "
-        PG_LIST("%s") " LIMIT 8" },
+        "SELECT " COLUMNS_OF(UC_SECURABLE_COLUMNS, OF_S) " FROM json_each(%s) "
+        "AS a CROSS JOIN securables AS s ON s.storage_root = a.value WHERE "
+        "s.parent_id = %s AND s.kind = 'external_location' LIMIT 8",
+        "SELECT " COLUMNS_OF(UC_SECURABLE_COLUMNS, OF_S) " FROM "
+        "json_array_elements_text(CAST(%s AS json)) AS a (value) JOIN "
+        "securables AS s ON s.storage_root COLLATE \"C\" = a.value WHERE "
+        "s.parent_id = %s AND s.kind = 'external_location' LIMIT 8" },
     /* Another external location (not the given id) at a location, above
      * it (a JSON array of the location and its ancestors) or inside it;
      * the first in URL order, so that the error names the same one every

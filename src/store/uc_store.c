@@ -358,6 +358,7 @@ static int end_read(uc_store_t *store, const char *how)
     int nrows;
 
     store->reading = 0;
+    store->grouping = 0;
     return apr_dbd_query(store->driver, store->handle, &nrows, how);
 }
 
@@ -428,6 +429,23 @@ static uc_error_t *end_reading(uc_store_t *store, uc_error_t *work_error)
     if (work_error)
         return work_error;
     return rc != 0 ? uc_store_db_error(store, rc, "commit") : NULL;
+}
+
+uc_error_t *uc_store_begin_reads(uc_store_t *store)
+{
+    uc_error_t *err;
+
+    if (!store->conn->sqlite)
+        return NULL;
+    if ((err = uc_store_begin_read(store)))
+        return err;
+    store->grouping = 1;
+    return NULL;
+}
+
+uc_error_t *uc_store_end_reads(uc_store_t *store)
+{
+    return store->grouping ? end_reading(store, NULL) : NULL;
 }
 
 uc_error_t *uc_store_end(uc_store_t *store, uc_error_t *work_error)

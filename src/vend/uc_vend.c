@@ -44,17 +44,35 @@ const char *uc_vended_value(const uc_vended_t *v, const char *name)
     return NULL;
 }
 
-/* The credential's cloud makes them. */
+/* What the cache's fetch is given: the request, whose credential is read
+ * from its row when no one needed it before. */
+typedef struct fetching {
+    uc_vend_request_t req;
+    const uc_securable_t *row;
+} fetching_t;
+
+/* The credential's cloud makes them, the route's group of reads ended
+ * first: what was read is read, and the cloud's answer may take seconds. */
 static uc_error_t *fetch(apr_pool_t *pool, void *baton, uc_vended_t *out)
 {
-    const uc_vend_request_t *req = baton;
-    const uc_cloud_t *cloud = uc_clouds_of_type(req->cred->type, NULL);
+    fetching_t *f = baton;
+    uc_credential_t *cred;
+    const uc_cloud_t *cloud;
+    uc_error_t *err;
 
+    if ((err = uc_store_end_reads(f->req.call->store)))
+        return err;
+    if (!f->req.cred) {
+        if ((err = uc_credential_of(f->req.call, f->row, &cred)))
+            return err;
+        f->req.cred = cred;
+    }
+    cloud = uc_clouds_of_type(f->req.cred->type, NULL);
     if (!cloud || !cloud->vend)
         return uc_error_make(pool, UC_E_INTERNAL, "Credential '%s' is of "
                              "the type '%s', which no cloud vends for.",
-                             req->cred->sec->name, req->cred->type);
-    return cloud->vend(req, pool, out);
+                             f->row->name, f->req.cred->type);
+    return cloud->vend(&f->req, pool, out);
 }
 
 /* No cloud identity reads local paths: the URL alone, good for the
@@ -78,8 +96,11 @@ static uc_error_t *refused_write(uc_call_t *call, const char *what,
                          "vended through it.", what, url);
 }
 
-uc_error_t *uc_vend_credential(uc_call_t *call, const char *url, int write,
-                               uc_credential_t **cred)
+/* The row of the credential of the external location covering `url`,
+ * with the location's refusals; NULL for a local path that no location
+ * (or one without a credential) covers. */
+static uc_error_t *covering_credential(uc_call_t *call, const char *url,
+                                       int write, uc_securable_t **row)
 {
     int is_file = strncmp(url, "file:", 5) == 0;
     uc_securable_t *loc;
@@ -87,7 +108,7 @@ uc_error_t *uc_vend_credential(uc_call_t *call, const char *url, int write,
     const char *id;
     uc_error_t *err;
 
-    *cred = NULL;
+    *row = NULL;
     if ((err = uc_storage_covering(call, url, &loc, NULL)))
         return err;
     if (!loc && is_file)
@@ -101,16 +122,40 @@ uc_error_t *uc_vend_credential(uc_call_t *call, const char *url, int write,
     if (write && json_is_true(json_object_get(details, "read_only")))
         return refused_write(call, "The external location", url);
     id = json_string_value(json_object_get(details, "credential_id"));
-    if (id && (err = uc_credential_by_id(call, id, cred)))
+    if (id && (err = uc_securable_by_id(call->store, call->pool, id, row)))
         return err;
-    if (!*cred && !is_file)
+    if (!*row && !is_file)
         return uc_error_make(call->pool, UC_E_FAILED_PRECONDITION,
                              "The external location covering '%s' has no "
                              "credential.", url);
-    if (*cred && write && (*cred)->read_only)
+    return NULL;
+}
+
+/* The credential of `row`, which must not be read-only for `write`. */
+static uc_error_t *credential_of(uc_call_t *call, const char *url,
+                                 int write, const uc_securable_t *row,
+                                 uc_credential_t **cred)
+{
+    uc_error_t *err = uc_credential_of(call, row, cred);
+
+    if (err)
+        return err;
+    if (write && (*cred)->read_only)
         return refused_write(call, "The credential of the external location",
                              url);
     return NULL;
+}
+
+uc_error_t *uc_vend_credential(uc_call_t *call, const char *url, int write,
+                               uc_credential_t **cred)
+{
+    uc_securable_t *row;
+    uc_error_t *err;
+
+    *cred = NULL;
+    if ((err = covering_credential(call, url, write, &row)) || !row)
+        return err;
+    return credential_of(call, url, write, row, cred);
 }
 
 static uc_error_t *vend_request(uc_call_t *call, const char *url, int write,
@@ -120,58 +165,64 @@ static uc_error_t *vend_request(uc_call_t *call, const char *url, int write,
 uc_error_t *uc_vend_for(uc_call_t *call, const char *url, int write,
                         uc_vended_t *out)
 {
-    const uc_credential_t *cred;
-
-    return vend_request(call, url, write, 0, out, &cred);
+    return vend_request(call, url, write, 0, out, NULL);
 }
 
 uc_error_t *uc_vend_for_credential(uc_call_t *call, const char *url,
                                    int write, uc_vended_t *out,
                                    const uc_credential_t **found)
 {
+    *found = NULL;
     return vend_request(call, url, write, 0, out, found);
 }
 
 uc_error_t *uc_vend_scoped(uc_call_t *call, const char *url, uc_vended_t *out)
 {
-    const uc_credential_t *cred;
-
-    return vend_request(call, url, 0, 1, out, &cred);
+    return vend_request(call, url, 0, 1, out, NULL);
 }
 
+/* `found` NULL: the caller does not need the credential. */
 static uc_error_t *vend_request(uc_call_t *call, const char *url, int write,
                                 int scoped, uc_vended_t *out,
                                 const uc_credential_t **found)
 {
-    uc_vend_request_t *req = apr_pcalloc(call->pool, sizeof(*req));
+    fetching_t *f = apr_pcalloc(call->pool, sizeof(*f));
     const char *path = uc_storage_path_of(url), *key;
-    uc_credential_t *cred;
+    uc_securable_t *row;
+    uc_credential_t *cred = NULL;
     int hit;
     uc_error_t *err;
 
-    *found = NULL;
     if (!*path || !strcmp(path, "/"))
         return uc_error_invalid(call->pool, "No credentials are vended for "
                                 "a bucket root: '%s'.", url);
-    if ((err = uc_vend_credential(call, url, write, &cred)))
+    if ((err = covering_credential(call, url, write, &row)))
         return err;
-    *found = cred;
-    if (!cred) {
+    if (!row) {
         local(call, out);
         return NULL;
     }
-    req->call = call;
-    req->cred = cred;
-    req->url = url;
-    req->write = write;
-    req->scoped = scoped;
+    /* Its details (with the sealed secrets) are read when they are needed:
+     * to refuse a write, for a caller that uses the credential, or to make
+     * new credentials. Those kept are found by the row alone. */
+    if ((write || found) &&
+        (err = credential_of(call, url, write, row, &cred)))
+        return err;
+    if (found)
+        *found = cred;
+    f->req.call = call;
+    f->req.cred = cred;
+    f->req.url = url;
+    f->req.write = write;
+    f->req.scoped = scoped;
+    f->row = row;
     /* A changed credential is another identity: its update stamp is in the
      * key. */
-    key = apr_pstrcat(call->pool, cred->sec->id, "@", cred->sec->updated_at,
+    key = apr_pstrcat(call->pool, row->id, "@", row->updated_at,
                       write ? " rw " : scoped ? " r scoped " : " r ", url,
                       NULL);
     err = uc_vend_cache_get(call->cloud->cache, call->pool, key, call->now,
-                            call->cloud->timeout_ms * 1000, fetch, req, out,
+                            call->cloud->timeout_ms * 1000, fetch, f, out,
                             &hit);
     if (!err)
         uc_metrics_add(call->metrics, hit ? UC_M_VEND_HITS : UC_M_VEND_MISSES,

@@ -16,7 +16,7 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 37;
+plan tests => 41;
 
 my $p = "c62_$$";
 my $cat = "cat_$p";
@@ -37,7 +37,7 @@ create_schema($cat, 'sch');
 
 # --- S3 through STS ----------------------------------------------------------
 SKIP: {
-    skip 'no STS stand-in (t/s3/with-s3.sh)', 13
+    skip 'no STS stand-in (t/s3/with-s3.sh)', 17
         unless $ENV{UNICAT_STS_ENDPOINT};
     my ($bucket, $s3) = @ENV{qw(UNICAT_S3_BUCKET UNICAT_S3_ENDPOINT)};
     push @sent, $ENV{UNICAT_S3_SECRET};
@@ -82,6 +82,28 @@ SKIP: {
     my ($res2, $j2) = vend($t, 'READ');
     is(($j2->{aws_temp_credentials} || {})->{access_key_id},
        $k->{access_key_id}, 'a second request is served from the cache');
+    # A credential updated is another identity: nothing kept for the one
+    # before is answered for it. A wrong secret makes STS refuse the next
+    # READ, the right one again makes new keys.
+    my $changed = "changed-$p-secret";
+    push @sent, $changed;
+    my $update = sub {
+        return call(PATCH => "/credentials/aws_$p", body => {
+            force => JSON::PP::true(),
+            aws_iam_role => { secret_access_key => $_[0] } });
+    };
+    is_ok_json($update->($changed), 'the credential takes another secret');
+    ($res2) = vend($t, 'READ');
+    is_error($res2, 502, 'STORAGE_ERROR',
+             'the next READ is vended with it, not taken from the cache');
+    is_ok_json($update->($ENV{UNICAT_S3_SECRET}), 'and the right one again');
+    ($res2, $j2) = vend($t, 'READ');
+    my $again = $j2->{aws_temp_credentials} || {};
+    push @vended, $again->{secret_access_key} // '',
+         $again->{session_token} // '';
+    ok($res2->code == 200 && $again->{access_key_id} &&
+       $again->{access_key_id} ne $k->{access_key_id},
+       'which vends new keys') or diag explain $j2;
     ($res, $j) = vend($t, 'READ_WRITE');
     my $w = $j->{aws_temp_credentials} || {};
     push @vended, $w->{secret_access_key} // '', $w->{session_token} // '';

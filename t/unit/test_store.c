@@ -1066,6 +1066,44 @@ static void test_txn_commit(void **state)
     }
 }
 
+/* Grouped reads share one read transaction on SQLite: a row another
+ * connection commits meanwhile is not seen until the group ends, early
+ * or with uc_store_end. Ending a group early leaves a view alone. */
+static void test_grouped_reads(void **state)
+{
+    fx_t *fx = *state;
+    uc_store_t *s = fx->store, *sb = NULL;
+    const char *ms = uc_store_metastore_id(s);
+    uc_test_conn_t *b = fx_connect(fx);
+
+    assert_ok(fx_attach(fx, b, fx->pool, NULL, &sb));
+    assert_ok(uc_store_begin_reads(s));
+    assert_null(get(fx, s, ms, UC_KIND_CATALOG, "meanwhile"));
+    assert_ok(uc_securable_insert(sb, new_sec(fx->pool, UC_KIND_CATALOG, ms,
+                                              "meanwhile")));
+    assert_null(get(fx, s, ms, UC_KIND_CATALOG, "meanwhile"));
+    assert_ok(uc_store_end_reads(s));
+    assert_non_null(get(fx, s, ms, UC_KIND_CATALOG, "meanwhile"));
+    /* The group is over: the route's end has nothing left to end. */
+    assert_null(uc_store_end(s, NULL));
+
+    assert_ok(uc_store_begin_reads(s));
+    assert_null(get(fx, s, ms, UC_KIND_CATALOG, "later"));
+    assert_ok(uc_securable_insert(sb, new_sec(fx->pool, UC_KIND_CATALOG, ms,
+                                              "later")));
+    assert_ok(uc_store_end(s, NULL));
+    assert_non_null(get(fx, s, ms, UC_KIND_CATALOG, "later"));
+
+    assert_ok(uc_store_begin_read(s));
+    assert_null(get(fx, s, ms, UC_KIND_CATALOG, "viewed"));
+    assert_ok(uc_securable_insert(sb, new_sec(fx->pool, UC_KIND_CATALOG, ms,
+                                              "viewed")));
+    assert_ok(uc_store_end_reads(s));
+    assert_null(get(fx, s, ms, UC_KIND_CATALOG, "viewed"));
+    assert_ok(uc_store_end(s, NULL));
+    assert_non_null(get(fx, s, ms, UC_KIND_CATALOG, "viewed"));
+}
+
 static void test_txn_abandoned_with_pool(void **state)
 {
     fx_t *fx = *state;
@@ -1353,6 +1391,7 @@ int main(void)
         FX_ATTACHED_TEST(test_txn_rollback_after_failed_statement),
         FX_ATTACHED_TEST(test_txn_commit),
         FX_ATTACHED_TEST(test_txn_abandoned_with_pool),
+        FX_ATTACHED_TEST(test_grouped_reads),
         FX_ATTACHED_TEST(test_busy_begin),
         FX_ATTACHED_TEST(test_busy_write_without_transaction),
         FX_ATTACHED_TEST(test_schema_changed_by_another),
