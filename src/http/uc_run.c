@@ -68,7 +68,9 @@ static void key_string(uc_jw_t *key, const char *s)
 }
 
 /* Everything a kept answer is made of besides the database: where it is
- * answered from, the route, the path and the query, and the caller. */
+ * answered from, the route, the path and the query, and the caller. The
+ * key opens with a length: what else the cache keeps (uc_vend.c) opens
+ * with a letter. */
 static uc_jw_t *answer_key(const uc_route_t *route, const uc_call_t *call)
 {
     uc_jw_t *key = uc_jw_make(call->pool, 256);

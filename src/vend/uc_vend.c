@@ -7,8 +7,10 @@
 #include <apr_strings.h>
 
 #include "../cloud/uc_cloud_settings.h"
+#include "../core/uc_answer_cache.h"
 #include "../core/uc_json.h"
 #include "../core/uc_metrics.h"
+#include "../store/uc_catalog_version.h"
 
 void uc_vend_split(apr_pool_t *pool, const char *url, const char **bucket,
                    const char **prefix)
@@ -44,29 +46,57 @@ const char *uc_vended_value(const uc_vended_t *v, const char *name)
     return NULL;
 }
 
-/* What the cache's fetch is given: the request, whose credential is read
- * from its row when no one needed it before. */
+/* What the cache's fetch is given: the request, and the credential's row
+ * (its id and update stamp, the key of what is kept), whose credential is
+ * read when no one needed it before. */
 typedef struct fetching {
     uc_vend_request_t req;
-    const uc_securable_t *row;
+    const char *id, *stamp;        /* NULL: a local path needs none */
+    const uc_securable_t *row;     /* NULL until read */
 } fetching_t;
+
+static uc_error_t *no_credential(uc_call_t *call, const char *url)
+{
+    return uc_error_make(call->pool, UC_E_FAILED_PRECONDITION, "The "
+                         "external location covering '%s' has no "
+                         "credential.", url);
+}
+
+/* The credential, from its row, which is read now when its key came from
+ * the memo: a credential changed since is the one anyone who looks now
+ * is given. */
+static uc_error_t *read_credential(fetching_t *f)
+{
+    uc_call_t *call = f->req.call;
+    uc_securable_t *row;
+    uc_credential_t *cred;
+    uc_error_t *err;
+
+    if (!f->row) {
+        if ((err = uc_securable_by_id(call->store, call->pool, f->id,
+                                      &row)))
+            return err;
+        if (!row)
+            return no_credential(call, f->req.url);
+        f->row = row;
+    }
+    if ((err = uc_credential_of(call, f->row, &cred)))
+        return err;
+    f->req.cred = cred;
+    return NULL;
+}
 
 /* The credential's cloud makes them, the route's group of reads ended
  * first: what was read is read, and the cloud's answer may take seconds. */
 static uc_error_t *fetch(apr_pool_t *pool, void *baton, uc_vended_t *out)
 {
     fetching_t *f = baton;
-    uc_credential_t *cred;
     const uc_cloud_t *cloud;
     uc_error_t *err;
 
-    if ((err = uc_store_end_reads(f->req.call->store)))
+    if ((err = uc_store_end_reads(f->req.call->store)) ||
+        (!f->req.cred && (err = read_credential(f))))
         return err;
-    if (!f->req.cred) {
-        if ((err = uc_credential_of(f->req.call, f->row, &cred)))
-            return err;
-        f->req.cred = cred;
-    }
     cloud = uc_clouds_of_type(f->req.cred->type, NULL);
     if (!cloud || !cloud->vend)
         return uc_error_make(pool, UC_E_INTERNAL, "Credential '%s' is of "
@@ -124,11 +154,7 @@ static uc_error_t *covering_credential(uc_call_t *call, const char *url,
     id = json_string_value(json_object_get(details, "credential_id"));
     if (id && (err = uc_securable_by_id(call->store, call->pool, id, row)))
         return err;
-    if (!*row && !is_file)
-        return uc_error_make(call->pool, UC_E_FAILED_PRECONDITION,
-                             "The external location covering '%s' has no "
-                             "credential.", url);
-    return NULL;
+    return !*row && !is_file ? no_credential(call, url) : NULL;
 }
 
 /* The credential of `row`, which must not be read-only for `write`. */
@@ -156,6 +182,82 @@ uc_error_t *uc_vend_credential(uc_call_t *call, const char *url, int write,
     if ((err = covering_credential(call, url, write, &row)) || !row)
         return err;
     return credential_of(call, url, write, row, cred);
+}
+
+/* Which credential reads of a place are vended with, as the catalog said
+ * at one version, is kept beside the catalog's answers (uc_answer_cache.h)
+ * for the reads that follow at that version: "<id> <update stamp>" of its
+ * row, "-" for none (a local path). The keys of answers open with a
+ * length (uc_run.c), these with a letter. */
+static const char *memo_key(uc_call_t *call, const char *url)
+{
+    return apr_pstrcat(call->pool, "vend ", url, NULL);
+}
+
+static int recall(uc_call_t *call, const char *url, apr_int64_t version,
+                  fetching_t *f)
+{
+    const char *key = memo_key(call, url), *text, *space;
+    apr_size_t len;
+
+    text = uc_answer_cache_get(call->answers, key, strlen(key), version,
+                               call->pool, &len);
+    if (!text)
+        return 0;
+    text = apr_pstrmemdup(call->pool, text, len);
+    if ((space = strchr(text, ' '))) {
+        f->id = apr_pstrmemdup(call->pool, text, (apr_size_t)(space - text));
+        f->stamp = space + 1;
+    }
+    return 1;
+}
+
+static void remember(uc_call_t *call, const char *url, apr_int64_t version,
+                     const fetching_t *f)
+{
+    const char *key = memo_key(call, url);
+    const char *text = f->id ? apr_pstrcat(call->pool, f->id, " ", f->stamp,
+                                           NULL)
+                             : "-";
+
+    uc_answer_cache_put(call->answers, key, strlen(key), version, text,
+                        strlen(text));
+}
+
+/* The credential of the external location covering `url`, into f: its
+ * row's id and stamp, the row when it was read, and the credential itself
+ * for a write or a caller that `needs` it. A read that needs the key alone
+ * takes it from the memo at the catalog's version, when the mount keeps
+ * answers. */
+static uc_error_t *find_credential(uc_call_t *call, const char *url,
+                                   int write, int needs, fetching_t *f)
+{
+    int memo = !write && !needs && call->answers;
+    apr_int64_t version = 0;
+    uc_securable_t *row;
+    uc_credential_t *cred;
+    uc_error_t *err;
+
+    if (memo) {
+        if ((err = uc_catalog_version_read(call->store, call->pool,
+                                           &version)))
+            return err;
+        if (recall(call, url, version, f))
+            return NULL;
+    }
+    if ((err = covering_credential(call, url, write, &row)))
+        return err;
+    f->row = row;
+    f->id = row ? row->id : NULL;
+    f->stamp = row ? row->updated_at : NULL;
+    if (memo)
+        remember(call, url, version, f);
+    if (!row || !(write || needs))
+        return NULL;
+    if ((err = credential_of(call, url, write, row, &cred)))
+        return err;
+    f->req.cred = cred;
+    return NULL;
 }
 
 static uc_error_t *vend_request(uc_call_t *call, const char *url, int write,
@@ -188,37 +290,30 @@ static uc_error_t *vend_request(uc_call_t *call, const char *url, int write,
 {
     fetching_t *f = apr_pcalloc(call->pool, sizeof(*f));
     const char *path = uc_storage_path_of(url), *key;
-    uc_securable_t *row;
-    uc_credential_t *cred = NULL;
     int hit;
     uc_error_t *err;
 
     if (!*path || !strcmp(path, "/"))
         return uc_error_invalid(call->pool, "No credentials are vended for "
                                 "a bucket root: '%s'.", url);
-    if ((err = covering_credential(call, url, write, &row)))
-        return err;
-    if (!row) {
-        local(call, out);
-        return NULL;
-    }
-    /* Its details (with the sealed secrets) are read when they are needed:
-     * to refuse a write, for a caller that uses the credential, or to make
-     * new credentials. Those kept are found by the row alone. */
-    if ((write || found) &&
-        (err = credential_of(call, url, write, row, &cred)))
-        return err;
-    if (found)
-        *found = cred;
     f->req.call = call;
-    f->req.cred = cred;
     f->req.url = url;
     f->req.write = write;
     f->req.scoped = scoped;
-    f->row = row;
+    /* Its details (with the sealed secrets) are read when they are needed:
+     * to refuse a write, for a caller that uses the credential, or to make
+     * new credentials. Those kept are found by its row's key alone. */
+    if ((err = find_credential(call, url, write, found != NULL, f)))
+        return err;
+    if (!f->id) {
+        local(call, out);
+        return NULL;
+    }
+    if (found)
+        *found = f->req.cred;
     /* A changed credential is another identity: its update stamp is in the
      * key. */
-    key = apr_pstrcat(call->pool, row->id, "@", row->updated_at,
+    key = apr_pstrcat(call->pool, f->id, "@", f->stamp,
                       write ? " rw " : scoped ? " r scoped " : " r ", url,
                       NULL);
     err = uc_vend_cache_get(call->cloud->cache, call->pool, key, call->now,

@@ -2,7 +2,9 @@
 /* Temporary credentials for a storage location: the external location
  * covering it says with which credential, the credential's cloud makes
  * them (uc_clouds.h: STS, a SAS, a Google token), and the process keeps
- * them for the next request (cloud/uc_vend_cache.h). */
+ * them for the next request (cloud/uc_vend_cache.h), and which credential
+ * reads of the location take, at the catalog's version, beside the
+ * catalog's answers (core/uc_answer_cache.h). */
 #ifndef UC_VEND_H
 #define UC_VEND_H
 

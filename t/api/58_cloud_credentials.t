@@ -16,7 +16,7 @@ use lib "$FindBin::Bin/../lib";
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
-plan tests => 41;
+plan tests => 45;
 
 my $p = "c62_$$";
 my $cat = "cat_$p";
@@ -37,7 +37,7 @@ create_schema($cat, 'sch');
 
 # --- S3 through STS ----------------------------------------------------------
 SKIP: {
-    skip 'no STS stand-in (t/s3/with-s3.sh)', 17
+    skip 'no STS stand-in (t/s3/with-s3.sh)', 21
         unless $ENV{UNICAT_STS_ENDPOINT};
     my ($bucket, $s3) = @ENV{qw(UNICAT_S3_BUCKET UNICAT_S3_ENDPOINT)};
     push @sent, $ENV{UNICAT_S3_SECRET};
@@ -127,6 +127,20 @@ SKIP: {
     ($res) = vend(table_at('bad', "s3://$bucket/other/t"), 'READ');
     is_error($res, 502, 'STORAGE_ERROR', 'STS refuses a wrong secret',
              message => qr/AWS STS refused the request.*SignatureDoesNotMatch/);
+    # The location of a table whose keys are kept takes that credential:
+    # the next READ is vended with it, not answered with what was kept for
+    # the location as it was; with its own again, the kept keys come back.
+    my $use = sub {
+        return call(PATCH => "/external-locations/s3_$p",
+                    body => { credential_name => $_[0] });
+    };
+    is_ok_json($use->("awsbad_$p"), 'the location takes the wrong one');
+    ($res) = vend($t, 'READ');
+    is_error($res, 502, 'STORAGE_ERROR', 'the next READ is vended with it');
+    is_ok_json($use->("aws_$p"), 'and its own again');
+    ($res, $j) = vend($t, 'READ');
+    is(($j->{aws_temp_credentials} || {})->{access_key_id},
+       $again->{access_key_id}, 'whose keys were kept');
     # Without base keys there is nothing to call STS with.
     made_credential("awsnokey_$p", aws_iam_role => {
         role_arn => $ENV{UNICAT_STS_ROLE_ARN} });
