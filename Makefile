@@ -14,7 +14,7 @@ CC        ?= cc
 WARN      := -Wall -Wextra -Wno-missing-field-initializers \
              -Werror=implicit-function-declaration
 comma     := ,
-PKGS      := apr-1 apr-util-1 jansson libcrypto sqlite3 libcurl snappy libzstd \
+PKGS      := apr-1 apr-util-1 jansson libcrypto sqlite3 libpq libcurl snappy libzstd \
              liblz4 zlib libbrotlidec
 
 # The core library (src/, no httpd header) is built once per flavour and
@@ -35,7 +35,7 @@ BINDIR    ?= /usr/local/bin
 # Debian packages the build, the server and the tests need.
 DEB_PKGS  := apache2 apache2-dev apache2-utils libapache2-mod-perl2 libaprutil1-dbd-sqlite3 \
              libaprutil1-dbd-pgsql libjansson-dev libcurl4-openssl-dev libssl-dev \
-             libcmocka-dev libsqlite3-dev sqlite3 postgresql pkg-config gcc make curl \
+             libcmocka-dev libsqlite3-dev sqlite3 libpq-dev postgresql pkg-config gcc make curl \
              libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev libbrotli-dev \
              clang libclang-rt-14-dev debhelper fakeroot chromium
 BENCH_PKGS:= wrk

@@ -2,6 +2,7 @@
 #include "uc_store_internal.h"
 #include "../core/uc_page.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <apr_strings.h>
@@ -113,28 +114,39 @@ static uc_error_t *set_up_schema_patiently(uc_store_t *store,
     return err;
 }
 
-static uc_error_t *prepare_all(uc_store_t *store, uc_store_conn_t *conn,
-                               apr_pool_t *conn_pool)
+const char *uc_store_native_sql(apr_pool_t *pool, const char *sql,
+                                int numbered, int *count)
 {
-    int i;
+    /* "$" and up to four digits for each "%s" of two characters. */
+    char *out = apr_palloc(pool, strlen(sql) * 3 + 1), *o = out;
+    int n = 0;
 
-    for (i = 0; i < UC_STMT_COUNT; i++) {
-        const char *sql = uc_statements[i].sqlite;
-        int rc;
-
-        if (conn->dialect == UC_DIALECT_POSTGRES && uc_statements[i].postgres)
-            sql = uc_statements[i].postgres;
-        /* Unnamed statements: on PostgreSQL they survive a reconnect and
-         * work behind transaction-mode poolers; SQLite ignores labels. */
-        rc = apr_dbd_prepare(store->driver, conn_pool, store->handle, sql,
-                             NULL, &conn->statements[i]);
-        if (rc != 0)
-            return uc_store_db_error(store, rc,
-                                     apr_psprintf(store->pool,
-                                                  "prepare of statement %d",
-                                                  i));
+    while (*sql) {
+        if (sql[0] == '%' && sql[1] == 's') {
+            n++;
+            o += numbered ? sprintf(o, "$%d", n) : sprintf(o, "?");
+            sql += 2;
+        }
+        else if (sql[0] == '%' && sql[1] == '%') {
+            *o++ = '%';
+            sql += 2;
+        }
+        else
+            *o++ = *sql++;
     }
-    return NULL;
+    *o = '\0';
+    if (count)
+        *count = n;
+    return out;
+}
+
+void uc_store_failed_in_transaction(uc_store_t *store, uc_error_t *err)
+{
+    if (!store->txn || store->txn_error)
+        return;
+    store->txn_error = err;
+    apr_dbd_transaction_mode_set(store->driver, store->txn,
+                                 APR_DBD_TRANSACTION_ROLLBACK);
 }
 
 static uc_error_t *load_metastore_id(uc_store_t *store)
@@ -192,10 +204,10 @@ uc_error_t *uc_store_attach(apr_pool_t *pool, const apr_dbd_driver_t *driver,
     store->conn = conn;
     if ((err = set_up_schema_patiently(store, conn, migrations)))
         goto fail;
-    if ((err = prepare_all(store, conn, conn_pool)))
-        goto fail;
     if (conn->dialect == UC_DIALECT_SQLITE)
         conn->sqlite = uc_sqlite_make(driver, handle, conn_pool);
+    else
+        conn->pgsql = uc_pgsql_make(driver, handle, conn_pool);
     if ((err = load_metastore_id(store)))
         goto fail;
 
@@ -271,44 +283,13 @@ static uc_error_t *select_rows(uc_store_t *store, apr_pool_t *pool,
                                uc_stmt_t stmt, const char *const *args,
                                uc_rows_t *out)
 {
-    apr_dbd_results_t *res = NULL;
-    apr_dbd_row_t *row = NULL;
-    apr_array_header_t *rows;
     static const char *const no_args[1] = { NULL };
-    int rc, copy;
 
     if (store->conn->sqlite)
         return uc_sqlite_select(store, store->conn->sqlite, pool, stmt,
                                 args ? args : no_args, NULL, out);
-    rc = apr_dbd_pselect(store->driver, pool, store->handle, &res,
-                         store->conn->statements[stmt], 1, 0,
-                         (const char **)(args ? args : no_args));
-    if (rc != 0)
-        return uc_store_db_error(store, rc, "select");
-    out->ncols = apr_dbd_num_cols(store->driver, res);
-    copy = store->conn->dialect == UC_DIALECT_POSTGRES;
-    rows = apr_array_make(pool, 8, sizeof(const char **));
-    while (apr_dbd_get_row(store->driver, pool, res, &row, -1) == 0) {
-        const char **cells = apr_palloc(pool, sizeof(*cells) *
-                                        (apr_size_t)(out->ncols ? out->ncols : 1));
-        int i;
-        /* datum_get tells SQL NULL apart (the PostgreSQL driver's get_entry
-         * says ""). The PostgreSQL driver frees its result as soon as the
-         * last row has been read, so its values are copied; SQLite's
-         * already live in `pool`. */
-        for (i = 0; i < out->ncols; i++) {
-            char *v = NULL;
-            if (apr_dbd_datum_get(store->driver, row, i, APR_DBD_TYPE_STRING,
-                                  &v) != APR_SUCCESS || !v)
-                cells[i] = NULL;
-            else
-                cells[i] = copy ? apr_pstrdup(pool, v) : v;
-        }
-        APR_ARRAY_PUSH(rows, const char **) = cells;
-    }
-    out->nrows = rows->nelts;
-    out->rows = (const char ***)rows->elts;
-    return NULL;
+    return uc_pgsql_select(store, store->conn->pgsql, pool, stmt,
+                           args ? args : no_args, out);
 }
 
 uc_error_t *uc_store_count(uc_store_t *store, apr_pool_t *pool,
@@ -328,23 +309,12 @@ uc_error_t *uc_store_exec(uc_store_t *store, uc_stmt_t stmt,
                           const char *const *args, int *nrows)
 {
     apr_time_t since = apr_time_now();
-    int n = 0, rc;
-    uc_error_t *err;
+    uc_error_t *err = store->conn->sqlite
+        ? uc_sqlite_exec(store, store->conn->sqlite, stmt, args, nrows)
+        : uc_pgsql_exec(store, store->conn->pgsql, stmt, args, nrows);
 
-    if (store->conn->sqlite) {
-        err = uc_sqlite_exec(store, store->conn->sqlite, stmt, args, nrows);
-        counted(store, since, NULL);
-        return err;
-    }
-    rc = apr_dbd_pquery(store->driver, store->pool, store->handle, &n,
-                        store->conn->statements[stmt], 0,
-                        (const char **)args);
     counted(store, since, NULL);
-    if (rc != 0)
-        return uc_store_db_error(store, rc, "update");
-    if (nrows)
-        *nrows = n;
-    return NULL;
+    return err;
 }
 
 /* Statements of a read transaction, by dialect. */
@@ -460,6 +430,9 @@ uc_error_t *uc_store_end(uc_store_t *store, uc_error_t *work_error)
         return work_error;
     apr_pool_cleanup_kill(store->pool, store, rollback_abandoned);
     store->txn = NULL;
+    if (!work_error)
+        work_error = store->txn_error;
+    store->txn_error = NULL;
     if (work_error)
         apr_dbd_transaction_mode_set(store->driver, txn,
                                      APR_DBD_TRANSACTION_ROLLBACK);

@@ -47,6 +47,7 @@ typedef struct uc_store {
     int grouping;                      /* ...that only groups reads */
     const uc_log_t *log;               /* where diagnostics go, may be NULL */
     int locked;                        /* a statement found SQLite busy */
+    uc_error_t *txn_error;             /* a statement of txn that failed */
     /* What the call asked of the database, for the server's metrics:
      * statements (and transaction ends) run, the time they took, and the
      * ones that failed. */

@@ -59,27 +59,6 @@ uc_sqlite_t *uc_sqlite_make(const apr_dbd_driver_t *driver,
     return sqlite;
 }
 
-/* apr_dbd's "%s" markers become SQLite's "?". */
-static const char *native_sql(apr_pool_t *pool, const char *sql)
-{
-    char *out = apr_palloc(pool, strlen(sql) + 1), *o = out;
-
-    while (*sql) {
-        if (sql[0] == '%' && sql[1] == 's') {
-            *o++ = '?';
-            sql += 2;
-        }
-        else if (sql[0] == '%' && sql[1] == '%') {
-            *o++ = '%';
-            sql += 2;
-        }
-        else
-            *o++ = *sql++;
-    }
-    *o = '\0';
-    return out;
-}
-
 static uc_error_t *sqlite_error(uc_store_t *store, uc_sqlite_t *sqlite,
                                 int rc, const char *what)
 {
@@ -99,10 +78,11 @@ static uc_error_t *statement(uc_store_t *store, uc_sqlite_t *sqlite,
                              uc_stmt_t id, sqlite3_stmt **out)
 {
     if (!sqlite->statements[id]) {
-        int rc = sqlite3_prepare_v2(sqlite->db,
-                                    native_sql(store->pool,
-                                               uc_statements[id].sqlite),
-                                    -1, &sqlite->statements[id], NULL);
+        const char *sql = uc_store_native_sql(store->pool,
+                                              uc_statements[id].sqlite, 0,
+                                              NULL);
+        int rc = sqlite3_prepare_v2(sqlite->db, sql, -1,
+                                    &sqlite->statements[id], NULL);
         if (rc != SQLITE_OK)
             return sqlite_error(store, sqlite, rc, "prepare");
     }

@@ -13,7 +13,12 @@
 #      file;
 #  13, 14. figures 2 and 8 made from the database on every request (the
 #      mount with UnicatAnswerCache Off): 2 and 8 are the answers the
-#      child keeps while the catalog does not change.
+#      child keeps while the catalog does not change;
+#   0. PostgreSQL alone: the one statement of figure 1's GET, prepared,
+#      run by pgbench over the same socket with as many clients as wrk
+#      has connections, against figure 1's static file: the most any
+#      server could reach on this machine with a GET that needs one
+#      statement of PostgreSQL, HTTP left out.
 # Each backend in turn: one httpd (one event-MPM child, as in run.sh) on
 # the catalog filled through the API (the same calls on both), PostgreSQL
 # started here in a temporary directory (fsync on, commits not waited
@@ -116,6 +121,23 @@ grants_and_checks() {
 
 results=$dir/results
 : >"$results"
+# Figure 0's statement: the catalog's row by its parent, kind and name,
+# as the module reads it for GET /catalogs/{name}.
+pg_statement() {
+    ms=$($as_owner "$PG_BIN/psql" -h "$dir/pg" -U unicat -d unicat -Atc \
+         "SELECT id FROM securables WHERE kind = 'metastore' AND parent_id IS NULL") ||
+        die "no metastore in the catalog"
+    printf '%s\n' "SELECT id, name, comment, properties, storage_root, storage_location, details, owner, created_at, created_by, updated_at, updated_by FROM securables WHERE parent_id = '$ms' AND kind = 'catalog' AND name = 'big';" \
+        >"$dir/get.sql"
+}
+pgbench_rate() {
+    p_out=$($as_owner "$PG_BIN/pgbench" -h "$dir/pg" -U unicat -n -M prepared \
+            -c "$CONNS" -j 2 -T "$DUR" -f "$dir/get.sql" unicat 2>&1) ||
+        die "pgbench: $p_out"
+    p_tps=$(printf '%s\n' "$p_out" | awk '/^tps = / { print $3; exit }')
+    [ -n "$p_tps" ] || die "no result from pgbench: $p_out"
+    printf '%s 0' "$p_tps"
+}
 # Alternating rounds of A (reference) and B (module) for one figure.
 pair() { # backend figure urlA authA urlB authB conns
     r=1
@@ -146,6 +168,15 @@ DBDParams \"host=$dir/pg user=unicat dbname=unicat\"" ;;
     static="http://127.0.0.1:$port"
     say "bench: $backend: measuring ($ROUNDS rounds of ${DUR}s a side)"
     pair "$backend" 1 "$static/$backend-catalog.json" "$auth" "$api/catalogs/big" "$auth" "$CONNS"
+    if [ "$backend" = pgsql ]; then
+        pg_statement
+        r=1
+        while [ $r -le "$ROUNDS" ]; do
+            a=$(bench_rate "$static/pgsql-catalog.json" "$child" "$auth" "$CONNS")
+            echo "pgsql 0 $a $(pgbench_rate)" >>"$results"
+            r=$((r + 1))
+        done
+    fi
     pair "$backend" 2 "$static/$backend-schemas.json" "$auth" \
         "$api/schemas?catalog_name=big&max_results=100" "$auth" "$CONNS"
     pair "$backend" 8 "$static/$backend-tables.json" "$auth" \
@@ -190,10 +221,15 @@ END {
     name[13] = "13 = 2, every answer made"
     name[14] = "14 = 8, every answer made"
     name[6] = "6 batch-check, 1,000 checks"
+    name[0] = "0 PostgreSQL alone, SQL of 1"
     printf "%-34s %22s %22s %8s\n", "figure", "SQLite", "PostgreSQL", "PG/SQLite"
-    split("1 2 8 13 14 6", order, " ")
-    for (i = 1; i <= 6; i++) {
+    split("1 0 2 8 13 14 6", order, " ")
+    for (i = 1; i <= 7; i++) {
         f = order[i]; s = "sqlite " f; p = "pgsql " f
+        if (f == 0) {
+            printf "%-34s %22s %14.2f (%5.0f/s)\n", name[f], "", median(r[p]), median(b[p])
+            continue
+        }
         if (f == 6) {
             printf "%-34s %13.0f checks/s %13.0f checks/s %8.2f\n", name[f],
                    median(b[s]) * 1000, median(b[p]) * 1000, median(b[p]) / median(b[s])
