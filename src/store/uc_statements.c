@@ -167,9 +167,11 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         TABLE_TYPE " || '\"}' END "
 #define SQLITE_TABLE_TYPE "json_extract(s.details, '$.table_type')"
 #define PG_TABLE_TYPE "(CAST(s.details AS json) ->> 'table_type')"
+    /* The ids drive the join on SQLite, as in GRANTS_OF_PRINCIPALS;
+     * callers ask for each id once. */
     [UC_STMT_SECURABLE_REFS_BY_IDS] = {
-        SECURABLE_REFS(SQLITE_TABLE_TYPE) "FROM securables s WHERE s.id IN "
-        SQLITE_LIST("%s"),
+        SECURABLE_REFS(SQLITE_TABLE_TYPE) "FROM json_each(%s) j "
+        "CROSS JOIN securables s ON s.id = j.value",
         SECURABLE_REFS(PG_TABLE_TYPE) "FROM securables s WHERE s.id IN "
         PG_LIST("%s") },
     /* (parent_id, name) pairs as a JSON array of two-element arrays. */
