@@ -436,12 +436,14 @@ static uc_securable_t *by_name(uc_call_t *call, const found_t *f,
                                                 NULL), APR_HASH_KEY_STRING);
 }
 
-/* The JSON list writers of one lookup: ids, or (parent, name) pairs. The
- * lists are written straight as JSON text: with a thousand checks,
- * building jansson values cost more than the queries. */
+/* The JSON lists of one lookup, written straight as JSON text: with a
+ * thousand checks, building jansson values cost more than the queries.
+ * Ids go in an array; (parent, name) pairs in an object of the names
+ * under each parent, so the database splits no pair apart. */
 typedef struct lookup {
     uc_jw_t *list;
     apr_hash_t *asked;     /* each object is asked for once */
+    apr_hash_t *names;     /* pairs: parent id -> writer of its names */
     int n;
 } lookup_t;
 
@@ -449,8 +451,8 @@ static void lookup_start(uc_call_t *call, lookup_t *l, int checks)
 {
     l->list = uc_jw_make(call->pool, 80 * (apr_size_t)(checks + 1));
     l->asked = apr_hash_make(call->pool);
+    l->names = apr_hash_make(call->pool);
     l->n = 0;
-    uc_jw_begin_array(l->list);
 }
 
 /* True the first time `key` is asked for. */
@@ -466,21 +468,26 @@ static void lookup_id(lookup_t *l, const char *id)
 {
     if (!first_ask(l, id))
         return;
+    if (!l->n++)
+        uc_jw_begin_array(l->list);
     uc_jw_string(l->list, id);
-    l->n++;
 }
 
 static void lookup_pair(uc_call_t *call, lookup_t *l, const char *parent,
                         const char *name)
 {
     const char *lower = lowered(call->pool, name);
+    uc_jw_t *names;
 
     if (!first_ask(l, apr_pstrcat(call->pool, parent, "/", lower, NULL)))
         return;
-    uc_jw_begin_array(l->list);
-    uc_jw_string(l->list, parent);
-    uc_jw_string(l->list, lower);
-    uc_jw_end_array(l->list);
+    names = apr_hash_get(l->names, parent, APR_HASH_KEY_STRING);
+    if (!names) {
+        names = uc_jw_make(call->pool, 256);
+        uc_jw_begin_array(names);
+        apr_hash_set(l->names, parent, APR_HASH_KEY_STRING, names);
+    }
+    uc_jw_string(names, lower);
     l->n++;
 }
 
@@ -489,9 +496,9 @@ static uc_error_t *run_ids(uc_call_t *call, lookup_t *l, found_t *f)
     apr_array_header_t *rows;
     uc_error_t *err;
 
-    uc_jw_end_array(l->list);
     if (!l->n)
         return NULL;
+    uc_jw_end_array(l->list);
     if ((err = uc_securable_refs_by_ids(call->store, call->pool,
                                         uc_jw_text(l->list), &rows)))
         return err;
@@ -503,11 +510,22 @@ static uc_error_t *run_pairs(uc_call_t *call, lookup_t *l, const char *kind,
                              found_t *f)
 {
     apr_array_header_t *rows;
+    apr_hash_index_t *hi;
     uc_error_t *err;
 
-    uc_jw_end_array(l->list);
     if (!l->n)
         return NULL;
+    uc_jw_begin_object(l->list);
+    for (hi = apr_hash_first(call->pool, l->names); hi;
+         hi = apr_hash_next(hi)) {
+        const void *parent;
+        void *names;
+
+        apr_hash_this(hi, &parent, NULL, &names);
+        uc_jw_end_array(names);
+        uc_jw_field_raw(l->list, parent, uc_jw_text(names));
+    }
+    uc_jw_end_object(l->list);
     if ((err = uc_securable_refs_by_parent_names(call->store, call->pool,
                                                  kind, uc_jw_text(l->list),
                                                  &rows)))

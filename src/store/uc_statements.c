@@ -174,15 +174,17 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "CROSS JOIN securables s ON s.id = j.value",
         SECURABLE_REFS(PG_TABLE_TYPE) "FROM securables s WHERE s.id IN "
         PG_LIST("%s") },
-    /* (parent_id, name) pairs as a JSON array of two-element arrays. */
+    /* Names by parent, as a JSON object of arrays ({"<parent id>":
+     * ["<name>", ...]}): each array is read once, where an array of
+     * [parent, name] pairs took two JSON extractions a pair. */
     [UC_STMT_SECURABLE_REFS_BY_PARENT_NAMES] = {
-        SECURABLE_REFS(SQLITE_TABLE_TYPE) "FROM json_each(%s) j "
-        "JOIN securables s ON s.parent_id = json_extract(j.value, '$[0]') "
-        "AND s.name = json_extract(j.value, '$[1]') WHERE s.kind = %s",
-        SECURABLE_REFS(PG_TABLE_TYPE) "FROM "
-        "json_array_elements(CAST(%s AS json)) j "
-        "JOIN securables s ON s.parent_id = (j.value ->> 0) "
-        "AND s.name = (j.value ->> 1) WHERE s.kind = %s" },
+        SECURABLE_REFS(SQLITE_TABLE_TYPE) "FROM json_each(%s) p "
+        "CROSS JOIN json_each(p.value) n CROSS JOIN securables s "
+        "ON s.parent_id = p.key AND s.kind = %s AND s.name = n.value",
+        SECURABLE_REFS(PG_TABLE_TYPE) "FROM json_each(CAST(%s AS json)) p "
+        "CROSS JOIN json_array_elements_text(p.value) n(name) "
+        "JOIN securables s ON s.parent_id = p.key AND s.kind = %s "
+        "AND s.name = n.name" },
     /* Objects of one kind across the schemas of one catalog (or of every
      * catalog when the id is ''), whose schema and object names match LIKE
      * patterns, in (catalog, schema, name) order after a key, filtered to
