@@ -14,6 +14,7 @@
 #include <apr_lib.h>
 #include <apr_strings.h>
 
+#include "../core/uc_hash.h"
 #include "../core/uc_id.h"
 #include "../core/uc_json.h"
 #include "../core/uc_json_tree.h"
@@ -450,8 +451,8 @@ typedef struct lookup {
 static void lookup_start(uc_call_t *call, lookup_t *l, int checks)
 {
     l->list = uc_jw_make(call->pool, 80 * (apr_size_t)(checks + 1));
-    l->asked = apr_hash_make(call->pool);
-    l->names = apr_hash_make(call->pool);
+    l->asked = uc_hash_make(call->pool);
+    l->names = uc_hash_make(call->pool);
     l->n = 0;
 }
 
@@ -696,7 +697,7 @@ static uc_error_t *load_grants(uc_call_t *call, check_t *checks, int n,
 {
     uc_jw_t *ids = uc_jw_make(call->pool, 64 * (apr_size_t)(n + 1));
     uc_jw_t *names = uc_jw_make(call->pool, 256);
-    apr_hash_t *seen = apr_hash_make(call->pool);
+    apr_hash_t *seen = uc_hash_make(call->pool);
     apr_array_header_t *grants;
     int i, j, k, nids = 0;
     uc_error_t *err;
@@ -829,9 +830,9 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
 {
     tree_t *list = uc_json_tree_member(call->tree, "checks");
     tree_t *error_on = uc_json_tree_member(call->tree, "error-on-not-found");
-    apr_hash_t *principals = apr_hash_make(call->pool);
-    found_t found = { apr_hash_make(call->pool), apr_hash_make(call->pool) };
-    apr_hash_t *held = apr_hash_make(call->pool);
+    apr_hash_t *principals = uc_hash_make(call->pool);
+    found_t found = { uc_hash_make(call->pool), uc_hash_make(call->pool) };
+    apr_hash_t *held = uc_hash_make(call->pool);
     uc_securable_t *metastore = apr_pcalloc(call->pool, sizeof(*metastore));
     int error_on_not_found = uc_json_tree_is(error_on, UC_JSON_TREE_TRUE);
     int n, i;
