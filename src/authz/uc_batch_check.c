@@ -690,47 +690,78 @@ static uc_error_t *not_found(uc_call_t *call, const check_t *c)
     }
 }
 
+/* The ids of every object on the checks' chains, each once, as a JSON
+ * array; "" when there is none. Checks mostly share their metastore and
+ * warehouse, so a level is looked at only where it changes. */
+static const char *chain_ids(uc_call_t *call, const check_t *checks, int n)
+{
+    uc_jw_t *ids = uc_jw_make(call->pool, 64 * (apr_size_t)(n + 1));
+    apr_hash_t *seen = uc_hash_make(call->pool);
+    const uc_securable_t *last[UC_LEVELS] = { NULL };
+    int i, k, nids = 0;
+
+    uc_jw_begin_array(ids);
+    for (i = 0; i < n; i++)
+        for (k = 0; k < checks[i].chain.n; k++) {
+            const uc_securable_t *s = checks[i].chain.sec[k];
+
+            if (s == last[k])
+                continue;
+            last[k] = s;
+            if (!apr_hash_get(seen, s->id, APR_HASH_KEY_STRING)) {
+                apr_hash_set(seen, s->id, APR_HASH_KEY_STRING, "");
+                uc_jw_string(ids, s->id);
+                nids++;
+            }
+        }
+    uc_jw_end_array(ids);
+    return nids ? uc_jw_text(ids) : "";
+}
+
+/* The names of the caller, of every principal checks are evaluated for
+ * and of their groups, each once, as a JSON array. */
+static const char *principal_names(uc_call_t *call, const check_t *checks,
+                                   int n)
+{
+    uc_jw_t *names = uc_jw_make(call->pool, 256);
+    apr_hash_t *seen = uc_hash_make(call->pool);
+    const uc_principal_t *last = NULL;
+    int i, j;
+
+    uc_jw_begin_array(names);
+    for (i = 0; i <= n; i++) {
+        const uc_principal_t *who = i < n ? checks[i].who : call->who;
+
+        if (who == last)
+            continue;
+        last = who;
+        for (j = -1; j < who->groups->nelts; j++) {
+            const char *name = j < 0 ? who->name
+                : APR_ARRAY_IDX(who->groups, j, const char *);
+            if (!apr_hash_get(seen, name, APR_HASH_KEY_STRING)) {
+                apr_hash_set(seen, name, APR_HASH_KEY_STRING, "");
+                uc_jw_string(names, name);
+            }
+        }
+    }
+    uc_jw_end_array(names);
+    return uc_jw_text(names);
+}
+
 /* Grants of every principal involved on every object involved, in one
  * query, keyed "securable id \n principal". */
 static uc_error_t *load_grants(uc_call_t *call, check_t *checks, int n,
                                apr_hash_t *held)
 {
-    uc_jw_t *ids = uc_jw_make(call->pool, 64 * (apr_size_t)(n + 1));
-    uc_jw_t *names = uc_jw_make(call->pool, 256);
-    apr_hash_t *seen = uc_hash_make(call->pool);
+    const char *ids = chain_ids(call, checks, n);
     apr_array_header_t *grants;
-    int i, j, k, nids = 0;
+    int i;
     uc_error_t *err;
 
-    uc_jw_begin_array(ids);
-    uc_jw_begin_array(names);
-    for (i = 0; i <= n; i++) {
-        const uc_principal_t *who = i < n ? checks[i].who : call->who;
-        if (i < n)
-            for (k = 0; k < checks[i].chain.n; k++) {
-                const char *id = checks[i].chain.sec[k]->id;
-                if (!apr_hash_get(seen, id, APR_HASH_KEY_STRING)) {
-                    apr_hash_set(seen, id, APR_HASH_KEY_STRING, "");
-                    uc_jw_string(ids, id);
-                    nids++;
-                }
-            }
-        for (j = -1; j < who->groups->nelts; j++) {
-            const char *name = j < 0 ? who->name
-                : APR_ARRAY_IDX(who->groups, j, const char *);
-            const char *key = apr_pstrcat(call->pool, "\n", name, NULL);
-            if (!apr_hash_get(seen, key, APR_HASH_KEY_STRING)) {
-                apr_hash_set(seen, key, APR_HASH_KEY_STRING, "");
-                uc_jw_string(names, name);
-            }
-        }
-    }
-    uc_jw_end_array(ids);
-    uc_jw_end_array(names);
-    if (!nids)
+    if (!*ids)
         return NULL;
-    if ((err = uc_grants_held(call->store, call->pool, uc_jw_text(ids),
-                              uc_jw_text(names), &grants)))
+    if ((err = uc_grants_held(call->store, call->pool, ids,
+                              principal_names(call, checks, n), &grants)))
         return err;
     for (i = 0; i < grants->nelts; i++) {
         const uc_grant_t *g = &APR_ARRAY_IDX(grants, i, uc_grant_t);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "uc_id.h"
-#include "uc_percent.h"
+#include <apr_lib.h>
 
 #include <string.h>
 #include <apr_strings.h>
@@ -32,10 +32,12 @@ int uc_is_uuid(const char *s)
 
     if (!s)
         return 0;
-    /* A NUL fails both tests: nothing past a short string is read. */
+    /* A NUL fails both tests: nothing past a short string is read. The
+     * digits are tested through the C library's table, without a call a
+     * character: a batch-check tests a thousand ids. */
     for (i = 0; i < 36; i++)
         if (i == 8 || i == 13 || i == 18 || i == 23 ? s[i] != '-'
-                                                    : uc_hex_digit(s[i]) < 0)
+                                                    : !apr_isxdigit(s[i]))
             return 0;
     return s[36] == '\0';
 }
