@@ -263,7 +263,9 @@ static const char *lowered(apr_pool_t *pool, const char *s)
     const char *q;
     char *copy, *p;
 
-    for (q = s; q && *q && !apr_isupper(*q); q++)
+    /* ASCII by ranges (the C locale's upper case): apr_isupper costs a
+     * call a character, and most strings here are ids. */
+    for (q = s; q && *q && (unsigned)(*q - 'A') >= 26; q++)
         ;
     if (!q || !*q)
         return s;
