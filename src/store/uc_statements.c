@@ -176,11 +176,12 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         PG_LIST("%s") },
     /* Names by parent, as a JSON object of arrays ({"<parent id>":
      * ["<name>", ...]}): each array is read once, where an array of
-     * [parent, name] pairs took two JSON extractions a pair. */
+     * [parent, name] pairs took two JSON extractions a pair. On SQLite
+     * through the index that compares names first (sql/sqlite/0016). */
     [UC_STMT_SECURABLE_REFS_BY_PARENT_NAMES] = {
         SECURABLE_REFS(SQLITE_TABLE_TYPE) "FROM json_each(%s) p "
         "CROSS JOIN json_each(p.value) n CROSS JOIN securables s "
-        "ON s.parent_id = p.key AND s.kind = %s AND s.name = n.value",
+        "INDEXED BY securables_by_name ON s.parent_id = p.key AND s.kind = %s AND s.name = n.value",
         SECURABLE_REFS(PG_TABLE_TYPE) "FROM json_each(CAST(%s AS json)) p "
         "CROSS JOIN json_array_elements_text(p.value) n(name) "
         "JOIN securables s ON s.parent_id = p.key AND s.kind = %s "
