@@ -692,6 +692,17 @@ static uc_error_t *not_found(uc_call_t *call, const check_t *c)
     }
 }
 
+/* The privileges held directly, by "securable id \n principal", and the
+ * last principal's at each level of the last chain looked at: checks
+ * mostly share their metastore and warehouse, and these are then not
+ * looked up again. */
+typedef struct held {
+    apr_hash_t *sets;
+    const uc_principal_t *who;
+    const uc_securable_t *sec[UC_LEVELS];
+    uc_privset_t direct[UC_LEVELS];
+} held_t;
+
 /* The ids of every object on the checks' chains, each once, as a JSON
  * array; "" when there is none. Checks mostly share their metastore and
  * warehouse, so a level is looked at only where it changes. */
@@ -751,9 +762,9 @@ static const char *principal_names(uc_call_t *call, const check_t *checks,
 }
 
 /* Grants of every principal involved on every object involved, in one
- * query, keyed "securable id \n principal". */
+ * query. */
 static uc_error_t *load_grants(uc_call_t *call, check_t *checks, int n,
-                               apr_hash_t *held)
+                               held_t *held)
 {
     const char *ids = chain_ids(call, checks, n);
     apr_array_header_t *grants;
@@ -769,14 +780,15 @@ static uc_error_t *load_grants(uc_call_t *call, check_t *checks, int n,
         const uc_grant_t *g = &APR_ARRAY_IDX(grants, i, uc_grant_t);
         const char *key = apr_pstrcat(call->pool, g->securable_id, "\n",
                                       g->principal, NULL);
-        uc_privset_t *set = apr_hash_get(held, key, APR_HASH_KEY_STRING);
+        uc_privset_t *set = apr_hash_get(held->sets, key,
+                                         APR_HASH_KEY_STRING);
         int p = uc_privilege_parse(g->privilege);
 
         if (p < 0)
             continue;
         if (!set) {
             set = apr_pcalloc(call->pool, sizeof(*set));
-            apr_hash_set(held, key, APR_HASH_KEY_STRING, set);
+            apr_hash_set(held->sets, key, APR_HASH_KEY_STRING, set);
         }
         *set |= P(p);
     }
@@ -801,18 +813,29 @@ static uc_privset_t held_by(apr_hash_t *held, const char *id,
     return set ? *set : 0;
 }
 
-static void access_of(const uc_principal_t *who, const uc_chain_t *chain,
-                      apr_hash_t *held, uc_access_t *out)
+static void access_of(held_t *held, const uc_principal_t *who,
+                      const uc_chain_t *chain, uc_access_t *out)
 {
     uc_privset_t direct[UC_LEVELS] = { 0 };
     int level, j;
 
-    for (level = 0; level < chain->n && !who->admin; level++)
+    if (held->who != who) {
+        memset(held->sec, 0, sizeof(held->sec));
+        held->who = who;
+    }
+    for (level = 0; level < chain->n && !who->admin; level++) {
+        if (held->sec[level] == chain->sec[level]) {
+            direct[level] = held->direct[level];
+            continue;
+        }
         for (j = -1; j < who->groups->nelts; j++)
-            direct[level] |= held_by(held, chain->sec[level]->id,
+            direct[level] |= held_by(held->sets, chain->sec[level]->id,
                                      j < 0 ? who->name
                                      : APR_ARRAY_IDX(who->groups, j,
                                                      const char *));
+        held->sec[level] = chain->sec[level];
+        held->direct[level] = direct[level];
+    }
     uc_access_compute(who, chain, direct, out);
 }
 
@@ -865,7 +888,7 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
     tree_t *error_on = uc_json_tree_member(call->tree, "error-on-not-found");
     apr_hash_t *principals = uc_hash_make(call->pool);
     found_t found = { uc_hash_make(call->pool), uc_hash_make(call->pool) };
-    apr_hash_t *held = uc_hash_make(call->pool);
+    held_t held = { uc_hash_make(call->pool), NULL, { NULL }, { 0 } };
     uc_securable_t *metastore = apr_pcalloc(call->pool, sizeof(*metastore));
     int error_on_not_found = uc_json_tree_is(error_on, UC_JSON_TREE_TRUE);
     int n, i;
@@ -900,11 +923,11 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
         return err;
     for (i = 0; i < n; i++)
         build_chain(call, &checks[i], &found, metastore);
-    if ((err = load_grants(call, checks, n, held)))
+    if ((err = load_grants(call, checks, n, &held)))
         return err;
     /* What the caller may not know of is missing, for the caller. */
     for (i = 0; i < n; i++) {
-        access_of(call->who, &checks[i].chain, held, &checks[i].mine);
+        access_of(&held, call->who, &checks[i].chain, &checks[i].mine);
         if (checks[i].found &&
             !uc_access_sees(&checks[i].mine, &checks[i].chain, 1))
             checks[i].found = 0;
@@ -934,7 +957,7 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
         uc_access_t theirs;
 
         if (checks[i].other)
-            access_of(checks[i].who, &checks[i].chain, held, &theirs);
+            access_of(&held, checks[i].who, &checks[i].chain, &theirs);
         uc_jw_begin_object(out);
         if (checks[i].id)
             uc_jw_field_string(out, "id", checks[i].id);
