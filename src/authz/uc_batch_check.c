@@ -375,7 +375,9 @@ static uc_error_t *parse_check(uc_call_t *call, size_t index, tree_t *item,
                      "unknown operation '%s'", key));
     name = uc_json_tree_string(uc_json_tree_member(
         uc_json_tree_member(op, "action"), "action"));
-    for (i = 0; name && i < sizeof(actions) / sizeof(actions[0]); i++)
+    /* Each (resource, action) is in the table once: the first is it. */
+    for (i = 0; name && !c->action && i < sizeof(actions) /
+                                          sizeof(actions[0]); i++)
         if (actions[i].resource == r && strcmp(actions[i].name, name) == 0)
             c->action = &actions[i];
     if (!c->action)
