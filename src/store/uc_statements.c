@@ -167,6 +167,11 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         TABLE_TYPE " || '\"}' END "
 #define SQLITE_TABLE_TYPE "json_extract(s.details, '$.table_type')"
 #define PG_TABLE_TYPE "(CAST(s.details AS json) ->> 'table_type')"
+/* The same read from the row itself, for a statement that finds its rows
+ * in a covering index and reads the table for tables only. */
+#define SQLITE_ROW_TABLE_TYPE \
+        "(SELECT json_extract(r.details, '$.table_type') FROM securables r " \
+        "WHERE r.rowid = s.rowid)"
     /* The ids drive the join on SQLite, as in GRANTS_OF_PRINCIPALS;
      * callers ask for each id once. */
     [UC_STMT_SECURABLE_REFS_BY_IDS] = {
@@ -177,9 +182,10 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
     /* Names by parent, as a JSON object of arrays ({"<parent id>":
      * ["<name>", ...]}): each array is read once, where an array of
      * [parent, name] pairs took two JSON extractions a pair. On SQLite
-     * through the index that compares names first (sql/sqlite/0016). */
+     * through the index that compares names first and holds every column
+     * but the details (sql/sqlite/0016): a schema's row is not read. */
     [UC_STMT_SECURABLE_REFS_BY_PARENT_NAMES] = {
-        SECURABLE_REFS(SQLITE_TABLE_TYPE) "FROM json_each(%s) p "
+        SECURABLE_REFS(SQLITE_ROW_TABLE_TYPE) "FROM json_each(%s) p "
         "CROSS JOIN json_each(p.value) n CROSS JOIN securables s "
         "INDEXED BY securables_by_name ON s.parent_id = p.key AND s.kind = %s AND s.name = n.value",
         SECURABLE_REFS(PG_TABLE_TYPE) "FROM json_each(CAST(%s AS json)) p "
