@@ -17,6 +17,7 @@
 #include "../src/cloud/uc_cloud_settings.h"
 #include "../src/cloud/uc_vend_cache.h"
 #include "../src/core/uc_answer_cache.h"
+#include "../src/core/uc_hash.h"
 #include "../src/core/uc_ratelimit.h"
 #include "../src/core/uc_secret.h"
 #include "../src/core/uc_validate.h"
@@ -704,6 +705,7 @@ static apr_status_t wipe_secret_keys(void *data)
 static int pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
 {
     (void)ptemp;
+    uc_hash_seed();
     if (!uc_store_sqlite_setup())
         ap_log_perror(APLOG_MARK, APLOG_NOTICE, 0, plog, "UC0119: SQLite "
                       "was initialised before the module: its connections "

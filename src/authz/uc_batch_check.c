@@ -14,6 +14,7 @@
 #include <apr_lib.h>
 #include <apr_strings.h>
 
+#include "../core/uc_hash.h"
 #include "../core/uc_id.h"
 #include "../core/uc_json.h"
 #include "../core/uc_json_tree.h"
@@ -262,7 +263,9 @@ static const char *lowered(apr_pool_t *pool, const char *s)
     const char *q;
     char *copy, *p;
 
-    for (q = s; q && *q && !apr_isupper(*q); q++)
+    /* ASCII by ranges (the C locale's upper case): apr_isupper costs a
+     * call a character, and most strings here are ids. */
+    for (q = s; q && *q && (unsigned)(*q - 'A') >= 26; q++)
         ;
     if (!q || !*q)
         return s;
@@ -372,7 +375,9 @@ static uc_error_t *parse_check(uc_call_t *call, size_t index, tree_t *item,
                      "unknown operation '%s'", key));
     name = uc_json_tree_string(uc_json_tree_member(
         uc_json_tree_member(op, "action"), "action"));
-    for (i = 0; name && i < sizeof(actions) / sizeof(actions[0]); i++)
+    /* Each (resource, action) is in the table once: the first is it. */
+    for (i = 0; name && !c->action && i < sizeof(actions) /
+                                          sizeof(actions[0]); i++)
         if (actions[i].resource == r && strcmp(actions[i].name, name) == 0)
             c->action = &actions[i];
     if (!c->action)
@@ -436,21 +441,26 @@ static uc_securable_t *by_name(uc_call_t *call, const found_t *f,
                                                 NULL), APR_HASH_KEY_STRING);
 }
 
-/* The JSON list writers of one lookup: ids, or (parent, name) pairs. The
- * lists are written straight as JSON text: with a thousand checks,
- * building jansson values cost more than the queries. */
+/* The JSON lists of one lookup, written straight as JSON text: with a
+ * thousand checks, building jansson values cost more than the queries.
+ * Ids go in an array; (parent, name) pairs in an object of the names
+ * under each parent, so the database splits no pair apart. */
 typedef struct lookup {
     uc_jw_t *list;
     apr_hash_t *asked;     /* each object is asked for once */
+    apr_hash_t *names;     /* pairs: parent id -> writer of its names */
     int n;
 } lookup_t;
 
-static void lookup_start(uc_call_t *call, lookup_t *l, int checks)
+/* Lists start small and grow as they are written: made to the size of
+ * the worst batch, the four of a thousand checks took 480 kB the request
+ * pool had to map afresh, most of it never written. */
+static void lookup_start(uc_call_t *call, lookup_t *l)
 {
-    l->list = uc_jw_make(call->pool, 80 * (apr_size_t)(checks + 1));
-    l->asked = apr_hash_make(call->pool);
+    l->list = uc_jw_make(call->pool, 4096);
+    l->asked = uc_hash_make(call->pool);
+    l->names = uc_hash_make(call->pool);
     l->n = 0;
-    uc_jw_begin_array(l->list);
 }
 
 /* True the first time `key` is asked for. */
@@ -466,21 +476,26 @@ static void lookup_id(lookup_t *l, const char *id)
 {
     if (!first_ask(l, id))
         return;
+    if (!l->n++)
+        uc_jw_begin_array(l->list);
     uc_jw_string(l->list, id);
-    l->n++;
 }
 
 static void lookup_pair(uc_call_t *call, lookup_t *l, const char *parent,
                         const char *name)
 {
     const char *lower = lowered(call->pool, name);
+    uc_jw_t *names;
 
     if (!first_ask(l, apr_pstrcat(call->pool, parent, "/", lower, NULL)))
         return;
-    uc_jw_begin_array(l->list);
-    uc_jw_string(l->list, parent);
-    uc_jw_string(l->list, lower);
-    uc_jw_end_array(l->list);
+    names = apr_hash_get(l->names, parent, APR_HASH_KEY_STRING);
+    if (!names) {
+        names = uc_jw_make(call->pool, 256);
+        uc_jw_begin_array(names);
+        apr_hash_set(l->names, parent, APR_HASH_KEY_STRING, names);
+    }
+    uc_jw_string(names, lower);
     l->n++;
 }
 
@@ -489,9 +504,9 @@ static uc_error_t *run_ids(uc_call_t *call, lookup_t *l, found_t *f)
     apr_array_header_t *rows;
     uc_error_t *err;
 
-    uc_jw_end_array(l->list);
     if (!l->n)
         return NULL;
+    uc_jw_end_array(l->list);
     if ((err = uc_securable_refs_by_ids(call->store, call->pool,
                                         uc_jw_text(l->list), &rows)))
         return err;
@@ -503,11 +518,22 @@ static uc_error_t *run_pairs(uc_call_t *call, lookup_t *l, const char *kind,
                              found_t *f)
 {
     apr_array_header_t *rows;
+    apr_hash_index_t *hi;
     uc_error_t *err;
 
-    uc_jw_end_array(l->list);
     if (!l->n)
         return NULL;
+    uc_jw_begin_object(l->list);
+    for (hi = apr_hash_first(call->pool, l->names); hi;
+         hi = apr_hash_next(hi)) {
+        const void *parent;
+        void *names;
+
+        apr_hash_this(hi, &parent, NULL, &names);
+        uc_jw_end_array(names);
+        uc_jw_field_raw(l->list, parent, uc_jw_text(names));
+    }
+    uc_jw_end_object(l->list);
     if ((err = uc_securable_refs_by_parent_names(call->store, call->pool,
                                                  kind, uc_jw_text(l->list),
                                                  &rows)))
@@ -531,7 +557,7 @@ static uc_error_t *resolve_all(uc_call_t *call, check_t *checks, int n,
     int i;
     uc_error_t *err;
 
-    lookup_start(call, &ids, 3 * n);
+    lookup_start(call, &ids);
     for (i = 0; i < n; i++) {
         if (checks[i].warehouse_id)
             lookup_id(&ids, checks[i].warehouse_id);
@@ -543,8 +569,8 @@ static uc_error_t *resolve_all(uc_call_t *call, check_t *checks, int n,
     if ((err = run_ids(call, &ids, f)))
         return err;
 
-    lookup_start(call, &schemas, n);
-    lookup_start(call, &parents, n);
+    lookup_start(call, &schemas);
+    lookup_start(call, &parents);
     for (i = 0; i < n; i++) {
         const uc_securable_t *wh, *t;
 
@@ -560,7 +586,7 @@ static uc_error_t *resolve_all(uc_call_t *call, check_t *checks, int n,
         (err = run_ids(call, &parents, f)))
         return err;
 
-    lookup_start(call, &tables, n);
+    lookup_start(call, &tables);
     for (i = 0; i < n; i++) {
         const uc_securable_t *wh = checks[i].wh, *ns;
 
@@ -671,60 +697,103 @@ static uc_error_t *not_found(uc_call_t *call, const check_t *c)
     }
 }
 
-/* Grants of every principal involved on every object involved, in one
- * query, keyed "securable id \n principal". */
-static uc_error_t *load_grants(uc_call_t *call, check_t *checks, int n,
-                               apr_hash_t *held)
+/* The privileges held directly, by "securable id \n principal", and the
+ * last principal's at each level of the last chain looked at: checks
+ * mostly share their metastore and warehouse, and these are then not
+ * looked up again. */
+typedef struct held {
+    apr_hash_t *sets;
+    const uc_principal_t *who;
+    const uc_securable_t *sec[UC_LEVELS];
+    uc_privset_t direct[UC_LEVELS];
+} held_t;
+
+/* The ids of every object on the checks' chains, each once, as a JSON
+ * array; "" when there is none. Checks mostly share their metastore and
+ * warehouse, so a level is looked at only where it changes. */
+static const char *chain_ids(uc_call_t *call, const check_t *checks, int n)
 {
     uc_jw_t *ids = uc_jw_make(call->pool, 64 * (apr_size_t)(n + 1));
-    uc_jw_t *names = uc_jw_make(call->pool, 256);
-    apr_hash_t *seen = apr_hash_make(call->pool);
-    apr_array_header_t *grants;
-    int i, j, k, nids = 0;
-    uc_error_t *err;
+    apr_hash_t *seen = uc_hash_make(call->pool);
+    const uc_securable_t *last[UC_LEVELS] = { NULL };
+    int i, k, nids = 0;
 
     uc_jw_begin_array(ids);
+    for (i = 0; i < n; i++)
+        for (k = 0; k < checks[i].chain.n; k++) {
+            const uc_securable_t *s = checks[i].chain.sec[k];
+
+            if (s == last[k])
+                continue;
+            last[k] = s;
+            if (!apr_hash_get(seen, s->id, APR_HASH_KEY_STRING)) {
+                apr_hash_set(seen, s->id, APR_HASH_KEY_STRING, "");
+                uc_jw_string(ids, s->id);
+                nids++;
+            }
+        }
+    uc_jw_end_array(ids);
+    return nids ? uc_jw_text(ids) : "";
+}
+
+/* The names of the caller, of every principal checks are evaluated for
+ * and of their groups, each once, as a JSON array. */
+static const char *principal_names(uc_call_t *call, const check_t *checks,
+                                   int n)
+{
+    uc_jw_t *names = uc_jw_make(call->pool, 256);
+    apr_hash_t *seen = uc_hash_make(call->pool);
+    const uc_principal_t *last = NULL;
+    int i, j;
+
     uc_jw_begin_array(names);
     for (i = 0; i <= n; i++) {
         const uc_principal_t *who = i < n ? checks[i].who : call->who;
-        if (i < n)
-            for (k = 0; k < checks[i].chain.n; k++) {
-                const char *id = checks[i].chain.sec[k]->id;
-                if (!apr_hash_get(seen, id, APR_HASH_KEY_STRING)) {
-                    apr_hash_set(seen, id, APR_HASH_KEY_STRING, "");
-                    uc_jw_string(ids, id);
-                    nids++;
-                }
-            }
+
+        if (who == last)
+            continue;
+        last = who;
         for (j = -1; j < who->groups->nelts; j++) {
             const char *name = j < 0 ? who->name
                 : APR_ARRAY_IDX(who->groups, j, const char *);
-            const char *key = apr_pstrcat(call->pool, "\n", name, NULL);
-            if (!apr_hash_get(seen, key, APR_HASH_KEY_STRING)) {
-                apr_hash_set(seen, key, APR_HASH_KEY_STRING, "");
+            if (!apr_hash_get(seen, name, APR_HASH_KEY_STRING)) {
+                apr_hash_set(seen, name, APR_HASH_KEY_STRING, "");
                 uc_jw_string(names, name);
             }
         }
     }
-    uc_jw_end_array(ids);
     uc_jw_end_array(names);
-    if (!nids)
+    return uc_jw_text(names);
+}
+
+/* Grants of every principal involved on every object involved, in one
+ * query. */
+static uc_error_t *load_grants(uc_call_t *call, check_t *checks, int n,
+                               held_t *held)
+{
+    const char *ids = chain_ids(call, checks, n);
+    apr_array_header_t *grants;
+    int i;
+    uc_error_t *err;
+
+    if (!*ids)
         return NULL;
-    if ((err = uc_grants_held(call->store, call->pool, uc_jw_text(ids),
-                              uc_jw_text(names), &grants)))
+    if ((err = uc_grants_held(call->store, call->pool, ids,
+                              principal_names(call, checks, n), &grants)))
         return err;
     for (i = 0; i < grants->nelts; i++) {
         const uc_grant_t *g = &APR_ARRAY_IDX(grants, i, uc_grant_t);
         const char *key = apr_pstrcat(call->pool, g->securable_id, "\n",
                                       g->principal, NULL);
-        uc_privset_t *set = apr_hash_get(held, key, APR_HASH_KEY_STRING);
+        uc_privset_t *set = apr_hash_get(held->sets, key,
+                                         APR_HASH_KEY_STRING);
         int p = uc_privilege_parse(g->privilege);
 
         if (p < 0)
             continue;
         if (!set) {
             set = apr_pcalloc(call->pool, sizeof(*set));
-            apr_hash_set(held, key, APR_HASH_KEY_STRING, set);
+            apr_hash_set(held->sets, key, APR_HASH_KEY_STRING, set);
         }
         *set |= P(p);
     }
@@ -749,18 +818,29 @@ static uc_privset_t held_by(apr_hash_t *held, const char *id,
     return set ? *set : 0;
 }
 
-static void access_of(const uc_principal_t *who, const uc_chain_t *chain,
-                      apr_hash_t *held, uc_access_t *out)
+static void access_of(held_t *held, const uc_principal_t *who,
+                      const uc_chain_t *chain, uc_access_t *out)
 {
     uc_privset_t direct[UC_LEVELS] = { 0 };
     int level, j;
 
-    for (level = 0; level < chain->n && !who->admin; level++)
+    if (held->who != who) {
+        memset(held->sec, 0, sizeof(held->sec));
+        held->who = who;
+    }
+    for (level = 0; level < chain->n && !who->admin; level++) {
+        if (held->sec[level] == chain->sec[level]) {
+            direct[level] = held->direct[level];
+            continue;
+        }
         for (j = -1; j < who->groups->nelts; j++)
-            direct[level] |= held_by(held, chain->sec[level]->id,
+            direct[level] |= held_by(held->sets, chain->sec[level]->id,
                                      j < 0 ? who->name
                                      : APR_ARRAY_IDX(who->groups, j,
                                                      const char *));
+        held->sec[level] = chain->sec[level];
+        held->direct[level] = direct[level];
+    }
     uc_access_compute(who, chain, direct, out);
 }
 
@@ -811,9 +891,9 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
 {
     tree_t *list = uc_json_tree_member(call->tree, "checks");
     tree_t *error_on = uc_json_tree_member(call->tree, "error-on-not-found");
-    apr_hash_t *principals = apr_hash_make(call->pool);
-    found_t found = { apr_hash_make(call->pool), apr_hash_make(call->pool) };
-    apr_hash_t *held = apr_hash_make(call->pool);
+    apr_hash_t *principals = uc_hash_make(call->pool);
+    found_t found = { uc_hash_make(call->pool), uc_hash_make(call->pool) };
+    held_t held = { uc_hash_make(call->pool), NULL, { NULL }, { 0 } };
     uc_securable_t *metastore = apr_pcalloc(call->pool, sizeof(*metastore));
     int error_on_not_found = uc_json_tree_is(error_on, UC_JSON_TREE_TRUE);
     int n, i;
@@ -848,11 +928,11 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
         return err;
     for (i = 0; i < n; i++)
         build_chain(call, &checks[i], &found, metastore);
-    if ((err = load_grants(call, checks, n, held)))
+    if ((err = load_grants(call, checks, n, &held)))
         return err;
     /* What the caller may not know of is missing, for the caller. */
     for (i = 0; i < n; i++) {
-        access_of(call->who, &checks[i].chain, held, &checks[i].mine);
+        access_of(&held, call->who, &checks[i].chain, &checks[i].mine);
         if (checks[i].found &&
             !uc_access_sees(&checks[i].mine, &checks[i].chain, 1))
             checks[i].found = 0;
@@ -882,7 +962,7 @@ static uc_error_t *batch_check(uc_call_t *call, uc_jw_t *out)
         uc_access_t theirs;
 
         if (checks[i].other)
-            access_of(checks[i].who, &checks[i].chain, held, &theirs);
+            access_of(&held, checks[i].who, &checks[i].chain, &theirs);
         uc_jw_begin_object(out);
         if (checks[i].id)
             uc_jw_field_string(out, "id", checks[i].id);

@@ -165,10 +165,10 @@ uc_error_t *uc_securable_refs_by_ids(uc_store_t *store, apr_pool_t *pool,
 uc_error_t *uc_securable_refs_by_parent_names(uc_store_t *store,
                                               apr_pool_t *pool,
                                               const char *kind,
-                                              const char *pairs,
+                                              const char *names,
                                               apr_array_header_t **out)
 {
-    const char *args[] = { pairs, kind };
+    const char *args[] = { names, kind };
     return located(store, pool, UC_STMT_SECURABLE_REFS_BY_PARENT_NAMES, args,
                    out);
 }

@@ -118,15 +118,15 @@ uc_error_t *uc_securable_page(uc_store_t *store, apr_pool_t *pool,
 
 /* What authorization needs of many rows at once: kind, parent, id, name,
  * owner and, for a table, {"table_type":…} as details; the other fields
- * are NULL. By id (a JSON array), or by (parent_id, name) pairs of one
- * kind (a JSON array of pairs). */
+ * are NULL. By id (a JSON array), or by names of one kind under their
+ * parents (a JSON object of arrays: {"<parent id>": ["<name>", ...]}). */
 uc_error_t *uc_securable_refs_by_ids(uc_store_t *store, apr_pool_t *pool,
                                      const char *ids,
                                      apr_array_header_t **out);
 uc_error_t *uc_securable_refs_by_parent_names(uc_store_t *store,
                                               apr_pool_t *pool,
                                               const char *kind,
-                                              const char *pairs,
+                                              const char *names,
                                               apr_array_header_t **out);
 
 /* One page of the objects of `kind` under the schemas of a catalog

@@ -33,6 +33,7 @@
 #define OF_M(c) "m." #c
 #define OF_X(c) "x." #c
 #define OF_T(c) "t." #c
+#define OF_G(c) "g." #c
 #define BUDGETED_S(c) WITHIN_BUDGET("s." #c)
 #define BUDGETED_M(c) WITHIN_BUDGET("m." #c)
 #define BUDGETED_X(c) WITHIN_BUDGET("x." #c)
@@ -112,10 +113,14 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         "SELECT id FROM securables WHERE parent_id = %s UNION ALL "
         "SELECT id FROM staging_tables WHERE schema_id = %s "
         "AND committed_at IS NULL LIMIT 1", NULL },
+    /* On SQLite the ids drive the join: an IN list of a thousand ids is
+     * first sorted into a temporary index, which cost more than the
+     * primary-key probes themselves. Repeated ids repeat rows, which
+     * callers OR into the same privileges. */
     [UC_STMT_GRANTS_OF_PRINCIPALS] = {
-        "SELECT " GRANTS " FROM grants "
-        "WHERE securable_id IN " SQLITE_LIST("%s")
-        " AND principal IN " SQLITE_LIST("%s"),
+        "SELECT " COLUMNS_OF(UC_GRANT_COLUMNS, OF_G) " FROM json_each(%s) j "
+        "CROSS JOIN grants g ON g.securable_id = j.value "
+        "WHERE g.principal IN " SQLITE_LIST("%s"),
         "SELECT " GRANTS " FROM grants "
         "WHERE securable_id IN " PG_LIST("%s")
         " AND principal IN " PG_LIST("%s") },
@@ -162,20 +167,31 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         TABLE_TYPE " || '\"}' END "
 #define SQLITE_TABLE_TYPE "json_extract(s.details, '$.table_type')"
 #define PG_TABLE_TYPE "(CAST(s.details AS json) ->> 'table_type')"
+/* The same read from the row itself, for a statement that finds its rows
+ * in a covering index and reads the table for tables only. */
+#define SQLITE_ROW_TABLE_TYPE \
+        "(SELECT json_extract(r.details, '$.table_type') FROM securables r " \
+        "WHERE r.rowid = s.rowid)"
+    /* The ids drive the join on SQLite, as in GRANTS_OF_PRINCIPALS;
+     * callers ask for each id once. */
     [UC_STMT_SECURABLE_REFS_BY_IDS] = {
-        SECURABLE_REFS(SQLITE_TABLE_TYPE) "FROM securables s WHERE s.id IN "
-        SQLITE_LIST("%s"),
+        SECURABLE_REFS(SQLITE_TABLE_TYPE) "FROM json_each(%s) j "
+        "CROSS JOIN securables s ON s.id = j.value",
         SECURABLE_REFS(PG_TABLE_TYPE) "FROM securables s WHERE s.id IN "
         PG_LIST("%s") },
-    /* (parent_id, name) pairs as a JSON array of two-element arrays. */
+    /* Names by parent, as a JSON object of arrays ({"<parent id>":
+     * ["<name>", ...]}): each array is read once, where an array of
+     * [parent, name] pairs took two JSON extractions a pair. On SQLite
+     * through the index that compares names first and holds every column
+     * but the details (sql/sqlite/0016): a schema's row is not read. */
     [UC_STMT_SECURABLE_REFS_BY_PARENT_NAMES] = {
-        SECURABLE_REFS(SQLITE_TABLE_TYPE) "FROM json_each(%s) j "
-        "JOIN securables s ON s.parent_id = json_extract(j.value, '$[0]') "
-        "AND s.name = json_extract(j.value, '$[1]') WHERE s.kind = %s",
-        SECURABLE_REFS(PG_TABLE_TYPE) "FROM "
-        "json_array_elements(CAST(%s AS json)) j "
-        "JOIN securables s ON s.parent_id = (j.value ->> 0) "
-        "AND s.name = (j.value ->> 1) WHERE s.kind = %s" },
+        SECURABLE_REFS(SQLITE_ROW_TABLE_TYPE) "FROM json_each(%s) p "
+        "CROSS JOIN json_each(p.value) n CROSS JOIN securables s "
+        "INDEXED BY securables_by_name ON s.parent_id = p.key AND s.kind = %s AND s.name = n.value",
+        SECURABLE_REFS(PG_TABLE_TYPE) "FROM json_each(CAST(%s AS json)) p "
+        "CROSS JOIN json_array_elements_text(p.value) n(name) "
+        "JOIN securables s ON s.parent_id = p.key AND s.kind = %s "
+        "AND s.name = n.name" },
     /* Objects of one kind across the schemas of one catalog (or of every
      * catalog when the id is ''), whose schema and object names match LIKE
      * patterns, in (catalog, schema, name) order after a key, filtered to

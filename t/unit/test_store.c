@@ -466,9 +466,13 @@ static void test_refs_are_narrow(void **state)
     assert_null(r->comment);
     assert_ok(uc_securable_refs_by_parent_names(
         s, fx->pool, UC_KIND_TABLE, apr_psprintf(fx->pool,
-        "[[\"%s\",\"big\"],[\"%s\",\"big\"]]", sch->id, sch->id), &rows));
-    assert_true(rows->nelts >= 1);
-    assert_null(APR_ARRAY_IDX(rows, 0, uc_securable_t *)->properties);
+        "{\"%s\":[\"absent\",\"big\"],\"%s\":[\"big\"]}", sch->id,
+        cat->id), &rows));
+    assert_int_equal(rows->nelts, 1);
+    r = APR_ARRAY_IDX(rows, 0, uc_securable_t *);
+    assert_string_equal(r->id, t->id);
+    assert_string_equal(r->details, "{\"table_type\":\"VIEW\"}");
+    assert_null(r->properties);
 }
 
 static void test_upgrade_in_place(void **state)
