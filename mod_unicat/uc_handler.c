@@ -356,6 +356,17 @@ static uc_error_t *read_body(request_rec *r, apr_off_t limit, char **data,
     return NULL;
 }
 
+/* The routes of each mount, indexed at every (re)start. */
+static const uc_router_t *routers[UC_MOUNT_COUNT];
+
+void uc_glue_make_routers(apr_pool_t *pconf)
+{
+    int a;
+
+    for (a = 0; a < UC_MOUNT_COUNT; a++)
+        routers[a] = uc_router_make(pconf, uc_mounts[a].routes);
+}
+
 /* The API a handler serves; NULL for none of the module's. */
 static const uc_mount_t *api_named(const char *handler)
 {
@@ -604,7 +615,8 @@ static uc_error_t *prepare_call(request_rec *r, const uc_mount_t *api,
     unidentified = api->recipients ? identify_sharing_caller(r, conf, call)
                                    : identify(r, conf, call);
 
-    uc_router_match(r->pool, api->routes, method, call->path, match);
+    uc_router_match(r->pool, routers[api - uc_mounts], method, call->path,
+                    match);
     if (unidentified && !(match->route && is_open(match->route)))
         return unidentified;
     if (!match->route) {
