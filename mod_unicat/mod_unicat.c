@@ -718,6 +718,7 @@ static int pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
     answer_cache_kib = UC_DEFAULT_ANSWER_CACHE_KIB;
     secret_keys.n = 0;
     secret_keys.keys = NULL;
+    uc_glue_make_routers(pconf);
     apr_pool_cleanup_register(pconf, &secret_keys, wipe_secret_keys,
                               apr_pool_cleanup_null);
     return OK;

@@ -147,6 +147,8 @@ void uc_log_redact_register_hooks(void);
 const char *uc_glue_uri_for_log(request_rec *r);
 
 void uc_glue_retrieve_dbd(void);
+/* The routers of the mounts, in the configuration's pool. */
+void uc_glue_make_routers(apr_pool_t *pconf);
 
 /* The pool of threads that prepare asynchronous sharing queries
  * (uc_async_pool.c): the child_init hook that makes it, and what a request

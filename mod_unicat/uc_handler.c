@@ -356,6 +356,17 @@ static uc_error_t *read_body(request_rec *r, apr_off_t limit, char **data,
     return NULL;
 }
 
+/* The routes of each mount, indexed at every (re)start. */
+static const uc_router_t *routers[UC_MOUNT_COUNT];
+
+void uc_glue_make_routers(apr_pool_t *pconf)
+{
+    int a;
+
+    for (a = 0; a < UC_MOUNT_COUNT; a++)
+        routers[a] = uc_router_make(pconf, uc_mounts[a].routes);
+}
+
 /* The API a handler serves; NULL for none of the module's. */
 static const uc_mount_t *api_named(const char *handler)
 {
@@ -560,6 +571,16 @@ static uc_error_t *read_json_body(request_rec *r, const uc_dir_config_t *conf,
     return NULL;
 }
 
+/* The URL of the request's mount, as the client named the server. */
+static const char *api_url_of(void *baton)
+{
+    request_rec *r = baton;
+    const uc_dir_config_t *conf = ap_get_module_config(r->per_dir_config,
+                                                       &unicat_module);
+
+    return ap_construct_url(r->pool, conf->base, r);
+}
+
 static uc_error_t *prepare_call(request_rec *r, const uc_mount_t *api,
                                 const uc_dir_config_t *conf,
                                 uc_call_t *call, uc_route_match_t *match)
@@ -575,7 +596,8 @@ static uc_error_t *prepare_call(request_rec *r, const uc_mount_t *api,
     call->storage_root = conf->storage_root;
     call->secrets = uc_glue_secret_keys();
     call->cloud = uc_glue_cloud();
-    call->api_url = ap_construct_url(r->pool, conf->base, r);
+    call->api_url_of = api_url_of;
+    call->api_url_baton = r;
     call->sharing_endpoint = conf->sharing_endpoint;
     call->provider_private_addresses = conf->provider_private_addresses == 1;
     call->client_ip = r->useragent_ip;
@@ -587,7 +609,7 @@ static uc_error_t *prepare_call(request_rec *r, const uc_mount_t *api,
      * database. What a section sets that such an answer depends on (the
      * caller's name, groups, being an admin) is in the key already. */
     call->answers = conf->answer_cache != 0 ? uc_glue_answers() : NULL;
-    call->answers_scope = apr_psprintf(r->pool, "%pp", (void *)r->server);
+    call->answers_scope = r->server;
     call->max_unbackfilled_commits = conf->max_unbackfilled == UC_UNSET
                                      ? 0 : conf->max_unbackfilled;
     call->url_lifetime = conf->url_lifetime == UC_UNSET
@@ -604,7 +626,8 @@ static uc_error_t *prepare_call(request_rec *r, const uc_mount_t *api,
     unidentified = api->recipients ? identify_sharing_caller(r, conf, call)
                                    : identify(r, conf, call);
 
-    uc_router_match(r->pool, api->routes, method, call->path, match);
+    uc_router_match(r->pool, routers[api - uc_mounts], method, call->path,
+                    match);
     if (unidentified && !(match->route && is_open(match->route)))
         return unidentified;
     if (!match->route) {

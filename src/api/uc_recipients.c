@@ -292,7 +292,7 @@ static const char *activation_url(uc_call_t *call,
                err->cause ? err->cause : err->message);
         return NULL;
     }
-    return apr_pstrcat(call->pool, call->api_url,
+    return apr_pstrcat(call->pool, uc_call_api_url(call),
                        "/public/" UC_ACTIVATION_SEGMENT "/", nonce, NULL);
 }
 
@@ -491,7 +491,7 @@ static void write_client_profile(uc_call_t *call, uc_jw_t *out,
     uc_jw_field_string(out, "type", "oauth_client_credentials");
     uc_jw_field_string(out, "endpoint", call->sharing_endpoint);
     uc_jw_field_string(out, "tokenEndpoint",
-                       apr_pstrcat(call->pool, call->api_url,
+                       apr_pstrcat(call->pool, uc_call_api_url(call),
                                    TOKEN_ENDPOINT, NULL));
     uc_jw_field_string(out, "clientId", t->id);
     uc_jw_field_string(out, "clientSecret", secret);

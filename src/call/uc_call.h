@@ -115,10 +115,15 @@ typedef struct uc_call {
     /* How the clouds are reached (cloud/uc_cloud_settings.h); never NULL
      * in a call the glue makes. */
     const struct uc_cloud_settings *cloud;
-    /* The absolute URL of the API's mount as its clients reach it, and
-     * the public base URL of the Delta Sharing endpoint recipients are
-     * sent to (UnicatSharingEndpoint, NULL when not set). */
+    /* The absolute URL of the API's mount as its clients reach it
+     * (uc_call_api_url): set when the caller knows it, else made by
+     * api_url_of from api_url_baton when a call names it, which few do
+     * (the glue: from the request's Host). Then the public base URL of
+     * the Delta Sharing endpoint recipients are sent to
+     * (UnicatSharingEndpoint, NULL when not set). */
     const char *api_url;
+    const char *(*api_url_of)(void *baton);
+    void *api_url_baton;
     const char *sharing_endpoint;
     /* Whether providers' sharing servers and token endpoints may be at
      * loopback, private, link-local or unspecified addresses
@@ -159,12 +164,19 @@ typedef struct uc_call {
      * default. */
     int max_unbackfilled_commits;
     /* The process's answer cache (core/uc_answer_cache.h), NULL when it
-     * is off; and the name of where the call is answered from (the
-     * database and the configuration the glue gives the call), part of
-     * every key, so that two such places never share an answer. */
+     * is off; and where the call is answered from (the database and the
+     * configuration the glue gives the call: the address of the glue's
+     * server), part of every key, so that two such places never share an
+     * answer. */
     struct uc_answer_cache *answers;
-    const char *answers_scope;
+    const void *answers_scope;
 } uc_call_t;
+
+static inline const char *uc_call_api_url(const uc_call_t *call)
+{
+    return call->api_url ? call->api_url
+                         : call->api_url_of(call->api_url_baton);
+}
 
 /* An operation writes its JSON answer into `out`, or returns an error (and
  * whatever it wrote is dropped). */

@@ -80,10 +80,18 @@ static const char *separator(const char *s, const char *end, int *len)
     return NULL;
 }
 
+/* Either name, each letter of it one byte or three (percent-encoded): a
+ * segment of another length is neither, whatever its bytes. */
+#define ACTIVATION_MIN (sizeof(UC_ACTIVATION_SEGMENT) - 1)
+#define ACTIVATION_MAX (3 * (sizeof(UC_ACTIVATION_INFO_SEGMENT) - 1))
+
 static int is_activation_segment(const char *s, const char *end)
 {
-    return spells(s, end, UC_ACTIVATION_SEGMENT) ||
-           spells(s, end, UC_ACTIVATION_INFO_SEGMENT);
+    apr_size_t n = (apr_size_t)(end - s);
+
+    return n >= ACTIVATION_MIN && n <= ACTIVATION_MAX &&
+           (spells(s, end, UC_ACTIVATION_SEGMENT) ||
+            spells(s, end, UC_ACTIVATION_INFO_SEGMENT));
 }
 
 /* Everything after the first activation segment of the path [s, end),

@@ -2,6 +2,7 @@
 #include "uc_router.h"
 
 #include <string.h>
+#include <apr_hash.h>
 #include <apr_strings.h>
 
 static const char *const method_names[UC_METHOD_COUNT] = {
@@ -40,8 +41,8 @@ static int split_path(apr_pool_t *pool, const char *path, char **segs)
 }
 
 /* Matches the split path against one pattern without allocating: routing
- * runs on every request over every route of the family, and most patterns
- * fail on the first byte of their first segment. */
+ * runs on every request, over the routes the path's first segment may
+ * reach. */
 static int pattern_matches(const char *p, char **segs, int nsegs,
                            const char **params)
 {
@@ -71,28 +72,100 @@ static int pattern_matches(const char *p, char **segs, int nsegs,
     }
 }
 
-void uc_router_match(apr_pool_t *pool, const uc_route_t *const *tables,
+/* The routes a path may reach, by its first segment: those whose first
+ * segment is that literal or a parameter, in the order of the tables. */
+struct uc_router {
+    apr_hash_t *by_first;        /* literal -> apr_array of routes */
+    apr_array_header_t *others;  /* a first segment no literal names */
+    apr_array_header_t *root;    /* the path "/" */
+};
+
+/* The first segment of a pattern: its length, and whether it is a
+ * {parameter}. */
+static const char *first_segment(const char *pattern, apr_size_t *len,
+                                 int *param)
+{
+    const char *seg = pattern + (*pattern == '/');
+
+    *len = strcspn(seg, "/");
+    *param = *seg == '{';
+    return seg;
+}
+
+static apr_array_header_t *routes_make(apr_pool_t *pool)
+{
+    return apr_array_make(pool, 8, sizeof(const uc_route_t *));
+}
+
+uc_router_t *uc_router_make(apr_pool_t *pool, const uc_route_t *const *tables)
+{
+    uc_router_t *router = apr_pcalloc(pool, sizeof(*router));
+    const uc_route_t *const *t;
+    const uc_route_t *r;
+    apr_hash_index_t *hi;
+
+    router->by_first = apr_hash_make(pool);
+    router->others = routes_make(pool);
+    router->root = routes_make(pool);
+    for (t = tables; *t; t++)
+        for (r = *t; r->pattern; r++) {
+            apr_size_t len;
+            int param;
+            const char *seg = first_segment(r->pattern, &len, &param);
+
+            if (len && !param && !apr_hash_get(router->by_first, seg, len))
+                apr_hash_set(router->by_first, seg, len, routes_make(pool));
+        }
+    for (t = tables; *t; t++)
+        for (r = *t; r->pattern; r++) {
+            apr_size_t len;
+            int param;
+            const char *seg = first_segment(r->pattern, &len, &param);
+
+            if (!len)
+                APR_ARRAY_PUSH(router->root, const uc_route_t *) = r;
+            else if (!param)
+                APR_ARRAY_PUSH((apr_array_header_t *)apr_hash_get(
+                                   router->by_first, seg, len),
+                               const uc_route_t *) = r;
+            else {
+                APR_ARRAY_PUSH(router->others, const uc_route_t *) = r;
+                for (hi = apr_hash_first(pool, router->by_first); hi;
+                     hi = apr_hash_next(hi))
+                    APR_ARRAY_PUSH((apr_array_header_t *)apr_hash_this_val(hi),
+                                   const uc_route_t *) = r;
+            }
+        }
+    return router;
+}
+
+void uc_router_match(apr_pool_t *pool, const uc_router_t *router,
                      uc_method_t method, const char *path,
                      uc_route_match_t *match)
 {
     char *segs[UC_ROUTE_MAX_SEGMENTS];
-    int nsegs;
+    const apr_array_header_t *routes;
+    int nsegs, i;
 
     memset(match, 0, sizeof(*match));
     nsegs = split_path(pool, path, segs);
     if (nsegs < 0)
         return;
-    for (; *tables; tables++) {
-        const uc_route_t *r;
-        for (r = *tables; r->pattern; r++) {
-            const char *params[UC_ROUTE_MAX_PARAMS] = { NULL };
-            if (!pattern_matches(r->pattern, segs, nsegs, params))
-                continue;
-            match->allowed |= 1u << r->method;
-            if (r->method == method && !match->route) {
-                match->route = r;
-                memcpy(match->params, params, sizeof(params));
-            }
+    routes = nsegs ? apr_hash_get(router->by_first, segs[0],
+                                  APR_HASH_KEY_STRING)
+                   : router->root;
+    if (!routes)
+        routes = router->others;
+    for (i = 0; i < routes->nelts; i++) {
+        const uc_route_t *r = APR_ARRAY_IDX(routes, i, const uc_route_t *);
+        const char *params[UC_ROUTE_MAX_PARAMS] = { NULL };
+
+        if (!pattern_matches(r->pattern, segs, nsegs, params))
+            continue;
+        match->allowed |= 1u << r->method;
+        if (r->method == method && !match->route) {
+            match->route = r;
+            memcpy(match->params, params, sizeof(params));
         }
     }
 }

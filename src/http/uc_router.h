@@ -16,10 +16,20 @@ typedef struct uc_route_match {
     unsigned allowed;         /* bit per uc_method_t of the path's methods */
 } uc_route_match_t;
 
-/* Tables end with an entry whose pattern is NULL. The result is:
- * a route (match->route set), a known path with another method (route NULL,
- * allowed != 0: 405), or an unknown path (both zero: 404). */
-void uc_router_match(apr_pool_t *pool, const uc_route_t *const *tables,
+typedef struct uc_router uc_router_t;
+
+/* The routes of `tables` (NULL-ended; each table ends with an entry whose
+ * pattern is NULL) indexed by their first segment, so that a call is
+ * matched against the few routes its path may reach, not against every
+ * route of the API. Made once, in a pool that outlives the calls; read by
+ * any number of threads. */
+uc_router_t *uc_router_make(apr_pool_t *pool, const uc_route_t *const *tables);
+
+/* The first route of the tables, in their order, for the method and the
+ * path. The result is: a route (match->route set), a known path with
+ * another method (route NULL, allowed != 0: 405), or an unknown path (both
+ * zero: 404). */
+void uc_router_match(apr_pool_t *pool, const uc_router_t *router,
                      uc_method_t method, const char *path,
                      uc_route_match_t *match);
 

@@ -78,7 +78,8 @@ static uc_jw_t *answer_key(const uc_route_t *route, const uc_call_t *call)
     const apr_table_entry_t *e = (const apr_table_entry_t *)q->elts;
     int i;
 
-    key_string(key, call->answers_scope);
+    key_piece(key, (const char *)&call->answers_scope,
+              sizeof(call->answers_scope));
     key_string(key, route->pattern);
     key_string(key, call->path);
     for (i = 0; i < q->nelts; i++) {

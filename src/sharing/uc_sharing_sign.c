@@ -122,7 +122,7 @@ static uc_error_t *make_cloud_signer(uc_shared_t *s, apr_int64_t expires,
 
 const char *uc_sharing_sign_files_base(const uc_call_t *call)
 {
-    return apr_pstrcat(call->pool, call->api_url, "/files", NULL);
+    return apr_pstrcat(call->pool, uc_call_api_url(call), "/files", NULL);
 }
 
 uc_error_t *uc_sharing_sign_make(uc_shared_t *s, uc_sharing_signer_t *signer)

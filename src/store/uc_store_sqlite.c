@@ -122,6 +122,22 @@ static int page_full(uc_sqlite_page_t *page, sqlite3_stmt *st, int ncols,
     return 0;
 }
 
+/* A column of the row `st` stands on as text, NULL for SQL NULL. SQLite
+ * would turn an integer into text in memory of its own, from malloc; the
+ * digits written here are the same. Text holds no NUL: every value is
+ * bound as a C string. */
+static const char *cell(apr_pool_t *pool, sqlite3_stmt *st, int i)
+{
+    switch (sqlite3_column_type(st, i)) {
+    case SQLITE_NULL:
+        return NULL;
+    case SQLITE_INTEGER:
+        return apr_off_t_toa(pool, (apr_off_t)sqlite3_column_int64(st, i));
+    default:
+        return apr_pstrdup(pool, (const char *)sqlite3_column_text(st, i));
+    }
+}
+
 uc_error_t *uc_sqlite_select(uc_store_t *store, uc_sqlite_t *sqlite,
                              apr_pool_t *pool, uc_stmt_t id,
                              const char *const *args, uc_sqlite_page_t *page,
@@ -155,14 +171,8 @@ uc_error_t *uc_sqlite_select(uc_store_t *store, uc_sqlite_t *sqlite,
             break;
         cells = apr_palloc(pool, sizeof(*cells) *
                            (apr_size_t)(out->ncols ? out->ncols : 1));
-        /* column_text is NULL for SQL NULL; each call takes the
-         * connection's mutex, so no separate column_type. */
-        for (i = 0; i < out->ncols; i++) {
-            const char *v = (const char *)sqlite3_column_text(st, i);
-            cells[i] = v ? apr_pstrmemdup(pool, v, (apr_size_t)
-                                          sqlite3_column_bytes(st, i))
-                         : NULL;
-        }
+        for (i = 0; i < out->ncols; i++)
+            cells[i] = cell(pool, st, i);
         APR_ARRAY_PUSH(rows, const char **) = cells;
     }
     out->nrows = rows->nelts;

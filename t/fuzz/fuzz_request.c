@@ -151,7 +151,8 @@ static uc_error_t *run(apr_pool_t *pool, const uc_route_t *const *api,
         return err;
     if (sharing)
         as_recipient(call);
-    uc_router_match(pool, api, method, call->path, match);
+    uc_router_match(pool, uc_router_make(pool, api), method, call->path,
+                    match);
     if (!match->route)
         return uc_render_httpd_error(pool, match->allowed ? 405 : 404);
     if (len && (err = uc_call_read_body(match->route, call, body, len)))

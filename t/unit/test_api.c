@@ -540,18 +540,19 @@ static void test_metastore_summary(void **state)
 static void test_routing(void **state)
 {
     afx_t *fx = *state;
+    const uc_router_t *catalog = uc_router_make(fx->pool, uc_catalog_api);
     json_t *out;
     uc_route_match_t m;
 
     assert_null(api(fx, UC_GET, "/catalogs/", NULL, &out));
     api_err(fx, UC_GET, "/nothing", NULL, 404, "ENDPOINT_NOT_FOUND");
     api_err(fx, UC_PUT, "/catalogs", NULL, 405, "METHOD_NOT_ALLOWED");
-    uc_router_match(fx->pool, uc_catalog_api, UC_POST, "/catalogs", &m);
+    uc_router_match(fx->pool, catalog, UC_POST, "/catalogs", &m);
     assert_true(m.route->flags & UC_ROUTE_BODY);
-    uc_router_match(fx->pool, uc_catalog_api, UC_PATCH, "/catalogs/x", &m);
+    uc_router_match(fx->pool, catalog, UC_PATCH, "/catalogs/x", &m);
     assert_true(m.route->flags & UC_ROUTE_BODY);
     assert_true(m.route->flags & UC_ROUTE_TXN);
-    uc_router_match(fx->pool, uc_catalog_api, UC_DELETE, "/schemas/x.y", &m);
+    uc_router_match(fx->pool, catalog, UC_DELETE, "/schemas/x.y", &m);
     assert_true(m.route->flags & UC_ROUTE_TXN);
 }
 

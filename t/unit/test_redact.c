@@ -61,6 +61,11 @@ static void test_nonces(void **state)
           "/public/data_sharing_activation/XXXXXXXX" },
         { "/public/data_sharing_activation%2F" NONCE,
           "/public/data_sharing_activation%2FXXXXXXXX" },
+        /* Every letter encoded: the longest segment that spells one. */
+        { "/public/%64%61%74%61%5F%73%68%61%72%69%6E%67%5F%61"
+          "%63%74%69%76%61%74%69%6F%6E%5F%69%6E%66%6F/" NONCE,
+          "/public/%64%61%74%61%5F%73%68%61%72%69%6E%67%5F%61"
+          "%63%74%69%76%61%74%69%6F%6E%5F%69%6E%66%6F/XXXXXXXX" },
         /* A file name of the request (DocumentRoot and the path). */
         { "/var/www/html/api/public/data_sharing_activation/" NONCE,
           "/var/www/html/api/public/data_sharing_activation/XXXXXXXX" },

@@ -44,6 +44,19 @@ static const uc_route_t other[] = {
     { 0, NULL, NULL, 0, NULL }
 };
 
+/* Routes whose first segment is a parameter, or that have none, among
+ * literal ones: the router's index by first segment keeps the order of
+ * the tables. */
+static const uc_route_t param_first[] = {
+    { UC_GET,  "/",        op_a, 0, &open_rule },  /* 0 */
+    { UC_GET,  "/{any}",   op_a, 0, &open_rule },  /* 1 */
+    { UC_GET,  "/lit",     op_b, 0, &open_rule },  /* 2: 1 comes first */
+    { UC_POST, "/lit",     op_a, 0, &open_rule },  /* 3 */
+    { UC_PUT,  "/{any}/x", op_a, 0, &open_rule },  /* 4 */
+    { 0, NULL, NULL, 0, NULL }
+};
+static const uc_route_t *const param_first_api[] = { param_first, NULL };
+
 /* A route that forgot its rule. */
 static int ran_unruled;
 
@@ -68,7 +81,7 @@ static void match(apr_pool_t *pool, uc_method_t m, const char *path,
 {
     /* Poison the output: the router must reset every field. */
     memset(out, 0xA5, sizeof(*out));
-    uc_router_match(pool, small_api, m, path, out);
+    uc_router_match(pool, uc_router_make(pool, small_api), m, path, out);
 }
 
 static void assert_no_params(const uc_route_match_t *m)
@@ -246,18 +259,19 @@ static void test_other_method(void **state)
 static void test_several_tables(void **state)
 {
     apr_pool_t *pool = *state;
+    const uc_router_t *two = uc_router_make(pool, two_api);
     uc_route_match_t m;
 
-    uc_router_match(pool, two_api, UC_GET, "/other", &m);
+    uc_router_match(pool, two, UC_GET, "/other", &m);
     assert_ptr_equal(m.route, &other[0]);
     assert_int_equal(m.allowed, BIT(UC_GET));
 
     /* Allowed methods are collected over every table. */
-    uc_router_match(pool, two_api, UC_PUT, "/a", &m);
+    uc_router_match(pool, two, UC_PUT, "/a", &m);
     assert_ptr_equal(m.route, &other[1]);
     assert_int_equal(m.allowed, BIT(UC_GET) | BIT(UC_POST) | BIT(UC_PUT));
 
-    uc_router_match(pool, two_api, UC_DELETE, "/a", &m);
+    uc_router_match(pool, two, UC_DELETE, "/a", &m);
     assert_null(m.route);
     assert_int_equal(m.allowed, BIT(UC_GET) | BIT(UC_POST) | BIT(UC_PUT));
 }
@@ -360,41 +374,73 @@ static void test_catalog_api_every_route_has_rule(void **state)
     assert_true(n >= 14);
 }
 
+static void test_parameter_first_routes_keep_their_order(void **state)
+{
+    apr_pool_t *pool = *state;
+    const uc_router_t *router = uc_router_make(pool, param_first_api);
+    uc_route_match_t m;
+
+    uc_router_match(pool, router, UC_GET, "/", &m);
+    assert_ptr_equal(m.route, &param_first[0]);
+    assert_int_equal(m.allowed, BIT(UC_GET));
+    uc_router_match(pool, router, UC_GET, "/lit", &m);
+    assert_ptr_equal(m.route, &param_first[1]);
+    assert_string_equal(m.params[0], "lit");
+    assert_int_equal(m.allowed, BIT(UC_GET) | BIT(UC_POST));
+    uc_router_match(pool, router, UC_POST, "/lit", &m);
+    assert_ptr_equal(m.route, &param_first[3]);
+    uc_router_match(pool, router, UC_GET, "/other", &m);
+    assert_ptr_equal(m.route, &param_first[1]);
+    assert_int_equal(m.allowed, BIT(UC_GET));
+    uc_router_match(pool, router, UC_PUT, "/lit/x", &m);
+    assert_ptr_equal(m.route, &param_first[4]);
+    uc_router_match(pool, router, UC_PUT, "/other/x", &m);
+    assert_ptr_equal(m.route, &param_first[4]);
+    assert_string_equal(m.params[0], "other");
+    uc_router_match(pool, router, UC_DELETE, "/other", &m);
+    assert_null(m.route);
+    assert_int_equal(m.allowed, BIT(UC_GET));
+    uc_router_match(pool, router, UC_GET, "/other/y", &m);
+    assert_null(m.route);
+    assert_int_equal(m.allowed, 0);
+}
+
 static void test_catalog_api_methods(void **state)
 {
     apr_pool_t *pool = *state;
+    const uc_router_t *catalog = uc_router_make(pool, uc_catalog_api);
     uc_route_match_t m;
 
-    uc_router_match(pool, uc_catalog_api, UC_GET, "/catalogs", &m);
+    uc_router_match(pool, catalog, UC_GET, "/catalogs", &m);
     assert_non_null(m.route);
     assert_int_equal(m.allowed, BIT(UC_GET) | BIT(UC_POST));
     assert_string_equal(uc_router_allow_header(pool, m.allowed),
                         "GET, HEAD, POST");
 
-    uc_router_match(pool, uc_catalog_api, UC_PUT, "/catalogs/main", &m);
+    uc_router_match(pool, catalog, UC_PUT, "/catalogs/main", &m);
     assert_null(m.route);
     assert_int_equal(m.allowed, BIT(UC_GET) | BIT(UC_PATCH) | BIT(UC_DELETE));
 
-    uc_router_match(pool, uc_catalog_api, UC_DELETE, "/catalogs/main/", &m);
+    uc_router_match(pool, catalog, UC_DELETE, "/catalogs/main/", &m);
     assert_non_null(m.route);
     assert_int_equal(m.route->method, UC_DELETE);
     assert_string_equal(m.params[0], "main");
 
-    uc_router_match(pool, uc_catalog_api, UC_GET, "/schemas", &m);
+    uc_router_match(pool, catalog, UC_GET, "/schemas", &m);
     assert_int_equal(m.allowed, BIT(UC_GET) | BIT(UC_POST));
-    uc_router_match(pool, uc_catalog_api, UC_GET, "/schemas/a.b", &m);
+    uc_router_match(pool, catalog, UC_GET, "/schemas/a.b", &m);
     assert_non_null(m.route);
     assert_string_equal(m.params[0], "a.b");
     assert_int_equal(m.allowed, BIT(UC_GET) | BIT(UC_PATCH) | BIT(UC_DELETE));
 
-    uc_router_match(pool, uc_catalog_api, UC_POST, "/metastore_summary", &m);
+    uc_router_match(pool, catalog, UC_POST, "/metastore_summary", &m);
     assert_null(m.route);
     assert_int_equal(m.allowed, BIT(UC_GET));
 
-    uc_router_match(pool, uc_catalog_api, UC_GET, "/catalogs//main", &m);
+    uc_router_match(pool, catalog, UC_GET, "/catalogs//main", &m);
     assert_null(m.route);
     assert_int_equal(m.allowed, 0);
-    uc_router_match(pool, uc_catalog_api, UC_GET, "/nothing/here", &m);
+    uc_router_match(pool, catalog, UC_GET, "/nothing/here", &m);
     assert_null(m.route);
     assert_int_equal(m.allowed, 0);
 }
@@ -435,11 +481,14 @@ static const char *path_for(apr_pool_t *pool, const char *pattern,
 static void test_every_route_is_reachable(void **state)
 {
     apr_pool_t *pool = *state;
+    const uc_router_t *routers[UC_MOUNT_COUNT];
     const uc_route_t *const *t;
     const uc_route_t *r;
     int a;
     int n = 0;
 
+    for (a = 0; a < UC_MOUNT_COUNT; a++)
+        routers[a] = uc_router_make(pool, uc_mounts[a].routes);
     for (a = 0; a < UC_MOUNT_COUNT; a++)
         for (t = uc_mounts[a].routes; *t; t++)
             for (r = *t; r->pattern; r++, n++) {
@@ -456,7 +505,7 @@ static void test_every_route_is_reachable(void **state)
                 if (r->method == UC_GET && (r->flags & UC_ROUTE_BODY))
                     assert_true(r->flags & UC_ROUTE_BODY_OR_QUERY);
                 path = path_for(pool, r->pattern, values);
-                uc_router_match(pool, uc_mounts[a].routes, r->method, path, &m);
+                uc_router_match(pool, routers[a], r->method, path, &m);
                 if (m.route != r)
                     fail_msg("%s API: %s %s (as %s) reaches %s %s",
                              uc_mounts[a].name, uc_method_name(r->method),
@@ -598,6 +647,7 @@ int main(void)
         UC_POOL_TEST(test_run_without_rule),
         UC_POOL_TEST(test_every_route_is_reachable),
         UC_POOL_TEST(test_no_route_twice),
+        UC_POOL_TEST(test_parameter_first_routes_keep_their_order),
         UC_POOL_TEST(test_catalog_api_methods),
         UC_POOL_TEST(test_catalog_api_every_route_has_rule),
         UC_POOL_TEST(test_every_change_is_audited),

@@ -143,8 +143,9 @@ api(afx_t *fx, uc_method_t method, const char *target,
     if (!err)
         call->store = attach(fx, cp);
     if (!err) {
-        uc_router_match(cp, fx->routes ? fx->routes : uc_catalog_api, method,
-                        call->path, match);
+        uc_router_match(cp, uc_router_make(cp, fx->routes ? fx->routes
+                                                          : uc_catalog_api),
+                        method, call->path, match);
         if (!match->route)
             err = uc_render_httpd_error(cp, match->allowed ? 405 : 404);
     }
