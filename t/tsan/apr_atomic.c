@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* APR's atomics, built with ThreadSanitizer and preloaded into the httpd
  * of `make tsan-test` (t/tsan/run.sh) ahead of libapr's. httpd's event MPM
- * hands memory between threads through them (the transaction pools it
- * recycles go through a list changed by apr_atomic_casptr alone); libapr
- * is not instrumented, so TSan would not see those hand-overs and would
- * take the next thread's first use of a recycled pool's memory for a race
- * with the last one's. Here each operation is a compiler atomic, which
+ * hands memory and sockets between threads through them (the transaction
+ * pools it recycles go through a list changed by apr_atomic_casptr alone;
+ * a connection's state passes between the listener and the workers);
+ * libapr is not instrumented, so TSan would not see those hand-overs and
+ * would take the next thread's first use of a recycled pool's memory, or
+ * a worker's close of a socket the listener polled, for a race with the
+ * thread before. Here each operation is a compiler atomic, which
  * TSan sees (sequentially consistent, as APR's are), with APR's meaning:
  * add, inc and the exchanges return the value before; dec returns whether
  * the value is not zero after. */

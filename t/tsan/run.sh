@@ -19,8 +19,8 @@
 # instrumented: gcc's TSan runtime is preloaded into it (clang 14's shared
 # runtime crashes when preloaded), then APR's atomics as TSan sees them
 # (t/tsan/apr_atomic.c), each process writing its reports to a file of its
-# own. The run fails unless every request of the load answered as expected
-# and no report was written.
+# own; nothing is suppressed. The run fails unless every request of the
+# load answered as expected and no report was written.
 #
 # Usage: sh t/tsan/run.sh [MODULE [ATOMICS]]   (as root, httpd's child runs
 # as www-data; TSAN_KEEP=1 keeps the temporary directory)
@@ -38,6 +38,9 @@ FILES=${TSAN_FILES:-12000}
 # full queries, asynchronous queries, schemas each writer creates and
 # deletes.
 LISTS=1000 VENDS=600 QUERIES=32 ASYNC=12 WRITES=80
+# A request not answered within REQUEST_SECONDS fails; the load is stopped
+# after LOAD_SECONDS (a server that hangs fails the run, not CI).
+REQUEST_SECONDS=60 LOAD_SECONDS=150
 user=tsan pass=tsan
 BENCH_KEEP=${TSAN_KEEP:-0}
 
@@ -63,7 +66,7 @@ bench_server_dir tsan
 sh "$top/t/delta/gen/run.sh" make-table.mjs "$dir/table" --files "$FILES" \
     --commits 5 >/dev/null || die "cannot generate the Delta table"
 bench_owner
-httpd_env="env LD_PRELOAD=$runtime:$atomics TSAN_OPTIONS=log_path=$dir/tsan/report:halt_on_error=0:second_deadlock_stack=1:suppressions=$here/suppressions"
+httpd_env="env LD_PRELOAD=$runtime:$atomics TSAN_OPTIONS=log_path=$dir/tsan/report:halt_on_error=0:second_deadlock_stack=1"
 start_httpd "$here/httpd.conf.in"
 api="http://127.0.0.1:$port/api/2.1/unity-catalog"
 made="http://127.0.0.1:$port/made/api/2.1/unity-catalog"
@@ -115,7 +118,8 @@ requests() { # count url [curl options line...]
     k=0
     while [ $k -lt "$n" ]; do
         [ $k -gt 0 ] && echo next
-        printf 'url = "%s"\noutput = "/dev/null"\nwrite-out = "%%{http_code} %%{size_download}\\n"\n' "$url"
+        printf 'url = "%s"\noutput = "/dev/null"\nmax-time = %s\nwrite-out = "%%{http_code} %%{size_download}\\n"\n' \
+               "$url" "$REQUEST_SECONDS"
         for line in "$@"; do echo "$line"; done
         k=$((k + 1))
     done
@@ -143,10 +147,10 @@ requests $QUERIES "$sharing/shares/share/schemas/sch0/tables/delta/query" "$bear
 writer() { # name
     w=0
     while [ $w -lt $WRITES ]; do
-        curl -sS -u "$user:$pass" -H 'Content-Type: application/json' -o /dev/null \
-             -w '%{http_code} 0\n' -d "{\"name\":\"$1_$w\",\"catalog_name\":\"cat\"}" "$api/schemas" ||
+        curl -sS -m "$REQUEST_SECONDS" -u "$user:$pass" -H 'Content-Type: application/json' \
+             -o /dev/null -w '%{http_code} 0\n' -d "{\"name\":\"$1_$w\",\"catalog_name\":\"cat\"}" "$api/schemas" ||
             echo "000 0"
-        curl -sS -u "$user:$pass" -X DELETE -o /dev/null -w '%{http_code} 0\n' \
+        curl -sS -m "$REQUEST_SECONDS" -u "$user:$pass" -X DELETE -o /dev/null -w '%{http_code} 0\n' \
              "$api/schemas/cat.$1_$w" || echo "000 0"
         w=$((w + 1))
     done >"$dir/$1.out" 2>"$dir/$1.err"
@@ -155,19 +159,19 @@ writer() { # name
 # Asynchronous queries (UnicatSharingAsyncWait 0: each is prepared by a
 # thread of the child's pool, which marks it ready on a database handle
 # of its own), each polled until its answer, the whole table.
+async='delta-sharing-capabilities: responseformat=parquet;asyncquery=true'
 async_client() { # name
     q=0
     while [ $q -lt $ASYNC ]; do
         query="$sharing/shares/share/schemas/sch0/tables/delta/query"
-        curl -sS -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
-             -H 'delta-sharing-capabilities: responseformat=parquet;asyncquery=true' \
+        curl -sS -m "$REQUEST_SECONDS" -H "Authorization: Bearer $token" -H "$async" \
+             -H 'Content-Type: application/json' \
              -d "{\"idempotency_key\":\"$1-$q\"}" -o "$dir/$1.answer" "$query" || :
         id=$(sed -n '1s/^{"queryStatus":{"queryId":"\([^"]*\)".*/\1/p' "$dir/$1.answer")
         polls=0
         while [ -n "$id" ] && [ $polls -lt 100 ]; do
-            curl -sS -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
-                 -H 'delta-sharing-capabilities: responseformat=parquet;asyncquery=true' \
-                 -d '{}' -o "$dir/$1.answer" "${query%/query}/queries/$id" || :
+            curl -sS -m "$REQUEST_SECONDS" -H "Authorization: Bearer $token" -H "$async" \
+                 -H 'Content-Type: application/json' -d '{}' -o "$dir/$1.answer" "${query%/query}/queries/$id" || :
             grep -q '^{"queryStatus"' "$dir/$1.answer" || break
             polls=$((polls + 1))
             sleep 0.1
@@ -190,13 +194,22 @@ run_load get 2
 writer w1 &
 load_pids="$load_pids $!"
 writer w2 &
-wait $load_pids $! || :
+load_pids="$load_pids $!"
+(sleep "$LOAD_SECONDS"; kill $load_pids 2>/dev/null) &
+watchdog=$!
+wait $load_pids || :
+kill "$watchdog" 2>/dev/null || :
 say "tsan-test: the load took $(( $(date +%s) - t0 )) s"
 
 # --- the verdict ---------------------------------------------------------------
 # httpd stopped first: its child's threads end, and what TSan finds as they
 # end is written too.
 kill -TERM "$httpd_pid"
+i=0
+while kill -0 "$httpd_pid" 2>/dev/null && [ $i -lt 300 ]; do
+    sleep 0.1; i=$((i + 1))
+done
+kill -KILL "$httpd_pid" 2>/dev/null || :
 wait "$httpd_pid" 2>/dev/null || :
 httpd_pid=""
 reports=$(find "$dir/tsan" -name 'report.*' | wc -l | tr -d ' ')
