@@ -2,7 +2,8 @@
 # mod_unicat — build, run, test, benchmark.
 #   make            build mod_unicat.so (apxs)
 #   make run        httpd in the foreground on 127.0.0.1:$(PORT), SQLite catalog in ./var
-#   make test       every test: cmocka unit tests, then Apache::Test on SQLite and PostgreSQL
+#   make test       every test: cmocka unit tests, then Apache::Test on SQLite and PostgreSQL,
+#                   the module under ThreadSanitizer in httpd under load
 #   make bench      benchmarks (wrk), not part of make test
 #   make install    install the module and Debian's unicat.load / unicat.conf
 #   make deb        the Debian package libapache2-mod-unicat, in build/deb
@@ -20,7 +21,8 @@ PKGS      := apr-1 apr-util-1 jansson libcrypto sqlite3 libpq libcurl snappy lib
 # The core library (src/, no httpd header) is built once per flavour and
 # linked by the module, unicat-delta, the unit tests, the fuzzers and the
 # benchmarks: plain (position-independent, for the module too), ASan+UBSan
-# (clang, with libFuzzer's coverage so the fuzzers link it as well), TSan.
+# (clang, with libFuzzer's coverage so the fuzzers link it as well), TSan
+# (position-independent too: a TSan build of the module links it).
 GENERATED := src/store/uc_migrations_gen.c src/console/uc_console_files_gen.c
 CORE_SRC  := $(filter-out $(GENERATED) src/cli/%,$(sort $(wildcard src/*/*.c))) $(GENERATED)
 CLI       := build/unicat-delta
@@ -37,11 +39,11 @@ DEB_PKGS  := apache2 apache2-dev apache2-utils libapache2-mod-perl2 libaprutil1-
              libaprutil1-dbd-pgsql libjansson-dev libcurl4-openssl-dev libssl-dev \
              libcmocka-dev libsqlite3-dev sqlite3 libpq-dev postgresql pkg-config gcc make curl \
              libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev libbrotli-dev \
-             clang libclang-rt-14-dev debhelper fakeroot chromium
+             clang libclang-rt-14-dev libtsan2 debhelper fakeroot chromium
 BENCH_PKGS:= wrk
 
-.PHONY: all deps deps-bench run test unit-test http-test deploy-files-test \
-        first-run-test fuzz \
+.PHONY: all deps deps-bench run test unit-test http-test tsan-test \
+        deploy-files-test first-run-test fuzz \
         fuzz-regressions bench bench-delta install clean deb deb-test
 
 all: $(MODULE) $(CLI)
@@ -120,7 +122,7 @@ $(SAN_OBJ): $(BUILD)/san/obj/%.o: %.c
 
 $(TSAN_OBJ): $(BUILD)/tsan/obj/%.o: %.c
 	@mkdir -p $(@D)
-	clang $(CORE_CFLAGS) -O1 -fsanitize=thread -c -o $@ $<
+	clang $(CORE_CFLAGS) -O1 -fPIC -fsanitize=thread -c -o $@ $<
 
 $(LIB): $(PLAIN_OBJ)
 $(SAN_LIB): $(SAN_OBJ)
@@ -137,6 +139,24 @@ LINK_LIBS  = $(shell pkg-config --libs $(PKGS))
 $(MODULE): $(GLUE_SRC) $(HEADERS) $(LIB)
 	$(APXS) -c -o mod_unicat/mod_unicat.la -Wc,-std=gnu11 $(patsubst %,-Wc$(comma)%,$(WARN)) \
 	  $(GLUE_SRC) $(LIB) $(LINK_LIBS)
+
+# The module under ThreadSanitizer, for t/tsan/run.sh. It leaves the
+# runtime's symbols to the httpd that loads it with the runtime preloaded
+# (Debian's httpd is not instrumented). clang finds UB in APR_OFFSETOF,
+# which the glue's directive tables use as httpd's own modules do.
+TSAN_MODULE := $(BUILD)/tsan/mod_unicat.so
+$(TSAN_MODULE): $(GLUE_SRC) $(HEADERS) $(TSAN_LIB)
+	clang -std=gnu11 -g -O1 -fPIC -shared -fsanitize=thread $(WARN) \
+	  -Wno-null-pointer-subtraction $(PKG_CFLAGS) \
+	  -I$(shell $(APXS) -q INCLUDEDIR) $(shell $(APXS) -q EXTRA_CPPFLAGS) -o $@ \
+	  $(GLUE_SRC) $(TSAN_LIB) $(LINK_LIBS)
+
+# APR's atomics as TSan sees them, preloaded into that httpd too.
+TSAN_ATOMICS := $(BUILD)/tsan/apr_atomic.so
+$(TSAN_ATOMICS): t/tsan/apr_atomic.c
+	@mkdir -p $(@D)
+	clang -std=gnu11 -g -O1 -fPIC -shared -fsanitize=thread $(WARN) \
+	  $(shell pkg-config --cflags apr-1) -o $@ $<
 
 $(CLI): src/cli/unicat_delta.c $(LIB)
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(PKG_CFLAGS) -o $@ \
@@ -253,6 +273,11 @@ unit-test: $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(DELTA_DATA)/.made $(NODE_TOOLS) 
 	@$(UNIT_ENV) TSAN_OPTIONS=halt_on_error=1 \
 	  sh t/s3/with-s3.sh sh t/unit/run.sh $(TSAN_BIN)
 
+# The module under ThreadSanitizer in httpd (event MPM) under a concurrent
+# load, vends through the STS stand-in among it (t/tsan/run.sh).
+tsan-test: $(TSAN_MODULE) $(TSAN_ATOMICS) $(NODE_TOOLS)
+	@sh t/s3/with-s3.sh sh t/tsan/run.sh $(TSAN_MODULE) $(TSAN_ATOMICS)
+
 # The cloud stand-ins run for the suite too (t/api/58_cloud_credentials.t).
 http-test: $(MODULE) $(NODE_TOOLS)
 	@sh t/s3/with-s3.sh sh t/azure/with-azurite.sh sh t/gcp/with-gcp.sh \
@@ -283,7 +308,8 @@ deb-test:
 # the HTTP suite works in a copy of the tree), each one's output shown
 # whole when it ends; should one fail, what failed is repeated at the end.
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
-TEST_BUILD = all $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(FUZZ_BIN) $(DELTA_DATA)/.made \
+TEST_BUILD = all $(UNIT_BIN) $(SAN_BIN) $(TSAN_BIN) $(TSAN_MODULE) $(TSAN_ATOMICS) \
+             $(FUZZ_BIN) $(DELTA_DATA)/.made \
              $(BUILD)/list-routes
 
 test: deps
@@ -297,8 +323,8 @@ test: deps
 	@sh t/check-routes.sh $(BUILD)/list-routes
 	@sh t/failure-digest.sh $(BUILD)/test.log \
 	  $(MAKE) --no-print-directory -j$(JOBS) --output-sync=target \
-	  http-test unit-test fuzz-regressions deploy-files-test first-run-test \
-	  deb-test
+	  http-test unit-test tsan-test fuzz-regressions deploy-files-test \
+	  first-run-test deb-test
 
 # libFuzzer targets (clang): `make fuzz` fuzzes each for FUZZ_SECONDS (60)
 # after replaying the findings kept in t/fuzz/regressions, which make test

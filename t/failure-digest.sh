@@ -27,6 +27,8 @@ grep -E \
     -e '^\[  (FAILED|ERROR) +\] [a-z_]' \
     -e '^regression .*: FAILED' \
     -e 'deb-test: FAIL' \
+    -e 'tsan-test: FAIL' \
+    -e '^SUMMARY: ThreadSanitizer' \
     -e '^---- .* FAILED' \
     -e '^ +[a-z-]+: [0-9]+ passed, [1-9][0-9]* failed' \
     -e '^[0-9]+ passed, [1-9][0-9]* failed' \

@@ -28,9 +28,29 @@ int uc_store_sqlite_setup(void)
            sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
 }
 
+/* SQLITE_CONFIG_MULTITHREAD: a connection is never used by two threads at
+ * once. ThreadSanitizer cannot see inside SQLite, and a connection's
+ * statements, once prepared, are only read; so in a TSan build (make
+ * tsan-test) every statement run writes to the connection's `uses`, and
+ * two threads using one connection without handing it over are a race it
+ * reports. */
+#if defined(__SANITIZE_THREAD__)
+#define UC_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UC_TSAN 1
+#endif
+#endif
+#ifdef UC_TSAN
+#define CLAIM(sqlite) ((sqlite)->uses++)
+#else
+#define CLAIM(sqlite) ((void)0)
+#endif
+
 struct uc_sqlite {
     sqlite3 *db;
     sqlite3_stmt *statements[UC_STMT_COUNT];
+    unsigned long uses;         /* written in TSan builds only (CLAIM) */
 };
 
 static apr_status_t finalize_all(void *data)
@@ -77,6 +97,7 @@ static uc_error_t *sqlite_error(uc_store_t *store, uc_sqlite_t *sqlite,
 static uc_error_t *statement(uc_store_t *store, uc_sqlite_t *sqlite,
                              uc_stmt_t id, sqlite3_stmt **out)
 {
+    CLAIM(sqlite);
     if (!sqlite->statements[id]) {
         const char *sql = uc_store_native_sql(store->pool,
                                               uc_statements[id].sqlite, 0,

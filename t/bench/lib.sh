@@ -97,7 +97,8 @@ port_busy() {
 }
 
 # httpd from the template $1 (@PORT@, @DIR@, @USER_LINES@ and @STS_LINES@
-# filled in), on a free port left in $port.
+# filled in), on a free port left in $port. $httpd_env, when set, is a
+# command prefix both httpd runs take (t/tsan/run.sh: env LD_PRELOAD=...).
 start_httpd() {
     tries=0
     while [ $tries -lt 8 ]; do
@@ -108,10 +109,10 @@ start_httpd() {
             { gsub(/@PORT@/, port); gsub(/@DIR@/, d); gsub(/@USER_LINES@/, users)
               gsub(/@STS_LINES@/, sts); print }
         ' "$1" > "$dir/httpd.conf"
-        apache2 -t -f "$dir/httpd.conf" >"$dir/configtest.log" 2>&1 ||
+        ${httpd_env:-} apache2 -t -f "$dir/httpd.conf" >"$dir/configtest.log" 2>&1 ||
             die "httpd rejects the configuration: $(cat "$dir/configtest.log")"
         : > "$dir/error.log"
-        apache2 -f "$dir/httpd.conf" -DFOREGROUND >"$dir/httpd.out" 2>&1 &
+        ${httpd_env:-} apache2 -f "$dir/httpd.conf" -DFOREGROUND >"$dir/httpd.out" 2>&1 &
         httpd_pid=$!
         i=0
         while [ $i -lt 100 ]; do
