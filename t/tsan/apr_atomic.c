@@ -21,89 +21,50 @@ apr_status_t apr_atomic_init(apr_pool_t *pool)
     return APR_SUCCESS;
 }
 
-apr_uint32_t apr_atomic_read32(volatile apr_uint32_t *mem)
-{
-    return __atomic_load_n(mem, SEQ);
+/* The ten operations on one width of integer. */
+#define APR_ATOMICS(BITS)                                                   \
+apr_uint##BITS##_t apr_atomic_read##BITS(volatile apr_uint##BITS##_t *mem)  \
+{                                                                           \
+    return __atomic_load_n(mem, SEQ);                                       \
+}                                                                           \
+void apr_atomic_set##BITS(volatile apr_uint##BITS##_t *mem,                 \
+                          apr_uint##BITS##_t val)                           \
+{                                                                           \
+    __atomic_store_n(mem, val, SEQ);                                        \
+}                                                                           \
+apr_uint##BITS##_t apr_atomic_add##BITS(volatile apr_uint##BITS##_t *mem,   \
+                                        apr_uint##BITS##_t val)             \
+{                                                                           \
+    return __atomic_fetch_add(mem, val, SEQ);                               \
+}                                                                           \
+void apr_atomic_sub##BITS(volatile apr_uint##BITS##_t *mem,                 \
+                          apr_uint##BITS##_t val)                           \
+{                                                                           \
+    __atomic_fetch_sub(mem, val, SEQ);                                      \
+}                                                                           \
+apr_uint##BITS##_t apr_atomic_inc##BITS(volatile apr_uint##BITS##_t *mem)   \
+{                                                                           \
+    return __atomic_fetch_add(mem, 1, SEQ);                                 \
+}                                                                           \
+int apr_atomic_dec##BITS(volatile apr_uint##BITS##_t *mem)                  \
+{                                                                           \
+    return __atomic_sub_fetch(mem, 1, SEQ) != 0;                            \
+}                                                                           \
+apr_uint##BITS##_t apr_atomic_cas##BITS(volatile apr_uint##BITS##_t *mem,   \
+                                        apr_uint##BITS##_t with,            \
+                                        apr_uint##BITS##_t cmp)             \
+{                                                                           \
+    __atomic_compare_exchange_n(mem, &cmp, with, 0, SEQ, SEQ);              \
+    return cmp;                                                             \
+}                                                                           \
+apr_uint##BITS##_t apr_atomic_xchg##BITS(volatile apr_uint##BITS##_t *mem,  \
+                                         apr_uint##BITS##_t val)            \
+{                                                                           \
+    return __atomic_exchange_n(mem, val, SEQ);                              \
 }
 
-void apr_atomic_set32(volatile apr_uint32_t *mem, apr_uint32_t val)
-{
-    __atomic_store_n(mem, val, SEQ);
-}
-
-apr_uint32_t apr_atomic_add32(volatile apr_uint32_t *mem, apr_uint32_t val)
-{
-    return __atomic_fetch_add(mem, val, SEQ);
-}
-
-void apr_atomic_sub32(volatile apr_uint32_t *mem, apr_uint32_t val)
-{
-    __atomic_fetch_sub(mem, val, SEQ);
-}
-
-apr_uint32_t apr_atomic_inc32(volatile apr_uint32_t *mem)
-{
-    return __atomic_fetch_add(mem, 1, SEQ);
-}
-
-int apr_atomic_dec32(volatile apr_uint32_t *mem)
-{
-    return __atomic_sub_fetch(mem, 1, SEQ) != 0;
-}
-
-apr_uint32_t apr_atomic_cas32(volatile apr_uint32_t *mem, apr_uint32_t with,
-                              apr_uint32_t cmp)
-{
-    __atomic_compare_exchange_n(mem, &cmp, with, 0, SEQ, SEQ);
-    return cmp;
-}
-
-apr_uint32_t apr_atomic_xchg32(volatile apr_uint32_t *mem, apr_uint32_t val)
-{
-    return __atomic_exchange_n(mem, val, SEQ);
-}
-
-apr_uint64_t apr_atomic_read64(volatile apr_uint64_t *mem)
-{
-    return __atomic_load_n(mem, SEQ);
-}
-
-void apr_atomic_set64(volatile apr_uint64_t *mem, apr_uint64_t val)
-{
-    __atomic_store_n(mem, val, SEQ);
-}
-
-apr_uint64_t apr_atomic_add64(volatile apr_uint64_t *mem, apr_uint64_t val)
-{
-    return __atomic_fetch_add(mem, val, SEQ);
-}
-
-void apr_atomic_sub64(volatile apr_uint64_t *mem, apr_uint64_t val)
-{
-    __atomic_fetch_sub(mem, val, SEQ);
-}
-
-apr_uint64_t apr_atomic_inc64(volatile apr_uint64_t *mem)
-{
-    return __atomic_fetch_add(mem, 1, SEQ);
-}
-
-int apr_atomic_dec64(volatile apr_uint64_t *mem)
-{
-    return __atomic_sub_fetch(mem, 1, SEQ) != 0;
-}
-
-apr_uint64_t apr_atomic_cas64(volatile apr_uint64_t *mem, apr_uint64_t with,
-                              apr_uint64_t cmp)
-{
-    __atomic_compare_exchange_n(mem, &cmp, with, 0, SEQ, SEQ);
-    return cmp;
-}
-
-apr_uint64_t apr_atomic_xchg64(volatile apr_uint64_t *mem, apr_uint64_t val)
-{
-    return __atomic_exchange_n(mem, val, SEQ);
-}
+APR_ATOMICS(32)
+APR_ATOMICS(64)
 
 void *apr_atomic_casptr(volatile void **mem, void *with, const void *cmp)
 {
