@@ -26,6 +26,7 @@ struct uc_pgsql {
     PGconn *conn;
     int backend;                      /* the session prepared in */
     unsigned char prepared[UC_STMT_COUNT];
+    int nparams[UC_STMT_COUNT];       /* of each statement prepared */
 };
 
 uc_pgsql_t *uc_pgsql_make(const apr_dbd_driver_t *driver, apr_dbd_t *handle,
@@ -89,12 +90,12 @@ static void statement_name(char *name, apr_size_t size, uc_stmt_t id)
     snprintf(name, size, "uc_%d", (int)id);
 }
 
+/* Prepares statement `id` unless this session has: its SQL is only made
+ * then, once per session. */
 static uc_error_t *prepared(uc_store_t *store, uc_pgsql_t *pg, uc_stmt_t id,
-                            const char *name, int *nparams)
+                            const char *name)
 {
-    const char *sql = uc_statements[id].postgres ? uc_statements[id].postgres
-                                                 : uc_statements[id].sqlite;
-    const char *native = uc_store_native_sql(store->pool, sql, 1, nparams);
+    const char *sql, *native;
     PGresult *res;
     uc_error_t *err = NULL;
 
@@ -104,7 +105,10 @@ static uc_error_t *prepared(uc_store_t *store, uc_pgsql_t *pg, uc_stmt_t id,
     }
     if (pg->prepared[id])
         return NULL;
-    res = PQprepare(pg->conn, name, native, *nparams, NULL);
+    sql = uc_statements[id].postgres ? uc_statements[id].postgres
+                                     : uc_statements[id].sqlite;
+    native = uc_store_native_sql(store->pool, sql, 1, &pg->nparams[id]);
+    res = PQprepare(pg->conn, name, native, pg->nparams[id], NULL);
     if (PQresultStatus(res) == PGRES_COMMAND_OK)
         pg->prepared[id] = 1;
     else
@@ -119,14 +123,14 @@ static uc_error_t *run(uc_store_t *store, uc_pgsql_t *pg, uc_stmt_t id,
                        const char *const *args, int select, PGresult **out)
 {
     char name[16];
-    int nparams;
     ExecStatusType status;
     uc_error_t *err;
 
     statement_name(name, sizeof(name), id);
-    if ((err = prepared(store, pg, id, name, &nparams)))
+    if ((err = prepared(store, pg, id, name)))
         return err;
-    *out = PQexecPrepared(pg->conn, name, nparams, args, NULL, NULL, 0);
+    *out = PQexecPrepared(pg->conn, name, pg->nparams[id], args, NULL, NULL,
+                          0);
     status = PQresultStatus(*out);
     if (status == PGRES_TUPLES_OK || (!select && status == PGRES_COMMAND_OK))
         return NULL;
