@@ -121,8 +121,9 @@ uc_error_t *uc_family_delete(uc_call_t *call, uc_jw_t *out);
 #define UC_ROUTE_LIST(f, path) UC_ROUTE_LIST_FLAGGED(f, path, 0)
 #define UC_ROUTE_LIST_KEPT(f, path) \
     UC_ROUTE_LIST_FLAGGED(f, path, UC_ROUTE_KEPT)
-#define UC_ROUTE_GET(f, path) \
-    { UC_GET, (path), uc_family_get, 0, &(f).rules.read, NULL, &(f) }
+#define UC_ROUTE_GET_FLAGGED(f, path, flags) \
+    { UC_GET, (path), uc_family_get, (flags), &(f).rules.read, NULL, &(f) }
+#define UC_ROUTE_GET(f, path) UC_ROUTE_GET_FLAGGED(f, path, 0)
 #define UC_ROUTE_UPDATE(f, path) \
     { UC_PATCH, (path), uc_family_update, UC_ROUTE_BODY | UC_ROUTE_TXN, \
       &(f).rules.manage, NULL, &(f), "UPDATE" }
@@ -132,11 +133,11 @@ uc_error_t *uc_family_delete(uc_call_t *call, uc_jw_t *out);
 
 /* The five standard routes: create and list on `collection`, get, update
  * and delete on `item`; with an envelope around create bodies, with the
- * list's answers kept (UC_ROUTE_LIST_KEPT). */
-#define UC_FAMILY_ROUTES_OF(f, collection, item, envelope, list_flags) \
+ * answers of the list and the get kept (UC_ROUTE_KEPT). */
+#define UC_FAMILY_ROUTES_OF(f, collection, item, envelope, read_flags) \
     UC_ROUTE_CREATE_ENVELOPED(f, collection, envelope), \
-    UC_ROUTE_LIST_FLAGGED(f, collection, list_flags), \
-    UC_ROUTE_GET(f, item), \
+    UC_ROUTE_LIST_FLAGGED(f, collection, read_flags), \
+    UC_ROUTE_GET_FLAGGED(f, item, read_flags), \
     UC_ROUTE_UPDATE(f, item), \
     UC_ROUTE_DELETE(f, item)
 #define UC_FAMILY_ROUTES(f, collection, item) \

@@ -204,8 +204,10 @@ enum {
     /* The answer is made of the database, the caller (its name, its
      * groups, whether it is an admin), the path and the query alone, and
      * the operation adds no header: the answer cache may keep it
-     * (uc_run.c). A route whose answer reads the clock, the configuration
-     * or a cloud must not say so. */
+     * (uc_run.c). Its rule too reads the database and the caller alone:
+     * a kept answer is given without asking the rule again. A route whose
+     * answer or rule reads the clock, the configuration or a cloud must
+     * not say so. */
     UC_ROUTE_KEPT = 1 << 7,
     /* With UC_ROUTE_BODY: the body is read into call->tree, a tree in the
      * request's pool (core/uc_json_tree.h), not into jansson's values: for

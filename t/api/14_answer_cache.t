@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
-# The answer cache (UnicatAnswerCacheSize): list answers kept per child
-# for their next caller while the catalog's version (kept by triggers,
-# sql/<dialect>/0015_catalog_version.sql) does not move. Kept answers are
-# given again byte for byte and counted as hits; every change is seen by
-# the next list asked, whatever made it (the module on this node, on
-# another node, or a client of the database itself), grants and their
-# revocation above all; callers with other grants, groups or admin rights
-# and other queries never share an answer; with the cache off the lists
-# are answered as ever and nothing is kept.
+# The answer cache (UnicatAnswerCacheSize): answers of lists and gets
+# kept per child for their next caller while the catalog's version (kept
+# by triggers, sql/<dialect>/0015_catalog_version.sql) does not move.
+# Kept answers are given again byte for byte and counted as hits; every
+# change is seen by the next call, whatever made it (the module on this
+# node, on another node, or a client of the database itself), grants and
+# their revocation above all, refusals included though the rule is not
+# asked again for a kept answer; callers with other grants, groups or
+# admin rights and other queries never share an answer; with the cache
+# off the lists are answered as ever and nothing is kept.
 #
 # Each check of freshness first asks its list until the metrics count a
 # hit, so that the answer is known to be kept (by the child that answers
@@ -25,7 +26,7 @@ use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
 my $t_conf = Apache::Test::vars('t_conf');
-plan tests => 38;
+plan tests => 41;
 
 my $p = "ac14_$$";
 my ($c, $gc) = ("cat_$p", "grp_$p");
@@ -135,6 +136,7 @@ $uncached
 $status
 CONF
 my $B = "$node_b->{url}/api/2.1/unity-catalog";
+my $U = "$node_b->{url}/uncached$BASE";
 my $alice_admin_base = "$node_b->{url}/alice-admin/api/2.1/unity-catalog";
 ok($node_b->{up} && api(@schemas, base => $B)->code == 200,
    'node B serves the same catalog') or diag $node_b->{log}->();
@@ -220,6 +222,43 @@ fresh('and taken back hides it', [ as(bob => @schemas) ], $schema_names,
       'sa1 sa2',
       sub { api(PATCH => "/schemas/$c.sa2", body => { owner => 'admin' }) },
       'sa1');
+
+# --- single objects; the rule's verdict goes with the answer ----------------
+# A kept answer is given without asking the rule again: what could change
+# its verdict is a change of the catalog (the version moves) or another
+# caller (another key), and neither is given the answer kept.
+my $answer = sub { $_[0]->code . ' ' . $_[0]->content };
+fresh('a comment shows in the catalog a GET kept', [ GET => "/catalogs/$c" ],
+      sub { $_[0]->code == 200 ? (json_of($_[0]) || {})->{comment} // '-'
+                               : 'error ' . $_[0]->code },
+      '-', sub { api(PATCH => "/catalogs/$c", body => { comment => 'seen' }) },
+      'seen');
+{
+    my @get = as(bob => GET => "/schemas/$c.sa1");
+    my $kept = kept(@get);
+    revoke('schema', "$c.sa1", 'bob', 'USE SCHEMA');
+    my ($now, $plain) = (api(@get), api(@get, base => $U));
+    ok($kept && $kept->code == 200 && $now->code >= 400
+       && $answer->($now) eq $answer->($plain),
+       "a revocation refuses bob's GET kept for him at once, as a server "
+       . 'keeping nothing does')
+        or diag 'kept: ', ($kept ? $answer->($kept) : 'not kept'),
+                "\nnow: ", $answer->($now), "\nuncached: ", $answer->($plain);
+    grant('schema', "$c.sa1", 'bob', 'USE SCHEMA');
+}
+{
+    my $kept = kept(GET => "/catalogs/$gc");
+    my $hits = hits();
+    my @refused = map { api(as(alice => GET => "/catalogs/$gc")) } 1 .. 3;
+    my $plain = api(as(alice => GET => "/catalogs/$gc", base => $U));
+    ok($kept && $kept->code == 200 && $plain->code >= 400 && hits() == $hits
+       && !grep({ $answer->($_) ne $answer->($plain) } @refused),
+       'a GET kept for the admin: a caller the rule refuses is refused, '
+       . 'nothing given from the cache')
+        or diag 'kept: ', ($kept ? $kept->code : 'not kept'), "; hits $hits, "
+                . 'then ' . hits() . "\n", join "\n", map { $answer->($_) }
+                @refused, $plain;
+}
 
 # --- callers never share an answer -------------------------------------------
 grant('catalog', $c, 'alice', 'USE CATALOG');
@@ -323,7 +362,6 @@ my $counts = sub {
                      qw(hits misses);
 };
 my $counted = $counts->();
-my $U = "$node_b->{url}/uncached$BASE";
 @bodies = map { api(@schemas, base => $U)->content } 1 .. 4;
 ok(!grep({ $_ ne $bodies[0] } @bodies)
    && $schema_names->(api(@schemas, base => $U)) eq 'sa1 sa2 sa3'
