@@ -200,11 +200,13 @@ $(SAN_BIN): $(BUILD)/san/%: t/unit/%.c $(UNIT_HDR) $(SAN_LIB)
 
 # The tests whose code starts threads (checkpoint decoding, the snapshot
 # cache, the cache of vended credentials, answers rendered by several
-# threads, the reader's memory, SQLite connections lent to threads) run a
-# third time under clang's ThreadSanitizer; a race fails them.
+# threads, the reader's memory, SQLite connections lent to threads, the
+# gate of shared readings) run a third time under clang's ThreadSanitizer;
+# a race fails them.
 TSAN_BIN   := $(BUILD)/tsan/test_delta $(BUILD)/tsan/test_vend_cache \
               $(BUILD)/tsan/test_in_order $(BUILD)/tsan/test_memory \
-              $(BUILD)/tsan/test_store_threads $(BUILD)/tsan/test_answer_cache
+              $(BUILD)/tsan/test_store_threads $(BUILD)/tsan/test_answer_cache \
+              $(BUILD)/tsan/test_read_gate
 
 $(TSAN_BIN): $(BUILD)/tsan/%: t/unit/%.c $(UNIT_HDR) $(TSAN_LIB)
 	clang $(UNIT_CFLAGS) -fsanitize=thread -o $@ $< $(TSAN_LIB) $(UNIT_LIBS)

@@ -19,6 +19,7 @@
 #include "../src/core/uc_answer_cache.h"
 #include "../src/core/uc_hash.h"
 #include "../src/core/uc_ratelimit.h"
+#include "../src/core/uc_read_gate.h"
 #include "../src/core/uc_secret.h"
 #include "../src/core/uc_validate.h"
 #include "../src/vend/uc_storage_url.h"
@@ -78,6 +79,33 @@ static uc_answer_cache_t *answers;
 uc_answer_cache_t *uc_glue_answers(void)
 {
     return answers;
+}
+
+/* Each server's gate to the catalog's version of its database (mod_dbd
+ * gives each server its own): made by child_init with the answer cache,
+ * only read afterwards. */
+static apr_hash_t *version_gates;
+
+uc_read_gate_t *uc_glue_version_gate(server_rec *s)
+{
+    return version_gates ? apr_hash_get(version_gates, &s, sizeof(s)) : NULL;
+}
+
+static apr_status_t make_version_gates(apr_pool_t *pchild, server_rec *s)
+{
+    apr_hash_t *gates = apr_hash_make(pchild);
+    apr_status_t rv = APR_SUCCESS;
+
+    for (; s && rv == APR_SUCCESS; s = s->next) {
+        server_rec **key = apr_palloc(pchild, sizeof(*key));
+        uc_read_gate_t *gate;
+
+        *key = s;
+        if ((rv = uc_read_gate_create(pchild, &gate)) == APR_SUCCESS)
+            apr_hash_set(gates, key, sizeof(*key), gate);
+    }
+    version_gates = rv == APR_SUCCESS ? gates : NULL;
+    return rv;
 }
 
 uc_delta_cache_t *uc_glue_snapshots(void)
@@ -745,9 +773,11 @@ static void child_init(apr_pool_t *pchild, server_rec *s)
         err = uc_error_make(pchild, UC_E_INTERNAL, "no mutex for the rate "
                             "limit of the activation links");
     answers = NULL;
+    version_gates = NULL;
     if (!err && answer_cache_kib &&
-        uc_answer_cache_create(pchild, (apr_size_t)answer_cache_kib << 10,
-                               &answers) != APR_SUCCESS)
+        (uc_answer_cache_create(pchild, (apr_size_t)answer_cache_kib << 10,
+                                &answers) != APR_SUCCESS ||
+         make_version_gates(pchild, s) != APR_SUCCESS))
         err = uc_error_make(pchild, UC_E_INTERNAL, "no mutex for the "
                             "answer cache");
     if (!err)

@@ -75,9 +75,13 @@ void uc_bearer_register_hooks(void);
 uc_delta_cache_t *uc_glue_snapshots(void);
 
 struct uc_answer_cache;
+struct uc_read_gate;
 /* The child's answer cache (UnicatAnswerCacheSize), made in child_init;
  * NULL when it is off. */
 struct uc_answer_cache *uc_glue_answers(void);
+/* The process's gate to the catalog's version of `s`'s database
+ * (core/uc_read_gate.h), NULL when answers are not kept. */
+struct uc_read_gate *uc_glue_version_gate(server_rec *s);
 
 /* The keys of UnicatSecretKeyFile (none when it is not set). */
 const struct uc_secret_keys *uc_glue_secret_keys(void);

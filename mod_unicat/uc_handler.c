@@ -610,6 +610,8 @@ static uc_error_t *prepare_call(request_rec *r, const uc_mount_t *api,
      * caller's name, groups, being an admin) is in the key already. */
     call->answers = conf->answer_cache != 0 ? uc_glue_answers() : NULL;
     call->answers_scope = r->server;
+    call->version_gate = call->answers ? uc_glue_version_gate(r->server)
+                                       : NULL;
     call->max_unbackfilled_commits = conf->max_unbackfilled == UC_UNSET
                                      ? 0 : conf->max_unbackfilled;
     call->url_lifetime = conf->url_lifetime == UC_UNSET

@@ -170,6 +170,10 @@ typedef struct uc_call {
      * answer. */
     struct uc_answer_cache *answers;
     const void *answers_scope;
+    /* Where the threads of the process share their readings of the
+     * catalog's version of the call's database (core/uc_read_gate.h), NULL
+     * for none. */
+    struct uc_read_gate *version_gate;
 } uc_call_t;
 
 static inline const char *uc_call_api_url(const uc_call_t *call)

@@ -110,7 +110,8 @@ static uc_error_t *run_kept(const uc_route_t *route, uc_call_t *call,
     uc_jw_t *key;
     uc_error_t *err;
 
-    if ((err = uc_catalog_version_read(call->store, call->pool, &version)))
+    if ((err = uc_catalog_version_read_shared(call->version_gate, call->store,
+                                              call->pool, &version)))
         return err;
     key = answer_key(route, call);
     answer = uc_answer_cache_get(call->answers, key->buf, key->len, version,

@@ -22,15 +22,17 @@ use warnings FATAL => 'all';
 use FindBin ();
 use lib "$FindBin::Bin/../lib";
 
+use File::Temp ();
+
 use Apache::Test qw(-withtestmore);
 use Unicat::Test;
 
 my $t_conf = Apache::Test::vars('t_conf');
-plan tests => 41;
+plan tests => 42;
 
 my $p = "ac14_$$";
-my ($c, $gc) = ("cat_$p", "grp_$p");
-END { drop_catalog($_) for $c, $gc }
+my ($c, $gc, $rc) = ("cat_$p", "grp_$p", "race_$p");
+END { drop_catalog($_) for $c, $gc, $rc }
 create_catalog($c);
 create_catalog($gc);
 # A connection to each server this file asks (the suite's, node B, the
@@ -354,6 +356,67 @@ my $unversioned = db_is_sqlite()
 is(join(' ', split /\s+/, $unversioned),
    'authz_audit catalog_version sharing_queries unicat_schema_version',
    'every table an answer is made of moves the catalog version');
+
+# --- readers at once while a writer commits ---------------------------------
+# Six readers ask the list of a catalog over and over while a writer adds
+# schemas to it: every answer holds each schema whose creation was
+# answered before the list was asked. On PostgreSQL the threads of a child
+# share their readings of the version (a gate that handed out old readings
+# fails here; that no reading begun before a thread asked is ever given
+# to it, which no HTTP client can time, test_read_gate proves).
+{
+    create_catalog($rc);
+    my $dir = File::Temp::tempdir('unicat-t14-XXXXXX', TMPDIR => 1,
+                                  CLEANUP => 1);
+    my $acked = sub {
+        open my $fh, '<', "$dir/acked" or return 0;
+        my $n = <$fh>;
+        return $n // 0;
+    };
+    my $read = sub {
+        my ($asked, @missing) = (0);
+        until (-e "$dir/done") {
+            my $n = $acked->();
+            my $res = api(GET => '/schemas', query => { catalog_name => $rc,
+                                                        max_results => 1000 });
+            $asked++;
+            my %has = map { $_->{name} => 1 }
+                      @{ (json_of($res) || {})->{schemas} || [] };
+            push @missing, $res->code == 200
+                ? grep({ !$has{"w_$_"} } 1 .. $n) : 'error ' . $res->code;
+        }
+        return { asked => $asked, missing => \@missing };
+    };
+    my ($made, $refused) = (0, '');
+    # The readers stop when "done" is there, whatever became of the writer.
+    my $write = sub {
+        eval {
+            for my $i (1 .. 40) {
+                my $res = api(POST => '/schemas',
+                              body => { name => "w_$i", catalog_name => $rc });
+                $refused = $res->code . ' ' . $res->content, last
+                    unless $res->code == 200;
+                open my $fh, '>', "$dir/acked.new" or die "acked: $!";
+                print $fh $i;
+                close $fh;
+                rename "$dir/acked.new", "$dir/acked" or die "acked: $!";
+                $made = $i;
+            }
+        };
+        $refused .= $@;
+        open my $done, '>', "$dir/done" or die "done: $!";
+        close $done;
+    };
+    my @reports = clients(6, $read, meanwhile => $write);
+    my $asked = 0;
+    $asked += $_->{asked} // 0 for @reports;
+    my @missing = map { $_->{died} // @{ $_->{missing} || [] } } @reports;
+    ok($made == 40 && $asked >= 40 && !@missing,
+       'six readers while a writer commits: every list holds what was '
+       . 'committed before it was asked')
+        or diag "$made schemas made $refused, $asked lists asked; "
+                . "missing: @missing";
+}
 
 # --- UnicatAnswerCache Off, UnicatAnswerCacheSize 0 -------------------------
 my $counts = sub {

@@ -13,8 +13,6 @@ use lib "$FindBin::Bin/../lib";
 
 use Apache::Test qw(-withtestmore);
 use Apache::TestRequest ();
-use JSON::PP ();
-use POSIX ();
 use Time::HiRes ();
 use Unicat::Test;
 
@@ -42,44 +40,32 @@ sub catalog_gets {
 my $restarts_before = restarts();
 my $gets_before = catalog_gets();
 my $SECONDS = 8;
-my @kids;
-for my $c (1 .. 4) {
-    pipe(my $r, my $w) or die "pipe: $!";
-    my $pid = fork // die "fork: $!";
-    if (!$pid) {
-        close $r;
-        Apache::TestRequest::user_agent(reset => 1, keep_alive => 0);
-        my %out = (gets => 0, creates => 0, failed => []);
-        my $n = 0;
-        my $end = time + $SECONDS;
-        while (time < $end) {
-            my $r = ++$n % 2
-                ? api(GET => "/catalogs/$cat")
-                : api(POST => '/schemas', body => { name => "c${c}_s$n",
-                                                    catalog_name => $cat });
-            if ($r->code == 200) { $n % 2 ? $out{gets}++ : $out{creates}++ }
-            else { push @{ $out{failed} }, $r->code . ' ' . substr($r->content, 0, 120) }
-        }
-        print $w JSON::PP::encode_json(\%out);
-        close $w;
-        POSIX::_exit(0);
+my $work = sub {
+    my ($c) = @_;
+    my %out = (gets => 0, creates => 0, failed => []);
+    my $n = 0;
+    my $end = time + $SECONDS;
+    while (time < $end) {
+        my $r = ++$n % 2
+            ? api(GET => "/catalogs/$cat")
+            : api(POST => '/schemas', body => { name => "c${c}_s$n",
+                                                catalog_name => $cat });
+        if ($r->code == 200) { $n % 2 ? $out{gets}++ : $out{creates}++ }
+        else { push @{ $out{failed} }, $r->code . ' ' . substr($r->content, 0, 120) }
     }
-    close $w;
-    push @kids, [$pid, $r];
-}
-for my $at (1.5, 2.0, 2.0) {
-    Time::HiRes::sleep($at);
-    kill 'USR1', $ppid;
-}
+    return \%out;
+};
+my $restart = sub {
+    for my $at (1.5, 2.0, 2.0) {
+        Time::HiRes::sleep($at);
+        kill 'USR1', $ppid;
+    }
+};
 my ($gets, $creates, @failed) = (0, 0);
-for my $k (@kids) {
-    my ($pid, $fh) = @$k;
-    local $/;
-    my $o = eval { JSON::PP::decode_json(<$fh> // '') } || { failed => ['no report'] };
-    waitpid $pid, 0;
+for my $o (clients(4, $work, keep_alive => 0, meanwhile => $restart)) {
     $gets += $o->{gets} // 0;
     $creates += $o->{creates} // 0;
-    push @failed, @{ $o->{failed} || [] };
+    push @failed, @{ $o->{failed} || [] }, $o->{died} // ();
 }
 # The last generation is up once the log says so.
 for (1 .. 100) { last if restarts() >= $restarts_before + 3; Time::HiRes::sleep(0.1) }

@@ -30,7 +30,7 @@ our @EXPORT = qw(
     is_ok_json is_error is_as_missing is_catalog is_schema is_deleted
     is_json_int is_uuid allow_set
     create_catalog create_schema create_object drop_catalog grant revoke
-    race one_winner has_keys secrets_kept db_query db_is_sqlite
+    race clients one_winner has_keys secrets_kept db_query db_is_sqlite
     commits_of actions_of
     call keep answers_kept made_credential made_location external_table
     $BASE $UUID_RE
@@ -776,55 +776,74 @@ sub has_keys {
     return _report($name, { status => 200, body => to_json_text($o) }, @p);
 }
 
+# clients($n, $work, %opt): $n processes, each on a fresh connection of
+# its own (keep_alive => 0 for none), run $work->($k) for k = 1 .. $n
+# while this one runs $opt{meanwhile}; returns what each work returned
+# (Perl data, through a pipe), in order, { died => why } for a child that
+# died. For clients at once against one server.
+sub clients {
+    my ($n, $work, %opt) = @_;
+    my @kids;
+    for my $k (1 .. $n) {
+        pipe(my $r, my $w) or die "pipe: $!";
+        my $pid = fork // die "fork: $!";
+        if (!$pid) {
+            close $r;
+            Apache::TestRequest::user_agent(reset => 1,
+                                            keep_alive => $opt{keep_alive} // 1);
+            my $out = eval { [ $work->($k) ] } || [ { died => "$@" } ];
+            print $w $JSON->encode($out->[0]);
+            close $w;
+            require POSIX;
+            POSIX::_exit(0);
+        }
+        close $w;
+        push @kids, [ $pid, $r ];
+    }
+    $opt{meanwhile}->() if $opt{meanwhile};
+    my @out;
+    for my $kid (@kids) {
+        my ($pid, $fh) = @$kid;
+        local $/;
+        my $text = <$fh>;
+        close $fh;
+        waitpid $pid, 0;
+        push @out, eval { $JSON->decode($text // '') }
+                   // { died => 'no report' };
+    }
+    return @out;
+}
+
 # race(@jobs): runs each job (a code ref returning an HTTP::Response) in
 # its own process, all released at the same moment. Returns a list of
 # "status error_code" strings ("200 -" for a success), in job order.
 sub race {
     my @jobs = @_;
     pipe(my $gate_r, my $gate_w) or die "pipe: $!";
-    my @kids;
-    for my $job (@jobs) {
-        pipe(my $res_r, my $res_w) or die "pipe: $!";
-        my $pid = fork;
-        die "fork: $!" unless defined $pid;
-        if ($pid == 0) {
-            close $gate_w;
-            close $res_r;
-            # a fresh connection: never share the parent's keep-alive socket
-            Apache::TestRequest::user_agent(reset => 1, keep_alive => 1);
-            my $buf;
-            sysread $gate_r, $buf, 1;      # blocks until the gate opens
-            my $out = eval {
-                my $res = $job->();
-                my $j = json_of($res);
-                # The catalog API's error_code, or the type of an error
-                # of the UC Delta API.
-                $res->code . ' ' . (ref $j ne 'HASH' ? '-'
-                                    : defined $j->{error_code} ? $j->{error_code}
-                                    : ref $j->{error} eq 'HASH' ? $j->{error}{type} // '-'
-                                    : '-');
-            } // "0 died:$@";
-            syswrite $res_w, $out;
-            close $res_w;
-            require POSIX;
-            POSIX::_exit(0);
-        }
-        close $res_w;
-        push @kids, [$pid, $res_r];
-    }
-    close $gate_r;
-    select undef, undef, undef, 0.2;       # let every child reach the gate
-    close $gate_w;                         # open it
-    my @out;
-    for my $k (@kids) {
-        my ($pid, $fh) = @$k;
-        local $/;
-        my $line = <$fh>;
-        close $fh;
-        waitpid $pid, 0;
-        push @out, defined $line && length $line ? $line : '0 no-answer';
-    }
-    return @out;
+    my $run = sub {
+        my ($k) = @_;
+        close $gate_w;
+        my $buf;
+        sysread $gate_r, $buf, 1;      # blocks until the gate opens
+        my $out = eval {
+            my $res = $jobs[$k - 1]->();
+            my $j = json_of($res);
+            # The catalog API's error_code, or the type of an error of the
+            # UC Delta API.
+            $res->code . ' ' . (ref $j ne 'HASH' ? '-'
+                                : defined $j->{error_code} ? $j->{error_code}
+                                : ref $j->{error} eq 'HASH' ? $j->{error}{type} // '-'
+                                : '-');
+        } // "0 died:$@";
+        return $out;
+    };
+    my $open = sub {
+        close $gate_r;
+        select undef, undef, undef, 0.2;   # let every child reach the gate
+        close $gate_w;                     # open it
+    };
+    return map { ref $_ ? '0 no-answer' : $_ }
+           clients(scalar @jobs, $run, meanwhile => $open);
 }
 
 # one_winner($loser, $name, @out): exactly one "200 -", every other answer
