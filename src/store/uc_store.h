@@ -66,9 +66,9 @@ typedef struct uc_rows {
 
 /* A page: a statement that selects `limit` plus one rows whose last column
  * is the stored size of the row (SQLite, which stops reading where the
- * page ends) or of the rows before it (PostgreSQL, whose driver holds a
- * whole result: the statement itself leaves out the large columns of rows
- * past the budget). The page holds at most `limit` rows and ends before
+ * page ends) or of the rows before it (PostgreSQL, whose server sends
+ * the whole result: the statement itself leaves out the large columns of
+ * rows past the budget). The page holds at most `limit` rows and ends before
  * the row that starts once UC_PAGE_BYTES are reached; *more tells whether
  * rows follow it. */
 uc_error_t *uc_store_select_page(uc_store_t *store, apr_pool_t *pool,
