@@ -629,6 +629,9 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
         NULL },
     /* The sum of its rows (one on SQLite, a row per writer's shard on
      * PostgreSQL: sql/<dialect>/0015_catalog_version.sql). */
+    /* SQLite keeps one row (sql/sqlite/0015_catalog_version.sql), read
+     * without an aggregate; PostgreSQL the sum of 16. */
     [UC_STMT_CATALOG_VERSION] = {
-        "SELECT CAST(SUM(version) AS BIGINT) FROM catalog_version", NULL },
+        "SELECT version FROM catalog_version WHERE shard = 0",
+        "SELECT CAST(SUM(version) AS BIGINT) FROM catalog_version" },
 };
