@@ -183,15 +183,21 @@ const uc_statement_sql_t uc_statements[UC_STMT_COUNT] = {
      * ["<name>", ...]}): each array is read once, where an array of
      * [parent, name] pairs took two JSON extractions a pair. On SQLite
      * through the index that compares names first and holds every column
-     * but the details (sql/sqlite/0016): a schema's row is not read. */
+     * but the details (sql/sqlite/0016): a schema's row is not read. On
+     * PostgreSQL each name is looked up by itself (LATERAL ... LIMIT 1,
+     * which the planner does not fold into a join; the name is unique in
+     * its parent and kind): as a join, a table whose statistics were not
+     * gathered yet was planned as a nested loop over every name for every
+     * row of the kind, 120 ms for 475 names among 1,000 schemas. */
     [UC_STMT_SECURABLE_REFS_BY_PARENT_NAMES] = {
         SECURABLE_REFS(SQLITE_ROW_TABLE_TYPE) "FROM json_each(%s) p "
         "CROSS JOIN json_each(p.value) n CROSS JOIN securables s "
         "INDEXED BY securables_by_name ON s.parent_id = p.key AND s.kind = %s AND s.name = n.value",
         SECURABLE_REFS(PG_TABLE_TYPE) "FROM json_each(CAST(%s AS json)) p "
         "CROSS JOIN json_array_elements_text(p.value) n(name) "
-        "JOIN securables s ON s.parent_id = p.key AND s.kind = %s "
-        "AND s.name = n.name" },
+        "CROSS JOIN LATERAL (SELECT " COLUMNS(UC_SECURABLE_REF_COLUMNS) ", details "
+        "FROM securables WHERE parent_id = p.key AND kind = %s "
+        "AND name = n.name LIMIT 1) s" },
     /* Objects of one kind across the schemas of one catalog (or of every
      * catalog when the id is ''), whose schema and object names match LIKE
      * patterns, in (catalog, schema, name) order after a key, filtered to
